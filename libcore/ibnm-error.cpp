@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/ibnm-error.h"
+
+G_DEFINE_QUARK(ibnm-error-quark, ibnm_error)
+
+G_DEFINE_ENUM_TYPE(IbnmError, ibnm_error,
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_FAILED, "failed"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_INVALID_ARGUMENT, "invalid-argument"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_INVALID_PROPERTY, "invalid-property"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_MISSING_PROPERTY, "missing-property"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_NOT_FOUND, "not-found"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_EXISTS, "exists"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_NOT_SUPPORTED, "not-supported"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_PERMISSION_DENIED, "permission-denied"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_IO, "io"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_PARSE, "parse"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_PLATFORM, "platform"))

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * IBNM_ERROR:
+ *
+ * The GError domain of every error libibnm reports. Messages carry their
+ * context first, NetworkManager style: `infiniband.p-key: ...` for a property,
+ * `/sys/class/infiniband/mlx4_0/node_guid: ...` for a file.
+ */
+#define IBNM_ERROR (ibnm_error_quark())
+GQuark ibnm_error_quark(void);
+
+/**
+ * IbnmError:
+ * @IBNM_ERROR_FAILED: unspecified failure
+ * @IBNM_ERROR_INVALID_ARGUMENT: a caller passed an argument that is not valid
+ * @IBNM_ERROR_INVALID_PROPERTY: a profile property has a value that is not valid
+ * @IBNM_ERROR_MISSING_PROPERTY: a required profile property is missing
+ * @IBNM_ERROR_NOT_FOUND: a device, link, profile or file does not exist
+ * @IBNM_ERROR_EXISTS: the object to create exists already
+ * @IBNM_ERROR_NOT_SUPPORTED: the device or kernel cannot do what was asked
+ * @IBNM_ERROR_PERMISSION_DENIED: the caller lacks the privilege
+ * @IBNM_ERROR_IO: reading or writing a file failed
+ * @IBNM_ERROR_PARSE: a file or value could not be parsed
+ * @IBNM_ERROR_PLATFORM: the kernel refused an operation
+ */
+typedef enum {
+    IBNM_ERROR_FAILED,
+    IBNM_ERROR_INVALID_ARGUMENT,
+    IBNM_ERROR_INVALID_PROPERTY,
+    IBNM_ERROR_MISSING_PROPERTY,
+    IBNM_ERROR_NOT_FOUND,
+    IBNM_ERROR_EXISTS,
+    IBNM_ERROR_NOT_SUPPORTED,
+    IBNM_ERROR_PERMISSION_DENIED,
+    IBNM_ERROR_IO,
+    IBNM_ERROR_PARSE,
+    IBNM_ERROR_PLATFORM,
+} IbnmError;
+
+#define IBNM_TYPE_ERROR (ibnm_error_get_type())
+GType ibnm_error_get_type(void);
+
+G_END_DECLS

@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libibnm: InfiniBand, IPoIB and RDMA provisioning for NetworkManager. */
+#pragma once
+
+#include "ibnm-version.h"
+#include "ibnm-error.h"
+#include "ibnm-inventory.h"

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Small helpers shared by the tests.
+#pragma once
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <sys/stat.h>
+
+namespace ibnm::test {
+
+// A temporary directory removed (recursively) at the end of the test.
+class TempDir {
+public:
+    TempDir()
+    {
+        GError *err = nullptr;
+        char *p = g_dir_make_tmp("ibnm-test-XXXXXX", &err);
+        if (p == nullptr) {
+            ADD_FAILURE() << "g_dir_make_tmp: " << err->message;
+            g_error_free(err);
+            return;
+        }
+        path_ = p;
+        g_free(p);
+    }
+    ~TempDir()
+    {
+        if (!path_.empty())
+            removeTree(path_);
+    }
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
+
+    const std::string &path() const { return path_; }
+    std::string operator/(const std::string &rel) const { return path_ + "/" + rel; }
+
+    // Writes `content` to path()/rel, creating parent directories.
+    void write(const std::string &rel, const std::string &content) const
+    {
+        std::string full = *this / rel;
+        char *dir = g_path_get_dirname(full.c_str());
+        g_mkdir_with_parents(dir, 0755);
+        g_free(dir);
+        std::ofstream(full, std::ios::binary) << content;
+    }
+    void mkdir(const std::string &rel) const { g_mkdir_with_parents((*this / rel).c_str(), 0755); }
+
+private:
+    static void removeTree(const std::string &p)
+    {
+        if (g_file_test(p.c_str(), G_FILE_TEST_IS_DIR) && !g_file_test(p.c_str(), G_FILE_TEST_IS_SYMLINK)) {
+            if (GDir *d = g_dir_open(p.c_str(), 0, nullptr)) {
+                while (const char *name = g_dir_read_name(d))
+                    removeTree(p + "/" + name);
+                g_dir_close(d);
+            }
+            g_rmdir(p.c_str());
+        } else {
+            g_unlink(p.c_str());
+        }
+    }
+    std::string path_;
+};
+
+inline std::string srcPath(const std::string &rel)
+{
+    return std::string(IBNM_TOP_SRCDIR) + "/" + rel;
+}
+
+} // namespace ibnm::test
