@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Merge translations into a .po file: po-fill.py LANG.po TRANSLATIONS.py
+"""Merge translations into a .po file: po-fill.py LANG.po TRANSLATIONS...
 
-TRANSLATIONS.py (tools/translations/LANG.py) defines T = {msgid: msgstr}. Entries of LANG.po whose msgid
+Each TRANSLATIONS is a .py file defining T = {msgid: msgstr}, or a directory
+of them (tools/translations/LANG/, one file per area of the code). Entries of LANG.po whose msgid
 is in T get that msgstr (fuzzy flags are dropped). A maintainer's helper for
 bulk translation work; msgmerge/msgfmt remain the tools of record.
 """
@@ -23,10 +24,19 @@ def quote(s):
 
 
 def main():
-    po, tr = sys.argv[1], sys.argv[2]
-    ns = {}
-    exec(open(tr, encoding="utf-8").read(), ns)
-    T = ns["T"]
+    import os
+    po = sys.argv[1]
+    files = []
+    for arg in sys.argv[2:]:
+        if os.path.isdir(arg):
+            files += sorted(os.path.join(arg, f) for f in os.listdir(arg) if f.endswith(".py"))
+        else:
+            files.append(arg)
+    T = {}
+    for tr in files:
+        ns = {}
+        exec(open(tr, encoding="utf-8").read(), ns)
+        T.update(ns["T"])
     text = open(po, encoding="utf-8").read()
     blocks = text.split("\n\n")
     out = []

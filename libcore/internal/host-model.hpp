@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What libibnm knows about a host: a plain C++ snapshot of its RDMA devices,
+// netdevs and RDMA settings. Platforms (Linux, Fake) produce it; the profile
+// rules and activation read it; the public IbnmInventory API exposes it.
+// Values are as the kernel reports them; absent knowledge is std::nullopt,
+// never a made-up default.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibnm::model {
+
+enum class LinkLayer { Unknown, InfiniBand, Ethernet };
+enum class GidType { Unknown, IbRoceV1, RoceV2 }; // "IB/RoCE v1", "RoCE v2"
+enum class IpoibMode { Datagram, Connected };
+enum class SoftLinkType { Rxe, Siw };
+enum class RoceMode { V1, V2 }; // configfs "IB/RoCE v1" / "RoCE v2"
+
+// How the kernel names a P_Key child (FACTS.md): upstream writes the value as
+// given ("ib0.0002"), MLNX_OFED/older kernels set 0x8000 first ("ib0.8002").
+enum class ChildNaming { Upstream, FullMembershipBit };
+
+struct Gid {
+    unsigned index = 0;
+    std::string gid;              // "fe80:0000:...", as sysfs prints it
+    GidType type = GidType::Unknown;
+    std::string netdev;           // empty when the entry has none
+};
+
+struct Port {
+    unsigned number = 0;
+    std::string state;            // "4: ACTIVE"
+    std::string physState;        // "5: LinkUp"
+    std::string rate;             // "56 Gb/sec (4X FDR)"
+    std::optional<uint32_t> lid;
+    std::optional<uint32_t> smLid;
+    LinkLayer linkLayer = LinkLayer::Unknown;
+    std::optional<unsigned> activeMtu; // bytes (256..4096), from ibv_query_port
+    std::optional<unsigned> maxMtu;
+    // MTU of the IPoIB broadcast group the subnet manager set for the
+    // partition (bytes), where known; datagram MTU is clamped to it - 4.
+    std::optional<unsigned> broadcastMtu;
+    std::vector<uint16_t> pkeys;  // non-zero entries of ports/<n>/pkeys/
+    std::vector<Gid> gids;        // used entries only
+    // configfs rdma_cm defaults, when the device directory exists there.
+    std::optional<RoceMode> defaultRoceMode;
+    std::optional<unsigned> defaultRoceTos;
+    // mlx5 tc/<port>/traffic_class and ttl, when the files exist.
+    std::optional<unsigned> trafficClass;
+    std::optional<unsigned> ttl;
+};
+
+struct Device {
+    std::string name;             // "mlx4_0", "rxe0"
+    std::string nodeGuid;         // "0002:c903:0031:7850"
+    std::string nodeType;         // "1: CA", "4: RNIC"
+    std::string fwVersion;
+    std::string hcaType;          // "MT4099"
+    std::string driver;           // "mlx4_core", "mlx5_core", "rdma_rxe", "siw"
+    std::string boardId;
+    bool enhancedIpoib = false;   // mlx5 Enhanced IPoIB: datagram only
+    bool connectedModeSupported = true; // IPOIB_CM present and not enhanced
+    std::optional<bool> roceEnabled;    // mlx5 roce_enable
+    std::vector<Port> ports;
+};
+
+struct Netdev {
+    std::string name;
+    unsigned ifindex = 0;
+    unsigned type = 0;            // ARPHRD_*: 1 Ethernet, 32 InfiniBand
+    std::string address;          // "80:00:02:08:fe:80:..." lower-case, as sysfs
+    unsigned mtu = 0;
+    bool up = false;
+    std::string kind;             // rtnetlink kind: "ipoib", "bond", "vlan", "dummy", "veth", ""
+    std::string master;           // bond this netdev is a port of
+    std::vector<std::string> addresses; // "192.0.2.1/24", "fe80::1/64"
+    // RDMA port behind this netdev, if any.
+    std::string rdmaDevice;
+    unsigned rdmaPort = 0;
+};
+
+struct IpoibNetdev {
+    std::string name;
+    std::string parent;           // empty for a port's own interface
+    uint16_t pkey = 0xffff;       // as /sys/class/net/<if>/pkey shows: 0x8000 set
+    IpoibMode mode = IpoibMode::Datagram;
+    bool umcast = false;
+    unsigned mtu = 0;
+    std::string address;          // 20-byte hardware address
+    std::string portGuid;         // last 8 bytes, "0002:c903:0031:7851"
+};
+
+struct Bond {
+    std::string name;
+    std::string mode;             // "active-backup"
+    std::vector<std::string> ports;
+    std::string primary;
+    std::string activePort;
+    unsigned miimon = 0;
+    std::string failOverMac;      // "none", "active", "follow"
+};
+
+struct SoftLink {
+    std::string name;             // "rxe0"
+    SoftLinkType type = SoftLinkType::Rxe;
+    std::string netdev;
+};
+
+struct Host {
+    std::string kernelRelease;
+    ChildNaming childNaming = ChildNaming::Upstream;
+    std::vector<Device> devices;
+    std::vector<Netdev> netdevs;
+    std::vector<IpoibNetdev> ipoib;
+    std::vector<Bond> bonds;
+    std::vector<SoftLink> softLinks;
+
+    const Device *findDevice(const std::string &name) const
+    {
+        for (const auto &d : devices)
+            if (d.name == name)
+                return &d;
+        return nullptr;
+    }
+    const Netdev *findNetdev(const std::string &name) const
+    {
+        for (const auto &n : netdevs)
+            if (n.name == name)
+                return &n;
+        return nullptr;
+    }
+    const IpoibNetdev *findIpoib(const std::string &name) const
+    {
+        for (const auto &n : ipoib)
+            if (n.name == name)
+                return &n;
+        return nullptr;
+    }
+};
+
+} // namespace ibnm::model
