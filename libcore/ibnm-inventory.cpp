@@ -6,6 +6,7 @@
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/i18n.hpp"
+#include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/result.hpp"
 
@@ -22,6 +23,7 @@ struct _IbnmInventory {
 
 struct IbnmInventoryPrivate {
     std::string sysfsRoot_ = "/sys";
+    ibnm::model::Host host_;
     std::vector<std::string> names_;
     // NULL-terminated view of names_ handed out by get_device_names().
     std::vector<const char *> view_{nullptr};
@@ -135,6 +137,12 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
         if (!names.ok())
             return std::move(names).error();
         priv->names_ = std::move(names).value();
+        priv->host_ = {};
+        for (const auto &n : priv->names_) {
+            ibnm::model::Device d;
+            d.name = n;
+            priv->host_.devices.push_back(std::move(d));
+        }
         priv->view_.clear();
         for (const auto &n : priv->names_)
             priv->view_.push_back(n.c_str());
@@ -154,3 +162,27 @@ const char *const *ibnm_inventory_get_device_names(IbnmInventory *self)
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
     return ibnm_inventory_priv(self)->view_.data();
 }
+
+namespace ibnm {
+
+const model::Host &inventoryHost(IbnmInventory *inventory)
+{
+    return ibnm_inventory_priv(inventory)->host_;
+}
+
+IbnmInventory *inventoryNewFromHost(model::Host host)
+{
+    IbnmInventory *inv = IBNM_INVENTORY(g_object_new(IBNM_TYPE_INVENTORY, nullptr));
+    auto *priv = ibnm_inventory_priv(inv);
+    priv->host_ = std::move(host);
+    priv->names_.clear();
+    for (const auto &d : priv->host_.devices)
+        priv->names_.push_back(d.name);
+    priv->view_.clear();
+    for (const auto &n : priv->names_)
+        priv->view_.push_back(n.c_str());
+    priv->view_.push_back(nullptr);
+    return inv;
+}
+
+} // namespace ibnm

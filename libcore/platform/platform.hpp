@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The platform: everything libibnm does to or reads from the kernel goes
+// through this interface (NetworkManager's NMPlatform is the model). Two
+// implementations: Linux (sysfs, rtnetlink and RDMA netlink on libnl-3,
+// libibverbs) and Fake (the simulated host: in memory, loaded from a host
+// description, with the kernel's semantics and fault injection).
+//
+// Every operation is one kernel-visible step; activation composes them, counts
+// them and undoes them in reverse on failure. Errors carry errno and name the
+// object ("ib0.8002: ...").
+#pragma once
+
+#include "libcore/internal/host-model.hpp"
+#include "libcore/internal/result.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace ibnm::platform {
+
+struct IpoibChildSpec {
+    std::string parent;    // "ib0"
+    uint16_t pkey = 0;     // as configured (0x0001-0xffff, not 0x8000)
+    std::optional<model::IpoibMode> mode;
+    std::optional<bool> umcast;
+};
+
+struct BondSpec {
+    std::string name;
+    std::string mode = "active-backup";
+    std::optional<unsigned> miimon;
+    std::string primary;      // empty: none
+    std::string failOverMac;  // empty: kernel default
+};
+
+class Platform {
+public:
+    virtual ~Platform() = default;
+
+    // "linux" or "fake".
+    virtual const char *kind() const = 0;
+
+    // A consistent snapshot of the host.
+    virtual Result<model::Host> readHost() = 0;
+
+    // IPoIB. createIpoibChild returns the name the kernel gave the child
+    // (never guessed: read back).
+    virtual Result<std::string> createIpoibChild(const IpoibChildSpec &spec) = 0;
+    virtual Status deleteIpoibChild(const std::string &parent, uint16_t pkey) = 0;
+    virtual Status setIpoibMode(const std::string &ifname, model::IpoibMode mode) = 0;
+    virtual Status setIpoibUmcast(const std::string &ifname, bool umcast) = 0;
+
+    // Links.
+    virtual Status setMtu(const std::string &ifname, unsigned mtu) = 0;
+    virtual Status setUp(const std::string &ifname, bool up) = 0;
+    virtual Status createBond(const BondSpec &spec) = 0;
+    virtual Status enslave(const std::string &port, const std::string &bond) = 0;
+    virtual Status release(const std::string &port) = 0;
+    virtual Status deleteLink(const std::string &ifname) = 0;
+    virtual Status addAddress(const std::string &ifname, const std::string &cidr) = 0;
+    virtual Status removeAddress(const std::string &ifname, const std::string &cidr) = 0;
+
+    // RDMA.
+    virtual Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) = 0;
+    virtual Status deleteSoftLink(const std::string &name) = 0;
+    virtual Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) = 0;
+    virtual Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) = 0;
+    virtual Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) = 0;
+    virtual Status setTtl(const std::string &device, unsigned port, unsigned ttl) = 0;
+
+    // Host-wide files (limits.d memlock policy, udev rules), written
+    // atomically. Fake keeps them in memory.
+    virtual Result<std::optional<std::string>> readHostFile(const std::string &path) = 0;
+    virtual Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) = 0;
+    virtual Status removeHostFile(const std::string &path) = 0;
+};
+
+} // namespace ibnm::platform
