@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/activation/desired.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/internal/user-keys.hpp"
+
+#include <cstdlib>
+#include <map>
+
+namespace ibnm::activation {
+
+namespace {
+
+Origin originOf(NMConnection *c)
+{
+    const char *id = nm_connection_get_id(c);
+    const char *uuid = nm_connection_get_uuid(c);
+    return {id ? id : "", uuid ? uuid : ""};
+}
+
+std::map<std::string, std::string> userData(NMConnection *c)
+{
+    std::map<std::string, std::string> m;
+    auto *s = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
+    if (s == nullptr)
+        return m;
+    guint n = 0;
+    const char *const *keys = nm_setting_user_get_keys(s, &n);
+    for (guint i = 0; i < n; i++) {
+        const char *v = nm_setting_user_get_data(s, keys[i]);
+        m[keys[i]] = v ? v : "";
+    }
+    return m;
+}
+
+std::vector<std::string> addressesOf(NMConnection *c)
+{
+    std::vector<std::string> out;
+    for (NMSettingIPConfig *ip : {NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)),
+                                  NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))}) {
+        if (ip == nullptr)
+            continue;
+        const char *method = nm_setting_ip_config_get_method(ip);
+        if (method == nullptr || std::string(method) != "manual")
+            continue;
+        for (guint i = 0; i < nm_setting_ip_config_get_num_addresses(ip); i++) {
+            NMIPAddress *a = nm_setting_ip_config_get_address(ip, i);
+            out.push_back(strprintf("%s/%u", nm_ip_address_get_address(a), nm_ip_address_get_prefix(a)));
+        }
+    }
+    return out;
+}
+
+// The interface a connection names, or that its master reference names.
+std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &all)
+{
+    NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+    const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+    if (master == nullptr || *master == '\0')
+        return {};
+    for (NMConnection *o : all) {
+        const char *uuid = nm_connection_get_uuid(o);
+        const char *id = nm_connection_get_id(o);
+        const char *ifname = nm_connection_get_interface_name(o);
+        if ((uuid && g_strcmp0(uuid, master) == 0) || (id && g_strcmp0(id, master) == 0) ||
+            (ifname && g_strcmp0(ifname, master) == 0))
+            return ifname ? ifname : master;
+    }
+    return master; // an interface name, as NetworkManager also accepts
+}
+
+unsigned parseUnsigned(const char *v, unsigned fallback)
+{
+    if (v == nullptr || *v == '\0')
+        return fallback;
+    char *end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    return (end && *end == '\0') ? unsigned(n) : fallback;
+}
+
+} // namespace
+
+std::string defaultSoftLinkName(model::SoftLinkType type, const std::string &netdev)
+{
+    std::string name = std::string(type == model::SoftLinkType::Rxe ? "rxe_" : "siw_") + netdev;
+    if (name.size() > 63)
+        name.resize(63);
+    return name;
+}
+
+Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        bool withIp)
+{
+    Desired d;
+    for (NMConnection *c : selected) {
+        Origin origin = originOf(c);
+        const char *type = nm_connection_get_connection_type(c);
+        const char *ifnameC = nm_connection_get_interface_name(c);
+        std::string ifname = ifnameC ? ifnameC : "";
+
+        auto options = userkeys::parse(userData(c));
+        if (!options.ok())
+            return std::move(options).error().withContext("user", ".").withContext(origin.id);
+
+        if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
+            NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
+            if (ib == nullptr)
+                return Error(IBNM_ERROR_MISSING_PROPERTY, _("the profile has no infiniband setting"))
+                    .withContext(origin.id);
+            DesiredIpoib x;
+            x.origin = origin;
+            const char *tm = nm_setting_infiniband_get_transport_mode(ib);
+            x.mode = g_strcmp0(tm, "connected") == 0 ? model::IpoibMode::Connected : model::IpoibMode::Datagram;
+            x.mtu = nm_setting_infiniband_get_mtu(ib);
+            x.umcast = options->umcast;
+            int pkey = nm_setting_infiniband_get_p_key(ib);
+            if (pkey >= 0) {
+                const char *parent = nm_setting_infiniband_get_parent(ib);
+                if (parent == nullptr)
+                    return Error(IBNM_ERROR_MISSING_PROPERTY,
+                                 _("a P_Key child needs a parent interface to be created"))
+                        .withContext("infiniband.parent")
+                        .withContext(origin.id);
+                x.parent = parent;
+                x.pkey = uint16_t(pkey);
+                const char *virt = nm_setting_infiniband_get_virtual_interface_name(ib);
+                x.ifname = ifname.empty() ? (virt ? virt : "") : ifname;
+            } else {
+                x.ifname = ifname;
+                const char *mac = nm_setting_infiniband_get_mac_address(ib);
+                x.macAddress = mac ? mac : "";
+                if (x.ifname.empty() && x.macAddress.empty())
+                    return Error(IBNM_ERROR_MISSING_PROPERTY,
+                                 _("neither an interface name nor a MAC address names the device"))
+                        .withContext("connection.interface-name")
+                        .withContext(origin.id);
+            }
+            x.master = masterInterface(c, all);
+            if (withIp && x.master.empty())
+                x.addresses = addressesOf(c);
+            d.ipoib.push_back(std::move(x));
+        } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
+            NMSettingBond *b = nm_connection_get_setting_bond(c);
+            DesiredBond x;
+            x.origin = origin;
+            x.ifname = ifname;
+            if (x.ifname.empty())
+                return Error(IBNM_ERROR_MISSING_PROPERTY, _("a bond needs an interface name"))
+                    .withContext("connection.interface-name")
+                    .withContext(origin.id);
+            if (b) {
+                if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
+                    x.mode = m;
+                if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MIIMON))
+                    x.miimon = parseUnsigned(m, 100);
+                if (const char *p = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_PRIMARY))
+                    x.primary = p;
+                if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
+                    x.failOverMac = f;
+            }
+            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
+                x.mtu = nm_setting_infiniband_get_mtu(ib);
+            else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtu = nm_setting_wired_get_mtu(w);
+            if (withIp)
+                x.addresses = addressesOf(c);
+            d.bonds.push_back(std::move(x));
+        }
+
+        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass || options->ttl) {
+            DesiredRdma r;
+            r.origin = origin;
+            r.netdev = ifname;
+            if (r.netdev.empty())
+                return Error(IBNM_ERROR_MISSING_PROPERTY,
+                             _("RDMA options need the profile's interface name to find the device"))
+                    .withContext("connection.interface-name")
+                    .withContext(origin.id);
+            r.linkType = options->linkType;
+            if (r.linkType)
+                r.linkName = options->linkName ? *options->linkName : defaultSoftLinkName(*r.linkType, r.netdev);
+            r.roceMode = options->roceMode;
+            r.roceTos = options->roceTos;
+            r.trafficClass = options->trafficClass;
+            r.ttl = options->ttl;
+            d.rdma.push_back(std::move(r));
+        }
+    }
+    return d;
+}
+
+} // namespace ibnm::activation

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What a set of profiles asks of the host: the kernel objects and values the
+// profiles describe, resolved from NetworkManager connections (libnm is the
+// model; nothing is re-stored) into plain structs the planner compares with
+// a model::Host.
+#pragma once
+
+#include "libcore/internal/host-model.hpp"
+#include "libcore/internal/result.hpp"
+
+#include <NetworkManager.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibnm::activation {
+
+// Who asked for an object: for reports and errors.
+struct Origin {
+    std::string id;
+    std::string uuid;
+};
+
+struct DesiredIpoib {
+    Origin origin;
+    std::string ifname;             // base: the netdev; child: NM's <parent>.%04x
+    std::string parent;             // children only
+    std::optional<uint16_t> pkey;   // children only, as configured
+    std::string macAddress;         // base without ifname: match by port GUID
+    model::IpoibMode mode = model::IpoibMode::Datagram;
+    unsigned mtu = 0;               // 0: leave as is
+    std::optional<bool> umcast;
+    std::string master;             // bond interface when a port
+    std::vector<std::string> addresses;
+};
+
+struct DesiredBond {
+    Origin origin;
+    std::string ifname;
+    std::string mode = "active-backup";
+    std::optional<unsigned> miimon;
+    std::string primary;
+    std::string failOverMac;
+    unsigned mtu = 0;
+    std::vector<std::string> addresses;
+};
+
+// Any other profile type (ethernet, vlan): only its RDMA extras and, in
+// standalone mode, nothing else (ibnm provisions IPoIB and RDMA, not
+// Ethernet).
+struct DesiredRdma {
+    Origin origin;
+    std::string netdev;                       // the profile's interface
+    std::optional<model::SoftLinkType> linkType;
+    std::string linkName;                     // resolved default when unset
+    std::optional<model::RoceMode> roceMode;
+    std::optional<unsigned> roceTos;
+    std::optional<unsigned> trafficClass;
+    std::optional<unsigned> ttl;
+    bool any() const { return linkType || roceMode || roceTos || trafficClass || ttl; }
+};
+
+struct Desired {
+    std::vector<DesiredIpoib> ipoib;
+    std::vector<DesiredBond> bonds;
+    std::vector<DesiredRdma> rdma;
+};
+
+// The default name of a profile's soft RDMA link: "rxe_<netdev>" or
+// "siw_<netdev>", within the kernel's 63 characters.
+std::string defaultSoftLinkName(model::SoftLinkType type, const std::string &netdev);
+
+// Resolves `selected` (the profiles to bring up). `all` is every known
+// profile, used to find a port's bond by id, uuid or interface name.
+// `withIp`: also the static addresses (standalone mode; with NetworkManager
+// running, NetworkManager does IP). Errors name the profile and property.
+Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        bool withIp);
+
+} // namespace ibnm::activation

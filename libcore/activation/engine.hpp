@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Activation: bring desired state onto a host through the platform, as a
+// transaction. The planner compares what the profiles ask (Desired) with a
+// snapshot of the host (model::Host) and emits only the operations that make
+// a difference, in dependency order (parent before child, ports configured
+// before they join their bond, a netdev before its soft RDMA link); the
+// executor runs them, reads the host back to verify, and on any failure undoes
+// what it did in reverse order.
+#pragma once
+
+#include "libcore/activation/desired.hpp"
+#include "libcore/platform/platform.hpp"
+
+#include <string>
+#include <vector>
+
+namespace ibnm::activation {
+
+enum class StepState { Planned, Done, Failed, Undone, UndoFailed };
+
+struct StepRecord {
+    std::string action;  // stable machine word: "create-ipoib-child", "set-mtu", ...
+    std::string object;  // the interface, device or file
+    std::string detail;  // translated, for people
+    std::string origin;  // the profile's id ("" for host-wide steps)
+    StepState state = StepState::Planned;
+    std::string error;   // when Failed / UndoFailed
+};
+
+// Something the user should know that is not a step: the effective MTU after
+// the kernel's clamp, a value left alone, ...
+struct Note {
+    std::string origin;
+    std::string object;
+    std::string message;
+};
+
+struct Report {
+    bool ok = true;
+    bool rolledBack = false;
+    std::string error;            // the failure, when !ok
+    unsigned operations = 0;      // platform operations performed (incl. undo)
+    std::vector<StepRecord> steps;
+    std::vector<Note> notes;
+};
+
+struct Options {
+    bool dryRun = false;          // plan only
+};
+
+// Brings the objects of `desired` up. Planning errors (a missing parent, a
+// device that cannot do what is asked) fail before anything is changed.
+Report up(platform::Platform &platform, const Desired &desired, const Options &options);
+
+// Takes down what `up` of the same profiles created: soft links, P_Key
+// children, bonds, addresses; base IPoIB interfaces are set down.
+Report down(platform::Platform &platform, const Desired &desired, const Options &options);
+
+// Host-wide policy files, written atomically and only when they differ:
+// the memlock limits for group rdma and the udev rules naming IPoIB ports by
+// the last 8 bytes of their address (for base profiles with both
+// mac-address and interface-name).
+inline constexpr const char *kMemlockPolicyPath = "/etc/security/limits.d/90-ibnm-rdma-memlock.conf";
+inline constexpr const char *kUdevRulesPath = "/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
+std::string memlockPolicy();
+std::string udevRules(const std::vector<NMConnection *> &profiles);
+Report writeHostFiles(platform::Platform &platform, const std::vector<NMConnection *> &profiles,
+                      const Options &options);
+
+// The MTU the kernel will actually use for `requested` on an IPoIB interface
+// behind `port` (datagram: clamped to the IB link MTU - 4 and the broadcast
+// group's MTU - 4; connected: at most 65520).
+unsigned effectiveIpoibMtu(unsigned requested, model::IpoibMode mode, const model::Port *port);
+
+} // namespace ibnm::activation
