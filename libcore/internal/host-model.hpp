@@ -76,6 +76,7 @@ struct Netdev {
     bool up = false;
     std::string kind;             // rtnetlink kind: "ipoib", "bond", "vlan", "dummy", "veth", ""
     std::string master;           // bond this netdev is a port of
+    std::string link;             // lower netdev of a VLAN (IFLA_LINK), else empty
     std::vector<std::string> addresses; // "192.0.2.1/24", "fe80::1/64"
     // RDMA port behind this netdev, if any.
     std::string rdmaDevice;
