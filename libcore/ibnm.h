@@ -5,3 +5,6 @@
 #include "ibnm-version.h"
 #include "ibnm-error.h"
 #include "ibnm-inventory.h"
+#include "ibnm-finding.h"
+#include "ibnm-profile.h"
+#include "ibnm-check.h"

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "ibnm-finding.h"
+#include "ibnm-inventory.h"
+#include "ibnm-profile.h"
+
+G_BEGIN_DECLS
+
+GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory);
+
+G_END_DECLS

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/ibnm-finding.h"
+
+#include "libcore/internal/gobject.hpp"
+
+#include <string>
+
+GType ibnm_severity_get_type(void)
+{
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        static const GEnumValue values[] = {
+            {IBNM_SEVERITY_INFO, "IBNM_SEVERITY_INFO", "info"},
+            {IBNM_SEVERITY_WARNING, "IBNM_SEVERITY_WARNING", "warning"},
+            {IBNM_SEVERITY_ERROR, "IBNM_SEVERITY_ERROR", "error"},
+            {0, nullptr, nullptr},
+        };
+        g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmSeverity"), values));
+    }
+    return type;
+}
+
+struct _IbnmFinding {
+    GObject parent_instance;
+};
+
+struct IbnmFindingPrivate {
+    std::string profileId_;
+    std::string property_;
+    IbnmSeverity severity_ = IBNM_SEVERITY_INFO;
+    std::string message_;
+    std::string hint_;
+};
+
+enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+IBNM_DEFINE_FINAL_TYPE(IbnmFinding, ibnm_finding, G_TYPE_OBJECT)
+
+static void ibnm_finding_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_finding_priv(object);
+    auto str = [&]() { const char *s = g_value_get_string(value); return std::string(s ? s : ""); };
+    switch (prop_id) {
+    case PROP_PROFILE_ID:
+        priv->profileId_ = str();
+        break;
+    case PROP_PROPERTY:
+        priv->property_ = str();
+        break;
+    case PROP_SEVERITY:
+        priv->severity_ = IbnmSeverity(g_value_get_enum(value));
+        break;
+    case PROP_MESSAGE:
+        priv->message_ = str();
+        break;
+    case PROP_HINT:
+        priv->hint_ = str();
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_finding_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *self = IBNM_FINDING(object);
+    switch (prop_id) {
+    case PROP_PROFILE_ID:
+        g_value_set_string(value, ibnm_finding_get_profile_id(self));
+        break;
+    case PROP_PROPERTY:
+        g_value_set_string(value, ibnm_finding_get_property(self));
+        break;
+    case PROP_SEVERITY:
+        g_value_set_enum(value, ibnm_finding_get_severity(self));
+        break;
+    case PROP_MESSAGE:
+        g_value_set_string(value, ibnm_finding_get_message(self));
+        break;
+    case PROP_HINT:
+        g_value_set_string(value, ibnm_finding_get_hint(self));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_finding_class_init_impl(IbnmFindingClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->set_property = ibnm_finding_set_property;
+    object_class->get_property = ibnm_finding_get_property;
+
+    auto flags = GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
+                             G_PARAM_EXPLICIT_NOTIFY);
+    props[PROP_PROFILE_ID] = g_param_spec_string(IBNM_FINDING_PROFILE_ID, nullptr, nullptr, nullptr, flags);
+    props[PROP_PROPERTY] = g_param_spec_string(IBNM_FINDING_PROPERTY, nullptr, nullptr, nullptr, flags);
+    props[PROP_SEVERITY] = g_param_spec_enum(IBNM_FINDING_SEVERITY, nullptr, nullptr, IBNM_TYPE_SEVERITY,
+                                             IBNM_SEVERITY_INFO, flags);
+    props[PROP_MESSAGE] = g_param_spec_string(IBNM_FINDING_MESSAGE, nullptr, nullptr, nullptr, flags);
+    props[PROP_HINT] = g_param_spec_string(IBNM_FINDING_HINT, nullptr, nullptr, nullptr, flags);
+    g_object_class_install_properties(object_class, N_PROPS, props);
+}
+
+/**
+ * ibnm_finding_new:
+ * @profile_id: (nullable): the id of the profile the finding is about
+ * @property: (nullable): `setting.property`, e.g. `infiniband.mtu`
+ * @severity: how bad it is
+ * @message: the translated message, prefixed with the property
+ * @hint: (nullable): how to fix it
+ *
+ * Returns: (transfer full): a new finding.
+ */
+IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, IbnmSeverity severity,
+                              const char *message, const char *hint)
+{
+    g_return_val_if_fail(message != nullptr, nullptr);
+    return IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, IBNM_FINDING_PROFILE_ID, profile_id,
+                                     IBNM_FINDING_PROPERTY, property, IBNM_FINDING_SEVERITY, severity,
+                                     IBNM_FINDING_MESSAGE, message, IBNM_FINDING_HINT, hint, nullptr));
+}
+
+/** ibnm_finding_get_profile_id: Returns: (transfer none): the profile's id, "" when none. */
+const char *ibnm_finding_get_profile_id(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
+    return ibnm_finding_priv(self)->profileId_.c_str();
+}
+
+/** ibnm_finding_get_property: Returns: (transfer none): `setting.property`, "" when none. */
+const char *ibnm_finding_get_property(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
+    return ibnm_finding_priv(self)->property_.c_str();
+}
+
+IbnmSeverity ibnm_finding_get_severity(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), IBNM_SEVERITY_ERROR);
+    return ibnm_finding_priv(self)->severity_;
+}
+
+/** ibnm_finding_get_message: Returns: (transfer none): the translated message. */
+const char *ibnm_finding_get_message(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
+    return ibnm_finding_priv(self)->message_.c_str();
+}
+
+/** ibnm_finding_get_hint: Returns: (transfer none) (nullable): the hint, NULL when there is none. */
+const char *ibnm_finding_get_hint(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
+    auto *priv = ibnm_finding_priv(self);
+    return priv->hint_.empty() ? nullptr : priv->hint_.c_str();
+}

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/ibnm-profile.h"
+
+#include "libcore/internal/boundary.hpp"
+#include "libcore/internal/gobject.hpp"
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/nmcli-args.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/internal/user-keys.hpp"
+
+#include <NetworkManager.h>
+
+#include <string>
+#include <vector>
+
+struct _IbnmProfile {
+    GObject parent_instance;
+};
+
+struct IbnmProfilePrivate {
+    ibnm::GObjectPtr<NMConnection> connection_;
+};
+
+enum { PROP_0, PROP_CONNECTION, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+IBNM_DEFINE_FINAL_TYPE(IbnmProfile, ibnm_profile, G_TYPE_OBJECT)
+
+static void ibnm_profile_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_profile_priv(object);
+    switch (prop_id) {
+    case PROP_CONNECTION: {
+        auto *c = static_cast<NMConnection *>(g_value_get_object(value));
+        priv->connection_ = c ? ibnm::GObjectPtr<NMConnection>::retain(c)
+                              : ibnm::GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+        break;
+    }
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_profile_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_profile_priv(object);
+    switch (prop_id) {
+    case PROP_CONNECTION:
+        g_value_set_object(value, priv->connection_.get());
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_profile_class_init_impl(IbnmProfileClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->set_property = ibnm_profile_set_property;
+    object_class->get_property = ibnm_profile_get_property;
+
+    props[PROP_CONNECTION] =
+        g_param_spec_object(IBNM_PROFILE_CONNECTION, nullptr, nullptr, NM_TYPE_CONNECTION,
+                            GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
+                                        G_PARAM_EXPLICIT_NOTIFY));
+    g_object_class_install_properties(object_class, N_PROPS, props);
+}
+
+namespace {
+
+NMConnection *conn(IbnmProfile *self)
+{
+    return ibnm_profile_priv(self)->connection_.get();
+}
+
+NMSettingConnection *sCon(IbnmProfile *self)
+{
+    return nm_connection_get_setting_connection(conn(self));
+}
+
+NMSettingInfiniband *sIb(IbnmProfile *self)
+{
+    return nm_connection_get_setting_infiniband(conn(self));
+}
+
+std::vector<std::string> toVector(const char *const *argv)
+{
+    std::vector<std::string> v;
+    for (; argv && *argv; argv++)
+        v.emplace_back(*argv);
+    return v;
+}
+
+} // namespace
+
+/**
+ * ibnm_profile_new:
+ * @connection: (nullable): the connection; NULL for an empty one
+ *
+ * Returns: (transfer full): a profile sharing @connection (a reference is taken).
+ */
+IbnmProfile *ibnm_profile_new(struct _NMConnection *connection)
+{
+    g_return_val_if_fail(connection == nullptr || NM_IS_CONNECTION(connection), nullptr);
+    return IBNM_PROFILE(g_object_new(IBNM_TYPE_PROFILE, IBNM_PROFILE_CONNECTION, connection, nullptr));
+}
+
+/**
+ * ibnm_profile_new_from_args:
+ * @argv: (array zero-terminated=1): the arguments of `nmcli connection add`,
+ *   e.g. `type infiniband con-name ib0 ifname ib0 transport-mode Connected`
+ * @error: return location for a #GError naming the word or property at fault
+ *
+ * Builds a profile as `nmcli connection add` would (NetworkManager's defaults,
+ * normalized); ibnm's `rdma.*`/`ipoib.*` keys are accepted as properties.
+ *
+ * Returns: (transfer full): the profile, or NULL with @error set.
+ */
+IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
+{
+    g_return_val_if_fail(argv != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    IbnmProfile *profile = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto c = ibnm::nmcli::connectionAdd(toVector(argv));
+        if (!c)
+            return std::move(c).error();
+        profile = ibnm_profile_new(c->get());
+        return {};
+    });
+    return profile;
+}
+
+/**
+ * ibnm_profile_modify_from_args:
+ * @argv: (array zero-terminated=1): the arguments of `nmcli connection modify`
+ *   after the profile's name
+ *
+ * Changes the profile as `nmcli connection modify` would; on error it is unchanged.
+ */
+gboolean ibnm_profile_modify_from_args(IbnmProfile *self, const char *const *argv, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), FALSE);
+    g_return_val_if_fail(argv != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() { return ibnm::nmcli::connectionModify(conn(self), toVector(argv)); });
+}
+
+/** ibnm_profile_get_connection: Returns: (transfer none): the NMConnection the profile is. */
+struct _NMConnection *ibnm_profile_get_connection(IbnmProfile *self)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);
+    return conn(self);
+}
+
+#define IBNM_CON_GETTER(fn, nmfn)                                                                             \
+    const char *ibnm_profile_get_##fn(IbnmProfile *self)                                                      \
+    {                                                                                                         \
+        g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);                                                 \
+        NMSettingConnection *s = sCon(self);                                                                  \
+        return s ? nm_setting_connection_get_##nmfn(s) : nullptr;                                             \
+    }
+#define IBNM_IB_GETTER(fn)                                                                                    \
+    const char *ibnm_profile_get_##fn(IbnmProfile *self)                                                      \
+    {                                                                                                         \
+        g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);                                                 \
+        NMSettingInfiniband *s = sIb(self);                                                                   \
+        return s ? nm_setting_infiniband_get_##fn(s) : nullptr;                                               \
+    }
+
+/* The getters return (transfer none) (nullable) strings owned by the connection. */
+IBNM_CON_GETTER(id, id)
+IBNM_CON_GETTER(uuid, uuid)
+IBNM_CON_GETTER(connection_type, connection_type)
+IBNM_CON_GETTER(interface_name, interface_name)
+IBNM_CON_GETTER(master, master)
+IBNM_CON_GETTER(slave_type, slave_type)
+IBNM_IB_GETTER(transport_mode)
+IBNM_IB_GETTER(parent)
+IBNM_IB_GETTER(mac_address)
+
+/** ibnm_profile_get_mtu: Returns: the [infiniband] MTU; 0 = automatic or no [infiniband]. */
+guint32 ibnm_profile_get_mtu(IbnmProfile *self)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), 0);
+    NMSettingInfiniband *s = sIb(self);
+    return s ? nm_setting_infiniband_get_mtu(s) : 0;
+}
+
+/** ibnm_profile_get_p_key: Returns: the P_Key as configured (no 0x8000 forced), -1 for none. */
+int ibnm_profile_get_p_key(IbnmProfile *self)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), -1);
+    NMSettingInfiniband *s = sIb(self);
+    return s ? nm_setting_infiniband_get_p_key(s) : -1;
+}
+
+/**
+ * ibnm_profile_get_user_option:
+ * @key: a [user] key, e.g. `rdma.link-type`
+ *
+ * Returns: (transfer none) (nullable): the value, NULL when unset.
+ */
+const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);
+    g_return_val_if_fail(key != nullptr, nullptr);
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(conn(self), NM_TYPE_SETTING_USER));
+    return user ? nm_setting_user_get_data(user, key) : nullptr;
+}
+
+/**
+ * ibnm_profile_set_user_option:
+ * @key: a [user] key; ibnm's own (`rdma.*`, `ipoib.*`) are validated
+ * @value: (nullable): the value, NULL to remove the key
+ *
+ * Returns: TRUE, or FALSE with @error naming the key.
+ */
+gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const char *value, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), FALSE);
+    g_return_val_if_fail(key != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        if (ibnm::userkeys::isIbnmKey(key)) {
+            // An unknown key in ibnm's namespaces is an error even to remove.
+            if (!ibnm::userkeys::find(key) || value != nullptr)
+                if (auto st = ibnm::userkeys::validate(key, value ? value : ""); !st)
+                    return st;
+        }
+        auto *user = NM_SETTING_USER(nm_connection_get_setting(conn(self), NM_TYPE_SETTING_USER));
+        if (user == nullptr) {
+            if (value == nullptr)
+                return {};
+            user = NM_SETTING_USER(nm_setting_user_new());
+            nm_connection_add_setting(conn(self), NM_SETTING(user));
+        }
+        ibnm::GErrorPtr err;
+        if (!nm_setting_user_set_data(user, key, value, ibnm::outPtr(err)))
+            return ibnm::Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(key);
+        return {};
+    });
+}
+
+/**
+ * ibnm_profile_verify:
+ *
+ * NetworkManager's own checks (rule 1): what nm_connection_verify() enforces,
+ * the first error prefixed with its `setting.property`.
+ */
+gboolean ibnm_profile_verify(IbnmProfile *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() { return ibnm::nmcli::verify(conn(self)); });
+}

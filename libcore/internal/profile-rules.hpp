@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The rules ibnm checks IPoIB profiles with, beyond building them:
+//   1. NetworkManager's verify() (same property prefixes),
+//   2. the host: MTU against the IB link and broadcast group, connected mode
+//      support, the port's P_Key table, limited membership, child names,
+//   3. bonds of IPoIB ports,
+//   4. across profiles: duplicate children, parents that exist nowhere.
+// Each rule is a function over plain data returning findings; the public
+// ibnm_check_profiles() wraps them in IbnmFinding objects.
+#pragma once
+
+#include "libcore/ibnm-finding.h"
+#include "libcore/internal/host-model.hpp"
+
+#include <NetworkManager.h>
+
+#include <string>
+#include <vector>
+
+namespace ibnm::rules {
+
+struct Finding {
+    std::string profileId;
+    std::string property; // "infiniband.mtu"
+    IbnmSeverity severity = IBNM_SEVERITY_INFO;
+    std::string message;  // translated, prefixed with the property
+    std::string hint;     // translated, may be empty
+
+    bool operator==(const Finding &o) const
+    {
+        return profileId == o.profileId && property == o.property && severity == o.severity &&
+               message == o.message && hint == o.hint;
+    }
+};
+
+// NetworkManager's name for a P_Key child: "<parent>.%04x" of the raw p-key,
+// cut to 15 characters (nm_net_devname_infiniband()).
+std::string nmChildName(const std::string &parent, int pkey);
+
+// The name the kernel gives the child it creates for `pkey` under `naming`.
+std::string kernelChildName(const std::string &parent, int pkey, model::ChildNaming naming);
+
+// Rule 1: NetworkManager's verify(), the first error as a finding.
+std::vector<Finding> checkNetworkManager(NMConnection *profile);
+
+// Rule 2: one profile against the host; `host` nullptr means no inventory.
+std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host);
+
+// Rule 3: bonds and their ports (all profiles, for looking up the peers).
+std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host);
+
+// Rule 4: conflicts and missing parents across profiles.
+std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
+
+// All rules, errors first, then warnings, then info; stable within a severity.
+std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host);
+
+} // namespace ibnm::rules

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Differential test against `nmcli --offline connection add`: for every
+// generated argument set ibnm accepts exactly when nmcli does, and an
+// accepted profile is byte for byte the keyfile nmcli prints. The deliberate
+// differences (docs/differences-from-nmcli.md) are tested at the end.
+#include "config.h"
+
+#include "tests/profiles/profile-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace ibnm::test;
+using ibnm::GCharPtr;
+using ibnm::GErrorPtr;
+using ibnm::outPtr;
+
+namespace {
+
+const char *const kUuid = "6a1c0d3e-3f43-4c1a-9d6e-0d5a1c3b2e11";
+
+using Args = std::vector<std::string>;
+
+struct NmcliResult {
+    int status = -1; // exit status: 0 written, 1 verification failed, 2 bad arguments
+    std::string out;
+    std::string err;
+};
+
+std::string nmcliPath()
+{
+    GCharPtr p(g_find_program_in_path("nmcli"));
+    return p ? p.get() : "";
+}
+
+NmcliResult runNmcli(const Args &args)
+{
+    Args argv = {nmcliPath(), "--offline", "connection", "add", "connection.uuid", kUuid};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto cargv = argvOf(argv);
+    NmcliResult r;
+    char *out = nullptr, *err = nullptr;
+    int wait = 0;
+    GErrorPtr error;
+    const char *env[] = {"LC_ALL=C", nullptr};
+    if (!g_spawn_sync(nullptr, const_cast<char **>(cargv.data()), const_cast<char **>(env), G_SPAWN_DEFAULT,
+                      nullptr, nullptr, &out, &err, &wait, outPtr(error))) {
+        ADD_FAILURE() << "spawning nmcli: " << error->message;
+        return r;
+    }
+    // nmcli prints its warnings ("Warning: master='bond0' doesn't refer to
+    // any existing profile.") on stdout before the keyfile: not part of it.
+    std::string text = out;
+    while (g_str_has_prefix(text.c_str(), "Warning: "))
+        text.erase(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1);
+    r.out = text;
+    r.err = err;
+    g_free(out);
+    g_free(err);
+    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
+    return r;
+}
+
+std::string show(const Args &args)
+{
+    std::string s = "nmcli --offline connection add";
+    for (const auto &a : args)
+        s += " '" + a + "'";
+    return s;
+}
+
+// "%04x" of a p-key as NetworkManager names the child (garbage gives 0000).
+std::string hex4(long v)
+{
+    char buf[16];
+    g_snprintf(buf, sizeof buf, "%04lx", static_cast<unsigned long>(v) & 0xffff);
+    return buf;
+}
+
+// The generated argument sets: each dimension's edge values, crossed where
+// they interact (p-key x parent x interface name; transport mode x MTU).
+std::vector<Args> generate()
+{
+    std::vector<Args> sets;
+    const std::vector<std::string> pkeys = {"0",     "0x8000", "0x7fff", "0xffff", "-1",  "0x10000", "32770",
+                                            "0X8002", "default", "010",    "abc",    "2",   "-2",      "0x8001"};
+    const std::vector<std::string> parents = {"", "ib0", "mlx4_ib0", "x23456789012345", "x2345678901234"};
+    for (const auto &pkey : pkeys) {
+        for (const auto &parent : parents) {
+            for (int ifmode = 0; ifmode < 3; ifmode++) {
+                Args a = {"type", "infiniband", "infiniband.p-key", pkey};
+                if (!parent.empty())
+                    a.insert(a.end(), {"parent", parent});
+                if (ifmode == 1) {
+                    // The name NetworkManager expects: <parent>.%04x, cut to 15.
+                    char *end = nullptr;
+                    long v = strtol(pkey.c_str(), &end, 0);
+                    std::string name = parent + "." + hex4(v);
+                    a.insert(a.end(), {"ifname", name.substr(0, 15)});
+                } else if (ifmode == 2) {
+                    a.insert(a.end(), {"ifname", parent.empty() ? "ib0" : parent});
+                }
+                sets.push_back(a);
+            }
+        }
+    }
+    const std::vector<std::string> modes = {"", "datagram", "Connected", "DATAGRAM", "conn", "c", "junk", "d"};
+    const std::vector<std::string> mtus = {"", "0", "2044", "65520", "65521", "abc", "-1", " 2044", "4294967296",
+                                           "auto"};
+    for (const auto &mode : modes)
+        for (const auto &mtu : mtus) {
+            Args a = {"type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"};
+            if (!mode.empty())
+                a.insert(a.end(), {"transport-mode", mode});
+            if (!mtu.empty())
+                a.insert(a.end(), {"mtu", mtu});
+            sets.push_back(a);
+        }
+    for (const std::string mac : {"80:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51",
+                                  "80-00-00-48-FE-80-00-00-00-00-00-00-00-02-C9-03-00-31-78-51",
+                                  "80:00:00:48:fe:80", "zz:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51",
+                                  "80:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51:00", ""}) {
+        sets.push_back({"type", "infiniband", "ifname", "ib0", "mac", mac});
+        sets.push_back({"type", "infiniband", "p-key", "0x8002", "infiniband.mac-address", mac});
+    }
+    for (const std::string ifname : {"ib0", "x23456789012345", "x234567890123456", "ib 0", "ib/0", ""})
+        sets.push_back({"type", "infiniband", "ifname", ifname});
+    sets.push_back({"type", "infiniband"});
+    sets.push_back({"type", "infini", "ifname", "ib1"});
+    sets.push_back({"type", "InfiniBand", "ifname", "ib1", "autoconnect", "NO"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "autoconnect", "junk"});
+    sets.push_back({"ifname", "ib1", "type", "infiniband"});
+    sets.push_back({"mtu", "2044", "type", "infiniband"});
+    sets.push_back({"ifname", "ib1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "bogus", "1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "bond.options", "mode=active-backup"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "infiniband.mtu", "100", "mtu", "200"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "ifname", "ib2"});
+    sets.push_back({"type", "infiniband", "ifname", "ib1", "transport-mode", ""});
+    sets.push_back({"type", "infiniband", "p-key", "5", "parent", "ib0", "parent", ""});
+    // Bonds.
+    for (const std::string options :
+         {"mode=active-backup,miimon=100", "mode=1", "mode=balance-rr", "mode=junk", "miimon=abc",
+          "mode=active-backup, fail_over_mac=active", "mode=active-backup,fail_over_mac=1,primary=ib0",
+          "mode=802.3ad", "miimon=100", ""}) {
+        sets.push_back({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", options});
+        sets.push_back({"type", "bond", "ifname", "bond0", "bond.options", options, "mtu", "2044"});
+    }
+    sets.push_back({"type", "bond", "ifname", "bond0", "mode", "active-backup", "miimon", "100"});
+    sets.push_back({"type", "bond", "ifname", "bond0", "mode", "junk"});
+    sets.push_back({"type", "bond", "ifname", "bond0"});
+    sets.push_back({"type", "bond", "ifname", "bond0", "infiniband.mtu", "2044"});
+    // Bond ports.
+    for (const std::string slaveType : {"bond", "BOND", "bridge", ""})
+        for (const std::string master : {"bond0", ""}) {
+            Args a = {"type", "infiniband", "ifname", "ib0"};
+            if (!master.empty())
+                a.insert(a.end(), {"master", master});
+            if (!slaveType.empty())
+                a.insert(a.end(), {"slave-type", slaveType});
+            sets.push_back(a);
+        }
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond", "mtu", "2044"});
+    sets.push_back({"type", "infiniband", "master", "bond0", "slave-type", "bond"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond", "ipv4.method",
+                    "manual"});
+    sets.push_back({"type", "ethernet", "ifname", "eth0", "master", "bond0", "slave-type", "bond"});
+    sets.push_back({"type", "ethernet", "ifname", "eth0"});
+    // IP configuration.
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "manual"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "MANUAL", "ipv4.addresses",
+                    "192.0.2.1/24, 192.0.2.2/24", "ipv4.dns", "1.1.1.1 8.8.8.8", "-ipv4.dns", "1.1.1.1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "manual", "ipv4.addresses",
+                    "192.0.2.1/24", "ipv4.gateway", "192.0.2.254", "+ipv4.dns", "192.0.2.53"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ip4", "192.0.2.1/24", "gw4", "192.0.2.254"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv6.method", "manual", "ipv6.addresses", "fd00::1/64"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.addresses", "300.1.1.1/24"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.addresses", "192.0.2.1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "disabled", "ipv6.method", "ignore"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "bogus"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.gateway", "192.0.2.1"});
+    return sets;
+}
+
+bool haveNmcli()
+{
+    return !nmcliPath().empty();
+}
+
+} // namespace
+
+TEST(NmcliDifferential, GeneratesAtLeast200ArgumentSets)
+{
+    EXPECT_GE(generate().size(), 200u);
+}
+
+TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
+{
+    if (!haveNmcli())
+        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    unsigned accepted = 0, rejected = 0;
+    for (const auto &args : generate()) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), args.begin(), args.end());
+        std::string message;
+        auto profile = profileFromArgs(withUuid, &message);
+        NmcliResult nm = runNmcli(args);
+        ASSERT_TRUE(nm.status == 0 || nm.status == 1 || nm.status == 2) << show(args) << "\n" << nm.err;
+        // nmcli 1.42 exits 0 without writing anything for a bad value of a
+        // bond alias (`mode junk`): no profile is a rejection.
+        bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
+        if (nmcliAccepts) {
+            accepted++;
+            if (!profile) {
+                ADD_FAILURE() << show(args) << "\nnmcli accepts, ibnm rejects: " << message;
+                continue;
+            }
+            EXPECT_EQ(keyfileBytes(profile.get()), nm.out) << show(args);
+        } else {
+            rejected++;
+            EXPECT_FALSE(profile) << show(args) << "\nnmcli rejects (" << nm.status << "): " << nm.err
+                                  << "ibnm accepts:\n"
+                                  << (profile ? keyfileBytes(profile.get()) : "");
+            EXPECT_FALSE(message.empty()) << show(args);
+        }
+    }
+    // Both outcomes must be exercised, or the comparison proves little.
+    EXPECT_GT(accepted, 50u);
+    EXPECT_GT(rejected, 50u);
+}
