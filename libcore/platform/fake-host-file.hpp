@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The host description format of the simulated host (a GLib key file; see
+// examples/hosts/README.md). The same format holds the simulation's state:
+// formatHostDescription() writes everything parseHostDescription() reads.
+//
+// Errors are IBNM_ERROR_PARSE and name the place: "FILE:LINE: [port mlx4_0/1]
+// active-mtu: expected a number, got “x”".
+#pragma once
+
+#include "libcore/internal/host-model.hpp"
+#include "libcore/internal/result.hpp"
+#include "libcore/platform/fake-platform.hpp"
+
+#include <string>
+
+namespace ibnm::platform {
+
+Result<FakeState> parseHostDescription(const std::string &text, const std::string &fileName);
+Result<FakeState> loadHostDescription(const std::string &path);
+std::string formatHostDescription(const FakeState &state);
+
+// The RDMA device a soft link creates over `netdev` (rxe: "1: CA", rdma_rxe;
+// siw: "4: RNIC", siw), with one Ethernet port. Its node GUID is the
+// modified EUI-64 of the netdev's MAC, as both drivers make it.
+model::Device softLinkDevice(const std::string &name, model::SoftLinkType type, const model::Netdev &netdev);
+
+// "0002:c903:0031:7851" from the last 8 bytes of a 20-byte IPoIB address;
+// empty if the address is not one.
+std::string portGuidFromIpoibAddress(const std::string &address);
+
+// Text forms shared by the parser and the writer.
+const char *linkLayerName(model::LinkLayer l);
+const char *roceModeName(model::RoceMode m); // "IB/RoCE v1", "RoCE v2"
+const char *softLinkTypeName(model::SoftLinkType t); // "rxe", "siw"
+
+} // namespace ibnm::platform

@@ -1,0 +1,1099 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/platform/fake-platform.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/platform/fake-host-file.hpp"
+
+#include <glib/gstdio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace ibnm::platform {
+
+using model::GidType;
+using model::IpoibMode;
+using model::LinkLayer;
+using model::RoceMode;
+using model::SoftLinkType;
+
+namespace {
+
+constexpr unsigned kIpoibCmMtu = 65520;
+constexpr uint16_t kFullMembership = 0x8000;
+
+// An error as the kernel reports it: errno, the object named first.
+Error kernelError(int errnum, const std::string &object, IbnmError code = IBNM_ERROR_PLATFORM,
+                  const std::string &detail = {})
+{
+    std::string msg = detail.empty() ? std::string(g_strerror(errnum)) : detail + " (" + g_strerror(errnum) + ")";
+    return Error(code, std::move(msg), errnum).withContext(object);
+}
+
+Error noSuchNetdev(const std::string &name)
+{
+    return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND);
+}
+
+model::Netdev *findNetdev(model::Host &h, const std::string &name)
+{
+    for (auto &n : h.netdevs)
+        if (n.name == name)
+            return &n;
+    return nullptr;
+}
+
+model::IpoibNetdev *findIpoib(model::Host &h, const std::string &name)
+{
+    for (auto &n : h.ipoib)
+        if (n.name == name)
+            return &n;
+    return nullptr;
+}
+
+model::Device *findDevice(model::Host &h, const std::string &name)
+{
+    for (auto &d : h.devices)
+        if (d.name == name)
+            return &d;
+    return nullptr;
+}
+
+model::Bond *findBond(model::Host &h, const std::string &name)
+{
+    for (auto &b : h.bonds)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+
+const model::SoftLink *findSoftLink(const model::Host &h, const std::string &name)
+{
+    for (const auto &l : h.softLinks)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+bool parseMac(const std::string &mac, unsigned m[6])
+{
+    return std::sscanf(mac.c_str(), "%2x:%2x:%2x:%2x:%2x:%2x", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5]) == 6;
+}
+
+std::string linkLocalGid(const std::string &mac)
+{
+    unsigned m[6];
+    if (!parseMac(mac, m))
+        return {};
+    return strprintf("fe80:0000:0000:0000:%02x%02x:%02xff:fe%02x:%02x%02x", m[0] ^ 0x02, m[1], m[2], m[3], m[4],
+                     m[5]);
+}
+
+std::string siwGid(const std::string &mac)
+{
+    unsigned m[6];
+    if (!parseMac(mac, m))
+        return {};
+    return strprintf("%02x%02x:%02x%02x:%02x%02x:0000:0000:0000:0000:0000", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+// The GID of an address ("192.0.2.1/24", "2001:db8::1/64") as sysfs prints
+// it; empty for IPv6 link-local addresses (the default GID covers them).
+std::string addressGid(const std::string &cidr)
+{
+    std::string addr = cidr.substr(0, cidr.find('/'));
+    unsigned char b[16] = {};
+    if (addr.find(':') == std::string::npos) {
+        if (inet_pton(AF_INET, addr.c_str(), b + 12) != 1)
+            return {};
+        b[10] = b[11] = 0xff;
+    } else {
+        if (inet_pton(AF_INET6, addr.c_str(), b) != 1)
+            return {};
+        if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
+            return {};
+    }
+    std::string out;
+    for (int i = 0; i < 16; i += 2)
+        out += strprintf("%s%02x%02x", i ? ":" : "", b[i], b[i + 1]);
+    return out;
+}
+
+bool isIpv4(const std::string &cidr)
+{
+    return cidr.find(':') == std::string::npos;
+}
+
+// Normalises "ADDR/LEN" (IPv6 compressed as inet_ntop writes it); empty if
+// it is not one.
+std::string normaliseCidr(const std::string &cidr)
+{
+    size_t slash = cidr.find('/');
+    if (slash == std::string::npos)
+        return {};
+    std::string addr = cidr.substr(0, slash);
+    bool v6 = addr.find(':') != std::string::npos;
+    guint64 len = 0;
+    if (!g_ascii_string_to_unsigned(cidr.c_str() + slash + 1, 10, 0, v6 ? 128 : 32, &len, nullptr))
+        return {};
+    unsigned char b[16];
+    if (inet_pton(v6 ? AF_INET6 : AF_INET, addr.c_str(), b) != 1)
+        return {};
+    char buf[INET6_ADDRSTRLEN];
+    inet_ntop(v6 ? AF_INET6 : AF_INET, b, buf, sizeof buf);
+    return strprintf("%s/%u", buf, static_cast<unsigned>(len));
+}
+
+unsigned ibMtuFor(unsigned netdevMtu)
+{
+    // rxe/siw: the largest IB MTU that fits the Ethernet MTU with the
+    // RoCE v2 headers.
+    for (unsigned m : {4096u, 2048u, 1024u, 512u})
+        if (netdevMtu >= m + 80)
+            return m;
+    return 256;
+}
+
+// The values the kernel derives, filled into a snapshot.
+void derive(model::Host &h)
+{
+    for (auto &b : h.bonds) {
+        b.ports.clear();
+        for (const auto &n : h.netdevs)
+            if (n.master == b.name)
+                b.ports.push_back(n.name);
+    }
+    for (auto &ib : h.ipoib) {
+        if (const auto *n = h.findNetdev(ib.name)) {
+            ib.mtu = n->mtu;
+            ib.address = n->address;
+            ib.portGuid = portGuidFromIpoibAddress(n->address);
+        }
+    }
+    for (auto &d : h.devices) {
+        const model::SoftLink *soft = findSoftLink(h, d.name);
+        for (auto &p : d.ports) {
+            if (p.linkLayer != LinkLayer::Ethernet)
+                continue;
+            std::vector<const model::Netdev *> base;
+            if (soft) {
+                if (const auto *n = h.findNetdev(soft->netdev))
+                    base.push_back(n);
+            } else {
+                for (const auto &n : h.netdevs)
+                    if (n.rdmaDevice == d.name && n.rdmaPort == p.number && n.link.empty())
+                        base.push_back(&n);
+            }
+            std::vector<const model::Netdev *> all = base;
+            for (const auto &n : h.netdevs)
+                for (const auto *b : base)
+                    if (n.link == b->name && n.kind == "vlan")
+                        all.push_back(&n);
+
+            p.gids.clear();
+            if (soft && soft->type == SoftLinkType::Siw) {
+                if (!base.empty())
+                    p.gids.push_back({0, siwGid(base.front()->address), GidType::IbRoceV1, ""});
+            } else {
+                std::vector<GidType> types;
+                if (!soft)
+                    types.push_back(GidType::IbRoceV1);
+                types.push_back(GidType::RoceV2);
+                unsigned idx = 0;
+                auto add = [&](const std::string &gid, const std::string &netdev) {
+                    if (gid.empty())
+                        return;
+                    for (auto t : types)
+                        p.gids.push_back({idx++, gid, t, netdev});
+                };
+                for (const auto *n : base)
+                    add(linkLocalGid(n->address), n->name);
+                for (const auto *n : all)
+                    for (const auto &a : n->addresses)
+                        if (isIpv4(a))
+                            add(addressGid(a), n->name);
+                for (const auto *n : all)
+                    for (const auto &a : n->addresses)
+                        if (!isIpv4(a))
+                            add(addressGid(a), n->name);
+            }
+            if (soft) {
+                bool up = !base.empty() && base.front()->up;
+                p.state = up ? "4: ACTIVE" : "1: DOWN";
+                p.physState = up ? "5: LinkUp" : "3: Disabled";
+                p.activeMtu = base.empty() ? 1024 : ibMtuFor(base.front()->mtu);
+            }
+        }
+    }
+    // VLANs over a RoCE netdev map to its port, as gid_attrs/ndevs shows.
+    for (auto &n : h.netdevs) {
+        if (n.kind == "vlan" && n.rdmaDevice.empty()) {
+            if (const auto *lower = h.findNetdev(n.link)) {
+                n.rdmaDevice = lower->rdmaDevice;
+                n.rdmaPort = lower->rdmaPort;
+            }
+        }
+    }
+}
+
+unsigned nextIfindex(const model::Host &h)
+{
+    unsigned next = 1;
+    for (const auto &n : h.netdevs)
+        next = std::max(next, n.ifindex + 1);
+    return next;
+}
+
+const model::Port *portOf(const model::Host &h, const model::Netdev &n)
+{
+    const model::Device *d = h.findDevice(n.rdmaDevice);
+    if (d == nullptr || n.rdmaPort == 0 || n.rdmaPort > d->ports.size())
+        return nullptr;
+    return &d->ports[n.rdmaPort - 1];
+}
+
+// Datagram MTU limits of an IPoIB netdev: (maximum accepted, effective
+// ceiling): IPOIB_UD_MTU(port max MTU) and min(active, broadcast group) - 4.
+std::pair<unsigned, unsigned> datagramLimits(const model::Host &h, const model::Netdev &n)
+{
+    const model::Port *p = portOf(h, n);
+    unsigned max = p && p->maxMtu ? *p->maxMtu : 4096;
+    unsigned link = p && p->activeMtu ? *p->activeMtu : max;
+    unsigned bcast = p && p->broadcastMtu ? *p->broadcastMtu : link;
+    return {max - 4, std::min(link, bcast) - 4};
+}
+
+struct ErrnoName {
+    const char *name;
+    int value;
+};
+const ErrnoName kErrnos[] = {
+    {"EPERM", EPERM},   {"ENOENT", ENOENT},       {"EIO", EIO},           {"ENXIO", ENXIO},
+    {"EAGAIN", EAGAIN}, {"ENOMEM", ENOMEM},       {"EACCES", EACCES},     {"EBUSY", EBUSY},
+    {"EEXIST", EEXIST}, {"ENODEV", ENODEV},       {"EINVAL", EINVAL},     {"ENOSPC", ENOSPC},
+    {"ERANGE", ERANGE}, {"EOPNOTSUPP", EOPNOTSUPP}, {"ETIMEDOUT", ETIMEDOUT}, {"ENOTUNIQ", ENOTUNIQ},
+    {"EADDRNOTAVAIL", EADDRNOTAVAIL}, {"ENOBUFS", ENOBUFS}, {"EPROTO", EPROTO},
+};
+
+} // namespace
+
+const std::vector<std::string> &fakeOperationNames()
+{
+    static const std::vector<std::string> names = {
+        "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
+        "setUp",            "createBond",       "enslave",        "release",            "deleteLink",
+        "addAddress",       "removeAddress",    "addSoftLink",    "deleteSoftLink",     "setDefaultRoceMode",
+        "setDefaultRoceTos", "setTrafficClass", "setTtl",         "writeHostFile",      "removeHostFile",
+    };
+    return names;
+}
+
+Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
+{
+    std::vector<FaultRule> rules;
+    GStrvPtr items(g_strsplit(spec.c_str(), ";", -1));
+    for (char **item = items.get(); *item; item++) {
+        std::string text = g_strstrip(*item);
+        if (text.empty())
+            continue;
+        FaultRule r;
+        r.nth = 1;
+        GStrvPtr fields(g_strsplit(text.c_str(), ",", -1));
+        for (char **f = fields.get(); *f; f++) {
+            std::string kv = g_strstrip(*f);
+            size_t eq = kv.find('=');
+            std::string key = kv.substr(0, eq);
+            std::string val = eq == std::string::npos ? std::string() : kv.substr(eq + 1);
+            if (key == "op") {
+                const auto &ops = fakeOperationNames();
+                if (val != "*" && std::find(ops.begin(), ops.end(), val) == ops.end())
+                    return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("unknown operation “%s”"), val.c_str()))
+                        .withContext("IBNM_FAKE_FAIL");
+                r.op = val == "*" ? std::string() : val;
+            } else if (key == "nth") {
+                guint64 n = 0;
+                if (val == "every" || val == "all")
+                    r.nth = 0;
+                else if (g_ascii_string_to_unsigned(val.c_str(), 10, 0, G_MAXUINT, &n, nullptr))
+                    r.nth = static_cast<unsigned>(n);
+                else
+                    return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                                 strprintf(_("nth must be a number or “every”, not “%s”"), val.c_str()))
+                        .withContext("IBNM_FAKE_FAIL");
+            } else if (key == "errno") {
+                int found = 0;
+                for (const auto &e : kErrnos)
+                    if (val == e.name)
+                        found = e.value;
+                guint64 n = 0;
+                if (found == 0 && g_ascii_string_to_unsigned(val.c_str(), 10, 1, 4095, &n, nullptr))
+                    found = static_cast<int>(n);
+                if (found == 0)
+                    return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("unknown errno “%s”"), val.c_str()))
+                        .withContext("IBNM_FAKE_FAIL");
+                r.errnum = found;
+            } else {
+                return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                             strprintf(_("unknown field “%s” (expected op, nth, errno)"), key.c_str()))
+                    .withContext("IBNM_FAKE_FAIL");
+            }
+        }
+        rules.push_back(std::move(r));
+    }
+    return rules;
+}
+
+FakePlatform::FakePlatform(FakeState state) : state_(std::move(state)) {}
+
+FakePlatform::~FakePlatform() = default;
+
+std::string FakePlatform::defaultStateDir(const std::string &hostFile)
+{
+    return hostFile + ".state";
+}
+
+Result<std::unique_ptr<FakePlatform>> FakePlatform::open(const std::string &hostFile, const std::string &stateDir)
+{
+    auto st = loadHostDescription(hostFile);
+    if (!st.ok())
+        return std::move(st).error();
+    auto fake = std::make_unique<FakePlatform>(std::move(st).value());
+    fake->hostFile_ = hostFile;
+    fake->stateDir_ = stateDir;
+    if (!stateDir.empty()) {
+        if (g_mkdir_with_parents(stateDir.c_str(), 0755) != 0)
+            return Error::fromErrno(errno, stateDir);
+        auto loaded = fake->transact(false, [] { return Status(); });
+        if (!loaded.ok())
+            return std::move(loaded).error();
+    }
+    if (const char *env = g_getenv("IBNM_FAKE_FAIL")) {
+        auto rules = parseFaultRules(env);
+        if (!rules.ok())
+            return std::move(rules).error();
+        fake->addFaults(std::move(rules).value());
+    }
+    return fake;
+}
+
+void FakePlatform::addFaults(std::vector<FaultRule> rules)
+{
+    for (auto &r : rules)
+        faults_.push_back(std::move(r));
+}
+
+Status FakePlatform::loadState()
+{
+    std::string path = stateDir_ + "/state";
+    if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) {
+        // No state yet: the host as described.
+        auto st = loadHostDescription(hostFile_);
+        if (!st.ok())
+            return std::move(st).error();
+        state_ = std::move(st).value();
+        return {};
+    }
+    auto st = loadHostDescription(path);
+    if (!st.ok())
+        return std::move(st).error();
+    state_ = std::move(st).value();
+    return {};
+}
+
+Status FakePlatform::saveState()
+{
+    std::string path = stateDir_ + "/state";
+    std::string text = "# The simulated host's state (ibnm). Delete this directory to reset it.\n" +
+                       formatHostDescription(state_);
+    GError *raw = nullptr;
+    // g_file_set_contents writes a temporary file and renames it.
+    if (!g_file_set_contents(path.c_str(), text.data(), static_cast<gssize>(text.size()), &raw)) {
+        GErrorPtr err(raw);
+        return Error(IBNM_ERROR_IO, err->message);
+    }
+    return {};
+}
+
+template <typename Fn>
+Status FakePlatform::transact(bool write, Fn &&fn)
+{
+    if (stateDir_.empty())
+        return fn();
+    std::string lockPath = stateDir_ + "/lock";
+    UniqueFd fd(::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
+    if (!fd)
+        return Error::fromErrno(errno, lockPath);
+    while (flock(fd.get(), write ? LOCK_EX : LOCK_SH) != 0) {
+        if (errno != EINTR)
+            return Error::fromErrno(errno, lockPath);
+    }
+    if (auto s = loadState(); !s.ok())
+        return s;
+    FakeState before = state_;
+    Status result = fn();
+    if (write) {
+        if (auto s = saveState(); !s.ok()) {
+            state_ = std::move(before);
+            return s;
+        }
+    }
+    return result;
+}
+
+template <typename Fn>
+Status FakePlatform::mutate(const char *op, const std::string &object, Fn &&fn)
+{
+    return transact(true, [&]() -> Status {
+        state_.operations++;
+        for (auto &r : faults_) {
+            if (!r.op.empty() && r.op != op)
+                continue;
+            r.seen++;
+            if (r.nth == 0 || r.seen == r.nth)
+                return kernelError(r.errnum, object);
+        }
+        // The operation works on a copy: a refusal halfway changes nothing.
+        FakeState saved = state_;
+        Status s = fn();
+        if (!s.ok()) {
+            uint64_t ops = state_.operations;
+            state_ = std::move(saved);
+            state_.operations = ops;
+        }
+        return s;
+    });
+}
+
+uint64_t FakePlatform::operationCount()
+{
+    (void)transact(false, [] { return Status(); });
+    return state_.operations;
+}
+
+Status FakePlatform::reset()
+{
+    if (stateDir_.empty()) {
+        if (hostFile_.empty())
+            return Error(IBNM_ERROR_NOT_SUPPORTED, _("this simulated host has no host file to reset to"));
+        auto st = loadHostDescription(hostFile_);
+        if (!st.ok())
+            return std::move(st).error();
+        state_ = std::move(st).value();
+        return {};
+    }
+    return transact(true, [&]() -> Status {
+        auto st = loadHostDescription(hostFile_);
+        if (!st.ok())
+            return std::move(st).error();
+        state_ = std::move(st).value();
+        std::string path = stateDir_ + "/state";
+        if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
+            return Error::fromErrno(errno, path);
+        return {};
+    }).withContext(stateDir_);
+}
+
+Status FakePlatform::addNetdev(model::Netdev netdev)
+{
+    return transact(true, [&]() -> Status {
+        if (netdev.name.empty() || netdev.name.size() > 15)
+            return kernelError(EINVAL, netdev.name);
+        if (state_.host.findNetdev(netdev.name))
+            return kernelError(EEXIST, netdev.name, IBNM_ERROR_EXISTS);
+        if (netdev.ifindex == 0)
+            netdev.ifindex = nextIfindex(state_.host);
+        if (netdev.type == 0)
+            netdev.type = 1;
+        if (netdev.mtu == 0)
+            netdev.mtu = 1500;
+        if (netdev.address.empty()) {
+            guint hash = g_str_hash(netdev.name.c_str());
+            netdev.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", netdev.ifindex & 0xff, (hash >> 24) & 0xff,
+                                       (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+        }
+        state_.host.netdevs.push_back(std::move(netdev));
+        return {};
+    });
+}
+
+Result<model::Host> FakePlatform::readHost()
+{
+    auto s = transact(false, [] { return Status(); });
+    if (!s.ok())
+        return std::move(s).error();
+    model::Host h = state_.host;
+    derive(h);
+    return h;
+}
+
+// --- IPoIB ------------------------------------------------------------------
+
+Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
+{
+    std::string created;
+    auto s = mutate("createIpoibChild", spec.parent, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *parentNd = findNetdev(h, spec.parent);
+        if (parentNd == nullptr)
+            return noSuchNetdev(spec.parent);
+        model::IpoibNetdev *parent = findIpoib(h, spec.parent);
+        if (parentNd->type != 32 || parent == nullptr)
+            return kernelError(ENODEV, spec.parent, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
+        if (!parent->parent.empty())
+            return kernelError(EINVAL, spec.parent, IBNM_ERROR_PLATFORM, _("a P_Key child cannot have children"));
+        if (spec.pkey == 0 || spec.pkey == kFullMembership)
+            return kernelError(EINVAL, spec.parent, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("P_Key 0x%04x is not valid"), spec.pkey));
+        uint16_t full = spec.pkey | kFullMembership;
+        if (parent->pkey == full)
+            return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
+                               strprintf(_("P_Key 0x%04x is the interface's own"), full));
+        for (const auto &ib : h.ipoib)
+            if (ib.parent == spec.parent && ib.pkey == full)
+                return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
+                                   strprintf(_("%s has P_Key 0x%04x already"), ib.name.c_str(), full));
+        uint16_t shown = h.childNaming == model::ChildNaming::Upstream ? spec.pkey : full;
+        std::string name = strprintf("%s.%04x", spec.parent.c_str(), shown).substr(0, 15);
+        if (h.findNetdev(name))
+            return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
+        const model::Device *dev = h.findDevice(parentNd->rdmaDevice);
+        bool cmSupported = dev != nullptr && dev->connectedModeSupported && !dev->enhancedIpoib;
+        IpoibMode mode = spec.mode.value_or(IpoibMode::Datagram);
+        if (mode == IpoibMode::Connected && !cmSupported)
+            return kernelError(EINVAL, name, IBNM_ERROR_NOT_SUPPORTED,
+                               dev && dev->enhancedIpoib ? _("Enhanced IPoIB supports datagram mode only")
+                                                         : _("connected mode is not supported"));
+        model::Netdev nd;
+        nd.name = name;
+        nd.ifindex = nextIfindex(h);
+        nd.type = 32;
+        nd.kind = "ipoib";
+        nd.rdmaDevice = parentNd->rdmaDevice;
+        nd.rdmaPort = parentNd->rdmaPort;
+        // Same GID, another QP number.
+        nd.address = parentNd->address;
+        if (nd.address.size() == 59) {
+            // Byte 3 is the low byte of the QP number.
+            unsigned count = 1;
+            for (const auto &ib : h.ipoib)
+                count += ib.parent == spec.parent;
+            unsigned low = static_cast<unsigned>(std::stoul(nd.address.substr(9, 2), nullptr, 16));
+            nd.address.replace(9, 2, strprintf("%02x", (low + count) & 0xff));
+        }
+        nd.mtu = mode == IpoibMode::Connected ? kIpoibCmMtu : datagramLimits(h, *parentNd).second;
+        model::IpoibNetdev ib;
+        ib.name = name;
+        ib.parent = spec.parent;
+        ib.pkey = full;
+        ib.mode = mode;
+        ib.umcast = spec.umcast.value_or(false);
+        h.netdevs.push_back(std::move(nd));
+        h.ipoib.push_back(std::move(ib));
+        created = name;
+        return {};
+    });
+    if (!s.ok())
+        return std::move(s).error();
+    return created;
+}
+
+Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
+{
+    return mutate("deleteIpoibChild", parent, [&]() -> Status {
+        auto &h = state_.host;
+        if (h.findIpoib(parent) == nullptr)
+            return noSuchNetdev(parent);
+        uint16_t full = pkey | kFullMembership;
+        for (const auto &ib : h.ipoib) {
+            if (ib.parent == parent && ib.pkey == full) {
+                std::string name = ib.name;
+                h.ipoib.erase(std::remove_if(h.ipoib.begin(), h.ipoib.end(),
+                                             [&](const auto &x) { return x.name == name; }),
+                              h.ipoib.end());
+                h.netdevs.erase(std::remove_if(h.netdevs.begin(), h.netdevs.end(),
+                                               [&](const auto &x) { return x.name == name; }),
+                                h.netdevs.end());
+                return {};
+            }
+        }
+        return kernelError(ENODEV, parent, IBNM_ERROR_NOT_FOUND,
+                           strprintf(_("no child with P_Key 0x%04x"), full));
+    });
+}
+
+Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
+{
+    return mutate("setIpoibMode", ifname, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *nd = findNetdev(h, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        model::IpoibNetdev *ib = findIpoib(h, ifname);
+        if (ib == nullptr)
+            return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
+        if (ib->mode == mode)
+            return {};
+        const model::Device *dev = h.findDevice(nd->rdmaDevice);
+        if (mode == IpoibMode::Connected && (dev == nullptr || !dev->connectedModeSupported || dev->enhancedIpoib))
+            return kernelError(EINVAL, ifname, IBNM_ERROR_NOT_SUPPORTED,
+                               dev && dev->enhancedIpoib ? _("Enhanced IPoIB supports datagram mode only")
+                                                         : _("connected mode is not supported"));
+        // FACTS.md: changing the mode needs the link down.
+        if (nd->up)
+            return kernelError(EBUSY, ifname, IBNM_ERROR_PLATFORM, _("the link must be down to change the mode"));
+        ib->mode = mode;
+        if (mode == IpoibMode::Connected)
+            nd->mtu = kIpoibCmMtu;
+        else
+            nd->mtu = std::min(nd->mtu, datagramLimits(h, *nd).second);
+        return {};
+    });
+}
+
+Status FakePlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
+{
+    return mutate("setIpoibUmcast", ifname, [&]() -> Status {
+        auto &h = state_.host;
+        if (h.findNetdev(ifname) == nullptr)
+            return noSuchNetdev(ifname);
+        model::IpoibNetdev *ib = findIpoib(h, ifname);
+        if (ib == nullptr)
+            return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
+        ib->umcast = umcast;
+        return {};
+    });
+}
+
+// --- links --------------------------------------------------------------------
+
+Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
+{
+    return mutate("setMtu", ifname, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *nd = findNetdev(h, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        if (const model::IpoibNetdev *ib = h.findIpoib(ifname)) {
+            if (ib->mode == IpoibMode::Connected) {
+                if (mtu > kIpoibCmMtu || mtu < 68)
+                    return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                                       strprintf(_("MTU %u is out of range (at most %u in connected mode)"), mtu,
+                                                 kIpoibCmMtu));
+                nd->mtu = mtu;
+                return {};
+            }
+            auto [max, ceiling] = datagramLimits(h, *nd);
+            if (mtu > max || mtu < 68)
+                return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                                   strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
+            // The kernel clamps silently to the broadcast group's MTU.
+            nd->mtu = std::min(mtu, ceiling);
+            return {};
+        }
+        auto mm = state_.maxMtu.find(ifname);
+        unsigned max = mm != state_.maxMtu.end() ? mm->second : 65535;
+        if (mtu < 68 || mtu > max)
+            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("MTU %u is out of range (68 to %u)"), mtu, max));
+        nd->mtu = mtu;
+        return {};
+    });
+}
+
+Status FakePlatform::setUp(const std::string &ifname, bool up)
+{
+    return mutate("setUp", ifname, [&]() -> Status {
+        model::Netdev *nd = findNetdev(state_.host, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        nd->up = up;
+        return {};
+    });
+}
+
+Status FakePlatform::createBond(const BondSpec &spec)
+{
+    return mutate("createBond", spec.name, [&]() -> Status {
+        auto &h = state_.host;
+        if (spec.name.empty() || spec.name.size() > 15)
+            return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"));
+        if (h.findNetdev(spec.name))
+            return kernelError(EEXIST, spec.name, IBNM_ERROR_EXISTS);
+        static const char *modes[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
+                                      "802.3ad",    "balance-tlb",   "balance-alb"};
+        if (std::find(std::begin(modes), std::end(modes), spec.mode) == std::end(modes))
+            return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("unknown bonding mode “%s”"), spec.mode.c_str()));
+        if (!spec.failOverMac.empty() && spec.failOverMac != "none" && spec.failOverMac != "active" &&
+            spec.failOverMac != "follow")
+            return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("unknown fail_over_mac “%s”"), spec.failOverMac.c_str()));
+        model::Netdev nd;
+        nd.name = spec.name;
+        nd.kind = "bond";
+        nd.type = 1;
+        nd.mtu = 1500;
+        nd.ifindex = nextIfindex(h);
+        guint hash = g_str_hash(spec.name.c_str());
+        nd.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", nd.ifindex & 0xff, (hash >> 24) & 0xff,
+                               (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+        h.netdevs.push_back(std::move(nd));
+        model::Bond b;
+        b.name = spec.name;
+        b.mode = spec.mode;
+        b.miimon = spec.miimon.value_or(0);
+        b.primary = spec.primary;
+        b.failOverMac = spec.failOverMac.empty() ? "none" : spec.failOverMac;
+        h.bonds.push_back(std::move(b));
+        return {};
+    });
+}
+
+Status FakePlatform::enslave(const std::string &port, const std::string &bondName)
+{
+    return mutate("enslave", port, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *nd = findNetdev(h, port);
+        if (nd == nullptr)
+            return noSuchNetdev(port);
+        model::Bond *bond = findBond(h, bondName);
+        model::Netdev *bondNd = findNetdev(h, bondName);
+        if (bondNd == nullptr)
+            return noSuchNetdev(bondName);
+        if (bond == nullptr)
+            return kernelError(EOPNOTSUPP, bondName, IBNM_ERROR_NOT_SUPPORTED, _("not a bond"));
+        if (port == bondName)
+            return kernelError(EINVAL, port);
+        if (!nd->master.empty())
+            return kernelError(EBUSY, port, IBNM_ERROR_PLATFORM,
+                               strprintf(_("already a port of %s"), nd->master.c_str()));
+        bool hasPorts = false;
+        for (const auto &n : h.netdevs)
+            hasPorts = hasPorts || n.master == bondName;
+        if (nd->type == 32) {
+            if (bond->mode != "active-backup")
+                return kernelError(EOPNOTSUPP, port, IBNM_ERROR_NOT_SUPPORTED,
+                                   _("Only active-backup mode is supported for infiniband slaves"));
+            if (bond->failOverMac != "active") {
+                // IPoIB cannot take a MAC: the kernel switches the bond to
+                // fail_over_mac=active for its first port, refuses later.
+                if (hasPorts)
+                    return kernelError(EOPNOTSUPP, port, IBNM_ERROR_NOT_SUPPORTED,
+                                       _("the port cannot change its MAC address, but fail_over_mac is not active"));
+                bond->failOverMac = "active";
+            }
+        }
+        if (hasPorts && bondNd->type != nd->type)
+            return kernelError(EINVAL, port, IBNM_ERROR_PLATFORM,
+                               _("its link type differs from the bond's other ports"));
+        if (!hasPorts) {
+            bondNd->type = nd->type;
+            if (nd->type == 32) {
+                bondNd->address = nd->address;
+                bondNd->mtu = nd->mtu;
+            }
+        }
+        nd->master = bondName;
+        if (bond->activePort.empty() || bond->primary == port)
+            bond->activePort = port;
+        return {};
+    });
+}
+
+Status FakePlatform::release(const std::string &port)
+{
+    return mutate("release", port, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *nd = findNetdev(h, port);
+        if (nd == nullptr)
+            return noSuchNetdev(port);
+        if (nd->master.empty())
+            return {}; // as `ip link set PORT nomaster`: nothing to do
+        if (model::Bond *b = findBond(h, nd->master)) {
+            if (b->activePort == port) {
+                b->activePort.clear();
+                for (const auto &n : h.netdevs)
+                    if (n.master == b->name && n.name != port) {
+                        b->activePort = n.name;
+                        break;
+                    }
+            }
+        }
+        nd->master.clear();
+        return {};
+    });
+}
+
+Status FakePlatform::deleteLink(const std::string &ifname)
+{
+    return mutate("deleteLink", ifname, [&]() -> Status {
+        auto &h = state_.host;
+        model::Netdev *nd = findNetdev(h, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        const model::IpoibNetdev *ib = h.findIpoib(ifname);
+        if (nd->kind.empty() || (ib != nullptr && ib->parent.empty()))
+            return kernelError(EOPNOTSUPP, ifname, IBNM_ERROR_NOT_SUPPORTED,
+                               _("a hardware interface cannot be deleted"));
+        // What goes with it: VLANs on it, soft RDMA links over it, bond
+        // membership (its own ports, or its place in a bond).
+        std::vector<std::string> gone = {ifname};
+        for (const auto &n : h.netdevs)
+            if (n.link == ifname && n.kind == "vlan")
+                gone.push_back(n.name);
+        auto isGone = [&](const std::string &n) { return std::find(gone.begin(), gone.end(), n) != gone.end(); };
+        std::vector<std::string> softGone;
+        for (const auto &l : h.softLinks)
+            if (isGone(l.netdev))
+                softGone.push_back(l.name);
+        h.softLinks.erase(std::remove_if(h.softLinks.begin(), h.softLinks.end(),
+                                         [&](const auto &l) { return isGone(l.netdev); }),
+                          h.softLinks.end());
+        h.devices.erase(std::remove_if(h.devices.begin(), h.devices.end(),
+                                       [&](const auto &d) {
+                                           return std::find(softGone.begin(), softGone.end(), d.name) !=
+                                                  softGone.end();
+                                       }),
+                        h.devices.end());
+        for (auto &n : h.netdevs)
+            if (isGone(n.master))
+                n.master.clear();
+        for (auto &b : h.bonds)
+            if (isGone(b.activePort))
+                b.activePort.clear();
+        h.bonds.erase(std::remove_if(h.bonds.begin(), h.bonds.end(), [&](const auto &b) { return isGone(b.name); }),
+                      h.bonds.end());
+        h.ipoib.erase(std::remove_if(h.ipoib.begin(), h.ipoib.end(), [&](const auto &x) { return isGone(x.name); }),
+                      h.ipoib.end());
+        h.netdevs.erase(
+            std::remove_if(h.netdevs.begin(), h.netdevs.end(), [&](const auto &x) { return isGone(x.name); }),
+            h.netdevs.end());
+        state_.maxMtu.erase(ifname);
+        return {};
+    });
+}
+
+Status FakePlatform::addAddress(const std::string &ifname, const std::string &cidr)
+{
+    return mutate("addAddress", ifname, [&]() -> Status {
+        model::Netdev *nd = findNetdev(state_.host, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        std::string norm = normaliseCidr(cidr);
+        if (norm.empty())
+            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("“%s” is not an address with a prefix length"), cidr.c_str()));
+        if (std::find(nd->addresses.begin(), nd->addresses.end(), norm) != nd->addresses.end())
+            return kernelError(EEXIST, ifname, IBNM_ERROR_EXISTS, norm);
+        nd->addresses.push_back(norm);
+        return {};
+    });
+}
+
+Status FakePlatform::removeAddress(const std::string &ifname, const std::string &cidr)
+{
+    return mutate("removeAddress", ifname, [&]() -> Status {
+        model::Netdev *nd = findNetdev(state_.host, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        std::string norm = normaliseCidr(cidr);
+        auto it = std::find(nd->addresses.begin(), nd->addresses.end(), norm);
+        if (norm.empty() || it == nd->addresses.end())
+            return kernelError(EADDRNOTAVAIL, ifname, IBNM_ERROR_NOT_FOUND, cidr);
+        nd->addresses.erase(it);
+        return {};
+    });
+}
+
+// --- RDMA -----------------------------------------------------------------------
+
+Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, const std::string &netdev)
+{
+    return mutate("addSoftLink", name, [&]() -> Status {
+        auto &h = state_.host;
+        if (name.empty() || name.size() >= 64)
+            return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
+        const model::Netdev *nd = h.findNetdev(netdev);
+        if (nd == nullptr)
+            return noSuchNetdev(netdev).withContext(name);
+        if (h.findDevice(name))
+            return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
+        if (nd->type != 1)
+            return kernelError(EINVAL, name, IBNM_ERROR_NOT_SUPPORTED,
+                               strprintf(_("%s is not an Ethernet interface"), netdev.c_str()));
+        if (type == SoftLinkType::Rxe && nd->kind == "vlan")
+            return kernelError(EPERM, name, IBNM_ERROR_NOT_SUPPORTED,
+                               _("rxe creation allowed on top of a real device only"));
+        for (const auto &l : h.softLinks)
+            if (l.netdev == netdev && l.type == type)
+                return kernelError(EEXIST, name, IBNM_ERROR_EXISTS,
+                                   strprintf(_("%s already runs on %s"), l.name.c_str(), netdev.c_str()));
+        h.devices.push_back(softLinkDevice(name, type, *nd));
+        h.softLinks.push_back({name, type, netdev});
+        return {};
+    });
+}
+
+Status FakePlatform::deleteSoftLink(const std::string &name)
+{
+    return mutate("deleteSoftLink", name, [&]() -> Status {
+        auto &h = state_.host;
+        if (findSoftLink(h, name) == nullptr)
+            return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND, _("no such RDMA link"));
+        h.softLinks.erase(std::remove_if(h.softLinks.begin(), h.softLinks.end(),
+                                         [&](const auto &l) { return l.name == name; }),
+                          h.softLinks.end());
+        h.devices.erase(
+            std::remove_if(h.devices.begin(), h.devices.end(), [&](const auto &d) { return d.name == name; }),
+            h.devices.end());
+        return {};
+    });
+}
+
+namespace {
+
+// The GID types a port supports (roce_gid_type_mask_support): InfiniBand
+// and iWARP ports only "IB/RoCE v1", rxe only RoCE v2, RoCE NICs both.
+bool roceModeSupported(const model::Host &h, const model::Device &d, const model::Port &p, RoceMode mode)
+{
+    if (const auto *l = findSoftLink(h, d.name))
+        return l->type == SoftLinkType::Rxe ? mode == RoceMode::V2 : mode == RoceMode::V1;
+    if (p.linkLayer != LinkLayer::Ethernet)
+        return mode == RoceMode::V1;
+    return true;
+}
+
+// The configfs rdma_cm port of device/port: mkdir of the device directory
+// fails with ENODEV for an unknown device; a port outside the device with
+// EINVAL.
+Result<model::Port *> configfsPort(model::Host &h, const std::string &device, unsigned port)
+{
+    model::Device *d = findDevice(h, device);
+    if (d == nullptr)
+        return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+    if (port == 0 || port > d->ports.size())
+        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
+    model::Port *p = &d->ports[port - 1];
+    if (!p->defaultRoceMode) {
+        // The directory appears with the kernel's default: RoCE v2 where the
+        // port supports it (CMA_PREFERRED_ROCE_GID_TYPE), else IB/RoCE v1.
+        p->defaultRoceMode = roceModeSupported(h, *d, *p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
+        p->defaultRoceTos = p->defaultRoceTos.value_or(0);
+    }
+    return p;
+}
+
+Status mlx5Only(const model::Host &h, const std::string &device, unsigned port, const char *file)
+{
+    const model::Device *d = h.findDevice(device);
+    if (d == nullptr)
+        return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+    if (d->driver != "mlx5_core")
+        return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED,
+                           strprintf(_("%s exists on mlx5 devices only"), file));
+    if (port == 0 || port > d->ports.size())
+        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
+    return {};
+}
+
+} // namespace
+
+Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port, RoceMode mode)
+{
+    return mutate("setDefaultRoceMode", device, [&]() -> Status {
+        auto &h = state_.host;
+        auto p = configfsPort(h, device, port);
+        if (!p.ok())
+            return std::move(p).error();
+        if (!roceModeSupported(h, *h.findDevice(device), **p, mode))
+            return kernelError(EINVAL, device, IBNM_ERROR_NOT_SUPPORTED,
+                               strprintf(_("port %u does not support %s"), port, roceModeName(mode)));
+        (*p)->defaultRoceMode = mode;
+        return {};
+    });
+}
+
+Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
+{
+    return mutate("setDefaultRoceTos", device, [&]() -> Status {
+        auto p = configfsPort(state_.host, device, port);
+        if (!p.ok())
+            return std::move(p).error();
+        if (tos > 255)
+            return kernelError(ERANGE, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("ToS %u is out of range (0 to 255)"), tos));
+        (*p)->defaultRoceTos = tos;
+        return {};
+    });
+}
+
+Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
+{
+    return mutate("setTrafficClass", device, [&]() -> Status {
+        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        if (tclass > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
+        findDevice(state_.host, device)->ports[port - 1].trafficClass = tclass;
+        return {};
+    });
+}
+
+Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
+{
+    return mutate("setTtl", device, [&]() -> Status {
+        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/ttl"); !s.ok())
+            return s;
+        if (ttl > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("TTL %u is out of range (0 to 255)"), ttl));
+        findDevice(state_.host, device)->ports[port - 1].ttl = ttl;
+        return {};
+    });
+}
+
+// --- host files -------------------------------------------------------------------
+
+Result<std::optional<std::string>> FakePlatform::readHostFile(const std::string &path)
+{
+    auto s = transact(false, [] { return Status(); });
+    if (!s.ok())
+        return std::move(s).error();
+    auto it = state_.files.find(path);
+    if (it == state_.files.end())
+        return std::optional<std::string>();
+    return std::optional<std::string>(it->second.contents);
+}
+
+Status FakePlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
+{
+    return mutate("writeHostFile", path, [&]() -> Status {
+        if (path.empty() || path[0] != '/')
+            return kernelError(EINVAL, path, IBNM_ERROR_INVALID_ARGUMENT, _("not an absolute path"));
+        state_.files[path] = {contents, mode & 07777};
+        return {};
+    });
+}
+
+Status FakePlatform::removeHostFile(const std::string &path)
+{
+    return mutate("removeHostFile", path, [&]() -> Status {
+        if (state_.files.erase(path) == 0)
+            return kernelError(ENOENT, path, IBNM_ERROR_NOT_FOUND);
+        return {};
+    });
+}
+
+} // namespace ibnm::platform
