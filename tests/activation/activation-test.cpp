@@ -1,0 +1,476 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Activation on the simulated host: minimal steps in dependency order, the
+// kernel's names read back, idempotency, and rollback at every step.
+#include "config.h"
+
+#include "libcore/activation/desired.hpp"
+#include "libcore/activation/engine.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/platform/fake-host-file.hpp"
+#include "libcore/platform/fake-platform.hpp"
+
+#include <NetworkManager.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ibnm;
+using namespace ibnm::activation;
+using ibnm::platform::FakePlatform;
+
+namespace {
+
+// An InfiniBand host: a dual-port mlx4 HCA (port 1 IB with a 2048-byte link
+// and broadcast MTU, port 2 InfiniBand too for the bond), a ConnectX-6 with
+// Enhanced IPoIB, and an Ethernet NIC for soft RDMA.
+const char *kHost = R"([host]
+kernel-release=6.1.0-56-amd64
+child-naming=upstream
+
+[device mlx4_0]
+driver=mlx4_core
+node-type=1: CA
+node-guid=0002:c903:0031:7850
+fw-ver=2.42.5000
+hca-type=MT4099
+
+[port mlx4_0/1]
+link-layer=InfiniBand
+state=4: ACTIVE
+phys-state=5: LinkUp
+active-mtu=2048
+max-mtu=4096
+broadcast-mtu=2048
+pkeys=0xffff;0x8002
+port-guid=0002:c903:0031:7851
+
+[port mlx4_0/2]
+link-layer=InfiniBand
+state=4: ACTIVE
+phys-state=5: LinkUp
+active-mtu=4096
+max-mtu=4096
+broadcast-mtu=4096
+pkeys=0xffff
+port-guid=0002:c903:0031:7852
+
+[device mlx5_0]
+driver=mlx5_core
+node-type=1: CA
+enhanced-ipoib=true
+connected-mode=false
+
+[port mlx5_0/1]
+link-layer=InfiniBand
+state=4: ACTIVE
+active-mtu=4096
+max-mtu=4096
+pkeys=0xffff
+port-guid=9803:9b03:0078:0001
+
+[netdev mlx4_ib0]
+type=32
+kind=ipoib
+rdma-port=mlx4_0/1
+mtu=2044
+mode=datagram
+pkey=0xffff
+
+[netdev mlx4_ib1]
+type=32
+kind=ipoib
+rdma-port=mlx4_0/2
+mtu=2044
+mode=datagram
+pkey=0xffff
+
+[netdev ib0]
+type=32
+kind=ipoib
+rdma-port=mlx5_0/1
+mtu=4092
+mode=datagram
+pkey=0xffff
+
+[netdev enp1s0]
+type=1
+address=52:54:00:12:34:56
+mtu=1500
+up=true
+addresses=192.0.2.10/24
+)";
+
+std::unique_ptr<FakePlatform> makeHost()
+{
+    auto st = platform::parseHostDescription(kHost, "test.host");
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+    if (!st.ok())
+        return nullptr;
+    return std::make_unique<FakePlatform>(std::move(st).value());
+}
+
+// A canonical text of the whole host, to compare before and after.
+std::string snapshot(FakePlatform &p)
+{
+    auto h = p.readHost();
+    EXPECT_TRUE(h.ok());
+    platform::FakeState st;
+    st.host = *h;
+    return platform::formatHostDescription(st);
+}
+
+using ConnPtr = GObjectPtr<NMConnection>;
+
+ConnPtr connection(const char *id, const char *type, const char *ifname)
+{
+    auto c = ConnPtr::adopt(nm_simple_connection_new());
+    NMSetting *s = nm_setting_connection_new();
+    GCharPtr uuid(nm_utils_uuid_generate());
+    g_object_set(s, NM_SETTING_CONNECTION_ID, id, NM_SETTING_CONNECTION_UUID, uuid.get(), NM_SETTING_CONNECTION_TYPE,
+                 type, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
+    nm_connection_add_setting(c.get(), s);
+    return c;
+}
+
+ConnPtr ipoib(const char *id, const char *ifname, const char *mode, unsigned mtu, int pkey = -1,
+              const char *parent = nullptr)
+{
+    auto c = connection(id, NM_SETTING_INFINIBAND_SETTING_NAME, ifname);
+    NMSetting *ib = nm_setting_infiniband_new();
+    g_object_set(ib, NM_SETTING_INFINIBAND_TRANSPORT_MODE, mode, NM_SETTING_INFINIBAND_MTU, mtu,
+                 NM_SETTING_INFINIBAND_P_KEY, pkey, NM_SETTING_INFINIBAND_PARENT, parent, nullptr);
+    nm_connection_add_setting(c.get(), ib);
+    return c;
+}
+
+ConnPtr bond(const char *id, const char *ifname, const char *primary)
+{
+    auto c = connection(id, NM_SETTING_BOND_SETTING_NAME, ifname);
+    NMSetting *b = nm_setting_bond_new();
+    nm_setting_bond_add_option(NM_SETTING_BOND(b), "mode", "active-backup");
+    nm_setting_bond_add_option(NM_SETTING_BOND(b), "miimon", "100");
+    if (primary)
+        nm_setting_bond_add_option(NM_SETTING_BOND(b), "primary", primary);
+    nm_connection_add_setting(c.get(), b);
+    return c;
+}
+
+ConnPtr port(const char *id, const char *ifname, const char *master)
+{
+    auto c = ipoib(id, ifname, "datagram", 0);
+    g_object_set(nm_connection_get_setting_connection(c.get()), NM_SETTING_CONNECTION_MASTER, master,
+                 NM_SETTING_CONNECTION_SLAVE_TYPE, "bond", nullptr);
+    return c;
+}
+
+ConnPtr withUser(ConnPtr c, std::map<std::string, std::string> data)
+{
+    NMSetting *u = nm_setting_user_new();
+    for (const auto &[k, v] : data)
+        EXPECT_TRUE(nm_setting_user_set_data(NM_SETTING_USER(u), k.c_str(), v.c_str(), nullptr));
+    nm_connection_add_setting(c.get(), u);
+    return c;
+}
+
+ConnPtr ethernet(const char *id, const char *ifname, std::map<std::string, std::string> user)
+{
+    auto c = connection(id, NM_SETTING_WIRED_SETTING_NAME, ifname);
+    nm_connection_add_setting(c.get(), nm_setting_wired_new());
+    return withUser(std::move(c), std::move(user));
+}
+
+std::vector<NMConnection *> raw(const std::vector<ConnPtr> &v)
+{
+    std::vector<NMConnection *> r;
+    for (const auto &c : v)
+        r.push_back(c.get());
+    return r;
+}
+
+Report upAll(FakePlatform &p, const std::vector<ConnPtr> &profiles, bool dryRun = false)
+{
+    auto d = resolve(raw(profiles), raw(profiles), true);
+    EXPECT_TRUE(d.ok()) << d.error().toString();
+    Options o;
+    o.dryRun = dryRun;
+    return up(p, *d, o);
+}
+
+Report downAll(FakePlatform &p, const std::vector<ConnPtr> &profiles)
+{
+    auto d = resolve(raw(profiles), raw(profiles), true);
+    EXPECT_TRUE(d.ok()) << d.error().toString();
+    return down(p, *d, Options{});
+}
+
+std::vector<std::string> actions(const Report &r)
+{
+    std::vector<std::string> v;
+    for (const auto &s : r.steps)
+        v.push_back(s.action + " " + s.object);
+    return v;
+}
+
+// The seeds' procedures together: mlx4_ib0 connected 65520, its P_Key
+// 0x8002 child, an IPoIB active-backup bond of... (mlx4_ib1 alone, since
+// mlx4_ib0 is used standalone), rxe over the Ethernet NIC with RoCE v2.
+std::vector<ConnPtr> seedProfiles()
+{
+    std::vector<ConnPtr> v;
+    v.push_back(ipoib("mlx4_ib0", "mlx4_ib0", "connected", 65520));
+    v.push_back(ipoib("mlx4_ib0.8002", "mlx4_ib0.8002", "connected", 65520, 0x8002, "mlx4_ib0"));
+    v.push_back(bond("bond0", "bond0", "mlx4_ib1"));
+    v.push_back(port("bond0-port1", "mlx4_ib1", "bond0"));
+    v.push_back(ethernet("rxe-enp1s0", "enp1s0",
+                         {{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-mode", "v2"},
+                          {"rdma.roce-tos", "106"}}));
+    return v;
+}
+
+} // namespace
+
+TEST(Activation, ChildGetsTheKernelsNameAndSettings)
+{
+    auto p = makeHost();
+    ASSERT_TRUE(p);
+    std::vector<ConnPtr> v{ipoib("c", "mlx4_ib0.8002", "datagram", 2044, 0x8002, "mlx4_ib0")};
+    Report r = upAll(*p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok());
+    const auto *child = h->findIpoib("mlx4_ib0.8002");
+    ASSERT_NE(child, nullptr);
+    EXPECT_EQ(child->parent, "mlx4_ib0");
+    EXPECT_EQ(child->pkey, 0x8002);
+    EXPECT_TRUE(h->findNetdev("mlx4_ib0.8002")->up);
+}
+
+TEST(Activation, LimitedMembershipChildUsesNameTheKernelGave)
+{
+    // Upstream names the child with the value as written: P_Key 0x0002 gives
+    // mlx4_ib0.0002 while its pkey file shows 0x8002.
+    auto p = makeHost();
+    std::vector<ConnPtr> v{ipoib("c", nullptr, "datagram", 0, 0x0002, "mlx4_ib0")};
+    Report r = upAll(*p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p->readHost();
+    const auto *child = h->findIpoib("mlx4_ib0.0002");
+    ASSERT_NE(child, nullptr);
+    EXPECT_EQ(child->pkey, 0x8002);
+}
+
+TEST(Activation, SeedProceduresApplyInDependencyOrder)
+{
+    auto p = makeHost();
+    auto profiles = seedProfiles();
+    Report r = upAll(*p, profiles);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto a = actions(r);
+    auto pos = [&](const std::string &s) {
+        return std::find(a.begin(), a.end(), s) - a.begin();
+    };
+    // Parent configured before the child is created; the bond exists before
+    // its port joins; the port joins before the bond comes up.
+    EXPECT_LT(pos("set-transport-mode mlx4_ib0"), pos("create-ipoib-child mlx4_ib0.8002"));
+    EXPECT_LT(pos("create-bond bond0"), pos("enslave mlx4_ib1"));
+    EXPECT_LT(pos("enslave mlx4_ib1"), pos("set-up bond0"));
+    EXPECT_LT(pos("add-rdma-link rxe0"), pos("set-roce-tos rxe0/1"));
+    EXPECT_EQ(size_t(pos("add-rdma-link rxe0")) < a.size(), true);
+
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(h->findIpoib("mlx4_ib0")->mode, model::IpoibMode::Connected);
+    EXPECT_EQ(h->findNetdev("mlx4_ib0")->mtu, 65520u);
+    EXPECT_EQ(h->findNetdev("mlx4_ib1")->master, "bond0");
+    ASSERT_EQ(h->softLinks.size(), 1u);
+    EXPECT_EQ(h->softLinks[0].netdev, "enp1s0");
+    const auto *rxe = h->findDevice("rxe0");
+    ASSERT_NE(rxe, nullptr);
+    EXPECT_EQ(rxe->ports.at(0).defaultRoceMode, model::RoceMode::V2);
+    EXPECT_EQ(rxe->ports.at(0).defaultRoceTos, 106u);
+}
+
+TEST(Activation, SecondApplyPerformsNoOperation)
+{
+    auto p = makeHost();
+    auto profiles = seedProfiles();
+    ASSERT_TRUE(upAll(*p, profiles).ok);
+    uint64_t before = p->operationCount();
+    Report again = upAll(*p, profiles);
+    EXPECT_TRUE(again.ok) << again.error;
+    EXPECT_EQ(again.operations, 0u);
+    EXPECT_TRUE(again.steps.empty()) << ::testing::PrintToString(actions(again));
+    EXPECT_EQ(p->operationCount(), before);
+}
+
+TEST(Activation, DatagramMtuClampIsReportedAndVerified)
+{
+    auto p = makeHost();
+    std::vector<ConnPtr> v{ipoib("ib", "mlx4_ib0", "datagram", 4092)};
+    Report r = upAll(*p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_NE(r.notes[0].message.find("2044"), std::string::npos) << r.notes[0].message;
+    EXPECT_EQ(p->readHost()->findNetdev("mlx4_ib0")->mtu, 2044u);
+    // The clamped value counts as applied: no step the second time.
+    EXPECT_EQ(upAll(*p, v).operations, 0u);
+}
+
+TEST(Activation, ConnectedModeOnEnhancedIpoibFailsBeforeAnyChange)
+{
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    std::vector<ConnPtr> v{ipoib("mlx4", "mlx4_ib0", "connected", 65520), ipoib("cx6", "ib0", "connected", 65520)};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("infiniband.transport-mode"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("Enhanced IPoIB"), std::string::npos) << r.error;
+    EXPECT_EQ(r.operations, 0u);
+    EXPECT_EQ(p->operationCount(), 0u);
+    EXPECT_EQ(snapshot(*p), before);
+}
+
+TEST(Activation, MissingParentIsAPlanningError)
+{
+    auto p = makeHost();
+    std::vector<ConnPtr> v{ipoib("c", "ib9.8002", "datagram", 0, 0x8002, "ib9")};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.error.rfind("c: infiniband.parent: ", 0), 0u) << r.error;
+    EXPECT_EQ(p->operationCount(), 0u);
+}
+
+TEST(Activation, DryRunPlansButChangesNothing)
+{
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    Report r = upAll(*p, seedProfiles(), true);
+    EXPECT_TRUE(r.ok);
+    EXPECT_FALSE(r.steps.empty());
+    for (const auto &s : r.steps)
+        EXPECT_EQ(s.state, StepState::Planned);
+    EXPECT_EQ(p->operationCount(), 0u);
+    EXPECT_EQ(snapshot(*p), before);
+}
+
+// Inject a failure at every mutating operation of a multi-profile apply: each
+// time the apply fails, undoes what it did, and the host is as before.
+TEST(Activation, FailureAtEveryStepRollsBackCompletely)
+{
+    auto probe = makeHost();
+    auto profiles = seedProfiles();
+    Report full = upAll(*probe, profiles);
+    ASSERT_TRUE(full.ok) << full.error;
+    const size_t n = full.steps.size();
+    ASSERT_GE(n, 8u);
+    for (size_t i = 1; i <= n; i++) {
+        auto p = makeHost();
+        std::string before = snapshot(*p);
+        p->addFaults({{"", unsigned(i), EIO, 0}});
+        Report r = upAll(*p, profiles);
+        EXPECT_FALSE(r.ok) << "fault at operation " << i;
+        EXPECT_TRUE(r.rolledBack);
+        size_t failed = 0, undone = 0;
+        for (const auto &s : r.steps) {
+            failed += s.state == StepState::Failed;
+            undone += s.state == StepState::Undone;
+            EXPECT_NE(s.state, StepState::UndoFailed) << s.action << " " << s.object << ": " << s.error;
+        }
+        EXPECT_EQ(failed, 1u);
+        p->clearFaults();
+        EXPECT_EQ(snapshot(*p), before) << "host differs after a fault at operation " << i << " ("
+                                        << full.steps[i - 1].action << " " << full.steps[i - 1].object << ")";
+    }
+}
+
+TEST(Activation, KernelRefusalRollsBack)
+{
+    // rxe is RoCE v2 only: asking for v1 fails at the configfs write, and the
+    // link created just before is removed again.
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    std::vector<ConnPtr> v{ethernet("r", "enp1s0", {{"rdma.link-type", "rxe"}, {"rdma.roce-mode", "v1"}})};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.rolledBack);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(r.steps[0].action, "add-rdma-link");
+    EXPECT_EQ(r.steps[0].state, StepState::Undone);
+    EXPECT_EQ(r.steps[1].state, StepState::Failed);
+    EXPECT_EQ(snapshot(*p), before);
+}
+
+TEST(Activation, DownRemovesWhatUpCreated)
+{
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    auto profiles = seedProfiles();
+    ASSERT_TRUE(upAll(*p, profiles).ok);
+    Report d = downAll(*p, profiles);
+    ASSERT_TRUE(d.ok) << d.error;
+    auto h = p->readHost();
+    EXPECT_EQ(h->findIpoib("mlx4_ib0.8002"), nullptr);
+    EXPECT_TRUE(h->softLinks.empty());
+    EXPECT_TRUE(h->bonds.empty());
+    EXPECT_FALSE(h->findNetdev("mlx4_ib0")->up);
+    // A second down has nothing left to do.
+    EXPECT_EQ(downAll(*p, profiles).operations, 0u);
+}
+
+TEST(Activation, SoftLinkNeedsItsNetdev)
+{
+    auto p = makeHost();
+    std::vector<ConnPtr> v{ethernet("r", "eth7", {{"rdma.link-type", "siw"}})};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("eth7"), std::string::npos);
+    EXPECT_EQ(p->operationCount(), 0u);
+}
+
+TEST(Activation, DefaultSoftLinkName)
+{
+    EXPECT_EQ(defaultSoftLinkName(model::SoftLinkType::Rxe, "enp1s0"), "rxe_enp1s0");
+    EXPECT_EQ(defaultSoftLinkName(model::SoftLinkType::Siw, "veth0"), "siw_veth0");
+}
+
+TEST(Activation, BadUserKeyNamesProfileAndKey)
+{
+    std::vector<ConnPtr> v{ethernet("r", "enp1s0", {{"rdma.ttl", "300"}})};
+    auto d = resolve(raw(v), raw(v), true);
+    ASSERT_FALSE(d.ok());
+    EXPECT_EQ(d.error().toString().rfind("r: user.rdma.ttl: ", 0), 0u) << d.error().toString();
+}
+
+TEST(HostFiles, WrittenOnceAndRolledBack)
+{
+    auto p = makeHost();
+    auto c = ipoib("ib", "mlx4_ib0", "datagram", 0);
+    g_object_set(nm_connection_get_setting_infiniband(c.get()), NM_SETTING_INFINIBAND_MAC_ADDRESS,
+                 "80:00:02:08:FE:80:00:00:00:00:00:00:00:02:C9:03:00:31:78:51", nullptr);
+    std::vector<NMConnection *> v{c.get()};
+    Report r = writeHostFiles(*p, v, Options{});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.steps.size(), 2u);
+    auto memlock = p->readHostFile(kMemlockPolicyPath);
+    ASSERT_TRUE(memlock.ok() && *memlock);
+    EXPECT_NE((*memlock)->find("@rdma    hard    memlock    unlimited"), std::string::npos);
+    auto rules = p->readHostFile(kUdevRulesPath);
+    ASSERT_TRUE(rules.ok() && *rules);
+    EXPECT_NE((*rules)->find("ATTR{type}==\"32\", ATTR{address}==\"?*00:02:c9:03:00:31:78:51\", NAME=\"mlx4_ib0\""),
+              std::string::npos)
+        << **rules;
+    EXPECT_EQ(writeHostFiles(*p, v, Options{}).operations, 0u);
+
+    // A failure writing the second file restores the first.
+    auto q = makeHost();
+    q->addFaults({{"writeHostFile", 2, ENOSPC, 0}});
+    Report f = writeHostFiles(*q, v, Options{});
+    EXPECT_FALSE(f.ok);
+    q->clearFaults();
+    auto gone = q->readHostFile(kMemlockPolicyPath);
+    ASSERT_TRUE(gone.ok());
+    EXPECT_FALSE(*gone);
+}
