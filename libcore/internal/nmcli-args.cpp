@@ -746,10 +746,14 @@ std::string defaultId(NMConnection *c)
 
 Status normalize(NMConnection *c)
 {
-    GErrorPtr err;
-    if (nm_connection_normalize(c, nullptr, nullptr, outPtr(err)))
+    // libnm 1.42 sets a GError twice inside nm_connection_normalize() when
+    // it clamps an [infiniband] MTU above 65520, and GLib warns. Clamp first,
+    // exactly as its _normalize_infiniband_mtu() does, so it has nothing to do.
+    if (auto *ib = nm_connection_get_setting_infiniband(c); ib && nm_setting_infiniband_get_mtu(ib) > 65520)
+        g_object_set(ib, NM_SETTING_INFINIBAND_MTU, 65520u, nullptr);
+    if (nm_connection_normalize(c, nullptr, nullptr, nullptr))
         return {};
-    return verifyError(c, err.get());
+    return verify(c);
 }
 
 } // namespace
@@ -780,9 +784,25 @@ Error verifyError(NMConnection *connection, const GError *error)
 
 Status verify(NMConnection *connection)
 {
-    GErrorPtr err;
-    if (nm_connection_verify(connection, outPtr(err)))
+    // libnm 1.42's nm_connection_verify() sets its GError twice for some
+    // normalizable errors (an MTU above 65520), which GLib warns about: ask
+    // it without an error first, then the settings one by one, in libnm's
+    // order, for the reason.
+    if (nm_connection_verify(connection, nullptr))
         return {};
+    guint n = 0;
+    GCharPtr settings(reinterpret_cast<char *>(nm_connection_get_settings(connection, &n)));
+    auto **list = reinterpret_cast<NMSetting **>(settings.get());
+    for (guint i = 0; i < n; i++) {
+        GErrorPtr e;
+        bool ok = nm_setting_verify(list[i], connection, outPtr(e));
+        if (!ok && e)
+            return verifyError(connection, e.get());
+    }
+    GErrorPtr err;
+    bool ok = nm_connection_verify(connection, outPtr(err));
+    if (ok || !err)
+        return Error(IBNM_ERROR_INVALID_PROPERTY, _("the profile is not valid"));
     return verifyError(connection, err.get());
 }
 

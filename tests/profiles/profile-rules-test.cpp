@@ -1,1 +1,437 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// The profile rules, one table per rule: each row a profile (nmcli-style
+// arguments), a host, and the finding expected - or none.
+#include "config.h"
+
+#include "libcore/internal/inventory-private.hpp"
+#include "libcore/internal/profile-rules.hpp"
+#include "tests/profiles/profile-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace ibnm::test;
+using ibnm::GErrorPtr;
+using ibnm::GObjectPtr;
+using ibnm::outPtr;
+using ibnm::rules::Finding;
+
+namespace {
+
+using Args = std::vector<std::string>;
+
+std::vector<NMConnection *> connections(const std::vector<GObjectPtr<IbnmProfile>> &profiles)
+{
+    std::vector<NMConnection *> v;
+    for (const auto &p : profiles)
+        v.push_back(connectionOf(p.get()));
+    return v;
+}
+
+std::string dump(const std::vector<Finding> &fs)
+{
+    std::string s;
+    for (const auto &f : fs)
+        s += "  [" + std::to_string(f.severity) + "] " + f.property + " | " + f.message + " | " + f.hint + "\n";
+    return s.empty() ? "  (none)\n" : s;
+}
+
+const Finding *find(const std::vector<Finding> &fs, const std::string &property)
+{
+    for (const auto &f : fs)
+        if (f.property == property)
+            return &f;
+    return nullptr;
+}
+
+// A host with mlx4 (connected mode), mlx5 (Enhanced IPoIB) and a port whose
+// broadcast group is smaller than its link.
+ibnm::model::Host testHost(ibnm::model::ChildNaming naming = ibnm::model::ChildNaming::Upstream)
+{
+    HostBuilder b;
+    b.ibPort("ib0", "mlx4_0", 2048, 2048, {0xffff, 0x8001, 0x0003});
+    b.ibPort("ib1", "mlx4_1", 4096, 4096);
+    b.ibPort("ib2", "mlx5_0", 4096, 2048, {0xffff}, /*enhanced=*/true);
+    b.ibPort("ib3", "mlx4_2", 4096, std::nullopt, {0xffff}, false, /*cm=*/false);
+    b.host.childNaming = naming;
+    return b.host;
+}
+
+} // namespace
+
+// NetworkManager's names for P_Key children (nm_net_devname_infiniband()),
+// the table from the issue.
+TEST(ProfileRules, ChildNameFollowsNetworkManagersTruncation)
+{
+    struct Row {
+        const char *parent;
+        int pkey;
+        const char *name;
+    } rows[] = {
+        {"foo", 15, "foo.000f"},
+        {"x23456789012345", 15, "x23456789012345"},
+        {"x2345678901234", 15, "x2345678901234."},
+        {"x234567890123", 15, "x234567890123.0"},
+        {"x234567890", 15, "x234567890.000f"},
+        {"ib0", 0x8002, "ib0.8002"},
+        {"ib0", 2, "ib0.0002"},
+    };
+    for (const auto &r : rows)
+        EXPECT_EQ(ibnm::rules::nmChildName(r.parent, r.pkey), r.name) << r.parent << " " << r.pkey;
+}
+
+TEST(ProfileRules, KernelChildNameDependsOnTheKernel)
+{
+    using ibnm::model::ChildNaming;
+    EXPECT_EQ(ibnm::rules::kernelChildName("ib0", 2, ChildNaming::Upstream), "ib0.0002");
+    EXPECT_EQ(ibnm::rules::kernelChildName("ib0", 2, ChildNaming::FullMembershipBit), "ib0.8002");
+    EXPECT_EQ(ibnm::rules::kernelChildName("x2345678901234", 2, ChildNaming::FullMembershipBit),
+              "x2345678901234.");
+}
+
+// Rule 1: what NetworkManager's verify() rejects, with its property prefix.
+// The connections are built with libnm directly: the grammar would refuse them.
+TEST(ProfileRules, NetworkManagerVerifyParity)
+{
+    struct Row {
+        const char *name;
+        int pkey;
+        const char *parent;
+        const char *ifname;
+        guint mtu;
+        const char *mode;
+        const char *mac;
+        const char *property; // nullptr: valid
+    } rows[] = {
+        {"valid", -1, nullptr, "ib0", 2044, "datagram", nullptr, nullptr},
+        {"pkey 0x8000", 0x8000, "ib0", nullptr, 0, "datagram", nullptr, "infiniband.p-key"},
+        {"pkey 0", 0, "ib0", nullptr, 0, "datagram", nullptr, "infiniband.p-key"},
+        {"pkey without parent", 2, nullptr, nullptr, 0, "datagram", nullptr, "infiniband.parent"},
+        {"pkey with mac, no parent", 2, nullptr, nullptr, 0, "datagram",
+         "80:00:00:48:FE:80:00:00:00:00:00:00:00:02:C9:03:00:31:78:51", nullptr},
+        {"ifname must be the child's", 2, "ib0", "ib0", 0, "datagram", nullptr, "connection.interface-name"},
+        {"child's ifname", 2, "ib0", "ib0.0002", 0, "datagram", nullptr, nullptr},
+        // libnm 1.42 compares with the untruncated "<parent>.%04x": a child of
+        // a long parent can only leave interface-name unset.
+        {"child's truncated ifname", 2, "x2345678901234", "x2345678901234.", 0, "datagram", nullptr,
+         "connection.interface-name"},
+        {"mtu above 65520", -1, nullptr, "ib0", 65521, "datagram", nullptr, "infiniband.mtu"},
+        {"no transport mode", -1, nullptr, "ib0", 0, nullptr, nullptr, "infiniband.transport-mode"},
+        {"6-byte mac", -1, nullptr, "ib0", 0, "datagram", "00:11:22:33:44:55", "infiniband.mac-address"},
+        {"ifname too long", -1, nullptr, "x234567890123456", 0, "datagram", nullptr, "connection.interface-name"},
+    };
+    for (const auto &r : rows) {
+        auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+        auto *sc = nm_setting_connection_new();
+        g_object_set(sc, NM_SETTING_CONNECTION_ID, r.name, NM_SETTING_CONNECTION_UUID,
+                     "6a1c0d3e-3f43-4c1a-9d6e-0d5a1c3b2e11", NM_SETTING_CONNECTION_TYPE, "infiniband",
+                     NM_SETTING_CONNECTION_INTERFACE_NAME, r.ifname, nullptr);
+        nm_connection_add_setting(c.get(), sc);
+        auto *ib = nm_setting_infiniband_new();
+        g_object_set(ib, NM_SETTING_INFINIBAND_P_KEY, r.pkey, NM_SETTING_INFINIBAND_PARENT, r.parent,
+                     NM_SETTING_INFINIBAND_MTU, r.mtu, NM_SETTING_INFINIBAND_TRANSPORT_MODE, r.mode,
+                     NM_SETTING_INFINIBAND_MAC_ADDRESS, r.mac, nullptr);
+        nm_connection_add_setting(c.get(), ib);
+        nm_connection_add_setting(c.get(), nm_setting_ip4_config_new());
+        g_object_set(nm_connection_get_setting_ip4_config(c.get()), NM_SETTING_IP_CONFIG_METHOD, "auto", nullptr);
+        nm_connection_add_setting(c.get(), nm_setting_ip6_config_new());
+        g_object_set(nm_connection_get_setting_ip6_config(c.get()), NM_SETTING_IP_CONFIG_METHOD, "auto", nullptr);
+        nm_connection_add_setting(c.get(), nm_setting_proxy_new());
+
+        auto findings = ibnm::rules::checkNetworkManager(c.get());
+        auto profile = GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new(c.get()));
+        GErrorPtr err;
+        gboolean ok = ibnm_profile_verify(profile.get(), outPtr(err));
+        if (r.property == nullptr) {
+            EXPECT_TRUE(findings.empty()) << r.name << "\n" << dump(findings);
+            EXPECT_TRUE(ok) << r.name << ": " << err->message;
+            continue;
+        }
+        ASSERT_EQ(findings.size(), 1u) << r.name << "\n" << dump(findings);
+        EXPECT_EQ(findings[0].property, r.property) << r.name << ": " << findings[0].message;
+        EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_ERROR) << r.name;
+        EXPECT_TRUE(g_str_has_prefix(findings[0].message.c_str(), (std::string(r.property) + ": ").c_str()))
+            << r.name << ": " << findings[0].message;
+        ASSERT_FALSE(ok) << r.name;
+        EXPECT_EQ(findings[0].message, err->message) << r.name;
+        EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_INVALID_PROPERTY));
+    }
+}
+
+TEST(ProfileRules, NetworkManagerBondCarryingInfinibandMustBeActiveBackup)
+{
+    auto bond = mustProfile({"type", "bond", "ifname", "bond0", "bond.options", "mode=balance-rr"});
+    NMConnection *c = connectionOf(bond.get());
+    auto *ib = nm_setting_infiniband_new();
+    g_object_set(ib, NM_SETTING_INFINIBAND_TRANSPORT_MODE, "datagram", nullptr);
+    nm_connection_add_setting(c, ib);
+    auto findings = ibnm::rules::checkNetworkManager(c);
+    ASSERT_EQ(findings.size(), 1u) << dump(findings);
+    EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_ERROR);
+    EXPECT_EQ(findings[0].property, "bond.options");
+    EXPECT_NE(findings[0].message.find("mode=balance-rr"), std::string::npos) << findings[0].message;
+
+    nm_setting_bond_add_option(nm_connection_get_setting_bond(c), "mode", "active-backup");
+    EXPECT_TRUE(ibnm::rules::checkNetworkManager(c).empty()) << dump(ibnm::rules::checkNetworkManager(c));
+}
+
+// Rule 2: the profile against the host.
+TEST(ProfileRules, HostRules)
+{
+    using ibnm::model::ChildNaming;
+    struct Row {
+        const char *name;
+        Args args;
+        ChildNaming naming;
+        const char *property;          // the finding expected, nullptr: none at all
+        std::optional<IbnmSeverity> severity;
+        const char *message;           // exact message, or substring when `exact` is false
+        bool exact;
+    } rows[] = {
+        {"datagram MTU above the link's", {"ifname", "ib0", "mtu", "4092"}, ChildNaming::Upstream,
+         "infiniband.mtu", IBNM_SEVERITY_ERROR,
+         "infiniband.mtu: 4092 exceeds the datagram maximum 2044 (IB link MTU 2048 - 4)", true},
+        {"datagram MTU at the link's maximum", {"ifname", "ib0", "mtu", "2044"}, ChildNaming::Upstream, nullptr,
+         std::nullopt, nullptr, false},
+        {"datagram MTU on a 4096 link", {"ifname", "ib1", "mtu", "4092"}, ChildNaming::Upstream, nullptr,
+         std::nullopt, nullptr, false},
+        {"connected mode takes 65520", {"ifname", "ib0", "transport-mode", "connected", "mtu", "65520"},
+         ChildNaming::Upstream, nullptr, std::nullopt, nullptr, false},
+        {"broadcast group clamps an explicit MTU", {"ifname", "ib2", "mtu", "4092"}, ChildNaming::Upstream,
+         "infiniband.mtu", IBNM_SEVERITY_WARNING, "the kernel uses 2044, not 4092", false},
+        {"broadcast group clamps the automatic MTU", {"ifname", "ib2"}, ChildNaming::Upstream, "infiniband.mtu",
+         IBNM_SEVERITY_INFO, "the effective MTU is 2044", false},
+        {"connected mode on Enhanced IPoIB", {"ifname", "ib2", "transport-mode", "connected"},
+         ChildNaming::Upstream, "infiniband.transport-mode", IBNM_SEVERITY_ERROR,
+         "infiniband.transport-mode: mlx5_0 uses Enhanced IPoIB, which supports datagram mode only", true},
+        {"connected mode without IPoIB CM", {"ifname", "ib3", "transport-mode", "connected"},
+         ChildNaming::Upstream, "infiniband.transport-mode", IBNM_SEVERITY_ERROR, "not available on mlx4_2",
+         false},
+        {"P_Key in the table", {"parent", "ib0", "p-key", "0x8001"}, ChildNaming::Upstream, nullptr, std::nullopt,
+         nullptr, false},
+        {"P_Key missing from the table", {"parent", "ib0", "p-key", "0x8002"}, ChildNaming::Upstream,
+         "infiniband.p-key", IBNM_SEVERITY_WARNING,
+         "infiniband.p-key: 0x8002 is not in the P_Key table of mlx4_0 port 1", false},
+        {"limited membership, upstream kernel", {"parent", "ib0", "p-key", "0x0001"}, ChildNaming::Upstream,
+         "infiniband.p-key", IBNM_SEVERITY_INFO,
+         "infiniband.p-key: 0x0001 has the full-membership bit clear; the kernel uses 0x8001 and names the "
+         "child 'ib0.0001' on this host",
+         true},
+        {"limited membership, kernel setting the bit first", {"parent", "ib0", "p-key", "0x0001"},
+         ChildNaming::FullMembershipBit, "infiniband.p-key", IBNM_SEVERITY_WARNING, "names the child 'ib0.8001'",
+         false},
+        {"full membership, kernel setting the bit first", {"parent", "ib0", "p-key", "0x8001"},
+         ChildNaming::FullMembershipBit, nullptr, std::nullopt, nullptr, false},
+        {"interface name cut to 15", {"parent", "x2345678901234", "p-key", "0x8001"}, ChildNaming::Upstream,
+         "connection.interface-name", IBNM_SEVERITY_INFO,
+         "connection.interface-name: the kernel cuts 'x2345678901234.8001' to 15 characters: 'x2345678901234.'",
+         true},
+        {"device not on the host", {"ifname", "ib9", "mtu", "65520"}, ChildNaming::Upstream,
+         "connection.interface-name", IBNM_SEVERITY_INFO, "'ib9' is not an IPoIB interface of this host", false},
+    };
+    for (const auto &r : rows) {
+        Args args = {"type", "infiniband"};
+        args.insert(args.end(), r.args.begin(), r.args.end());
+        auto p = mustProfile(args);
+        ASSERT_TRUE(p) << r.name;
+        auto host = testHost(r.naming);
+        auto findings = ibnm::rules::checkHost(connectionOf(p.get()), &host);
+        if (r.property == nullptr) {
+            EXPECT_TRUE(findings.empty()) << r.name << "\n" << dump(findings);
+            continue;
+        }
+        const Finding *f = find(findings, r.property);
+        ASSERT_NE(f, nullptr) << r.name << "\n" << dump(findings);
+        EXPECT_EQ(f->severity, *r.severity) << r.name << "\n" << dump(findings);
+        if (r.exact)
+            EXPECT_EQ(f->message, r.message) << r.name;
+        else
+            EXPECT_NE(f->message.find(r.message), std::string::npos) << r.name << ": " << f->message;
+        EXPECT_TRUE(g_str_has_prefix(f->message.c_str(), (std::string(r.property) + ": ").c_str())) << f->message;
+        if (f->severity != IBNM_SEVERITY_INFO) {
+            EXPECT_FALSE(f->hint.empty()) << r.name << ": a warning or error says how to fix it";
+        }
+    }
+}
+
+TEST(ProfileRules, DatagramMtuHintOffersConnectedModeOnlyWhereItExists)
+{
+    auto host = testHost();
+    auto onMlx4 = mustProfile({"type", "infiniband", "ifname", "ib0", "mtu", "4092"});
+    auto f = ibnm::rules::checkHost(connectionOf(onMlx4.get()), &host);
+    ASSERT_NE(find(f, "infiniband.mtu"), nullptr);
+    EXPECT_NE(find(f, "infiniband.mtu")->hint.find("connected"), std::string::npos);
+    auto onNoCm = mustProfile({"type", "infiniband", "ifname", "ib3", "mtu", "4093"});
+    f = ibnm::rules::checkHost(connectionOf(onNoCm.get()), &host);
+    ASSERT_NE(find(f, "infiniband.mtu"), nullptr) << dump(f);
+    EXPECT_NE(find(f, "infiniband.mtu")->hint.find("no connected mode"), std::string::npos);
+}
+
+TEST(ProfileRules, NoInventoryGivesOneInfoPerIpoibProfile)
+{
+    auto p = mustProfile({"type", "infiniband", "ifname", "ib0", "mtu", "4092"});
+    auto findings = ibnm::rules::checkHost(connectionOf(p.get()), nullptr);
+    ASSERT_EQ(findings.size(), 1u) << dump(findings);
+    EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_INFO);
+    EXPECT_NE(findings[0].message.find("no inventory"), std::string::npos);
+
+    auto bond = mustProfile({"type", "bond", "ifname", "bond0"});
+    EXPECT_TRUE(ibnm::rules::checkHost(connectionOf(bond.get()), nullptr).empty());
+}
+
+// Rule 3: bonds of IPoIB ports.
+TEST(ProfileRules, BondRules)
+{
+    struct Row {
+        const char *name;
+        std::vector<Args> profiles; // the first is the one the finding is about
+        const char *property;       // nullptr: no finding at all
+        const char *message;
+    } rows[] = {
+        {"active-backup IPoIB bond",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup,miimon=100"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"},
+          {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"}},
+         nullptr, nullptr},
+        {"balance-rr with IPoIB ports",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=balance-rr"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"}},
+         "bond.options", "IPoIB ports can only join an active-backup bond"},
+        {"Ethernet and IPoIB ports",
+         {{"type", "ethernet", "ifname", "eth0", "master", "bond0", "slave-type", "bond"},
+          {"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"}},
+         "connection.master", "Ethernet and IPoIB ports cannot share a bond"},
+        {"fail_over_mac=follow",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup,fail_over_mac=follow"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"}},
+         "bond.options", "fail_over_mac=follow"},
+        {"fail_over_mac=active",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup,fail_over_mac=active"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"}},
+         nullptr, nullptr},
+        {"bond MTU above a port's",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup", "mtu", "4092"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond", "mtu", "2044"}},
+         "802-3-ethernet.mtu", "the bond's MTU 4092 exceeds the MTU 2044 of its port ib0"},
+        {"bond MTU from the port's netdev",
+         {{"type", "bond", "ifname", "bond0", "bond.options", "mode=active-backup", "mtu", "4092"},
+          {"type", "infiniband", "ifname", "ib0", "master", "bond0", "slave-type", "bond"}},
+         "802-3-ethernet.mtu", "exceeds the MTU 2044 of its port ib0"},
+        {"port of a bond without profile",
+         {{"type", "infiniband", "ifname", "ib0", "master", "bond7", "slave-type", "bond"}}, "connection.master",
+         "connection.master: no bond profile has the interface name or UUID 'bond7'"},
+        {"Ethernet bond is not ours",
+         {{"type", "bond", "ifname", "bond1", "bond.options", "mode=balance-rr"},
+          {"type", "ethernet", "ifname", "eth0", "master", "bond1", "slave-type", "bond"}},
+         nullptr, nullptr},
+    };
+    auto host = testHost();
+    for (const auto &r : rows) {
+        std::vector<GObjectPtr<IbnmProfile>> profiles;
+        for (const auto &a : r.profiles)
+            profiles.push_back(mustProfile(a));
+        auto findings = ibnm::rules::checkBonds(connections(profiles), &host);
+        if (r.property == nullptr) {
+            EXPECT_TRUE(findings.empty()) << r.name << "\n" << dump(findings);
+            continue;
+        }
+        ASSERT_EQ(findings.size(), 1u) << r.name << "\n" << dump(findings);
+        EXPECT_EQ(findings[0].property, r.property) << r.name;
+        EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_ERROR) << r.name;
+        EXPECT_EQ(findings[0].profileId, ibnm_profile_get_id(profiles[0].get())) << r.name;
+        EXPECT_NE(findings[0].message.find(r.message), std::string::npos) << r.name << ": " << findings[0].message;
+        EXPECT_FALSE(findings[0].hint.empty()) << r.name;
+    }
+}
+
+// Rule 4: across profiles.
+TEST(ProfileRules, AcrossProfiles)
+{
+    struct Row {
+        const char *name;
+        std::vector<Args> profiles; // the last is the one the finding is about
+        bool withHost;
+        const char *property;
+        std::optional<IbnmSeverity> severity;
+        const char *message;
+    } rows[] = {
+        {"same child twice",
+         {{"type", "infiniband", "con-name", "a", "parent", "ib0", "p-key", "0x8002"},
+          {"type", "infiniband", "con-name", "b", "parent", "ib0", "p-key", "0x8002"}},
+         true, "infiniband.p-key", IBNM_SEVERITY_ERROR,
+         "infiniband.p-key: profile 'a' already defines the child of ib0 with P_Key 0x8002"},
+        {"limited and full membership are the same child",
+         {{"type", "infiniband", "con-name", "a", "parent", "ib0", "p-key", "0x8002"},
+          {"type", "infiniband", "con-name", "b", "parent", "ib0", "p-key", "0x0002"}},
+         true, "infiniband.p-key", IBNM_SEVERITY_ERROR, "already defines the child"},
+        {"different parents", 
+         {{"type", "infiniband", "con-name", "a", "parent", "ib0", "p-key", "0x8002"},
+          {"type", "infiniband", "con-name", "b", "parent", "ib1", "p-key", "0x8002"}},
+         true, nullptr, std::nullopt, nullptr},
+        {"parent with neither profile nor device",
+         {{"type", "infiniband", "con-name", "a", "parent", "ib9", "p-key", "0x8002"}}, true, "infiniband.parent",
+         IBNM_SEVERITY_WARNING, "infiniband.parent: 'ib9' has neither a profile nor a device on this host"},
+        {"parent with a profile only",
+         {{"type", "infiniband", "ifname", "ib9"},
+          {"type", "infiniband", "con-name", "a", "parent", "ib9", "p-key", "0x8002"}},
+         true, nullptr, std::nullopt, nullptr},
+        {"parent with a device only",
+         {{"type", "infiniband", "con-name", "a", "parent", "ib0", "p-key", "0x8002"}}, true, nullptr, std::nullopt,
+         nullptr},
+        {"no inventory, no parent profile",
+         {{"type", "infiniband", "con-name", "a", "parent", "ib0", "p-key", "0x8002"}}, false, "infiniband.parent",
+         IBNM_SEVERITY_WARNING, "no inventory"},
+    };
+    auto host = testHost();
+    for (const auto &r : rows) {
+        std::vector<GObjectPtr<IbnmProfile>> profiles;
+        for (const auto &a : r.profiles)
+            profiles.push_back(mustProfile(a));
+        auto findings = ibnm::rules::checkAcross(connections(profiles), r.withHost ? &host : nullptr);
+        if (r.property == nullptr) {
+            EXPECT_TRUE(findings.empty()) << r.name << "\n" << dump(findings);
+            continue;
+        }
+        ASSERT_EQ(findings.size(), 1u) << r.name << "\n" << dump(findings);
+        EXPECT_EQ(findings[0].property, r.property) << r.name;
+        EXPECT_EQ(findings[0].severity, *r.severity) << r.name;
+        EXPECT_EQ(findings[0].profileId, ibnm_profile_get_id(profiles.back().get())) << r.name;
+        EXPECT_NE(findings[0].message.find(r.message), std::string::npos) << r.name << ": " << findings[0].message;
+    }
+}
+
+// The public entry point: all rules, as IbnmFinding objects, errors first.
+TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
+{
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm::inventoryNewFromHost(testHost()));
+    std::vector<GObjectPtr<IbnmProfile>> profiles = {
+        mustProfile({"type", "infiniband", "con-name", "limited", "parent", "ib0", "p-key", "0x0001"}),
+        mustProfile({"type", "infiniband", "con-name", "big", "ifname", "ib0", "mtu", "4092"}),
+        mustProfile({"type", "infiniband", "con-name", "missing", "parent", "ib0", "p-key", "0x8005"}),
+    };
+    ibnm::GPtrArrayPtr array(g_ptr_array_new());
+    for (auto &p : profiles)
+        g_ptr_array_add(array.get(), p.get());
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), inv.get()));
+    ASSERT_EQ(findings->len, 3u);
+    auto at = [&](guint i) { return static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i)); };
+    EXPECT_EQ(ibnm_finding_get_severity(at(0)), IBNM_SEVERITY_ERROR);
+    EXPECT_STREQ(ibnm_finding_get_profile_id(at(0)), "big");
+    EXPECT_STREQ(ibnm_finding_get_property(at(0)), "infiniband.mtu");
+    EXPECT_EQ(ibnm_finding_get_severity(at(1)), IBNM_SEVERITY_WARNING);
+    EXPECT_STREQ(ibnm_finding_get_profile_id(at(1)), "missing");
+    EXPECT_EQ(ibnm_finding_get_severity(at(2)), IBNM_SEVERITY_INFO);
+    EXPECT_STREQ(ibnm_finding_get_profile_id(at(2)), "limited");
+
+    ibnm::GPtrArrayPtr without(ibnm_check_profiles(array.get(), nullptr));
+    guint infos = 0;
+    for (guint i = 0; i < without->len; i++)
+        if (g_str_has_suffix(ibnm_finding_get_message(static_cast<IbnmFinding *>(g_ptr_array_index(without.get(), i))),
+                             "the host checks were skipped"))
+            infos++;
+    EXPECT_EQ(infos, 3u);
+}
