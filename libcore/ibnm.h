@@ -8,3 +8,4 @@
 #include "ibnm-finding.h"
 #include "ibnm-profile.h"
 #include "ibnm-check.h"
+#include "ibnm-settings.h"

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "settings/atomic-file.hpp"
+
+#include "libcore/internal/raii.hpp"
+
+#include <glib.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ibnm::settings {
+
+namespace {
+
+std::string dirName(const std::string &path)
+{
+    GCharPtr d(g_path_get_dirname(path.c_str()));
+    return d.get();
+}
+
+// Removes the temporary file unless release()d.
+class TempFileGuard {
+public:
+    explicit TempFileGuard(std::string path) : path_(std::move(path)) {}
+    ~TempFileGuard()
+    {
+        if (!path_.empty())
+            ::unlink(path_.c_str());
+    }
+    TempFileGuard(const TempFileGuard &) = delete;
+    TempFileGuard &operator=(const TempFileGuard &) = delete;
+    void release() { path_.clear(); }
+
+private:
+    std::string path_;
+};
+
+Status writeAll(int fd, std::string_view content, const std::string &path)
+{
+    const char *p = content.data();
+    size_t left = content.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return Error::fromErrno(errno, path);
+        }
+        p += n;
+        left -= size_t(n);
+    }
+    return {};
+}
+
+} // namespace
+
+Status syncDirectory(const std::string &dir)
+{
+    UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd)
+        return Error::fromErrno(errno, dir);
+    if (::fsync(fd.get()) != 0 && errno != EINVAL)
+        return Error::fromErrno(errno, dir);
+    return {};
+}
+
+Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts)
+{
+    std::string dir = dirName(path);
+    GCharPtr base(g_path_get_basename(path.c_str()));
+    std::string tmpl = dir + "/." + base.get() + ".XXXXXX";
+
+    UniqueFd fd(g_mkstemp_full(tmpl.data(), O_RDWR | O_CLOEXEC, 0600));
+    if (!fd)
+        return Error::fromErrno(errno, tmpl);
+    TempFileGuard guard(tmpl);
+
+    if (opts.uid || opts.gid) {
+        if (::fchown(fd.get(), opts.uid ? *opts.uid : uid_t(-1), opts.gid ? *opts.gid : gid_t(-1)) != 0)
+            return Error::fromErrno(errno, tmpl);
+    }
+    if (::fchmod(fd.get(), opts.mode) != 0)
+        return Error::fromErrno(errno, tmpl);
+    if (Status s = writeAll(fd.get(), content, tmpl); !s.ok())
+        return s;
+    if (::fsync(fd.get()) != 0)
+        return Error::fromErrno(errno, tmpl);
+    if (::close(fd.release()) != 0)
+        return Error::fromErrno(errno, tmpl);
+    if (::rename(tmpl.c_str(), path.c_str()) != 0)
+        return Error::fromErrno(errno, path);
+    guard.release();
+    return syncDirectory(dir);
+}
+
+Status removeFileDurably(const std::string &path)
+{
+    if (::unlink(path.c_str()) != 0)
+        return Error::fromErrno(errno, path, errno == ENOENT ? IBNM_ERROR_NOT_FOUND : IBNM_ERROR_IO);
+    return syncDirectory(dirName(path));
+}
+
+} // namespace ibnm::settings

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Crash-safe replacement of a file: a reader (or the next boot) sees either
+// the complete old content or the complete new one, never a mix.
+#pragma once
+
+#include "libcore/internal/result.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <sys/types.h>
+
+namespace ibnm::settings {
+
+struct AtomicWriteOptions {
+    mode_t mode = 0600;
+    // Owner to give the file; nullopt leaves it to the writing process.
+    std::optional<uid_t> uid;
+    std::optional<gid_t> gid;
+};
+
+// Writes `content` to a temporary file in the directory of `path` (a hidden
+// name ".<name>.XXXXXX", which NetworkManager and the keyfile store ignore),
+// sets mode and owner, fsyncs it, renames it over `path` and fsyncs the
+// directory. On failure the temporary file is removed and `path` is left as
+// it was.
+Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
+
+// Removes `path` and fsyncs its directory.
+Status removeFileDurably(const std::string &path);
+
+// fsync() of a directory, so a rename or unlink in it is on disk.
+Status syncDirectory(const std::string &dir);
+
+} // namespace ibnm::settings

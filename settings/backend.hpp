@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Where profiles are stored. IbnmSettings talks to one Backend and does not
+// care which: the keyfile store or NetworkManager over D-Bus.
+#pragma once
+
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/result.hpp"
+
+#include <NetworkManager.h>
+
+#include <string>
+#include <vector>
+
+namespace ibnm::settings {
+
+struct StoredProfile {
+    GObjectPtr<NMConnection> connection;
+    // The keyfile it was read from (keyfile store) or NetworkManager's
+    // filename for it (may be empty for in-memory profiles).
+    std::string filename;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual const char *name() const = 0;
+
+    // Reads every profile; a profile that cannot be used is skipped with a
+    // warning naming it. Only a failure to read the store at all is an error.
+    virtual Status load() = 0;
+
+    virtual const std::vector<StoredProfile> &profiles() const = 0;
+    virtual const std::vector<std::string> &warnings() const = 0;
+
+    // Stores a new profile; returns where (a file path or D-Bus path).
+    virtual Result<std::string> add(NMConnection *connection) = 0;
+    // Replaces the stored profile with the same UUID.
+    virtual Status update(NMConnection *connection) = 0;
+    virtual Status remove(const std::string &uuid) = 0;
+};
+
+} // namespace ibnm::settings

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "settings/ibnm-settings.h"
+
+#include "libcore/internal/boundary.hpp"
+#include "libcore/internal/gobject.hpp"
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/raii.hpp"
+#include "settings/ifcfg-reader.hpp"
+#include "settings/keyfile-backend.hpp"
+#include "settings/keyfile-codec.hpp"
+#include "settings/nm-backend.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+struct _IbnmSettings {
+    GObject parent_instance;
+};
+
+struct IbnmSettingsPrivate {
+    std::unique_ptr<ibnm::settings::Backend> backend_;
+    // Set when backend_ is the keyfile store (borrowed from backend_).
+    ibnm::settings::KeyfileBackend *keyfile_ = nullptr;
+    // NULL-terminated view of the backend's warnings.
+    std::vector<const char *> warningsView_{nullptr};
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmSettings, ibnm_settings, G_TYPE_OBJECT)
+
+static void ibnm_settings_class_init_impl(IbnmSettingsClass *) {}
+
+namespace {
+
+IbnmSettings *newWith(std::unique_ptr<ibnm::settings::Backend> backend)
+{
+    auto *self = IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, nullptr));
+    auto *priv = ibnm_settings_priv(self);
+    priv->keyfile_ = dynamic_cast<ibnm::settings::KeyfileBackend *>(backend.get());
+    priv->backend_ = std::move(backend);
+    return self;
+}
+
+void refreshWarnings(IbnmSettingsPrivate *priv)
+{
+    priv->warningsView_.clear();
+    for (const auto &w : priv->backend_->warnings())
+        priv->warningsView_.push_back(w.c_str());
+    priv->warningsView_.push_back(nullptr);
+}
+
+bool matches(const ibnm::settings::StoredProfile &p, const char *key)
+{
+    NMConnection *c = p.connection.get();
+    if (g_strcmp0(nm_connection_get_uuid(c), key) == 0 || g_strcmp0(nm_connection_get_id(c), key) == 0)
+        return true;
+    if (p.filename.empty())
+        return false;
+    if (p.filename == key)
+        return true;
+    ibnm::GCharPtr base(g_path_get_basename(p.filename.c_str()));
+    return g_strcmp0(base.get(), key) == 0;
+}
+
+} // namespace
+
+/**
+ * ibnm_settings_new_keyfile:
+ * @dir: (nullable): the keyfile directory; NULL means
+ *   %IBNM_SETTINGS_DEFAULT_KEYFILE_DIR
+ *
+ * The keyfile store: profiles are NetworkManager keyfiles in @dir, read and
+ * written as NetworkManager does. Nothing is read until ibnm_settings_load().
+ *
+ * Returns: (transfer full): the settings
+ */
+IbnmSettings *ibnm_settings_new_keyfile(const char *dir)
+{
+    try {
+        return newWith(std::make_unique<ibnm::settings::KeyfileBackend>(dir ? dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR));
+    } catch (const std::bad_alloc &) {
+        g_error("libibnm: out of memory");
+    }
+}
+
+/**
+ * ibnm_settings_new_networkmanager:
+ * @error: return location for a #GError
+ *
+ * Profiles owned by NetworkManager, through its D-Bus API (libnm's
+ * #NMClient) on a private connection to the system bus.
+ *
+ * Returns: (transfer full) (nullable): the settings, or NULL with @error
+ *   set if NetworkManager does not run on the system bus
+ */
+IbnmSettings *ibnm_settings_new_networkmanager(GError **error)
+{
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    IbnmSettings *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto backend = ibnm::settings::NetworkManagerBackend::connect();
+        if (!backend)
+            return std::move(backend).error();
+        result = newWith(std::move(*backend));
+        return {};
+    });
+    return result;
+}
+
+/**
+ * ibnm_settings_new_auto:
+ * @keyfile_dir: (nullable): the keyfile directory used when NetworkManager
+ *   does not run; NULL means %IBNM_SETTINGS_DEFAULT_KEYFILE_DIR
+ * @error: return location for a #GError
+ *
+ * NetworkManager's D-Bus API if NetworkManager owns its name on the system
+ * bus, else the keyfile store.
+ *
+ * Returns: (transfer full) (nullable): the settings
+ */
+IbnmSettings *ibnm_settings_new_auto(const char *keyfile_dir, GError **error)
+{
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    IbnmSettings *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        if (ibnm::settings::networkManagerRunning()) {
+            auto backend = ibnm::settings::NetworkManagerBackend::connect();
+            if (!backend)
+                return std::move(backend).error();
+            result = newWith(std::move(*backend));
+        } else {
+            result = newWith(std::make_unique<ibnm::settings::KeyfileBackend>(
+                keyfile_dir ? keyfile_dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR));
+        }
+        return {};
+    });
+    return result;
+}
+
+/**
+ * ibnm_settings_get_backend_name:
+ * @self: the settings
+ *
+ * Returns: "keyfile" or "networkmanager"
+ */
+const char *ibnm_settings_get_backend_name(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    return ibnm_settings_priv(self)->backend_->name();
+}
+
+/**
+ * ibnm_settings_get_keyfile_dir:
+ * @self: the settings
+ *
+ * Returns: (nullable): the keyfile directory of the keyfile store, NULL
+ *   for the NetworkManager backend
+ */
+const char *ibnm_settings_get_keyfile_dir(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    auto *priv = ibnm_settings_priv(self);
+    return priv->keyfile_ ? priv->keyfile_->dir().c_str() : nullptr;
+}
+
+/**
+ * ibnm_settings_set_required_owner:
+ * @self: the settings
+ * @uid: the owner keyfiles must have
+ *
+ * The keyfile store loads only files owned by @uid (root, 0, by default, as
+ * NetworkManager). Meant for tests and private stores; has no effect on the
+ * NetworkManager backend.
+ */
+void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid)
+{
+    g_return_if_fail(IBNM_IS_SETTINGS(self));
+    auto *priv = ibnm_settings_priv(self);
+    if (priv->keyfile_)
+        priv->keyfile_->setRequiredOwner(uid_t(uid));
+}
+
+/**
+ * ibnm_settings_load:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Reads every profile. A file or profile that cannot be used (insecure
+ * owner or permissions, syntax, a bad ibnm [user] value) is skipped and
+ * reported by ibnm_settings_get_load_warnings(); only a store that cannot be
+ * read at all is an error.
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status s = priv->backend_->load();
+        refreshWarnings(priv);
+        return s;
+    });
+}
+
+/**
+ * ibnm_settings_reload:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Same as ibnm_settings_load(): reads the store again.
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
+{
+    return ibnm_settings_load(self, error);
+}
+
+/**
+ * ibnm_settings_get_connections:
+ * @self: the settings
+ *
+ * Returns: (transfer full) (element-type NMConnection): the profiles, in
+ *   file-name order (keyfile) or id order (NetworkManager)
+ */
+GPtrArray *ibnm_settings_get_connections(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    auto *priv = ibnm_settings_priv(self);
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_object_unref);
+    for (const auto &p : priv->backend_->profiles())
+        g_ptr_array_add(a, g_object_ref(p.connection.get()));
+    return a;
+}
+
+/**
+ * ibnm_settings_get_load_warnings:
+ * @self: the settings
+ *
+ * Returns: (transfer none) (array zero-terminated=1): what the last load
+ *   skipped, one message per problem, each naming its file or profile
+ */
+const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    return ibnm_settings_priv(self)->warningsView_.data();
+}
+
+/**
+ * ibnm_settings_find:
+ * @self: the settings
+ * @id_uuid_or_filename: a UUID, an id, or a file name (full path or base name)
+ *
+ * Returns: (transfer none) (nullable): the first profile matching by UUID,
+ *   else by id, else by file name
+ */
+NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(id_uuid_or_filename != nullptr, nullptr);
+    const auto &profiles = ibnm_settings_priv(self)->backend_->profiles();
+    for (const auto &p : profiles)
+        if (g_strcmp0(nm_connection_get_uuid(p.connection.get()), id_uuid_or_filename) == 0)
+            return p.connection.get();
+    for (const auto &p : profiles)
+        if (matches(p, id_uuid_or_filename))
+            return p.connection.get();
+    return nullptr;
+}
+
+/**
+ * ibnm_settings_get_filename:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Returns: (nullable): the keyfile that stores the profile, NULL if unknown
+ */
+const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(uuid != nullptr, nullptr);
+    for (const auto &p : ibnm_settings_priv(self)->backend_->profiles())
+        if (g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) == 0)
+            return p.filename.empty() ? nullptr : p.filename.c_str();
+    return nullptr;
+}
+
+/**
+ * ibnm_settings_add:
+ * @self: the settings
+ * @connection: the profile (not modified; a normalized copy is stored)
+ * @out_path: (out) (optional) (transfer full): where it was stored
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        auto path = priv->backend_->add(connection);
+        if (!path)
+            return std::move(path).error();
+        if (out_path != nullptr)
+            *out_path = g_strdup(path->c_str());
+        return {};
+    });
+}
+
+/**
+ * ibnm_settings_update:
+ * @self: the settings
+ * @connection: the new content of the profile with the same UUID
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status { return priv->backend_->update(connection); });
+}
+
+/**
+ * ibnm_settings_delete:
+ * @self: the settings
+ * @uuid: the UUID of the profile to delete
+ * @error: return location for a #GError
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(uuid != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status { return priv->backend_->remove(uuid); });
+}
+
+/**
+ * ibnm_keyfile_to_data:
+ * @connection: a profile
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the keyfile NetworkManager writes
+ *   for a normalized copy of @connection
+ */
+char *ibnm_keyfile_to_data(NMConnection *connection, GError **error)
+{
+    g_return_val_if_fail(NM_IS_CONNECTION(connection), nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    char *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto data = ibnm::settings::keyfileToData(connection);
+        if (!data)
+            return std::move(data).error();
+        result = g_strdup(data->c_str());
+        return {};
+    });
+    return result;
+}
+
+/**
+ * ibnm_keyfile_from_data:
+ * @data: keyfile text
+ * @filename: the file it came from (names errors; gives the default id and
+ *   UUID, and the base for relative paths in it)
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the normalized profile
+ */
+NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error)
+{
+    g_return_val_if_fail(data != nullptr, nullptr);
+    g_return_val_if_fail(filename != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    NMConnection *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto c = ibnm::settings::keyfileFromData(data, filename);
+        if (!c)
+            return std::move(c).error();
+        result = c->release();
+        return {};
+    });
+    return result;
+}
+
+/**
+ * ibnm_keyfile_create_filename:
+ * @id: a profile id
+ *
+ * Returns: (transfer full): the file name NetworkManager gives a new
+ *   profile with this id (before resolving collisions)
+ */
+char *ibnm_keyfile_create_filename(const char *id)
+{
+    g_return_val_if_fail(id != nullptr, nullptr);
+    try {
+        return g_strdup(ibnm::settings::createFilename(id).c_str());
+    } catch (const std::bad_alloc &) {
+        g_error("libibnm: out of memory");
+    }
+}
+
+/**
+ * ibnm_ifcfg_import:
+ * @path: an ifcfg file of TYPE=InfiniBand
+ * @error: return location for a #GError
+ *
+ * Reads a Red Hat network-scripts file as NetworkManager's ifcfg-rh plugin
+ * does. Errors name FILE:LINE: KEY or FILE: KEY.
+ *
+ * Returns: (transfer full) (nullable): the normalized profile
+ */
+NMConnection *ibnm_ifcfg_import(const char *path, GError **error)
+{
+    g_return_val_if_fail(path != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    NMConnection *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto c = ibnm::settings::importIfcfgFile(path);
+        if (!c)
+            return std::move(c).error();
+        result = c->release();
+        return {};
+    });
+    return result;
+}

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "settings/ifcfg-reader.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/strings.hpp"
+
+#include <arpa/inet.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <optional>
+#include <vector>
+
+namespace ibnm::settings {
+
+namespace {
+
+enum class Scan { Ok, Incomplete, Invalid };
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+int octal(char c) { return c >= '0' && c <= '7' ? c - '0' : -1; }
+
+// Unescapes one shell word, or reports that it needs more lines (an open
+// quote or a trailing backslash) or is not a plain value.
+Scan scanValue(std::string_view v, std::string &out)
+{
+    out.clear();
+    size_t i = 0;
+    while (i < v.size()) {
+        char c = v[i];
+        if (isSpace(c)) {
+            // The word ended: only blanks or a comment may follow.
+            while (i < v.size() && isSpace(v[i]))
+                i++;
+            return i == v.size() || v[i] == '#' ? Scan::Ok : Scan::Invalid;
+        }
+        if (c == '\\') {
+            if (i + 1 >= v.size())
+                return Scan::Incomplete;
+            if (v[i + 1] != '\n')
+                out += v[i + 1];
+            i += 2;
+        } else if (c == '\'') {
+            size_t end = v.find('\'', i + 1);
+            if (end == std::string_view::npos)
+                return Scan::Incomplete;
+            out.append(v.substr(i + 1, end - i - 1));
+            i = end + 1;
+        } else if (c == '"') {
+            i++;
+            for (;;) {
+                if (i >= v.size())
+                    return Scan::Incomplete;
+                char d = v[i];
+                if (d == '"') {
+                    i++;
+                    break;
+                }
+                if (d == '$' || d == '`')
+                    return Scan::Invalid; // expansion: not a plain value
+                if (d == '\\') {
+                    if (i + 1 >= v.size())
+                        return Scan::Incomplete;
+                    char e = v[i + 1];
+                    if (e == '$' || e == '`' || e == '"' || e == '\\')
+                        out += e;
+                    else if (e != '\n')
+                        out.append({'\\', e});
+                    i += 2;
+                    continue;
+                }
+                out += d;
+                i++;
+            }
+        } else if (c == '$' && i + 1 < v.size() && v[i + 1] == '\'') {
+            i += 2;
+            for (;;) {
+                if (i >= v.size())
+                    return Scan::Incomplete;
+                char d = v[i];
+                if (d == '\'') {
+                    i++;
+                    break;
+                }
+                if (d != '\\') {
+                    out += d;
+                    i++;
+                    continue;
+                }
+                if (i + 1 >= v.size())
+                    return Scan::Incomplete;
+                char e = v[i + 1];
+                i += 2;
+                switch (e) {
+                case 'a': out += '\a'; break;
+                case 'b': out += '\b'; break;
+                case 'e':
+                case 'E': out += '\033'; break;
+                case 'f': out += '\f'; break;
+                case 'n': out += '\n'; break;
+                case 'r': out += '\r'; break;
+                case 't': out += '\t'; break;
+                case 'v': out += '\v'; break;
+                case '\\': out += '\\'; break;
+                case '\'': out += '\''; break;
+                case '"': out += '"'; break;
+                case '?': out += '?'; break;
+                case 'x': {
+                    int n = 0, val = 0;
+                    while (n < 2 && i < v.size() && g_ascii_isxdigit(v[i])) {
+                        val = val * 16 + g_ascii_xdigit_value(v[i]);
+                        i++;
+                        n++;
+                    }
+                    if (n == 0)
+                        out.append("\\x");
+                    else if (val != 0)
+                        out += char(val);
+                    break;
+                }
+                default:
+                    if (octal(e) >= 0) {
+                        int val = octal(e), n = 1;
+                        while (n < 3 && i < v.size() && octal(v[i]) >= 0) {
+                            val = val * 8 + octal(v[i]);
+                            i++;
+                            n++;
+                        }
+                        if ((val & 0xff) != 0)
+                            out += char(val & 0xff);
+                    } else {
+                        out.append({'\\', e});
+                    }
+                }
+            }
+        } else if (c == '$' || c == '`' || c == ';' || c == '|' || c == '&' || c == '(' || c == ')' ||
+                   c == '<' || c == '>') {
+            return Scan::Invalid;
+        } else {
+            out += c;
+            i++;
+        }
+    }
+    return Scan::Ok;
+}
+
+bool validKey(std::string_view k)
+{
+    if (k.empty() || !(g_ascii_isalpha(k[0]) || k[0] == '_'))
+        return false;
+    for (char c : k)
+        if (!(g_ascii_isalnum(c) || c == '_'))
+            return false;
+    return true;
+}
+
+Error keyError(const ShellVars &vars, const std::string &key, std::string message)
+{
+    return Error(IBNM_ERROR_INVALID_PROPERTY, std::move(message))
+        .withContext(strprintf("%s:%u: %s", vars.filename().c_str(), vars.line(key), key.c_str()));
+}
+
+// strtoll with base 0 (0x.. hex, 0.. octal, else decimal), whole string.
+std::optional<long long> parseInt(const std::string &s, long long min, long long max)
+{
+    if (s.empty())
+        return std::nullopt;
+    errno = 0;
+    char *end = nullptr;
+    long long v = std::strtoll(s.c_str(), &end, 0);
+    while (end != nullptr && isSpace(*end))
+        end++;
+    if (errno != 0 || end == s.c_str() || *end != '\0' || v < min || v > max)
+        return std::nullopt;
+    return v;
+}
+
+// The classful default prefix NetworkManager uses for IPADDR without PREFIX/NETMASK.
+unsigned defaultPrefix(const std::string &ip)
+{
+    in_addr a {};
+    inet_pton(AF_INET, ip.c_str(), &a);
+    unsigned first = ntohl(a.s_addr) >> 24;
+    if (first < 128)
+        return 8;
+    if (first < 192)
+        return 16;
+    return 24;
+}
+
+std::string legacyUuid(const std::string &path)
+{
+    GCharPtr sum(g_compute_checksum_for_string(G_CHECKSUM_MD5, path.c_str(), -1));
+    std::string h(sum.get());
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" +
+           h.substr(20, 12);
+}
+
+Status readIp4Address(const ShellVars &vars, const std::string &suffix, NMSettingIPConfig *s_ip4, bool &any)
+{
+    auto addr = vars.getNonEmpty("IPADDR" + suffix);
+    if (!addr)
+        return {};
+    if (!nm_utils_ipaddr_valid(AF_INET, addr->c_str()))
+        return keyError(vars, "IPADDR" + suffix, strprintf(_("'%s' is not an IPv4 address"), addr->c_str()));
+    unsigned prefix = defaultPrefix(*addr);
+    if (auto p = vars.getNonEmpty("PREFIX" + suffix)) {
+        auto v = parseInt(*p, 0, 32);
+        if (!v)
+            return keyError(vars, "PREFIX" + suffix, strprintf(_("'%s' is not a prefix length from 0 to 32"), p->c_str()));
+        prefix = unsigned(*v);
+    } else if (auto m = vars.getNonEmpty("NETMASK" + suffix)) {
+        in_addr mask {};
+        if (inet_pton(AF_INET, m->c_str(), &mask) != 1)
+            return keyError(vars, "NETMASK" + suffix, strprintf(_("'%s' is not an IPv4 netmask"), m->c_str()));
+        prefix = nm_utils_ip4_netmask_to_prefix(mask.s_addr);
+    }
+    GErrorPtr err;
+    NMIPAddress *a = nm_ip_address_new(AF_INET, addr->c_str(), prefix, outPtr(err));
+    if (a == nullptr)
+        return keyError(vars, "IPADDR" + suffix, err->message);
+    nm_setting_ip_config_add_address(s_ip4, a);
+    nm_ip_address_unref(a);
+    any = true;
+    return {};
+}
+
+Status readIp4(const ShellVars &vars, NMConnection *c)
+{
+    auto *s_ip4 = NM_SETTING_IP_CONFIG(nm_setting_ip4_config_new());
+    nm_connection_add_setting(c, NM_SETTING(s_ip4));
+
+    bool any = false;
+    if (Status s = readIp4Address(vars, "", s_ip4, any); !s.ok())
+        return s;
+    for (int i = 0; i < 256; i++)
+        if (Status s = readIp4Address(vars, std::to_string(i), s_ip4, any); !s.ok())
+            return s;
+
+    std::string proto = vars.getNonEmpty("BOOTPROTO").value_or("none");
+    std::string lower(proto);
+    for (auto &ch : lower)
+        ch = g_ascii_tolower(ch);
+    const char *method = nullptr;
+    if (lower == "none" || lower == "static")
+        method = any ? NM_SETTING_IP4_CONFIG_METHOD_MANUAL : NM_SETTING_IP4_CONFIG_METHOD_DISABLED;
+    else if (lower == "dhcp" || lower == "bootp")
+        method = NM_SETTING_IP4_CONFIG_METHOD_AUTO;
+    else if (lower == "autoip")
+        method = NM_SETTING_IP4_CONFIG_METHOD_LINK_LOCAL;
+    else if (lower == "shared")
+        method = NM_SETTING_IP4_CONFIG_METHOD_SHARED;
+    else
+        return keyError(vars, "BOOTPROTO", strprintf(_("unknown value '%s'"), proto.c_str()));
+    g_object_set(s_ip4, NM_SETTING_IP_CONFIG_METHOD, method, nullptr);
+
+    if (auto gw = vars.getNonEmpty("GATEWAY"); gw && any) {
+        if (!nm_utils_ipaddr_valid(AF_INET, gw->c_str()))
+            return keyError(vars, "GATEWAY", strprintf(_("'%s' is not an IPv4 address"), gw->c_str()));
+        g_object_set(s_ip4, NM_SETTING_IP_CONFIG_GATEWAY, gw->c_str(), nullptr);
+    }
+    for (int i = 1; i <= 10; i++) {
+        std::string key = "DNS" + std::to_string(i);
+        if (auto dns = vars.getNonEmpty(key)) {
+            if (!nm_utils_ipaddr_valid(AF_INET, dns->c_str()))
+                continue; // IPv6 servers belong to [ipv6]; NetworkManager files them there
+            nm_setting_ip_config_add_dns(s_ip4, dns->c_str());
+        }
+    }
+    return {};
+}
+
+Status readIp6(const ShellVars &vars, NMConnection *c)
+{
+    auto *s_ip6 = NM_SETTING_IP_CONFIG(nm_setting_ip6_config_new());
+    nm_connection_add_setting(c, NM_SETTING(s_ip6));
+    const char *method = NM_SETTING_IP6_CONFIG_METHOD_IGNORE;
+    if (vars.getBool("IPV6_DISABLED", false))
+        method = NM_SETTING_IP6_CONFIG_METHOD_DISABLED;
+    else if (vars.getBool("IPV6INIT", false)) {
+        if (vars.getBool("IPV6_AUTOCONF", true))
+            method = NM_SETTING_IP6_CONFIG_METHOD_AUTO;
+        else if (vars.getBool("DHCPV6C", false))
+            method = NM_SETTING_IP6_CONFIG_METHOD_DHCP;
+        else
+            method = NM_SETTING_IP6_CONFIG_METHOD_MANUAL;
+        if (auto a = vars.getNonEmpty("IPV6ADDR")) {
+            std::string addr = *a;
+            unsigned prefix = 64;
+            if (size_t slash = addr.find('/'); slash != std::string::npos) {
+                auto p = parseInt(addr.substr(slash + 1), 0, 128);
+                if (!p)
+                    return keyError(vars, "IPV6ADDR", strprintf(_("'%s' is not an IPv6 address"), a->c_str()));
+                prefix = unsigned(*p);
+                addr.resize(slash);
+            }
+            GErrorPtr err;
+            NMIPAddress *ip = nm_ip_address_new(AF_INET6, addr.c_str(), prefix, outPtr(err));
+            if (ip == nullptr)
+                return keyError(vars, "IPV6ADDR", err->message);
+            nm_setting_ip_config_add_address(s_ip6, ip);
+            nm_ip_address_unref(ip);
+        }
+        if (auto gw = vars.getNonEmpty("IPV6_DEFAULTGW"))
+            g_object_set(s_ip6, NM_SETTING_IP_CONFIG_GATEWAY, gw->c_str(), nullptr);
+    }
+    g_object_set(s_ip6, NM_SETTING_IP_CONFIG_METHOD, method, nullptr);
+    return {};
+}
+
+Status readInfiniband(const ShellVars &vars, NMConnection *c)
+{
+    auto *s_ib = NM_SETTING_INFINIBAND(nm_setting_infiniband_new());
+    nm_connection_add_setting(c, NM_SETTING(s_ib));
+
+    if (auto mac = vars.getNonEmpty("HWADDR")) {
+        if (!nm_utils_hwaddr_valid(mac->c_str(), INFINIBAND_ALEN))
+            return keyError(vars, "HWADDR",
+                            strprintf(_("'%s' is not a 20-byte InfiniBand hardware address"), mac->c_str()));
+        g_object_set(s_ib, NM_SETTING_INFINIBAND_MAC_ADDRESS, mac->c_str(), nullptr);
+    }
+    if (auto mtu = vars.getNonEmpty("MTU")) {
+        auto v = parseInt(*mtu, 0, 65535);
+        if (!v)
+            return keyError(vars, "MTU", strprintf(_("'%s' is not an MTU from 0 to 65535"), mtu->c_str()));
+        g_object_set(s_ib, NM_SETTING_INFINIBAND_MTU, guint(*v), nullptr);
+    }
+    g_object_set(s_ib, NM_SETTING_INFINIBAND_TRANSPORT_MODE,
+                 vars.getBool("CONNECTED_MODE", false) ? "connected" : "datagram", nullptr);
+
+    if (vars.getBool("PKEY", false)) {
+        auto parent = vars.getNonEmpty("PHYSDEV");
+        if (!parent)
+            return Error(IBNM_ERROR_MISSING_PROPERTY, _("PKEY=yes needs PHYSDEV (the parent interface)"))
+                .withContext(vars.filename() + ": PHYSDEV");
+        // PKEY_ID_NM is the P_Key exactly as NetworkManager uses it; the
+        // initscripts' PKEY_ID always gets the full-membership bit.
+        std::string key = vars.get("PKEY_ID_NM") ? "PKEY_ID_NM" : "PKEY_ID";
+        auto raw = vars.getNonEmpty(key);
+        if (!raw)
+            return Error(IBNM_ERROR_MISSING_PROPERTY, _("PKEY=yes needs PKEY_ID"))
+                .withContext(vars.filename() + ": PKEY_ID");
+        auto id = parseInt(*raw, 0, 0xffff);
+        if (!id)
+            return keyError(vars, key, strprintf(_("'%s' is not a P_Key from 0x0000 to 0xffff"), raw->c_str()));
+        int pkey = int(*id);
+        if (key == "PKEY_ID")
+            pkey |= 0x8000;
+        g_object_set(s_ib, NM_SETTING_INFINIBAND_P_KEY, pkey, NM_SETTING_INFINIBAND_PARENT, parent->c_str(), nullptr);
+        if (auto dev = vars.getNonEmpty("DEVICE")) {
+            const char *expected = nm_setting_infiniband_get_virtual_interface_name(s_ib);
+            if (expected != nullptr && *dev != expected)
+                return keyError(vars, "DEVICE",
+                                strprintf(_("'%s' does not match PHYSDEV and the P_Key (NetworkManager "
+                                            "names it '%s')"),
+                                          dev->c_str(), expected));
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+std::optional<std::string> shellUnescape(std::string_view value)
+{
+    std::string out;
+    if (scanValue(value, out) != Scan::Ok)
+        return std::nullopt;
+    return out;
+}
+
+Result<ShellVars> ShellVars::parse(std::string_view text, const std::string &filename)
+{
+    ShellVars vars;
+    vars.filename_ = filename;
+    std::vector<std::string_view> lines;
+    for (size_t start = 0; start <= text.size();) {
+        size_t nl = text.find('\n', start);
+        if (nl == std::string_view::npos) {
+            if (start < text.size())
+                lines.push_back(text.substr(start));
+            break;
+        }
+        lines.push_back(text.substr(start, nl - start));
+        start = nl + 1;
+    }
+    for (size_t i = 0; i < lines.size(); i++) {
+        unsigned lineNo = unsigned(i + 1);
+        std::string_view line = lines[i];
+        while (!line.empty() && isSpace(line.front()))
+            line.remove_prefix(1);
+        if (line.empty() || line.front() == '#')
+            continue;
+        size_t eq = line.find('=');
+        if (eq == std::string_view::npos || !validKey(line.substr(0, eq)))
+            continue; // not an assignment: NetworkManager ignores such lines too
+        std::string key(line.substr(0, eq));
+        std::string raw(line.substr(eq + 1));
+        std::string value;
+        Scan r;
+        // A quoted value (or a backslash) may continue on the next lines.
+        while ((r = scanValue(raw, value)) == Scan::Incomplete && i + 1 < lines.size()) {
+            raw += '\n';
+            raw.append(lines[++i]);
+        }
+        if (r != Scan::Ok)
+            return Error(IBNM_ERROR_PARSE,
+                         r == Scan::Incomplete
+                             ? strprintf(_("%s: unterminated quote or trailing backslash"), key.c_str())
+                             : strprintf(_("%s: the value is not a plain shell string (unquoted "
+                                           "expansion or special character)"),
+                                         key.c_str()))
+                .withContext(strprintf("%s:%u", filename.c_str(), lineNo));
+        vars.values_[key] = {value, lineNo};
+    }
+    return vars;
+}
+
+Result<ShellVars> ShellVars::load(const std::string &path)
+{
+    GCharPtr contents;
+    gsize len = 0;
+    GErrorPtr err;
+    if (!g_file_get_contents(path.c_str(), outPtr(contents), &len, outPtr(err))) {
+        int errnum = err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_NOENT ? ENOENT : EIO;
+        return Error(errnum == ENOENT ? IBNM_ERROR_NOT_FOUND : IBNM_ERROR_IO, err->message);
+    }
+    return parse(std::string_view(contents.get(), len), path);
+}
+
+const std::string *ShellVars::get(const std::string &key) const
+{
+    auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &it->second.first;
+}
+
+std::optional<std::string> ShellVars::getNonEmpty(const std::string &key) const
+{
+    const std::string *v = get(key);
+    if (v == nullptr || v->empty())
+        return std::nullopt;
+    return *v;
+}
+
+bool ShellVars::getBool(const std::string &key, bool fallback) const
+{
+    auto v = getNonEmpty(key);
+    if (!v)
+        return fallback;
+    std::string s = *v;
+    for (auto &c : s)
+        c = g_ascii_tolower(c);
+    if (s == "yes" || s == "true" || s == "t" || s == "y" || s == "1")
+        return true;
+    if (s == "no" || s == "false" || s == "f" || s == "n" || s == "0")
+        return false;
+    return fallback;
+}
+
+unsigned ShellVars::line(const std::string &key) const
+{
+    auto it = values_.find(key);
+    return it == values_.end() ? 0 : it->second.second;
+}
+
+Result<GObjectPtr<NMConnection>> importIfcfg(const ShellVars &vars)
+{
+    const std::string &file = vars.filename();
+    auto type = vars.getNonEmpty("TYPE");
+    if (!type || g_ascii_strcasecmp(type->c_str(), "InfiniBand") != 0)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("TYPE is '%s'; only TYPE=InfiniBand files can be imported"),
+                               type ? type->c_str() : ""))
+            .withContext(file);
+
+    auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+    auto *s_con = NM_SETTING_CONNECTION(nm_setting_connection_new());
+    nm_connection_add_setting(c.get(), NM_SETTING(s_con));
+
+    std::string id;
+    if (auto name = vars.getNonEmpty("NAME")) {
+        id = *name;
+    } else {
+        GCharPtr base(g_path_get_basename(file.c_str()));
+        std::string b = base.get();
+        if (b.rfind("ifcfg-", 0) == 0)
+            b = b.substr(6);
+        id = "System " + b;
+    }
+    std::string uuid = vars.getNonEmpty("UUID").value_or(legacyUuid(file));
+    if (!g_uuid_string_is_valid(uuid.c_str()))
+        return keyError(vars, "UUID", strprintf(_("'%s' is not a UUID"), uuid.c_str()));
+    g_object_set(s_con, NM_SETTING_CONNECTION_ID, id.c_str(), NM_SETTING_CONNECTION_UUID, uuid.c_str(),
+                 NM_SETTING_CONNECTION_TYPE, NM_SETTING_INFINIBAND_SETTING_NAME, NM_SETTING_CONNECTION_AUTOCONNECT,
+                 gboolean(vars.getBool("ONBOOT", true)), nullptr);
+    if (auto dev = vars.getNonEmpty("DEVICE"))
+        g_object_set(s_con, NM_SETTING_CONNECTION_INTERFACE_NAME, dev->c_str(), nullptr);
+
+    // Bond port (MASTER) or team port (TEAM_MASTER, which wins, as in
+    // NetworkManager's reader). Ports have no IP configuration.
+    const char *portType = nullptr;
+    std::optional<std::string> master = vars.getNonEmpty("MASTER_UUID");
+    if (!master)
+        master = vars.getNonEmpty("MASTER");
+    if (master)
+        portType = NM_SETTING_BOND_SETTING_NAME;
+    std::optional<std::string> team = vars.getNonEmpty("TEAM_MASTER_UUID");
+    if (!team)
+        team = vars.getNonEmpty("TEAM_MASTER");
+    if (team) {
+        master = team;
+        portType = NM_SETTING_TEAM_SETTING_NAME;
+    }
+    if (master)
+        g_object_set(s_con, NM_SETTING_CONNECTION_MASTER, master->c_str(), NM_SETTING_CONNECTION_SLAVE_TYPE, portType,
+                     nullptr);
+
+    if (Status s = readInfiniband(vars, c.get()); !s.ok())
+        return std::move(s).error();
+    if (team) {
+        auto *s_tp = NM_SETTING(nm_setting_team_port_new());
+        if (auto cfg = vars.getNonEmpty("TEAM_PORT_CONFIG"))
+            g_object_set(s_tp, NM_SETTING_TEAM_PORT_CONFIG, cfg->c_str(), nullptr);
+        nm_connection_add_setting(c.get(), s_tp);
+    }
+    if (!master) {
+        if (Status s = readIp4(vars, c.get()); !s.ok())
+            return std::move(s).error();
+        if (Status s = readIp6(vars, c.get()); !s.ok())
+            return std::move(s).error();
+    }
+
+    GErrorPtr err;
+    if (!nm_connection_normalize(c.get(), nullptr, nullptr, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(file);
+    return c;
+}
+
+Result<GObjectPtr<NMConnection>> importIfcfgFile(const std::string &path)
+{
+    auto vars = ShellVars::load(path);
+    if (!vars)
+        return std::move(vars).error();
+    return importIfcfg(*vars);
+}
+
+} // namespace ibnm::settings

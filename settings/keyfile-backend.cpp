@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "settings/keyfile-backend.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/strings.hpp"
+#include "settings/atomic-file.hpp"
+#include "settings/keyfile-codec.hpp"
+
+#include <glib/gstdio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <set>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ibnm::settings {
+
+namespace {
+
+Result<std::vector<std::string>> listDir(const std::string &dir)
+{
+    std::vector<std::string> names;
+    DIR *d = opendir(dir.c_str());
+    if (d == nullptr) {
+        if (errno == ENOENT)
+            return names;
+        return Error::fromErrno(errno, dir);
+    }
+    std::unique_ptr<DIR, FnDeleter<closedir>> guard(d);
+    errno = 0;
+    while (dirent *e = readdir(d)) {
+        std::string n = e->d_name;
+        if (n != "." && n != "..")
+            names.push_back(std::move(n));
+    }
+    if (errno != 0)
+        return Error::fromErrno(errno, dir);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+Result<std::string> readWhole(int fd, const std::string &path)
+{
+    std::string out;
+    char buf[8192];
+    for (;;) {
+        ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return Error::fromErrno(errno, path);
+        }
+        if (n == 0)
+            break;
+        out.append(buf, size_t(n));
+    }
+    return out;
+}
+
+const char *uuidOf(NMConnection *c)
+{
+    const char *u = nm_connection_get_uuid(c);
+    return u ? u : "";
+}
+
+} // namespace
+
+KeyfileBackend::KeyfileBackend(std::string dir) : dir_(std::move(dir))
+{
+    while (dir_.size() > 1 && dir_.back() == '/')
+        dir_.pop_back();
+}
+
+Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vector<std::string> *warnings) const
+{
+    // Open first and check what was opened, so the file checked is the file read.
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+    if (!fd)
+        return Error::fromErrno(errno, path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return Error::fromErrno(errno, path);
+    if (!S_ISREG(st.st_mode))
+        return Error(IBNM_ERROR_PERMISSION_DENIED, _("not a regular file; ignored")).withContext(path);
+    if (st.st_uid != requiredOwner_)
+        return Error(IBNM_ERROR_PERMISSION_DENIED,
+                     strprintf(_("file owner uid %u is insecure (the owner must be uid %u); ignored"),
+                               unsigned(st.st_uid), unsigned(requiredOwner_)))
+            .withContext(path);
+    if ((st.st_mode & 0077) != 0)
+        return Error(IBNM_ERROR_PERMISSION_DENIED,
+                     strprintf(_("insecure permissions %04o (group or others have access; 0600 is "
+                                 "required); ignored"),
+                               unsigned(st.st_mode & 07777)))
+            .withContext(path);
+    auto data = readWhole(fd.get(), path);
+    if (!data)
+        return std::move(data).error();
+    auto connection = keyfileFromData(*data, path, warnings);
+    if (!connection)
+        return std::move(connection).error();
+    return StoredProfile{std::move(*connection), path};
+}
+
+Status KeyfileBackend::load()
+{
+    auto names = listDir(dir_);
+    if (!names)
+        return std::move(names).error();
+    std::vector<StoredProfile> profiles;
+    std::vector<std::string> warnings;
+    std::set<std::string> uuids;
+    for (const auto &name : *names) {
+        if (ignoreFilename(name))
+            continue;
+        std::string path = dir_ + "/" + name;
+        auto p = readFile(path, &warnings);
+        if (!p) {
+            warnings.push_back(p.error().toString());
+            continue;
+        }
+        std::string uuid = uuidOf(p->connection.get());
+        if (!uuids.insert(uuid).second) {
+            warnings.push_back(path + ": " +
+                               strprintf(_("UUID %s is already used by another file; ignored"), uuid.c_str()));
+            continue;
+        }
+        profiles.push_back(std::move(*p));
+    }
+    profiles_ = std::move(profiles);
+    warnings_ = std::move(warnings);
+    return {};
+}
+
+StoredProfile *KeyfileBackend::findByUuid(const std::string &uuid)
+{
+    for (auto &p : profiles_)
+        if (uuid == uuidOf(p.connection.get()))
+            return &p;
+    return nullptr;
+}
+
+Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
+{
+    // NetworkManager's order: "<id>.nmconnection", then "<id>-<uuid>", then
+    // "<id>-<uuid>-<n>", skipping names that exist or that another profile uses.
+    std::string id = nm_connection_get_id(connection);
+    std::string uuid = uuidOf(connection);
+    for (int i = -1; i < 10000; i++) {
+        std::string name = i < 0    ? id
+                           : i == 0 ? id + "-" + uuid
+                                    : id + "-" + uuid + "-" + std::to_string(i);
+        std::string path = dir_ + "/" + createFilename(name);
+        bool used = g_file_test(path.c_str(), G_FILE_TEST_EXISTS);
+        for (const auto &p : profiles_)
+            used = used || p.filename == path;
+        if (!used)
+            return path;
+    }
+    return Error(IBNM_ERROR_EXISTS, strprintf(_("no free file name for profile '%s'"), id.c_str())).withContext(dir_);
+}
+
+Status KeyfileBackend::write(const std::string &path, const std::string &data) const
+{
+    if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
+        return Error::fromErrno(errno, dir_);
+    AtomicWriteOptions opts;
+    opts.mode = 0600;
+    if (geteuid() == 0) {
+        opts.uid = 0;
+        opts.gid = 0;
+    }
+    return atomicWriteFile(path, data, opts);
+}
+
+Result<std::string> KeyfileBackend::add(NMConnection *connection)
+{
+    auto copy = normalizedCopy(connection);
+    if (!copy)
+        return std::move(copy).error();
+    std::string uuid = uuidOf(copy->get());
+    if (findByUuid(uuid) != nullptr)
+        return Error(IBNM_ERROR_EXISTS, strprintf(_("a profile with UUID %s exists already"), uuid.c_str()));
+    auto data = keyfileToData(copy->get());
+    if (!data)
+        return std::move(data).error();
+    auto path = choosePath(copy->get());
+    if (!path)
+        return std::move(path).error();
+    if (Status s = write(*path, *data); !s.ok())
+        return std::move(s).error();
+    profiles_.push_back(StoredProfile{std::move(*copy), *path});
+    return *path;
+}
+
+Status KeyfileBackend::update(NMConnection *connection)
+{
+    std::string uuid = uuidOf(connection);
+    StoredProfile *p = findByUuid(uuid);
+    if (p == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no profile with UUID %s"), uuid.c_str()));
+    auto copy = normalizedCopy(connection);
+    if (!copy)
+        return std::move(copy).error();
+    auto data = keyfileToData(copy->get());
+    if (!data)
+        return std::move(data).error();
+    // NetworkManager keeps the file of an existing profile, even when its id changes.
+    if (Status s = write(p->filename, *data); !s.ok())
+        return s;
+    p->connection = std::move(*copy);
+    return {};
+}
+
+Status KeyfileBackend::remove(const std::string &uuid)
+{
+    auto it = std::find_if(profiles_.begin(), profiles_.end(),
+                           [&](const StoredProfile &p) { return uuid == uuidOf(p.connection.get()); });
+    if (it == profiles_.end())
+        return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no profile with UUID %s"), uuid.c_str()));
+    if (Status s = removeFileDurably(it->filename); !s.ok() && s.error().code() != IBNM_ERROR_NOT_FOUND)
+        return s;
+    profiles_.erase(it);
+    return {};
+}
+
+} // namespace ibnm::settings

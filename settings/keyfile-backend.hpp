@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The keyfile store: NetworkManager's keyfile directory read and written as
+// NetworkManager does when it is not running.
+#pragma once
+
+#include "settings/backend.hpp"
+
+#include <sys/types.h>
+
+namespace ibnm::settings {
+
+class KeyfileBackend final : public Backend {
+public:
+    explicit KeyfileBackend(std::string dir);
+
+    const char *name() const override { return "keyfile"; }
+    const std::string &dir() const { return dir_; }
+
+    // Files must be owned by this uid (root by default, as NetworkManager
+    // requires); tests use their own uid.
+    void setRequiredOwner(uid_t uid) { requiredOwner_ = uid; }
+
+    Status load() override;
+    const std::vector<StoredProfile> &profiles() const override { return profiles_; }
+    const std::vector<std::string> &warnings() const override { return warnings_; }
+    Result<std::string> add(NMConnection *connection) override;
+    Status update(NMConnection *connection) override;
+    Status remove(const std::string &uuid) override;
+
+    // Reads one keyfile with the store's ownership and permission checks.
+    Result<StoredProfile> readFile(const std::string &path, std::vector<std::string> *warnings) const;
+
+private:
+    StoredProfile *findByUuid(const std::string &uuid);
+    Result<std::string> choosePath(NMConnection *connection) const;
+    Status write(const std::string &path, const std::string &data) const;
+
+    std::string dir_;
+    uid_t requiredOwner_ = 0;
+    std::vector<StoredProfile> profiles_;
+    std::vector<std::string> warnings_;
+};
+
+} // namespace ibnm::settings

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "settings/keyfile-codec.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/internal/user-keys.hpp"
+
+#include <cstring>
+
+namespace ibnm::settings {
+
+namespace {
+
+bool hasSuffixCase(std::string_view s, std::string_view suffix)
+{
+    // "WITH_MORE": the suffix alone is not a match.
+    return s.size() > suffix.size() &&
+           g_ascii_strncasecmp(s.data() + s.size() - suffix.size(), suffix.data(), suffix.size()) == 0;
+}
+
+// '.' followed by exactly six [A-Za-z0-9] at the end: mkstemp()'s pattern,
+// which is also what g_file_set_contents() and .nmmeta files look like.
+bool hasMkstempSuffix(std::string_view s)
+{
+    size_t dot = s.rfind('.');
+    if (dot == std::string_view::npos || s.size() - dot - 1 != 6)
+        return false;
+    for (size_t i = dot + 1; i < s.size(); i++)
+        if (!g_ascii_isalnum(s[i]))
+            return false;
+    return true;
+}
+
+struct ReadContext {
+    std::vector<std::string> *warnings;
+    const std::string *filename;
+};
+
+gboolean onReadEvent(GKeyFile *, NMConnection *, NMKeyfileHandlerType type, NMKeyfileHandlerData *data,
+                     void *user_data) noexcept
+{
+    if (type != NM_KEYFILE_HANDLER_TYPE_WARN)
+        return FALSE;
+    auto *ctx = static_cast<ReadContext *>(user_data);
+    const char *message = nullptr;
+    NMKeyfileWarnSeverity severity = NM_KEYFILE_WARN_SEVERITY_WARN;
+    nm_keyfile_handler_data_warn_get(data, &message, &severity);
+    if (ctx->warnings != nullptr && severity >= NM_KEYFILE_WARN_SEVERITY_WARN && message != nullptr) {
+        try {
+            ctx->warnings->push_back(*ctx->filename + ": " + message);
+        } catch (...) {
+            // A lost warning is better than an exception in a C callback.
+        }
+    }
+    return TRUE;
+}
+
+std::string stripSuffix(std::string base)
+{
+    if (base.size() > kKeyfileSuffix.size() &&
+        base.compare(base.size() - kKeyfileSuffix.size(), kKeyfileSuffix.size(), kKeyfileSuffix) == 0)
+        base.resize(base.size() - kKeyfileSuffix.size());
+    return base;
+}
+
+// A stable UUID for a keyfile without one, derived from its path (NetworkManager
+// derives it from the path too, so the profile keeps its identity).
+std::string uuidFromPath(const std::string &path)
+{
+    GCharPtr sum(g_compute_checksum_for_string(G_CHECKSUM_MD5, ("keyfile:" + path).c_str(), -1));
+    std::string h(sum.get());
+    // Version 3 (name-based, MD5), RFC 4122 variant.
+    h[12] = '3';
+    h[16] = "89ab"[g_ascii_xdigit_value(h[16]) & 3];
+    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" +
+           h.substr(20, 12);
+}
+
+} // namespace
+
+Result<GObjectPtr<NMConnection>> normalizedCopy(NMConnection *connection)
+{
+    auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(connection));
+    GErrorPtr err;
+    if (!nm_connection_normalize(copy.get(), nullptr, nullptr, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_PROPERTY, err->message);
+    return copy;
+}
+
+Status validateUserData(NMConnection *connection)
+{
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    if (user == nullptr)
+        return {};
+    guint n = 0;
+    const char *const *keys = nm_setting_user_get_keys(user, &n);
+    for (guint i = 0; i < n; i++) {
+        const char *value = nm_setting_user_get_data(user, keys[i]);
+        if (Status s = userkeys::validate(keys[i], value ? value : ""); !s.ok())
+            return std::move(s).withContext(NM_SETTING_USER_SETTING_NAME, ".");
+    }
+    return {};
+}
+
+Result<std::string> keyfileToData(NMConnection *connection)
+{
+    if (Status s = validateUserData(connection); !s.ok())
+        return std::move(s).error();
+    auto copy = normalizedCopy(connection);
+    if (!copy)
+        return std::move(copy).error();
+    GErrorPtr err;
+    GKeyFilePtr kf(nm_keyfile_write(copy->get(), NM_KEYFILE_HANDLER_FLAGS_NONE, nullptr, nullptr, outPtr(err)));
+    if (!kf)
+        return Error(IBNM_ERROR_INVALID_PROPERTY, err ? err->message : "nm_keyfile_write failed");
+    gsize len = 0;
+    GCharPtr text(g_key_file_to_data(kf.get(), &len, outPtr(err)));
+    if (!text)
+        return Error(IBNM_ERROR_FAILED, err ? err->message : "g_key_file_to_data failed");
+    return std::string(text.get(), len);
+}
+
+Result<GObjectPtr<NMConnection>> keyfileFromData(std::string_view data, const std::string &filename,
+                                                 std::vector<std::string> *warnings)
+{
+    GKeyFilePtr kf(g_key_file_new());
+    GErrorPtr err;
+    if (!g_key_file_load_from_data(kf.get(), data.data(), data.size(), G_KEY_FILE_NONE, outPtr(err)))
+        return Error(IBNM_ERROR_PARSE, err->message).withContext(filename);
+
+    std::string baseDir;
+    if (g_path_is_absolute(filename.c_str())) {
+        GCharPtr d(g_path_get_dirname(filename.c_str()));
+        baseDir = d.get();
+    } else {
+        GCharPtr cwd(g_get_current_dir());
+        GCharPtr d(g_path_get_dirname(filename.c_str()));
+        GCharPtr abs(g_build_filename(cwd.get(), d.get(), nullptr));
+        GCharPtr canon(g_canonicalize_filename(abs.get(), nullptr));
+        baseDir = canon.get();
+    }
+
+    ReadContext ctx{warnings, &filename};
+    auto connection = GObjectPtr<NMConnection>::adopt(
+        nm_keyfile_read(kf.get(), baseDir.c_str(), NM_KEYFILE_HANDLER_FLAGS_NONE, onReadEvent, &ctx, outPtr(err)));
+    if (!connection)
+        return Error(IBNM_ERROR_PARSE, err ? err->message : "nm_keyfile_read failed").withContext(filename);
+
+    // As NetworkManager's keyfile reader: a missing id is the file name
+    // (without the suffix), a missing UUID is derived from the path.
+    NMSettingConnection *s_con = nm_connection_get_setting_connection(connection.get());
+    if (s_con != nullptr) {
+        if (nm_setting_connection_get_id(s_con) == nullptr) {
+            GCharPtr base(g_path_get_basename(filename.c_str()));
+            g_object_set(s_con, NM_SETTING_CONNECTION_ID, stripSuffix(base.get()).c_str(), nullptr);
+        }
+        if (nm_setting_connection_get_uuid(s_con) == nullptr)
+            g_object_set(s_con, NM_SETTING_CONNECTION_UUID, uuidFromPath(filename).c_str(), nullptr);
+    }
+
+    if (!nm_connection_normalize(connection.get(), nullptr, nullptr, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(filename);
+    if (Status s = validateUserData(connection.get()); !s.ok())
+        return std::move(s).withContext(filename).error();
+    return connection;
+}
+
+std::string createFilename(std::string_view id)
+{
+    // NetworkManager's nm_keyfile_utils_create_filename(id, TRUE): '/' and a
+    // leading '.' or trailing '~' become '_'; a name that would look like a
+    // temporary file or a certificate gets a '_' appended.
+    std::string p(id);
+    if (p.empty())
+        p = "_";
+    for (auto &c : p)
+        if (c == '/')
+            c = '_';
+    if (p.front() == '.')
+        p.front() = '_';
+    if (p.back() == '~')
+        p.back() = '_';
+    if (hasMkstempSuffix(p) || hasSuffixCase(p, ".pem") || hasSuffixCase(p, ".der"))
+        p += '_';
+    return p + std::string(kKeyfileSuffix);
+}
+
+bool ignoreFilename(std::string_view base)
+{
+    if (base.empty() || base.front() == '.' || base.back() == '~')
+        return true;
+    if (hasMkstempSuffix(base))
+        return true;
+    return hasSuffixCase(base, ".pem") || hasSuffixCase(base, ".der");
+}
+
+} // namespace ibnm::settings

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Atomic replacement: a writer killed at any point leaves the old or the new
+// file, complete, and nothing the store would load as a profile.
+#include "config.h"
+
+#include "ibnm-settings.h"
+#include "settings-test-util.hpp"
+#include "settings/atomic-file.hpp"
+#include "settings/keyfile-backend.hpp"
+
+#include <chrono>
+#include <map>
+#include <random>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ibnm::test;
+
+namespace {
+
+// Generation `gen` of one profile: a complete keyfile whose MTU and padding
+// differ per generation, large enough (~48 KiB) that a torn write would show.
+std::string generation(unsigned gen)
+{
+    NMConnection *c = newConnection("crash", "1c2c3c4c-5c6c-4c7c-8c9c-acbcccdcecfc", NM_SETTING_INFINIBAND_SETTING_NAME,
+                                    "ib0");
+    NMSettingInfiniband *ib = addInfiniband(c, "datagram");
+    g_object_set(ib, NM_SETTING_INFINIBAND_MTU, 1000u + gen, nullptr);
+    // [user] values are limited to 8 KiB each: spread the padding.
+    std::string pad(4000, char('a' + gen % 26));
+    for (int i = 0; i < 12; i++)
+        setUserData(c, ("test.pad" + std::to_string(i)).c_str(), pad.c_str());
+    char *d = ibnm_keyfile_to_data(c, nullptr);
+    std::string s = d;
+    g_free(d);
+    g_object_unref(c);
+    return s;
+}
+
+} // namespace
+
+TEST(AtomicFile, WritesContentModeAndLeavesNoTemporaryFile)
+{
+    TempDir dir;
+    std::string path = dir / "x.nmconnection";
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "first\n").ok());
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "second\n").ok());
+    EXPECT_EQ(readFile(path), "second\n");
+    struct stat st {};
+    ASSERT_EQ(stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u);
+    GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
+    std::vector<std::string> names;
+    while (const char *n = g_dir_read_name(d))
+        names.emplace_back(n);
+    g_dir_close(d);
+    EXPECT_EQ(names, std::vector<std::string>{"x.nmconnection"});
+}
+
+TEST(AtomicFile, FailureLeavesTheOldFile)
+{
+    TempDir dir;
+    std::string path = dir / "x.nmconnection";
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "old\n").ok());
+    // The target is replaced by a directory: rename() must fail.
+    std::string blocked = dir / "blocked";
+    g_mkdir(blocked.c_str(), 0755);
+    dir.write("blocked/inside", "x");
+    auto s = ibnm::settings::atomicWriteFile(blocked, "new\n");
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(readFile(path), "old\n");
+    GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
+    int n = 0;
+    while (g_dir_read_name(d))
+        n++;
+    g_dir_close(d);
+    EXPECT_EQ(n, 2); // x.nmconnection and blocked: the temporary file is gone
+}
+
+TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
+{
+    const unsigned kGenerations = 16;
+    const char *envIter = g_getenv("IBNM_CRASH_ITERATIONS");
+    const unsigned iterations = envIter ? unsigned(atoi(envIter)) : 150;
+    const char *envSeed = g_getenv("IBNM_CRASH_SEED");
+    const unsigned seed = envSeed ? unsigned(atoi(envSeed)) : 20261122u;
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> delayUs(0, 4000);
+    RecordProperty("seed", int(seed));
+
+    std::map<std::string, unsigned> known;
+    std::vector<std::string> contents;
+    for (unsigned g = 0; g < kGenerations; g++) {
+        contents.push_back(generation(g));
+        known[contents.back()] = g;
+    }
+
+    TempDir dir;
+    std::string path = dir / "crash.nmconnection";
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, contents[0]).ok());
+
+    unsigned changed = 0;
+    std::string previous = contents[0];
+    for (unsigned it = 0; it < iterations; it++) {
+        SCOPED_TRACE(testing::Message() << "iteration " << it << " seed " << seed);
+        unsigned start = unsigned(rng()) % kGenerations;
+        pid_t pid = fork();
+        ASSERT_GE(pid, 0);
+        if (pid == 0) {
+            // The writer: replace the file over and over until killed.
+            for (unsigned g = start;; g = (g + 1) % kGenerations)
+                (void)ibnm::settings::atomicWriteFile(path, contents[g]);
+        }
+        usleep(useconds_t(delayUs(rng)));
+        kill(pid, SIGKILL);
+        int status = 0;
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT_TRUE(WIFSIGNALED(status));
+
+        std::string now = readFile(path);
+        ASSERT_EQ(known.count(now), 1u) << "torn or foreign content (" << now.size() << " bytes)";
+        changed += now != previous;
+        previous = now;
+
+        // Whatever temporary files the kill left are not profiles.
+        ibnm::settings::KeyfileBackend store(dir.path());
+        store.setRequiredOwner(geteuid());
+        ASSERT_TRUE(store.load().ok());
+        ASSERT_EQ(store.profiles().size(), 1u);
+        ASSERT_TRUE(store.warnings().empty()) << store.warnings()[0];
+        EXPECT_EQ(store.profiles()[0].filename, path);
+    }
+    // The kills did land between writes and in the middle of them.
+    EXPECT_GT(changed, iterations / 10);
+}
