@@ -15,7 +15,9 @@
 #include <infiniband/verbs.h>
 #include <netlink/cache.h>
 #include <netlink/msg.h>
+#include <netlink/addr.h>
 #include <netlink/netlink.h>
+#include <netlink/route/addr.h>
 #include <netlink/route/link.h>
 #include <netlink/socket.h>
 
@@ -66,6 +68,8 @@ using NlSockPtr = CPtr<nl_sock, nl_socket_free>;
 using NlMsgPtr = CPtr<nl_msg, nlmsg_free>;
 using NlCachePtr = CPtr<nl_cache, nl_cache_free>;
 using RtnlLinkPtr = CPtr<rtnl_link, rtnl_link_put>;
+using RtnlAddrPtr = CPtr<rtnl_addr, rtnl_addr_put>;
+using NlAddrPtr = CPtr<nl_addr, nl_addr_put>;
 
 // libibverbs
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;

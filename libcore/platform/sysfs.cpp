@@ -496,7 +496,7 @@ Result<std::vector<std::string>> listDir(const std::string &path)
 
 Status writeAttr(const std::string &path, const std::string &value)
 {
-    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
     if (!fd)
         return Error::fromErrno(errno, path);
     ssize_t n;

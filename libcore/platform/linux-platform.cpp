@@ -1,0 +1,1074 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/platform/linux-platform.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/platform/ipoib-netlink.hpp"
+#include "libcore/platform/rdma-netlink.hpp"
+#include "libcore/platform/sysfs.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <netlink/errno.h>
+#include <netlink/route/link/bonding.h>
+#include <rdma/rdma_netlink.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+namespace ibnm::platform {
+
+namespace {
+
+using NlCbPtr = CPtr<nl_cb, nl_cb_put>;
+
+// libnl folds errno into its own codes; the error callback below keeps the
+// kernel's errno, and this table is the fallback.
+int nlToErrno(int nlerr)
+{
+    switch (std::abs(nlerr)) {
+    case NLE_NOMEM: return ENOMEM;
+    case NLE_EXIST: return EEXIST;
+    case NLE_INVAL: return EINVAL;
+    case NLE_RANGE: return ERANGE;
+    case NLE_OPNOTSUPP: return EOPNOTSUPP;
+    case NLE_NOACCESS: return EACCES;
+    case NLE_PERM: return EPERM;
+    case NLE_BUSY: return EBUSY;
+    case NLE_NODEV: return ENODEV;
+    case NLE_OBJ_NOTFOUND: return ENOENT;
+    case NLE_NOADDR: return EADDRNOTAVAIL;
+    case NLE_AF_NOSUPPORT: return EAFNOSUPPORT;
+    case NLE_PROTO_MISMATCH: return EPROTONOSUPPORT;
+    default: return EIO;
+    }
+}
+
+// A connected netlink socket that remembers the errno of the last error
+// answer (nlmsgerr) it received.
+struct NlSocket {
+    NlSockPtr sock;
+    int lastErrno = 0;
+
+    static int onError(sockaddr_nl *, nlmsgerr *e, void *arg)
+    {
+        static_cast<NlSocket *>(arg)->lastErrno = -e->error;
+        return NL_STOP;
+    }
+
+    Error error(int nlerr, const std::string &context) const
+    {
+        int e = lastErrno != 0 ? lastErrno : nlToErrno(nlerr);
+        return Error::fromErrno(e, context, IBNM_ERROR_PLATFORM);
+    }
+};
+
+Result<std::unique_ptr<NlSocket>> connectNetlink(int protocol)
+{
+    auto s = std::make_unique<NlSocket>();
+    s->sock.reset(nl_socket_alloc());
+    if (!s->sock)
+        return Error(IBNM_ERROR_FAILED, "nl_socket_alloc");
+    int err = nl_connect(s->sock.get(), protocol);
+    if (err < 0) {
+        if (protocol == NETLINK_RDMA)
+            return Error(IBNM_ERROR_NOT_SUPPORTED, _("the kernel has no RDMA netlink interface"), EPROTONOSUPPORT);
+        return Error::fromErrno(nlToErrno(err), "netlink", IBNM_ERROR_PLATFORM);
+    }
+    nl_socket_modify_err_cb(s->sock.get(), NL_CB_CUSTOM, &NlSocket::onError, s.get());
+    return s;
+}
+
+// Sends a request and waits for the kernel's acknowledgement.
+Status sendAck(NlSocket &s, nl_msg *msg, const std::string &context)
+{
+    s.lastErrno = 0;
+    int err = nl_send_auto(s.sock.get(), msg);
+    if (err < 0)
+        return s.error(err, context);
+    err = nl_wait_for_ack(s.sock.get());
+    if (err < 0)
+        return s.error(err, context);
+    return {};
+}
+
+struct DumpContext {
+    std::function<Status(nlmsghdr *)> onMessage;
+    Status status;
+};
+
+int onDumpMessage(nl_msg *msg, void *arg)
+{
+    auto *ctx = static_cast<DumpContext *>(arg);
+    try {
+        if (!ctx->status.ok())
+            return NL_SKIP;
+        ctx->status = ctx->onMessage(nlmsg_hdr(msg));
+    } catch (...) {
+        ctx->status = Error(IBNM_ERROR_FAILED, "netlink dump");
+    }
+    return NL_OK;
+}
+
+Status dump(NlSocket &s, nl_msg *request, const std::function<Status(nlmsghdr *)> &onMessage, const char *context)
+{
+    s.lastErrno = 0;
+    int err = nl_send_auto(s.sock.get(), request);
+    if (err < 0)
+        return s.error(err, context);
+    NlCbPtr cb(nl_cb_clone(nl_socket_get_cb(s.sock.get())));
+    if (!cb)
+        return Error(IBNM_ERROR_FAILED, "nl_cb_clone");
+    DumpContext ctx{onMessage, {}};
+    nl_cb_set(cb.get(), NL_CB_VALID, NL_CB_CUSTOM, onDumpMessage, &ctx);
+    err = nl_recvmsgs(s.sock.get(), cb.get());
+    if (err < 0)
+        return s.error(err, context);
+    return ctx.status;
+}
+
+Error noSuchInterface(const std::string &name)
+{
+    return Error(IBNM_ERROR_NOT_FOUND, _("no such network interface"), ENODEV).withContext(name);
+}
+
+Error noSuchDevice(const std::string &name)
+{
+    return Error(IBNM_ERROR_NOT_FOUND, _("no such RDMA device"), ENODEV).withContext(name);
+}
+
+Result<RtnlLinkPtr> getLink(NlSocket &s, const std::string &name)
+{
+    s.lastErrno = 0;
+    rtnl_link *raw = nullptr;
+    int err = rtnl_link_get_kernel(s.sock.get(), 0, name.c_str(), &raw);
+    RtnlLinkPtr link(raw);
+    if (err < 0) {
+        int e = s.lastErrno != 0 ? s.lastErrno : nlToErrno(err);
+        if (e == ENODEV || e == ENOENT)
+            return noSuchInterface(name);
+        return s.error(err, name);
+    }
+    return link;
+}
+
+// Polls `done` every 20 ms for up to `ms` milliseconds.
+bool waitUntil(const std::function<bool()> &done, int ms = 3000)
+{
+    for (int waited = 0;; waited += 20) {
+        if (done())
+            return true;
+        if (waited >= ms)
+            return false;
+        g_usleep(20000);
+    }
+}
+
+std::string formatAddress(nl_addr *a, unsigned prefixlen)
+{
+    char buf[INET6_ADDRSTRLEN];
+    int family = nl_addr_get_family(a);
+    if ((family != AF_INET && family != AF_INET6) ||
+        inet_ntop(family, nl_addr_get_binary_addr(a), buf, sizeof(buf)) == nullptr)
+        return {};
+    return std::string(buf) + "/" + std::to_string(prefixlen);
+}
+
+const char *roceModeName(model::RoceMode mode)
+{
+    return mode == model::RoceMode::V2 ? "RoCE v2" : "IB/RoCE v1";
+}
+
+unsigned mtuBytes(ibv_mtu mtu)
+{
+    return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0u;
+}
+
+// "0x%04x" P_Key as create_child/delete_child take it.
+std::string pkeyText(unsigned pkey)
+{
+    return strprintf("0x%04x", pkey);
+}
+
+class LinuxPlatform final : public Platform {
+public:
+    explicit LinuxPlatform(LinuxOptions options) : options_(std::move(options)) {}
+
+    const char *kind() const override { return "linux"; }
+
+    Result<model::Host> readHost() override;
+
+    Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
+    Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;
+    Status setIpoibMode(const std::string &ifname, model::IpoibMode mode) override;
+    Status setIpoibUmcast(const std::string &ifname, bool umcast) override;
+
+    Status setMtu(const std::string &ifname, unsigned mtu) override;
+    Status setUp(const std::string &ifname, bool up) override;
+    Status createBond(const BondSpec &spec) override;
+    Status enslave(const std::string &port, const std::string &bond) override;
+    Status release(const std::string &port) override;
+    Status deleteLink(const std::string &ifname) override;
+    Status addAddress(const std::string &ifname, const std::string &cidr) override;
+    Status removeAddress(const std::string &ifname, const std::string &cidr) override;
+
+    Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
+    Status deleteSoftLink(const std::string &name) override;
+    Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
+    Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) override;
+    Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
+    Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
+
+    Result<std::optional<std::string>> readHostFile(const std::string &path) override;
+    Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
+    Status removeHostFile(const std::string &path) override;
+
+private:
+    Status writable() const
+    {
+        if (!options_.readOnly)
+            return {};
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("the host under %s is a sysfs tree read from files, not a running kernel: it cannot be changed"),
+                               options_.sysfsRoot.c_str()));
+    }
+    Result<std::unique_ptr<NlSocket>> route() { return connectNetlink(NETLINK_ROUTE); }
+    std::string netDir() const { return options_.sysfsRoot + "/class/net"; }
+    std::string ibDir(const std::string &dev) const { return options_.sysfsRoot + "/class/infiniband/" + dev; }
+    bool exists(const std::string &path) const { return g_file_test(path.c_str(), G_FILE_TEST_EXISTS); }
+
+    Status overlayRtnetlink(model::Host &host);
+    Status overlayRdmaNetlink(model::Host &host);
+    void overlayVerbs(model::Host &host);
+    Status linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit);
+    // The rxe devices whose netdev is `ifname`, and the siw ones via PORT_GET.
+    std::vector<std::string> softDevicesOn(const std::string &ifname);
+    // Waits until the IPv4-mapped RoCE GIDs of `ifname` match its addresses.
+    void settleRoceGids(const std::string &ifname);
+    Status changeAddress(const std::string &ifname, const std::string &cidr, bool add);
+    Status roceDir(const std::string &device, unsigned port, std::string &portDir);
+    Status tcWrite(const std::string &device, unsigned port, const char *file, unsigned value);
+
+    LinuxOptions options_;
+};
+
+// --- reading ---------------------------------------------------------------------
+
+Result<model::Host> LinuxPlatform::readHost()
+{
+    sysfs::ReadOptions ro;
+    ro.sysfsRoot = options_.sysfsRoot;
+    ro.configfsRoot = options_.configfsRoot;
+    auto host = sysfs::readHost(ro);
+    if (!host)
+        return host;
+    if (!options_.readOnly) {
+        utsname u;
+        if (uname(&u) == 0)
+            host->kernelRelease = u.release;
+    }
+
+    // Soft links as sysfs shows them: rxe names its netdev in "parent".
+    for (const auto &dev : host->devices) {
+        if (dev.driver != "rdma_rxe" && dev.driver != "siw")
+            continue;
+        model::SoftLink l;
+        l.name = dev.name;
+        l.type = dev.driver == "siw" ? model::SoftLinkType::Siw : model::SoftLinkType::Rxe;
+        auto parent = sysfs::readOptionalAttr(ibDir(dev.name) + "/parent");
+        if (!parent)
+            return std::move(parent).error();
+        l.netdev = parent->value_or("");
+        host->softLinks.push_back(std::move(l));
+    }
+
+    if (options_.useNetlink) {
+        if (auto st = overlayRtnetlink(*host); !st)
+            return std::move(st).error();
+        if (!host->devices.empty())
+            if (auto st = overlayRdmaNetlink(*host); !st)
+                return std::move(st).error();
+    }
+    if (options_.useVerbs && !host->devices.empty())
+        overlayVerbs(*host);
+    return host;
+}
+
+Status LinuxPlatform::overlayRtnetlink(model::Host &host)
+{
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    nl_cache *raw = nullptr;
+    int err = rtnl_link_alloc_cache((*s)->sock.get(), AF_UNSPEC, &raw);
+    NlCachePtr links(raw);
+    if (err < 0)
+        return (*s)->error(err, "RTM_GETLINK");
+    std::map<int, std::string> names;
+    for (nl_object *o = nl_cache_get_first(links.get()); o; o = nl_cache_get_next(o)) {
+        auto *l = reinterpret_cast<rtnl_link *>(o);
+        if (const char *n = rtnl_link_get_name(l))
+            names[rtnl_link_get_ifindex(l)] = n;
+    }
+    for (nl_object *o = nl_cache_get_first(links.get()); o; o = nl_cache_get_next(o)) {
+        auto *l = reinterpret_cast<rtnl_link *>(o);
+        const char *n = rtnl_link_get_name(l);
+        if (n == nullptr)
+            continue;
+        for (auto &nd : host.netdevs) {
+            if (nd.name != n)
+                continue;
+            if (const char *k = rtnl_link_get_type(l))
+                nd.kind = k;
+            int master = rtnl_link_get_master(l);
+            nd.master = master > 0 && names.count(master) ? names[master] : "";
+        }
+    }
+
+    raw = nullptr;
+    err = rtnl_addr_alloc_cache((*s)->sock.get(), &raw);
+    NlCachePtr addrs(raw);
+    if (err < 0)
+        return (*s)->error(err, "RTM_GETADDR");
+    for (nl_object *o = nl_cache_get_first(addrs.get()); o; o = nl_cache_get_next(o)) {
+        auto *a = reinterpret_cast<rtnl_addr *>(o);
+        auto it = names.find(rtnl_addr_get_ifindex(a));
+        nl_addr *local = rtnl_addr_get_local(a);
+        if (it == names.end() || local == nullptr)
+            continue;
+        std::string text = formatAddress(local, static_cast<unsigned>(rtnl_addr_get_prefixlen(a)));
+        for (auto &nd : host.netdevs)
+            if (nd.name == it->second && !text.empty())
+                nd.addresses.push_back(text);
+    }
+    return {};
+}
+
+Status LinuxPlatform::overlayRdmaNetlink(model::Host &host)
+{
+    auto s = connectNetlink(NETLINK_RDMA);
+    if (!s)
+        return {}; // sysfs has devices but no RDMA netlink: keep what sysfs shows
+    auto req = rdma::encodePortGetDump();
+    if (!req)
+        return std::move(req).error();
+    std::vector<rdma::PortInfo> ports;
+    auto st = dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
+        auto p = rdma::decodePort(h);
+        if (!p)
+            return std::move(p).error();
+        ports.push_back(std::move(p).value());
+        return {};
+    }, "RDMA_NLDEV_CMD_PORT_GET");
+    if (!st)
+        return st;
+    for (const auto &p : ports) {
+        if (!p.netdevName || p.netdevName->empty())
+            continue;
+        for (auto &l : host.softLinks)
+            if (l.name == p.deviceName && l.netdev.empty())
+                l.netdev = *p.netdevName;
+        for (auto &nd : host.netdevs)
+            if (nd.name == *p.netdevName && nd.rdmaDevice.empty()) {
+                nd.rdmaDevice = p.deviceName;
+                nd.rdmaPort = p.port;
+            }
+    }
+    return {};
+}
+
+void LinuxPlatform::overlayVerbs(model::Host &host)
+{
+    int n = 0;
+    IbvDeviceListPtr list(ibv_get_device_list(&n));
+    if (!list)
+        return;
+    std::map<unsigned, std::string> ifnames;
+    for (const auto &nd : host.netdevs)
+        ifnames[nd.ifindex] = nd.name;
+    for (int i = 0; i < n; i++) {
+        const char *name = ibv_get_device_name(list.get()[i]);
+        auto dev = std::find_if(host.devices.begin(), host.devices.end(),
+                                [&](const model::Device &d) { return name && d.name == name; });
+        if (dev == host.devices.end())
+            continue;
+        // A device that cannot be opened (permissions, no uverbs) keeps
+        // what sysfs shows.
+        IbvContextPtr ctx(ibv_open_device(list.get()[i]));
+        if (!ctx)
+            continue;
+        size_t total = 0;
+        for (auto &port : dev->ports) {
+            ibv_port_attr attr;
+            memset(&attr, 0, sizeof(attr));
+            if (ibv_query_port(ctx.get(), static_cast<uint8_t>(port.number), &attr) != 0)
+                continue;
+            if (unsigned m = mtuBytes(attr.active_mtu))
+                port.activeMtu = m;
+            if (unsigned m = mtuBytes(attr.max_mtu))
+                port.maxMtu = m;
+            if (port.linkLayer == model::LinkLayer::Unknown)
+                port.linkLayer = attr.link_layer == IBV_LINK_LAYER_ETHERNET ? model::LinkLayer::Ethernet
+                                                                            : model::LinkLayer::InfiniBand;
+            total += static_cast<size_t>(attr.gid_tbl_len);
+        }
+        if (total == 0)
+            continue;
+        std::vector<ibv_gid_entry> entries(total);
+        ssize_t got = ibv_query_gid_table(ctx.get(), entries.data(), total, 0);
+        if (got < 0)
+            continue;
+        for (auto &port : dev->ports)
+            port.gids.clear();
+        for (ssize_t k = 0; k < got; k++) {
+            const auto &e = entries[static_cast<size_t>(k)];
+            auto port = std::find_if(dev->ports.begin(), dev->ports.end(),
+                                     [&](const model::Port &p) { return p.number == e.port_num; });
+            if (port == dev->ports.end())
+                continue;
+            model::Gid g;
+            g.index = e.gid_index;
+            g.gid = sysfs::formatGid(e.gid.raw);
+            g.type = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? model::GidType::RoceV2 : model::GidType::IbRoceV1;
+            if (e.ndev_ifindex != 0 && ifnames.count(e.ndev_ifindex))
+                g.netdev = ifnames[e.ndev_ifindex];
+            port->gids.push_back(std::move(g));
+        }
+        for (auto &port : dev->ports)
+            std::sort(port.gids.begin(), port.gids.end(),
+                      [](const model::Gid &a, const model::Gid &b) { return a.index < b.index; });
+    }
+}
+
+// --- IPoIB ---------------------------------------------------------------------
+
+Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
+{
+    if (auto st = writable(); !st)
+        return std::move(st).error();
+    if (spec.pkey == 0 || spec.pkey == 0x8000)
+        return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                     strprintf(_("the P_Key 0x%04x is not valid: use 0x0001-0xffff except 0x8000"), spec.pkey), EINVAL)
+            .withContext(spec.parent);
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto parent = getLink(**s, spec.parent);
+    if (!parent)
+        return std::move(parent).error();
+
+    auto host = sysfs::readHost({options_.sysfsRoot, ""});
+    if (!host)
+        return std::move(host).error();
+    uint16_t full = static_cast<uint16_t>(spec.pkey | 0x8000);
+    for (const auto &ib : host->ipoib)
+        if (ib.parent == spec.parent && ib.pkey == full)
+            return Error::fromErrno(EEXIST, ib.name, IBNM_ERROR_EXISTS).withContext(spec.parent);
+    auto before = sysfs::listDir(netDir());
+    if (!before)
+        return std::move(before).error();
+
+    // The upstream kernel's name for a child made through create_child
+    // (NetworkManager's interface-name); what the kernel made is read back.
+    std::string name = strprintf("%s.%04x", spec.parent.c_str(), spec.pkey).substr(0, IFNAMSIZ - 1);
+    ipoib::LinkRequest req;
+    req.ifname = name;
+    req.parentIfindex = static_cast<unsigned>(rtnl_link_get_ifindex(parent->get()));
+    req.pkey = spec.pkey;
+    req.mode = spec.mode;
+    req.umcast = spec.umcast;
+    auto msg = ipoib::encodeNewLink(req);
+    if (!msg)
+        return std::move(msg).error();
+    Status st = sendAck(**s, msg->get(), spec.parent);
+    bool viaSysfs = false;
+    if (!st && st.error().errnum() == EOPNOTSUPP) {
+        // No IPoIB rtnl_link_ops (old kernels, some OFED builds): the sysfs
+        // interface.
+        std::string createChild = netDir() + "/" + spec.parent + "/create_child";
+        if (exists(createChild)) {
+            st = sysfs::writeAttr(createChild, pkeyText(spec.pkey));
+            viaSysfs = true;
+        }
+    }
+    if (!st)
+        return std::move(st).error();
+
+    auto after = sysfs::listDir(netDir());
+    if (!after)
+        return std::move(after).error();
+    std::vector<std::string> added;
+    for (const auto &n : *after)
+        if (std::find(before->begin(), before->end(), n) == before->end())
+            added.push_back(n);
+    std::string created;
+    if (std::find(added.begin(), added.end(), name) != added.end())
+        created = name;
+    for (const auto &n : added) {
+        if (!created.empty())
+            break;
+        auto pk = sysfs::readOptionalNumber(netDir() + "/" + n + "/pkey", 16);
+        auto par = sysfs::readOptionalAttr(netDir() + "/" + n + "/parent");
+        if (pk && par && pk->value_or(0) == full && par->value_or("") == spec.parent)
+            created = n;
+    }
+    if (created.empty())
+        return Error(IBNM_ERROR_PLATFORM, _("the kernel accepted the P_Key child but no new interface appeared"))
+            .withContext(spec.parent);
+    if (viaSysfs) {
+        if (spec.mode)
+            if (auto m = setIpoibMode(created, *spec.mode); !m)
+                return std::move(m).error();
+        if (spec.umcast)
+            if (auto u = setIpoibUmcast(created, *spec.umcast); !u)
+                return std::move(u).error();
+    }
+    return created;
+}
+
+Status LinuxPlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto host = sysfs::readHost({options_.sysfsRoot, ""});
+    if (!host)
+        return std::move(host).error();
+    uint16_t full = static_cast<uint16_t>(pkey | 0x8000);
+    const model::IpoibNetdev *child = nullptr;
+    for (const auto &ib : host->ipoib)
+        if (ib.parent == parent && ib.pkey == full)
+            child = &ib;
+    if (child == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no P_Key child 0x%04x"), full), ENODEV).withContext(parent);
+    std::string name = child->name;
+    auto st = deleteLink(name);
+    if (!st && st.error().errnum() == EOPNOTSUPP)
+        st = sysfs::writeAttr(netDir() + "/" + parent + "/delete_child", pkeyText(full));
+    return st;
+}
+
+Status LinuxPlatform::setIpoibMode(const std::string &ifname, model::IpoibMode mode)
+{
+    if (auto st = writable(); !st)
+        return st;
+    std::string dir = netDir() + "/" + ifname;
+    if (!exists(dir))
+        return noSuchInterface(ifname);
+    auto host = sysfs::readHost({options_.sysfsRoot, ""});
+    if (!host)
+        return std::move(host).error();
+    const auto *nd = host->findNetdev(ifname);
+    if (mode == model::IpoibMode::Connected && nd) {
+        // The port's own interface, or the parent of a child, names the HCA.
+        std::string portIf = ifname;
+        if (const auto *ib = host->findIpoib(ifname); ib && !ib->parent.empty())
+            portIf = ib->parent;
+        const auto *pnd = host->findNetdev(portIf);
+        const auto *dev = pnd ? host->findDevice(pnd->rdmaDevice) : nullptr;
+        if (dev && !dev->connectedModeSupported)
+            return Error(IBNM_ERROR_NOT_SUPPORTED, _("Enhanced IPoIB supports datagram mode only"), EOPNOTSUPP)
+                .withContext(ifname);
+    }
+    auto st = sysfs::writeAttr(dir + "/mode", mode == model::IpoibMode::Connected ? "connected" : "datagram");
+    if (!st && mode == model::IpoibMode::Connected &&
+        (st.error().errnum() == EINVAL || st.error().errnum() == EOPNOTSUPP))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("the kernel refuses connected mode"), st.error().errnum())
+            .withContext(dir + "/mode");
+    return st;
+}
+
+Status LinuxPlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
+{
+    if (auto st = writable(); !st)
+        return st;
+    std::string dir = netDir() + "/" + ifname;
+    if (!exists(dir))
+        return noSuchInterface(ifname);
+    return sysfs::writeAttr(dir + "/umcast", umcast ? "1" : "0");
+}
+
+// --- links ---------------------------------------------------------------------
+
+Status LinuxPlatform::linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto link = getLink(**s, ifname);
+    if (!link)
+        return std::move(link).error();
+    RtnlLinkPtr change(rtnl_link_alloc());
+    if (!change)
+        return Error(IBNM_ERROR_FAILED, "rtnl_link_alloc");
+    edit(change.get());
+    (*s)->lastErrno = 0;
+    int err = rtnl_link_change((*s)->sock.get(), link->get(), change.get(), 0);
+    if (err < 0)
+        return (*s)->error(err, ifname);
+    return {};
+}
+
+Status LinuxPlatform::setMtu(const std::string &ifname, unsigned mtu)
+{
+    return linkChange(ifname, [&](rtnl_link *l) { rtnl_link_set_mtu(l, mtu); });
+}
+
+Status LinuxPlatform::setUp(const std::string &ifname, bool up)
+{
+    return linkChange(ifname, [&](rtnl_link *l) {
+        if (up)
+            rtnl_link_set_flags(l, IFF_UP);
+        else
+            rtnl_link_unset_flags(l, IFF_UP);
+    });
+}
+
+Status LinuxPlatform::createBond(const BondSpec &spec)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    (*s)->lastErrno = 0;
+    int err = rtnl_link_bond_add((*s)->sock.get(), spec.name.c_str(), nullptr);
+    if (err < 0)
+        return (*s)->error(err, spec.name);
+    // libnl 3.7 has no setters for the bond's options: they are written to
+    // bonding/ while the new bond is down and has no ports.
+    std::string dir = netDir() + "/" + spec.name + "/bonding/";
+    std::vector<std::pair<std::string, std::string>> writes;
+    if (!spec.mode.empty())
+        writes.emplace_back("mode", spec.mode);
+    if (!spec.failOverMac.empty())
+        writes.emplace_back("fail_over_mac", spec.failOverMac);
+    if (spec.miimon)
+        writes.emplace_back("miimon", std::to_string(*spec.miimon));
+    if (!spec.primary.empty())
+        writes.emplace_back("primary", spec.primary);
+    for (const auto &[file, value] : writes) {
+        auto st = sysfs::writeAttr(dir + file, value);
+        if (!st) {
+            (void)deleteLink(spec.name);
+            return st;
+        }
+    }
+    return {};
+}
+
+Status LinuxPlatform::enslave(const std::string &port, const std::string &bond)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto master = getLink(**s, bond);
+    if (!master)
+        return std::move(master).error();
+    auto slave = getLink(**s, port);
+    if (!slave)
+        return std::move(slave).error();
+    // Ports join down; the bond brings them up.
+    if (rtnl_link_get_flags(slave->get()) & IFF_UP)
+        if (auto st = setUp(port, false); !st)
+            return st;
+    (*s)->lastErrno = 0;
+    int err = rtnl_link_bond_enslave_ifindex((*s)->sock.get(), rtnl_link_get_ifindex(master->get()),
+                                             rtnl_link_get_ifindex(slave->get()));
+    if (err < 0)
+        return (*s)->error(err, port).withContext(bond);
+    return {};
+}
+
+Status LinuxPlatform::release(const std::string &port)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto slave = getLink(**s, port);
+    if (!slave)
+        return std::move(slave).error();
+    (*s)->lastErrno = 0;
+    int err = rtnl_link_bond_release_ifindex((*s)->sock.get(), rtnl_link_get_ifindex(slave->get()));
+    if (err < 0)
+        return (*s)->error(err, port);
+    return {};
+}
+
+std::vector<std::string> LinuxPlatform::softDevicesOn(const std::string &ifname)
+{
+    std::vector<std::string> out;
+    auto devs = sysfs::listDir(options_.sysfsRoot + "/class/infiniband");
+    if (!devs)
+        return out;
+    for (const auto &d : *devs) {
+        auto parent = sysfs::readOptionalAttr(ibDir(d) + "/parent");
+        if (parent && parent->value_or("") == ifname)
+            out.push_back(d);
+    }
+    auto s = connectNetlink(NETLINK_RDMA);
+    if (!s)
+        return out;
+    auto req = rdma::encodePortGetDump();
+    if (!req)
+        return out;
+    (void)dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
+        auto p = rdma::decodePort(h);
+        if (p && p->netdevName.value_or("") == ifname &&
+            std::find(out.begin(), out.end(), p->deviceName) == out.end())
+            out.push_back(p->deviceName);
+        return {};
+    }, "RDMA_NLDEV_CMD_PORT_GET");
+    return out;
+}
+
+Status LinuxPlatform::deleteLink(const std::string &ifname)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto link = getLink(**s, ifname);
+    if (!link)
+        return std::move(link).error();
+    auto soft = softDevicesOn(ifname);
+    (*s)->lastErrno = 0;
+    int err = rtnl_link_delete((*s)->sock.get(), link->get());
+    if (err < 0)
+        return (*s)->error(err, ifname);
+    // rxe and siw unregister their devices from a work queue once the
+    // netdev is gone: wait for that, so the next snapshot is consistent.
+    waitUntil([&] {
+        return std::none_of(soft.begin(), soft.end(), [&](const std::string &d) { return exists(ibDir(d)); });
+    });
+    return {};
+}
+
+void LinuxPlatform::settleRoceGids(const std::string &ifname)
+{
+    // The GID cache follows address changes from a work queue. Wait until
+    // the IPv4-mapped RoCE v2 GIDs of the netdev match its IPv4 addresses.
+    auto done = [&]() {
+        model::Host h;
+        {
+            auto r = readHost();
+            if (!r)
+                return true;
+            h = std::move(r).value();
+        }
+        const auto *nd = h.findNetdev(ifname);
+        if (nd == nullptr)
+            return true;
+        std::set<std::string> want;
+        for (const auto &a : nd->addresses) {
+            if (a.find(':') != std::string::npos)
+                continue;
+            in_addr v4{};
+            if (inet_pton(AF_INET, a.substr(0, a.find('/')).c_str(), &v4) != 1)
+                continue;
+            unsigned char raw[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+            memcpy(raw + 12, &v4, 4);
+            want.insert(sysfs::formatGid(raw));
+        }
+        for (const auto &dev : h.devices) {
+            for (const auto &port : dev.ports) {
+                bool rxeOn = std::any_of(h.softLinks.begin(), h.softLinks.end(), [&](const model::SoftLink &l) {
+                    return l.name == dev.name && l.type == model::SoftLinkType::Rxe && l.netdev == ifname;
+                });
+                bool roce = port.linkLayer == model::LinkLayer::Ethernet &&
+                            (rxeOn || std::any_of(port.gids.begin(), port.gids.end(), [&](const model::Gid &g) {
+                                 return g.netdev == ifname && g.type == model::GidType::RoceV2;
+                             }));
+                if (!roce)
+                    continue;
+                std::set<std::string> have;
+                for (const auto &g : port.gids)
+                    if (g.netdev == ifname && g.type == model::GidType::RoceV2 &&
+                        g.gid.compare(0, 30, "0000:0000:0000:0000:0000:ffff:") == 0)
+                        have.insert(g.gid);
+                if (have != want)
+                    return false;
+            }
+        }
+        return true;
+    };
+    waitUntil(done);
+}
+
+Status LinuxPlatform::changeAddress(const std::string &ifname, const std::string &cidr, bool add)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto link = getLink(**s, ifname);
+    if (!link)
+        return std::move(link).error();
+    nl_addr *rawLocal = nullptr;
+    if (nl_addr_parse(cidr.c_str(), AF_UNSPEC, &rawLocal) < 0 ||
+        (nl_addr_get_family(rawLocal) != AF_INET && nl_addr_get_family(rawLocal) != AF_INET6)) {
+        NlAddrPtr discard(rawLocal);
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("'%s' is not an IP address with a prefix"), cidr.c_str()),
+                     EINVAL)
+            .withContext(ifname);
+    }
+    NlAddrPtr local(rawLocal);
+    RtnlAddrPtr addr(rtnl_addr_alloc());
+    if (!addr)
+        return Error(IBNM_ERROR_FAILED, "rtnl_addr_alloc");
+    rtnl_addr_set_ifindex(addr.get(), rtnl_link_get_ifindex(link->get()));
+    if (int err = rtnl_addr_set_local(addr.get(), local.get()); err < 0)
+        return (*s)->error(err, ifname);
+    (*s)->lastErrno = 0;
+    int err = add ? rtnl_addr_add((*s)->sock.get(), addr.get(), 0) : rtnl_addr_delete((*s)->sock.get(), addr.get(), 0);
+    if (err < 0)
+        return (*s)->error(err, cidr).withContext(ifname);
+    settleRoceGids(ifname);
+    return {};
+}
+
+Status LinuxPlatform::addAddress(const std::string &ifname, const std::string &cidr)
+{
+    return changeAddress(ifname, cidr, true);
+}
+
+Status LinuxPlatform::removeAddress(const std::string &ifname, const std::string &cidr)
+{
+    return changeAddress(ifname, cidr, false);
+}
+
+// --- RDMA ------------------------------------------------------------------------
+
+Status LinuxPlatform::addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (!exists(netDir() + "/" + netdev))
+        return noSuchInterface(netdev).withContext(name);
+    auto s = connectNetlink(NETLINK_RDMA);
+    if (!s)
+        return std::move(s).error().withContext(name);
+    auto msg = rdma::encodeNewLink(name, type, netdev);
+    if (!msg)
+        return std::move(msg).error();
+    if (auto st = sendAck(**s, msg->get(), name); !st)
+        return std::move(st).withContext(netdev + " (" + rdma::linkTypeName(type) + ")", " ");
+    waitUntil([&] { return exists(ibDir(name)); });
+    if (type == model::SoftLinkType::Rxe)
+        settleRoceGids(netdev);
+    return {};
+}
+
+Status LinuxPlatform::deleteSoftLink(const std::string &name)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (!exists(ibDir(name)))
+        return noSuchDevice(name);
+    auto s = connectNetlink(NETLINK_RDMA);
+    if (!s)
+        return std::move(s).error().withContext(name);
+    auto req = rdma::encodeGetDump();
+    if (!req)
+        return std::move(req).error();
+    std::optional<uint32_t> index;
+    auto st = dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
+        auto d = rdma::decodeDevice(h);
+        if (!d)
+            return std::move(d).error();
+        if (d->name == name)
+            index = d->index;
+        return {};
+    }, "RDMA_NLDEV_CMD_GET");
+    if (!st)
+        return st;
+    if (!index)
+        return noSuchDevice(name);
+    auto msg = rdma::encodeDelLink(*index);
+    if (!msg)
+        return std::move(msg).error();
+    if (auto del = sendAck(**s, msg->get(), name); !del)
+        return del;
+    waitUntil([&] { return !exists(ibDir(name)); });
+    return {};
+}
+
+Status LinuxPlatform::roceDir(const std::string &device, unsigned port, std::string &portDir)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (!exists(ibDir(device)))
+        return noSuchDevice(device);
+    std::string base = options_.configfsRoot + "/rdma_cm";
+    if (!g_file_test(base.c_str(), G_FILE_TEST_IS_DIR))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("configfs rdma_cm is not available (mount configfs and load rdma_cm)"),
+                     ENOENT)
+            .withContext(base);
+    // The values live only while this directory exists: it is created when
+    // missing and left in place.
+    std::string dir = base + "/" + device;
+    if (::mkdir(dir.c_str(), 0755) < 0 && errno != EEXIST)
+        return Error::fromErrno(errno, dir, IBNM_ERROR_PLATFORM);
+    portDir = dir + "/ports/" + std::to_string(port);
+    if (!exists(portDir))
+        return Error(IBNM_ERROR_NOT_FOUND, _("no such port"), ENOENT).withContext(portDir);
+    return {};
+}
+
+Status LinuxPlatform::setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode)
+{
+    std::string dir;
+    if (auto st = roceDir(device, port, dir); !st)
+        return st;
+    return sysfs::writeAttr(dir + "/default_roce_mode", roceModeName(mode));
+}
+
+Status LinuxPlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
+{
+    if (tos > 255)
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("the ToS %u is out of range (0-255)"), tos), ERANGE)
+            .withContext(device);
+    std::string dir;
+    if (auto st = roceDir(device, port, dir); !st)
+        return st;
+    return sysfs::writeAttr(dir + "/default_roce_tos", std::to_string(tos));
+}
+
+Status LinuxPlatform::tcWrite(const std::string &device, unsigned port, const char *file, unsigned value)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (value > 255)
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("the value %u is out of range (0-255)"), value), ERANGE)
+            .withContext(device);
+    if (!exists(ibDir(device)))
+        return noSuchDevice(device);
+    std::string path = ibDir(device) + "/tc/" + std::to_string(port) + "/" + file;
+    if (!exists(path))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("the device has no such setting (only mlx5 has it)"), ENOENT)
+            .withContext(path);
+    return sysfs::writeAttr(path, std::to_string(value));
+}
+
+Status LinuxPlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
+{
+    return tcWrite(device, port, "traffic_class", tclass);
+}
+
+Status LinuxPlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
+{
+    return tcWrite(device, port, "ttl", ttl);
+}
+
+// --- host files ------------------------------------------------------------------
+
+Result<std::optional<std::string>> LinuxPlatform::readHostFile(const std::string &path)
+{
+    // A dump holds a sysfs tree, not this host's files.
+    if (options_.readOnly)
+        return std::optional<std::string>();
+    GCharPtr contents;
+    gsize len = 0;
+    GErrorPtr err;
+    if (!g_file_get_contents(path.c_str(), outPtr(contents), &len, outPtr(err))) {
+        if (g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT))
+            return std::optional<std::string>();
+        return Error(IBNM_ERROR_IO, err->message).withContext(path);
+    }
+    return std::optional<std::string>(std::string(contents.get(), len));
+}
+
+Status LinuxPlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
+{
+    if (auto st = writable(); !st)
+        return st;
+    // Atomic replace: a temporary file in the same directory, fsync,
+    // rename over the target, fsync the directory.
+    GCharPtr dirname(g_path_get_dirname(path.c_str()));
+    GCharPtr basename(g_path_get_basename(path.c_str()));
+    std::string tmpl = std::string(dirname.get()) + "/." + basename.get() + ".XXXXXX";
+    std::vector<char> tmp(tmpl.begin(), tmpl.end());
+    tmp.push_back('\0');
+    UniqueFd fd(g_mkstemp_full(tmp.data(), O_WRONLY | O_CLOEXEC, static_cast<int>(mode)));
+    if (!fd)
+        return Error::fromErrno(errno, path);
+    std::string tmpPath = tmp.data();
+    auto fail = [&](int e) {
+        ::unlink(tmpPath.c_str());
+        return Error::fromErrno(e, path);
+    };
+    const char *p = contents.data();
+    size_t left = contents.size();
+    while (left > 0) {
+        ssize_t n = ::write(fd.get(), p, left);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return fail(errno);
+        }
+        p += n;
+        left -= static_cast<size_t>(n);
+    }
+    if (::fchmod(fd.get(), mode) < 0 || ::fsync(fd.get()) < 0)
+        return fail(errno);
+    if (::close(fd.release()) < 0)
+        return fail(errno);
+    if (::rename(tmpPath.c_str(), path.c_str()) < 0)
+        return fail(errno);
+    UniqueFd dir(::open(dirname.get(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!dir || ::fsync(dir.get()) < 0)
+        return Error::fromErrno(errno, dirname.get());
+    return {};
+}
+
+Status LinuxPlatform::removeHostFile(const std::string &path)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (::unlink(path.c_str()) < 0 && errno != ENOENT)
+        return Error::fromErrno(errno, path);
+    return {};
+}
+
+} // namespace
+
+LinuxOptions linuxOptionsFromEnvironment()
+{
+    LinuxOptions o;
+    const char *root = g_getenv("IBNM_SYSFS_ROOT");
+    if (root != nullptr && *root != '\0') {
+        o.sysfsRoot = root;
+        o.configfsRoot = std::string(root) + "/kernel/config";
+        o.readOnly = true;
+        o.useNetlink = false;
+        o.useVerbs = false;
+    }
+    return o;
+}
+
+std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options)
+{
+    return std::make_unique<LinuxPlatform>(options);
+}
+
+} // namespace ibnm::platform

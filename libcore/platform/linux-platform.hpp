@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The Linux platform: sysfs (class/infiniband, class/net) for the snapshot,
+// rtnetlink (libnl-route-3) for links, bonds and addresses, IPoIB children
+// over rtnetlink with sysfs create_child as the fallback, RDMA netlink
+// (NETLINK_RDMA on libnl-3) for rxe/siw links, configfs rdma_cm for the
+// default RoCE mode and ToS, and libibverbs for port MTUs and GID tables.
+//
+// With a sysfs root other than /sys (IBNM_SYSFS_ROOT: a dump from another
+// machine), the platform is read only: every write fails with
+// IBNM_ERROR_NOT_SUPPORTED naming the root, and netlink and verbs are not
+// used (they would describe this machine, not the dump).
+//
+// configfs rdma_cm values live only while the device's directory exists
+// under rdma_cm/; setDefaultRoceMode/Tos create it when missing and leave it
+// in place (removing it would reset the values).
+#pragma once
+
+#include "libcore/platform/platform.hpp"
+
+#include <memory>
+#include <string>
+
+namespace ibnm::platform {
+
+struct LinuxOptions {
+    std::string sysfsRoot = "/sys";
+    std::string configfsRoot = "/sys/kernel/config";
+    bool readOnly = false;
+    bool useNetlink = true;
+    bool useVerbs = true;
+};
+
+// The options for this process: IBNM_SYSFS_ROOT=DIR reads the tree under
+// DIR read only (configfs under DIR/kernel/config), without netlink or verbs.
+LinuxOptions linuxOptionsFromEnvironment();
+
+std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options);
+
+} // namespace ibnm::platform

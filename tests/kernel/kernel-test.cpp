@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The Linux platform against a real kernel: runs INSIDE the kernel lab's
+// guest (Debian's 6.1 kernel under qemu; `make check-kernel`), where rxe,
+// siw, configfs rdma_cm, bonding, 8021q and dummy/veth are real. The typed
+// platform contract runs here for everything this kernel can do; IPoIB needs
+// InfiniBand hardware, so only the kernel's refusal is checked.
+//
+// Outside the guest every test skips: the binary would otherwise change the
+// host's network.
+#include "config.h"
+
+#include "libcore/platform/linux-platform.hpp"
+#include "tests/platform/contract.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <set>
+#include <tuple>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+namespace {
+
+using namespace ibnm::platform;
+using ibnm::model::GidType;
+using ibnm::model::SoftLinkType;
+
+bool inLab()
+{
+    // The lab's init runs the job as /klab/run.
+    return g_file_test("/klab/run", G_FILE_TEST_EXISTS);
+}
+
+// Runs a shell command in the guest; true when it exits 0.
+bool sh(const std::string &command)
+{
+    const char *argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    gint status = 0;
+    GError *err = nullptr;
+    if (!g_spawn_sync(nullptr, const_cast<char **>(argv), nullptr, G_SPAWN_DEFAULT, nullptr, nullptr, nullptr,
+                      nullptr, &status, &err)) {
+        g_error_free(err);
+        return false;
+    }
+    return g_spawn_check_wait_status(status, nullptr);
+}
+
+// Outside the guest only the skipping test runs. GoogleTest's flags are
+// initialised statically too, in an unspecified order relative to this: set
+// both the flag and the environment variable it is initialised from.
+const bool kOnlyOutsideTheLab = [] {
+    if (!inLab()) {
+        g_setenv("GTEST_FILTER", "KernelLab.SkipsOutsideTheGuest", TRUE);
+        ::testing::GTEST_FLAG(filter) = "KernelLab.SkipsOutsideTheGuest";
+    }
+    return true;
+}();
+
+class LabEnvironment : public ::testing::Environment {
+public:
+    void SetUp() override
+    {
+        if (!inLab())
+            return;
+        for (const char *m : {"configfs", "dummy", "veth", "bonding", "8021q", "ib_core", "ib_uverbs", "rdma_ucm",
+                              "rdma_rxe", "siw", "ib_ipoib"})
+            sh(std::string("modprobe ") + m);
+        g_mkdir_with_parents("/sys/kernel/config", 0755);
+        if (::mount("none", "/sys/kernel/config", "configfs", 0, nullptr) != 0 && errno != EBUSY)
+            ADD_FAILURE() << "mount configfs: " << g_strerror(errno);
+    }
+};
+
+const auto *const kEnvironment = ::testing::AddGlobalTestEnvironment(new LabEnvironment);
+
+struct LinuxLabFactory {
+    static std::unique_ptr<Platform> make() { return createLinuxPlatform(LinuxOptions{}); }
+    static std::string makeEthernet(Platform &, const std::string &name)
+    {
+        return sh("ip link add " + name + " type dummy") ? name : std::string();
+    }
+    static bool canIpoib() { return false; }
+    static std::string ipoibParent() { return {}; }
+    static std::string enhancedIpoibParent() { return {}; }
+};
+
+} // namespace
+
+INSTANTIATE_TYPED_TEST_SUITE_P(Linux, PlatformContract, ::testing::Types<LinuxLabFactory>);
+
+namespace {
+
+TEST(KernelLab, SkipsOutsideTheGuest)
+{
+    if (!inLab())
+        GTEST_SKIP() << "not inside the kernel lab guest: run `make check-kernel`";
+    SUCCEED();
+}
+
+// Deletes what a test created, in reverse.
+class LabTest : public ::testing::Test {
+protected:
+    void TearDown() override
+    {
+        for (auto it = softLinks_.rbegin(); it != softLinks_.rend(); ++it)
+            (void)p_->deleteSoftLink(*it);
+        for (auto it = links_.rbegin(); it != links_.rend(); ++it)
+            (void)p_->deleteLink(*it);
+    }
+    std::string dummy(const std::string &name, const std::string &cidr = "")
+    {
+        EXPECT_TRUE(sh("ip link add " + name + " type dummy")) << name;
+        links_.push_back(name);
+        EXPECT_TRUE(p_->setUp(name, true).ok());
+        if (!cidr.empty()) {
+            auto st = p_->addAddress(name, cidr);
+            EXPECT_TRUE(st.ok()) << st.error().toString();
+        }
+        return name;
+    }
+    std::unique_ptr<Platform> p_ = createLinuxPlatform(LinuxOptions{});
+    std::vector<std::string> softLinks_;
+    std::vector<std::string> links_;
+};
+
+using KernelLabLinux = LabTest;
+
+// rxe over a dummy with a VLAN child: readHost sees the device, its port and
+// the RoCE v2 GIDs of both netdevs, the same through verbs
+// (ibv_query_gid_table) as through sysfs, and the netdev <-> port map.
+TEST_F(KernelLabLinux, RxeOverAVlanGidsFromVerbsMatchSysfs)
+{
+    namespace c = ibnm::test::contract;
+    dummy("kdum0", "192.0.2.20/24");
+    ASSERT_TRUE(sh("ip link add link kdum0 name kdum0.5 type vlan id 5"));
+    links_.push_back("kdum0.5");
+    ASSERT_TRUE(p_->setUp("kdum0.5", true).ok());
+    auto st = p_->addSoftLink("krxe0", SoftLinkType::Rxe, "kdum0");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    softLinks_.push_back("krxe0");
+    auto v = p_->addAddress("kdum0.5", "198.51.100.20/24");
+    ASSERT_TRUE(v.ok()) << v.error().toString();
+
+    auto verbs = p_->readHost();
+    ASSERT_TRUE(verbs.ok()) << verbs.error().toString();
+    LinuxOptions noVerbs;
+    noVerbs.useVerbs = false;
+    auto viaSysfs = createLinuxPlatform(noVerbs)->readHost();
+    ASSERT_TRUE(viaSysfs.ok()) << viaSysfs.error().toString();
+
+    const auto *dv = verbs->findDevice("krxe0");
+    const auto *ds = viaSysfs->findDevice("krxe0");
+    ASSERT_NE(dv, nullptr);
+    ASSERT_NE(ds, nullptr);
+    EXPECT_EQ(dv->driver, "rdma_rxe");
+    EXPECT_EQ(dv->nodeType, "1: CA");
+    ASSERT_EQ(dv->ports.size(), 1u);
+    const auto &pv = dv->ports[0];
+    // rxe: active MTU from the netdev's 1500 is 1024; max 4096.
+    EXPECT_EQ(pv.activeMtu, std::optional<unsigned>(1024));
+    EXPECT_EQ(pv.maxMtu, std::optional<unsigned>(4096));
+    EXPECT_FALSE(ds->ports[0].activeMtu.has_value()) << "sysfs has no MTU";
+
+    auto key = [](const ibnm::model::Port &p) {
+        std::set<std::tuple<unsigned, std::string, int, std::string>> s;
+        for (const auto &g : p.gids)
+            s.emplace(g.index, g.gid, static_cast<int>(g.type), g.netdev);
+        return s;
+    };
+    EXPECT_EQ(key(pv), key(ds->ports[0]));
+    const auto *nd = verbs->findNetdev("kdum0");
+    ASSERT_NE(nd, nullptr);
+    EXPECT_NE(c::findGid(pv, c::linkLocalGid(nd->address), GidType::RoceV2), nullptr);
+    const auto *g4 = c::findGid(pv, c::ipv4MappedGid("192.0.2.20"), GidType::RoceV2);
+    ASSERT_NE(g4, nullptr);
+    EXPECT_EQ(g4->netdev, "kdum0");
+    const auto *g5 = c::findGid(pv, c::ipv4MappedGid("198.51.100.20"), GidType::RoceV2);
+    ASSERT_NE(g5, nullptr);
+    EXPECT_EQ(g5->netdev, "kdum0.5");
+
+    EXPECT_EQ(nd->rdmaDevice, "krxe0");
+    EXPECT_EQ(nd->rdmaPort, 1u);
+    const auto *vlan = verbs->findNetdev("kdum0.5");
+    ASSERT_NE(vlan, nullptr);
+    EXPECT_EQ(vlan->kind, "vlan");
+    EXPECT_EQ(vlan->rdmaDevice, "krxe0");
+    EXPECT_TRUE(c::contains(vlan->addresses, "198.51.100.20/24"));
+}
+
+// ib_ipoib is loaded, but a dummy is no InfiniBand netdev: the kernel
+// answers RTM_NEWLINK type ipoib with ENODEV, and nothing is created.
+TEST_F(KernelLabLinux, IpoibChildIsRefusedWithENODEV)
+{
+    dummy("kdum0");
+    auto before = p_->readHost();
+    ASSERT_TRUE(before.ok());
+    IpoibChildSpec spec;
+    spec.parent = "kdum0";
+    spec.pkey = 0x8001;
+    spec.mode = ibnm::model::IpoibMode::Datagram;
+    spec.umcast = false;
+    auto r = p_->createIpoibChild(spec);
+    ASSERT_FALSE(r.ok()) << "created " << r.value();
+    EXPECT_EQ(r.error().errnum(), ENODEV) << r.error().toString();
+    EXPECT_NE(r.error().toString().find("No such device"), std::string::npos) << r.error().toString();
+    EXPECT_NE(r.error().toString().find("kdum0"), std::string::npos) << r.error().toString();
+    auto after = p_->readHost();
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->netdevs.size(), before->netdevs.size());
+    EXPECT_TRUE(after->ipoib.empty());
+}
+
+TEST_F(KernelLabLinux, BondFailOverMacAndActivePort)
+{
+    dummy("kdum1");
+    dummy("kdum2");
+    BondSpec spec;
+    spec.name = "kbond0";
+    spec.miimon = 50;
+    spec.primary = "kdum2";
+    spec.failOverMac = "active";
+    auto st = p_->createBond(spec);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    links_.push_back("kbond0");
+    for (const char *port : {"kdum1", "kdum2"}) {
+        auto en = p_->enslave(port, "kbond0");
+        ASSERT_TRUE(en.ok()) << en.error().toString();
+    }
+    ASSERT_TRUE(p_->setUp("kbond0", true).ok());
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    const auto *b = ibnm::test::contract::findBond(*h, "kbond0");
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->mode, "active-backup");
+    EXPECT_EQ(b->miimon, 50u);
+    EXPECT_EQ(b->failOverMac, "active");
+    EXPECT_EQ(b->primary, "kdum2");
+    EXPECT_EQ(b->activePort, "kdum2");
+    EXPECT_EQ(h->findNetdev("kdum1")->master, "kbond0");
+
+    // A bond option the kernel refuses names the file.
+    BondSpec bad;
+    bad.name = "kbond1";
+    bad.mode = "no-such-mode";
+    auto refused = p_->createBond(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.error().toString().find("kbond1/bonding/mode"), std::string::npos)
+        << refused.error().toString();
+    auto after = p_->readHost();
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->findNetdev("kbond1"), nullptr) << "the half-made bond is removed";
+}
+
+TEST_F(KernelLabLinux, ReadingAThousandGidSlotsIsFast)
+{
+    dummy("kdum0", "192.0.2.30/24");
+    auto st = p_->addSoftLink("krxe1", SoftLinkType::Rxe, "kdum0");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    softLinks_.push_back("krxe1");
+    LinuxOptions sysfsOnly;
+    sysfsOnly.useVerbs = false;
+    sysfsOnly.useNetlink = false;
+    auto p = createLinuxPlatform(sysfsOnly);
+    gint64 start = g_get_monotonic_time();
+    auto h = p->readHost();
+    gint64 us = g_get_monotonic_time() - start;
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    ASSERT_NE(h->findDevice("krxe1"), nullptr);
+    EXPECT_GE(h->findDevice("krxe1")->ports[0].gids.size(), 2u);
+    std::printf("readHost (sysfs only, rxe with 1024 GID slots, TCG guest): %lld us\n", static_cast<long long>(us));
+    start = g_get_monotonic_time();
+    auto hv = p_->readHost();
+    us = g_get_monotonic_time() - start;
+    ASSERT_TRUE(hv.ok());
+    std::printf("readHost (sysfs + rtnetlink + RDMA netlink + verbs): %lld us\n", static_cast<long long>(us));
+    // Under TCG one file read costs tens of microseconds; 1024 slots once
+    // took ~15 s with a process per file.
+    EXPECT_LT(us, 5000000);
+}
+
+} // namespace

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The Linux platform without a kernel that can do RDMA: reading a sysfs tree,
+// refusing writes in read-only mode, host files written atomically.
+#include "config.h"
+
+#include "libcore/platform/linux-platform.hpp"
+#include "tests/platform/sysfs-fixtures.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include <sys/stat.h>
+
+namespace {
+
+using namespace ibnm::platform;
+using ibnm::test::TempDir;
+namespace fx = ibnm::test::sysfs;
+
+LinuxOptions dumpOptions(const TempDir &root)
+{
+    LinuxOptions o;
+    o.sysfsRoot = root.path();
+    o.configfsRoot = root / "kernel/config";
+    o.readOnly = true;
+    o.useNetlink = false;
+    o.useVerbs = false;
+    return o;
+}
+
+TEST(LinuxPlatform, ReadsASysfsTree)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    fx::writeMlx5Roce(root);
+    auto p = createLinuxPlatform(dumpOptions(root));
+    EXPECT_STREQ(p->kind(), "linux");
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    ASSERT_EQ(h->devices.size(), 2u);
+    EXPECT_EQ(h->devices[0].name, "mlx4_0");
+    EXPECT_EQ(h->devices[1].name, "mlx5_0");
+    EXPECT_TRUE(h->softLinks.empty());
+}
+
+TEST(LinuxPlatform, SoftLinksFromSysfs)
+{
+    TempDir root;
+    root.write("class/infiniband/rxe0/node_type", "1: CA\n");
+    root.write("class/infiniband/rxe0/parent", "dummy0\n");
+    root.write("class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n");
+    root.write("class/infiniband/siw0/node_type", "4: RNIC\n");
+    root.write("class/infiniband/siw0/ports/1/link_layer", "Ethernet\n");
+    auto h = createLinuxPlatform(dumpOptions(root))->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    ASSERT_EQ(h->softLinks.size(), 2u);
+    EXPECT_EQ(h->softLinks[0].name, "rxe0");
+    EXPECT_EQ(h->softLinks[0].type, ibnm::model::SoftLinkType::Rxe);
+    EXPECT_EQ(h->softLinks[0].netdev, "dummy0");
+    EXPECT_EQ(h->softLinks[1].name, "siw0");
+    EXPECT_EQ(h->softLinks[1].type, ibnm::model::SoftLinkType::Siw);
+    EXPECT_EQ(h->findDevice("rxe0")->driver, "rdma_rxe");
+    EXPECT_EQ(h->findDevice("siw0")->driver, "siw");
+}
+
+TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    auto p = createLinuxPlatform(dumpOptions(root));
+    IpoibChildSpec child;
+    child.parent = "ib0";
+    child.pkey = 0x8002;
+    BondSpec bond;
+    bond.name = "bond0";
+    std::string file = root / "etc/limits.conf";
+    struct Case {
+        const char *op;
+        std::function<ibnm::Status()> run;
+    } cases[] = {
+        {"createIpoibChild",
+         [&]() -> ibnm::Status {
+             auto r = p->createIpoibChild(child);
+             if (r.ok())
+                 return {};
+             return std::move(r).error();
+         }},
+        {"deleteIpoibChild", [&] { return p->deleteIpoibChild("ib0", 0x8001); }},
+        {"setIpoibMode", [&] { return p->setIpoibMode("ib0", ibnm::model::IpoibMode::Connected); }},
+        {"setIpoibUmcast", [&] { return p->setIpoibUmcast("ib0", true); }},
+        {"setMtu", [&] { return p->setMtu("ib0", 2044); }},
+        {"setUp", [&] { return p->setUp("ib0", true); }},
+        {"createBond", [&] { return p->createBond(bond); }},
+        {"enslave", [&] { return p->enslave("ib0", "bond0"); }},
+        {"release", [&] { return p->release("ib0"); }},
+        {"deleteLink", [&] { return p->deleteLink("ib0.8001"); }},
+        {"addAddress", [&] { return p->addAddress("ib0", "192.0.2.1/24"); }},
+        {"removeAddress", [&] { return p->removeAddress("ib0", "192.0.2.1/24"); }},
+        {"addSoftLink", [&] { return p->addSoftLink("rxe0", ibnm::model::SoftLinkType::Rxe, "eth2"); }},
+        {"deleteSoftLink", [&] { return p->deleteSoftLink("mlx4_0"); }},
+        {"setDefaultRoceMode", [&] { return p->setDefaultRoceMode("mlx4_0", 2, ibnm::model::RoceMode::V2); }},
+        {"setDefaultRoceTos", [&] { return p->setDefaultRoceTos("mlx4_0", 2, 106); }},
+        {"setTrafficClass", [&] { return p->setTrafficClass("mlx4_0", 2, 106); }},
+        {"setTtl", [&] { return p->setTtl("mlx4_0", 2, 64); }},
+        {"writeHostFile", [&] { return p->writeHostFile(file, "x\n", 0644); }},
+        {"removeHostFile", [&] { return p->removeHostFile(file); }},
+    };
+    for (const auto &c : cases) {
+        auto st = c.run();
+        ASSERT_FALSE(st.ok()) << c.op;
+        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED) << c.op << ": " << st.error().toString();
+        EXPECT_NE(st.error().toString().find(root.path()), std::string::npos)
+            << c.op << " does not name the root: " << st.error().toString();
+    }
+    EXPECT_FALSE(g_file_test(file.c_str(), G_FILE_TEST_EXISTS));
+    // Reading is still fine, and the tree is unchanged.
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_NE(h->findIpoib("ib0.8001"), nullptr);
+    EXPECT_FALSE(h->findIpoib("ib0")->umcast);
+}
+
+TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)
+{
+    g_unsetenv("IBNM_SYSFS_ROOT");
+    auto live = linuxOptionsFromEnvironment();
+    EXPECT_EQ(live.sysfsRoot, "/sys");
+    EXPECT_EQ(live.configfsRoot, "/sys/kernel/config");
+    EXPECT_FALSE(live.readOnly);
+    EXPECT_TRUE(live.useNetlink);
+    EXPECT_TRUE(live.useVerbs);
+    g_setenv("IBNM_SYSFS_ROOT", "/tmp/dump/sys", TRUE);
+    auto dump = linuxOptionsFromEnvironment();
+    g_unsetenv("IBNM_SYSFS_ROOT");
+    EXPECT_EQ(dump.sysfsRoot, "/tmp/dump/sys");
+    EXPECT_EQ(dump.configfsRoot, "/tmp/dump/sys/kernel/config");
+    EXPECT_TRUE(dump.readOnly);
+    EXPECT_FALSE(dump.useNetlink);
+    EXPECT_FALSE(dump.useVerbs);
+}
+
+TEST(LinuxPlatform, HostFilesAreReplacedAtomicallyWithTheirMode)
+{
+    TempDir root;
+    TempDir etc;
+    LinuxOptions o;
+    o.sysfsRoot = root.path();
+    o.useNetlink = false;
+    o.useVerbs = false;
+    auto p = createLinuxPlatform(o);
+    std::string path = etc / "rdma.conf";
+
+    auto none = p->readHostFile(path);
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value());
+
+    etc.write("rdma.conf", "old\n");
+    auto st = p->writeHostFile(path, "@rdma soft memlock unlimited\n", 0640);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    auto back = p->readHostFile(path);
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->value_or(""), "@rdma soft memlock unlimited\n");
+    struct stat sb;
+    ASSERT_EQ(stat(path.c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 07777, 0640u);
+    // No temporary file is left beside it.
+    GDir *d = g_dir_open(etc.path().c_str(), 0, nullptr);
+    ASSERT_NE(d, nullptr);
+    int entries = 0;
+    while (g_dir_read_name(d))
+        entries++;
+    g_dir_close(d);
+    EXPECT_EQ(entries, 1);
+
+    ASSERT_TRUE(p->removeHostFile(path).ok());
+    EXPECT_FALSE(g_file_test(path.c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_TRUE(p->removeHostFile(path).ok()) << "removing an absent file is done already";
+
+    auto missingDir = p->writeHostFile(etc / "no/such/dir/file", "x", 0644);
+    ASSERT_FALSE(missingDir.ok());
+    EXPECT_NE(missingDir.error().toString().find("no/such/dir/file"), std::string::npos);
+}
+
+TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)
+{
+    TempDir root;
+    fx::writeMlx5Roce(root);
+    LinuxOptions o;
+    o.sysfsRoot = root.path();
+    o.configfsRoot = root / "kernel/config";
+    o.useNetlink = false;
+    o.useVerbs = false;
+    auto p = createLinuxPlatform(o);
+
+    auto tos = p->setDefaultRoceTos("mlx5_0", 1, 256);
+    ASSERT_FALSE(tos.ok());
+    EXPECT_EQ(tos.error().errnum(), ERANGE);
+    auto missing = p->setDefaultRoceMode("mlx5_9", 1, ibnm::model::RoceMode::V2);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code(), IBNM_ERROR_NOT_FOUND);
+    EXPECT_NE(missing.error().toString().find("mlx5_9"), std::string::npos);
+    auto noConfigfs = p->setDefaultRoceMode("mlx5_0", 1, ibnm::model::RoceMode::V2);
+    ASSERT_FALSE(noConfigfs.ok());
+    EXPECT_EQ(noConfigfs.error().code(), IBNM_ERROR_NOT_SUPPORTED) << noConfigfs.error().toString();
+
+    // mlx5 tc/ files are written as given; other devices have none.
+    auto tc = p->setTrafficClass("mlx5_0", 1, 96);
+    ASSERT_TRUE(tc.ok()) << tc.error().toString();
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].trafficClass, std::optional<unsigned>(96));
+    auto ttl = p->setTtl("mlx5_0", 2, 64);
+    ASSERT_FALSE(ttl.ok());
+    EXPECT_EQ(ttl.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+
+    // configfs in a tree: the directory is created and the value written.
+    root.mkdir("kernel/config/rdma_cm");
+    root.mkdir("kernel/config/rdma_cm/mlx5_0/ports/1");
+    root.write("kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode", "IB/RoCE v1\n");
+    root.write("kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "0\n");
+    ASSERT_TRUE(p->setDefaultRoceMode("mlx5_0", 1, ibnm::model::RoceMode::V2).ok());
+    ASSERT_TRUE(p->setDefaultRoceTos("mlx5_0", 1, 106).ok());
+    h = p->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceMode,
+              std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
+    EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceTos, std::optional<unsigned>(106));
+}
+
+} // namespace

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The sysfs reader on hand-written trees: values as the kernel shows them,
+// malformed files named in the error, missing optional files as nullopt.
+#include "config.h"
+
+#include "libcore/platform/sysfs.hpp"
+#include "tests/platform/sysfs-fixtures.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+namespace {
+
+namespace sysfs = ibnm::platform::sysfs;
+namespace fx = ibnm::test::sysfs;
+using ibnm::model::GidType;
+using ibnm::model::IpoibMode;
+using ibnm::model::LinkLayer;
+using ibnm::test::TempDir;
+
+ibnm::model::Host readAll(const TempDir &root)
+{
+    auto h = sysfs::readHost({root.path(), ""});
+    EXPECT_TRUE(h.ok()) << h.error().toString();
+    return h.ok() ? std::move(h).value() : ibnm::model::Host{};
+}
+
+TEST(SysfsReader, Mlx4DualPortDevice)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    auto h = readAll(root);
+    const auto *d = h.findDevice("mlx4_0");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->nodeGuid, "0002:c903:0031:7850");
+    EXPECT_EQ(d->nodeType, "1: CA");
+    EXPECT_EQ(d->fwVersion, "2.42.5000");
+    EXPECT_EQ(d->hcaType, "MT4099");
+    EXPECT_EQ(d->boardId, "MT_1090120019");
+    EXPECT_EQ(d->driver, "mlx4_core");
+    EXPECT_FALSE(d->enhancedIpoib);
+    EXPECT_TRUE(d->connectedModeSupported);
+    ASSERT_EQ(d->ports.size(), 2u);
+
+    const auto &p1 = d->ports[0];
+    EXPECT_EQ(p1.number, 1u);
+    EXPECT_EQ(p1.state, "4: ACTIVE");
+    EXPECT_EQ(p1.physState, "5: LinkUp");
+    EXPECT_EQ(p1.rate, "56 Gb/sec (4X FDR)");
+    EXPECT_EQ(p1.lid, std::optional<uint32_t>(5));
+    EXPECT_EQ(p1.smLid, std::optional<uint32_t>(1));
+    EXPECT_EQ(p1.linkLayer, LinkLayer::InfiniBand);
+    EXPECT_EQ(p1.pkeys, (std::vector<uint16_t>{0xffff, 0x8001}));
+    ASSERT_EQ(p1.gids.size(), 1u);
+    EXPECT_EQ(p1.gids[0].index, 0u);
+    EXPECT_EQ(p1.gids[0].gid, "fe80:0000:0000:0000:0002:c903:0031:7851");
+    EXPECT_EQ(p1.gids[0].type, GidType::IbRoceV1);
+    EXPECT_EQ(p1.gids[0].netdev, "");
+    // MTUs come from verbs, not sysfs.
+    EXPECT_FALSE(p1.activeMtu.has_value());
+    EXPECT_FALSE(p1.trafficClass.has_value());
+
+    const auto &p2 = d->ports[1];
+    EXPECT_EQ(p2.number, 2u);
+    EXPECT_EQ(p2.linkLayer, LinkLayer::Ethernet);
+    ASSERT_EQ(p2.gids.size(), 1u);
+    EXPECT_EQ(p2.gids[0].netdev, "eth2");
+}
+
+TEST(SysfsReader, Mlx4NetdevsAndIpoib)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    auto h = readAll(root);
+    const auto *ib0 = h.findNetdev("ib0");
+    ASSERT_NE(ib0, nullptr);
+    EXPECT_EQ(ib0->type, 32u);
+    EXPECT_EQ(ib0->ifindex, 4u);
+    EXPECT_EQ(ib0->mtu, 2044u);
+    EXPECT_TRUE(ib0->up);
+    EXPECT_EQ(ib0->kind, "ipoib");
+    EXPECT_EQ(ib0->rdmaDevice, "mlx4_0");
+    EXPECT_EQ(ib0->rdmaPort, 1u);
+    const auto *eth2 = h.findNetdev("eth2");
+    ASSERT_NE(eth2, nullptr);
+    EXPECT_EQ(eth2->rdmaDevice, "mlx4_0");
+    EXPECT_EQ(eth2->rdmaPort, 2u) << "dev_id 0x1 is the second port";
+
+    const auto *ib = h.findIpoib("ib0");
+    ASSERT_NE(ib, nullptr);
+    EXPECT_EQ(ib->parent, "");
+    EXPECT_EQ(ib->pkey, 0xffff);
+    EXPECT_EQ(ib->mode, IpoibMode::Datagram);
+    EXPECT_FALSE(ib->umcast);
+    EXPECT_EQ(ib->portGuid, "0002:c903:0031:7851");
+    const auto *child = h.findIpoib("ib0.8001");
+    ASSERT_NE(child, nullptr);
+    EXPECT_EQ(child->parent, "ib0");
+    EXPECT_EQ(child->pkey, 0x8001);
+    EXPECT_EQ(child->mode, IpoibMode::Connected);
+    EXPECT_TRUE(child->umcast);
+    EXPECT_EQ(child->mtu, 65520u);
+    EXPECT_FALSE(h.findNetdev("ib0.8001")->up);
+    EXPECT_EQ(h.findIpoib("eth2"), nullptr);
+}
+
+TEST(SysfsReader, Mlx5RoceGidTableWithVlan)
+{
+    TempDir root;
+    fx::writeMlx5Roce(root);
+    auto h = readAll(root);
+    const auto *d = h.findDevice("mlx5_0");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->driver, "mlx5_core");
+    EXPECT_EQ(d->roceEnabled, std::optional<bool>(true));
+    EXPECT_FALSE(d->enhancedIpoib) << "Enhanced IPoIB is about InfiniBand ports";
+    ASSERT_EQ(d->ports.size(), 1u);
+    const auto &p = d->ports[0];
+    EXPECT_EQ(p.trafficClass, std::optional<unsigned>(106));
+    EXPECT_EQ(p.ttl, std::optional<unsigned>(64));
+    ASSERT_EQ(p.gids.size(), 6u) << "the all-zero entries 6-15 are skipped";
+    struct {
+        unsigned index;
+        const char *gid;
+        GidType type;
+        const char *netdev;
+    } want[] = {
+        {0, "fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea", GidType::IbRoceV1, "p4p1"},
+        {1, "fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea", GidType::RoceV2, "p4p1"},
+        {2, "0000:0000:0000:0000:0000:ffff:0a0a:0a01", GidType::IbRoceV1, "p4p1"},
+        {3, "0000:0000:0000:0000:0000:ffff:0a0a:0a01", GidType::RoceV2, "p4p1"},
+        {4, "0000:0000:0000:0000:0000:ffff:c1a8:0146", GidType::IbRoceV1, "p4p1.100"},
+        {5, "0000:0000:0000:0000:0000:ffff:c1a8:0146", GidType::RoceV2, "p4p1.100"},
+    };
+    for (size_t i = 0; i < 6; i++) {
+        EXPECT_EQ(p.gids[i].index, want[i].index);
+        EXPECT_EQ(p.gids[i].gid, want[i].gid);
+        EXPECT_EQ(p.gids[i].type, want[i].type) << i;
+        EXPECT_EQ(p.gids[i].netdev, want[i].netdev);
+    }
+    const auto *vlan = h.findNetdev("p4p1.100");
+    ASSERT_NE(vlan, nullptr);
+    EXPECT_EQ(vlan->kind, "vlan");
+    EXPECT_EQ(vlan->rdmaDevice, "mlx5_0") << "mapped through the GID table's ndevs";
+    EXPECT_EQ(vlan->rdmaPort, 1u);
+    EXPECT_EQ(h.findNetdev("p4p1")->rdmaDevice, "mlx5_0");
+}
+
+TEST(SysfsReader, GidsAreOrderedNumerically)
+{
+    TempDir root;
+    const std::string p = "class/infiniband/rxe0/ports/1/";
+    root.write(p + "link_layer", "Ethernet\n");
+    for (unsigned i : {0u, 2u, 10u}) {
+        root.write(p + "gids/" + std::to_string(i), "fe80:0000:0000:0000:0000:0000:0000:000" + std::to_string(i % 10) + "\n");
+        root.write(p + "gid_attrs/types/" + std::to_string(i), "RoCE v2\n");
+    }
+    auto h = readAll(root);
+    ASSERT_EQ(h.devices.size(), 1u);
+    const auto &gids = h.devices[0].ports[0].gids;
+    ASSERT_EQ(gids.size(), 3u);
+    EXPECT_EQ(gids[0].index, 0u);
+    EXPECT_EQ(gids[1].index, 2u);
+    EXPECT_EQ(gids[2].index, 10u);
+}
+
+TEST(SysfsReader, BondFromBondingDirectory)
+{
+    TempDir root;
+    fx::writeBond(root);
+    auto h = readAll(root);
+    ASSERT_EQ(h.bonds.size(), 1u);
+    const auto &b = h.bonds[0];
+    EXPECT_EQ(b.name, "bond0");
+    EXPECT_EQ(b.mode, "active-backup");
+    EXPECT_EQ(b.ports, (std::vector<std::string>{"eth0", "eth1"}));
+    EXPECT_EQ(b.primary, "eth0");
+    EXPECT_EQ(b.activePort, "eth0");
+    EXPECT_EQ(b.miimon, 100u);
+    EXPECT_EQ(b.failOverMac, "active");
+    EXPECT_EQ(h.findNetdev("bond0")->kind, "bond");
+    EXPECT_EQ(h.findNetdev("eth1")->master, "bond0");
+}
+
+TEST(SysfsReader, MissingOptionalFilesAreNullopt)
+{
+    TempDir root;
+    // A device with nothing but one port's link layer.
+    root.write("class/infiniband/mlx5_1/ports/1/link_layer", "InfiniBand\n");
+    root.write("class/net/ib1/type", "32\n");
+    auto h = readAll(root);
+    const auto *d = h.findDevice("mlx5_1");
+    ASSERT_NE(d, nullptr);
+    EXPECT_EQ(d->nodeGuid, "");
+    EXPECT_EQ(d->driver, "");
+    EXPECT_FALSE(d->roceEnabled.has_value());
+    ASSERT_EQ(d->ports.size(), 1u);
+    EXPECT_FALSE(d->ports[0].lid.has_value());
+    EXPECT_FALSE(d->ports[0].smLid.has_value());
+    EXPECT_FALSE(d->ports[0].trafficClass.has_value());
+    EXPECT_FALSE(d->ports[0].ttl.has_value());
+    EXPECT_FALSE(d->ports[0].defaultRoceMode.has_value());
+    EXPECT_TRUE(d->ports[0].pkeys.empty());
+    EXPECT_TRUE(d->ports[0].gids.empty());
+    const auto *ib1 = h.findIpoib("ib1");
+    ASSERT_NE(ib1, nullptr);
+    EXPECT_EQ(ib1->portGuid, "");
+
+    TempDir empty;
+    auto none = readAll(empty);
+    EXPECT_TRUE(none.devices.empty());
+    EXPECT_TRUE(none.netdevs.empty());
+}
+
+TEST(SysfsReader, MalformedFilesAreNamed)
+{
+    struct Case {
+        const char *file;
+        std::string contents;
+    } cases[] = {
+        {"class/infiniband/mlx4_0/ports/1/lid", "zz\n"},
+        {"class/infiniband/mlx4_0/ports/1/sm_lid", "-1\n"},
+        {"class/infiniband/mlx4_0/ports/1/link_layer", "Token Ring\n"},
+        {"class/infiniband/mlx4_0/ports/1/pkeys/1", "0x1ffff\n"},
+        {"class/infiniband/mlx4_0/ports/1/pkeys/2", "\n"},
+        {"class/infiniband/mlx4_0/ports/1/gids/1", "fe80::1\n"},
+        {"class/infiniband/mlx4_0/ports/1/gid_attrs/types/0", "RoCE v3\n"},
+        {"class/infiniband/mlx4_0/tc/1/traffic_class", "Global tclass=abc\n"},
+        {"class/infiniband/mlx4_0/tc/1/ttl", "300\n"},
+        {"class/net/ib0/type", "thirty-two\n"},
+        {"class/net/ib0/mtu", "2044 bytes\n"},
+        {"class/net/ib0/mode", "reliable\n"},
+        {"class/net/ib0/pkey", "0x10000\n"},
+        {"class/net/eth2/dev_id", "0xg\n"},
+        // A file larger than a sysfs page is an error, never truncated.
+        {"class/infiniband/mlx4_0/fw_ver", std::string(5000, '1')},
+    };
+    for (const auto &c : cases) {
+        TempDir root;
+        fx::writeMlx4(root);
+        root.write(c.file, c.contents);
+        auto h = sysfs::readHost({root.path(), ""});
+        ASSERT_FALSE(h.ok()) << c.file << " was accepted";
+        EXPECT_EQ(h.error().code(), IBNM_ERROR_PARSE) << c.file;
+        EXPECT_NE(h.error().toString().find(root / c.file), std::string::npos)
+            << c.file << " is not named in: " << h.error().toString();
+    }
+}
+
+TEST(SysfsReader, UnreadableFileIsNamedWithItsErrno)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    // A directory where a file should be: read() fails with EISDIR.
+    std::string path = root / "class/infiniband/mlx4_0/node_type";
+    ASSERT_EQ(g_unlink(path.c_str()), 0);
+    root.mkdir("class/infiniband/mlx4_0/node_type");
+    auto h = sysfs::readHost({root.path(), ""});
+    ASSERT_FALSE(h.ok());
+    EXPECT_EQ(h.error().errnum(), EISDIR);
+    EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
+}
+
+TEST(SysfsReader, RoceDefaultsFromConfigfs)
+{
+    TempDir root;
+    fx::writeMlx5Roce(root);
+    root.write("kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode", "RoCE v2\n");
+    root.write("kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "106\n");
+    auto h = sysfs::readHost({root.path(), root / "kernel/config"});
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    const auto &p = h->findDevice("mlx5_0")->ports[0];
+    EXPECT_EQ(p.defaultRoceMode, std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
+    EXPECT_EQ(p.defaultRoceTos, std::optional<unsigned>(106));
+
+    root.write("kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_mode", "RoCE v9\n");
+    auto bad = sysfs::readHost({root.path(), root / "kernel/config"});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().toString().find("default_roce_mode"), std::string::npos);
+}
+
+TEST(SysfsReader, FormatsGidsAndPortGuids)
+{
+    const unsigned char raw[16] = {0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x02, 0xc9, 0xff, 0xfe, 0x31, 0x78, 0x52};
+    EXPECT_EQ(sysfs::formatGid(raw), "fe80:0000:0000:0000:0202:c9ff:fe31:7852");
+    EXPECT_EQ(sysfs::portGuidFromAddress("80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51"),
+              "0002:c903:0031:7851");
+    EXPECT_EQ(sysfs::portGuidFromAddress("52:54:00:00:00:01"), "");
+}
+
+TEST(SysfsReader, ReadsAManyGidHostQuickly)
+{
+    // 8 devices x 2 ports x 128 GID entries, 4 used per port.
+    TempDir root;
+    for (int dev = 0; dev < 8; dev++)
+        for (int port = 1; port <= 2; port++) {
+            std::string p = "class/infiniband/mlx5_" + std::to_string(dev) + "/ports/" + std::to_string(port) + "/";
+            root.write(p + "link_layer", "Ethernet\n");
+            for (int i = 0; i < 128; i++) {
+                root.write(p + "gids/" + std::to_string(i),
+                           i < 4 ? "fe80:0000:0000:0000:0000:0000:0000:0001\n" : fx::kZeroGid);
+                if (i < 4)
+                    root.write(p + "gid_attrs/types/" + std::to_string(i), "RoCE v2\n");
+            }
+        }
+    gint64 start = g_get_monotonic_time();
+    auto h = readAll(root);
+    gint64 us = g_get_monotonic_time() - start;
+    ASSERT_EQ(h.devices.size(), 8u);
+    for (const auto &d : h.devices)
+        for (const auto &p : d.ports)
+            EXPECT_EQ(p.gids.size(), 4u);
+    // Generous: about 2300 small reads; a per-file shell-out would take seconds.
+    EXPECT_LT(us, 2000000) << us << " us";
+}
+
+} // namespace
