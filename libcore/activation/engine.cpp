@@ -56,7 +56,10 @@ std::string guidPart(const std::string &address)
 
 class Planner {
 public:
-    Planner(const Host &host, Report &report) : host_(host), report_(report) {}
+    Planner(const Host &host, Report &report, bool rdmaOnly = false)
+        : host_(host), report_(report), rdmaOnly_(rdmaOnly)
+    {
+    }
 
     std::vector<Step> steps;
 
@@ -126,9 +129,42 @@ public:
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
 
 private:
+    Status planIpoibExtras(const DesiredIpoib &x);
+
     const Host &host_;
     Report &report_;
+    bool rdmaOnly_ = false;
 };
+
+// NetworkManager has created and configured the interface: only umcast,
+// and a clear error where the device cannot do the transport mode asked.
+Status Planner::planIpoibExtras(const DesiredIpoib &x)
+{
+    const std::string &origin = x.origin.id;
+    const model::IpoibNetdev *cur = x.pkey ? findChild(x.parent, *x.pkey) : findBase(x);
+    if (cur == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND,
+                     strprintf(_("the interface %s does not exist (yet)"), x.ifname.c_str()))
+            .withContext("connection.interface-name")
+            .withContext(origin);
+    const auto *nd = host_.findNetdev(cur->parent.empty() ? cur->name : cur->parent);
+    const auto *dev = nd ? host_.findDevice(nd->rdmaDevice) : nullptr;
+    if (x.mode == IpoibMode::Connected && dev && (dev->enhancedIpoib || !dev->connectedModeSupported))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s cannot use connected mode (%s: %s); set transport-mode datagram"),
+                               cur->name.c_str(), dev->name.c_str(),
+                               dev->enhancedIpoib ? _("Enhanced IPoIB") : _("no IPoIB connected mode")))
+            .withContext("infiniband.transport-mode")
+            .withContext(origin);
+    if (x.umcast && *x.umcast != cur->umcast) {
+        bool old = cur->umcast;
+        std::string ifname = cur->name;
+        add("set-umcast", ifname, strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"), origin,
+            [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
+            [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
+    }
+    return {};
+}
 
 void Planner::planAddresses(const std::string &origin, const std::string &ifname,
                             const std::vector<std::string> &want)
@@ -153,6 +189,8 @@ void Planner::planUp(const std::string &origin, const std::string &ifname, bool 
 
 Status Planner::planIpoib(const DesiredIpoib &x)
 {
+    if (rdmaOnly_)
+        return planIpoibExtras(x);
     const std::string &origin = x.origin.id;
     std::string ifname;
     const model::IpoibNetdev *cur = nullptr;
@@ -484,7 +522,7 @@ void finish(std::vector<Step> &steps, Report &report)
 
 // Reads what the kernel now has and checks every object the profiles asked
 // for. The first mismatch is the error.
-Status verifyUp(const Host &h, const Desired &d)
+Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
 {
     Report scratch;
     Planner lookup(h, scratch);
@@ -494,6 +532,8 @@ Status verifyUp(const Host &h, const Desired &d)
             .withContext(origin);
     };
     for (const auto &x : d.ipoib) {
+        if (rdmaOnly)
+            break;
         const model::IpoibNetdev *cur = x.pkey ? lookup.findChild(x.parent, *x.pkey) : lookup.findBase(x);
         std::string object = x.ifname.empty() ? x.macAddress : x.ifname;
         if (cur == nullptr)
@@ -516,6 +556,8 @@ Status verifyUp(const Host &h, const Desired &d)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
     }
     for (const auto &b : d.bonds) {
+        if (rdmaOnly)
+            break;
         const model::Bond *cur = nullptr;
         for (const auto &x : h.bonds)
             if (x.name == b.ifname)
@@ -569,10 +611,11 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
     if (!host.ok())
         return planningFailed(std::move(report), std::move(host).error());
 
-    Planner planner(*host, report);
+    Planner planner(*host, report, options.rdmaOnly);
     std::set<std::string> newNetdevs;
-    for (const auto &b : desired.bonds)
-        newNetdevs.insert(b.ifname);
+    if (!options.rdmaOnly)
+        for (const auto &b : desired.bonds)
+            newNetdevs.insert(b.ifname);
 
     // Order: bonds are created first so ports can join them; ports and other
     // IPoIB interfaces are configured (mode, MTU) and then enslaved or set
@@ -580,7 +623,7 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
     // netdevs that now exist.
     std::vector<Step> bondSteps, ipoibSteps, upSteps, rdmaSteps;
     for (const auto &b : desired.bonds)
-        if (Status s = planner.planBond(b); !s.ok())
+        if (Status s = options.rdmaOnly ? Status{} : planner.planBond(b); !s.ok())
             return planningFailed(std::move(report), std::move(s).error());
     bondSteps = std::move(planner.steps);
     planner.steps.clear();
@@ -594,8 +637,9 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
     planner.steps.clear();
     for (const auto &[origin, ifname] : planner.pendingUp)
         planner.planUp(origin, ifname, false);
-    for (const auto &b : desired.bonds)
-        planner.planAddresses(b.origin.id, b.ifname, b.addresses);
+    if (!options.rdmaOnly)
+        for (const auto &b : desired.bonds)
+            planner.planAddresses(b.origin.id, b.ifname, b.addresses);
     upSteps = std::move(planner.steps);
     planner.steps.clear();
     for (const auto &r : desired.rdma)
@@ -610,7 +654,8 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
 
     if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
         auto after = platform.readHost();
-        Status verified = after.ok() ? verifyUp(*after, desired) : Status(std::move(after).error());
+        Status verified =
+            after.ok() ? verifyUp(*after, desired, options.rdmaOnly) : Status(std::move(after).error());
         if (!verified.ok()) {
             report.ok = false;
             report.error = verified.error().toString();
@@ -643,6 +688,8 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         }
     }
     for (const auto &x : desired.ipoib) {
+        if (options.rdmaOnly)
+            break;
         const model::IpoibNetdev *cur = nullptr;
         if (x.pkey) {
             for (const auto &ib : host.ipoib)
@@ -688,6 +735,8 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
                         [name = cur->name](Platform &p) { return p.setUp(name, true); });
     }
     for (const auto &x : desired.bonds) {
+        if (options.rdmaOnly)
+            break;
         const model::Bond *cur = nullptr;
         for (const auto &b : host.bonds)
             if (b.name == x.ifname)

@@ -46,6 +46,11 @@ struct Report {
 
 struct Options {
     bool dryRun = false;          // plan only
+    // Only what NetworkManager does not do itself: soft RDMA links, RoCE
+    // defaults, traffic class/TTL, umcast, and the connected-mode probe.
+    // Interfaces, modes, MTUs, bonds and IP stay NetworkManager's (the
+    // dispatcher plugin's mode).
+    bool rdmaOnly = false;
 };
 
 // Brings the objects of `desired` up. Planning errors (a missing parent, a

@@ -474,3 +474,40 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     ASSERT_TRUE(gone.ok());
     EXPECT_FALSE(*gone);
 }
+
+TEST(Activation, RdmaOnlyLeavesInterfacesToNetworkManager)
+{
+    // The dispatcher plugin's mode: NetworkManager has configured mlx4_ib0
+    // (mode, MTU) itself; ibnm adds only the soft link and umcast.
+    auto p = makeHost();
+    auto profiles = std::vector<ConnPtr>{
+        withUser(ipoib("ib", "mlx4_ib0", "connected", 65520), {{"ipoib.umcast", "yes"}}),
+        ethernet("r", "enp1s0", {{"rdma.link-type", "siw"}}),
+    };
+    auto d = resolve(raw(profiles), raw(profiles), false);
+    ASSERT_TRUE(d.ok());
+    Options o;
+    o.rdmaOnly = true;
+    Report r = up(*p, *d, o);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(actions(r), (std::vector<std::string>{"set-umcast mlx4_ib0", "add-rdma-link siw_enp1s0"}));
+    auto h = p->readHost();
+    EXPECT_EQ(h->findIpoib("mlx4_ib0")->mode, model::IpoibMode::Datagram) << "mode is NetworkManager's";
+    EXPECT_TRUE(h->findIpoib("mlx4_ib0")->umcast);
+    Report dn = down(*p, *d, o);
+    ASSERT_TRUE(dn.ok) << dn.error;
+    EXPECT_EQ(actions(dn), (std::vector<std::string>{"delete-rdma-link siw_enp1s0"}));
+}
+
+TEST(Activation, RdmaOnlyProbesConnectedMode)
+{
+    auto p = makeHost();
+    auto profiles = std::vector<ConnPtr>{ipoib("cx6", "ib0", "connected", 0)};
+    auto d = resolve(raw(profiles), raw(profiles), false);
+    Options o;
+    o.rdmaOnly = true;
+    Report r = up(*p, *d, o);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("cx6: infiniband.transport-mode: ib0 cannot use connected mode"), std::string::npos)
+        << r.error;
+}
