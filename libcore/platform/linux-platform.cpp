@@ -165,6 +165,48 @@ Result<RtnlLinkPtr> getLink(NlSocket &s, const std::string &name)
     return link;
 }
 
+Result<std::vector<rdma::DeviceInfo>> rdmaDevices(NlSocket &s)
+{
+    auto req = rdma::encodeGetDump();
+    if (!req)
+        return std::move(req).error();
+    std::vector<rdma::DeviceInfo> devices;
+    auto st = dump(s, req->get(), [&](nlmsghdr *h) -> Status {
+        auto d = rdma::decodeDevice(h);
+        if (!d)
+            return std::move(d).error();
+        devices.push_back(std::move(d).value());
+        return {};
+    }, "RDMA_NLDEV_CMD_GET");
+    if (!st)
+        return std::move(st).error();
+    return devices;
+}
+
+// Every port of every RDMA device, as `rdma link show` lists them.
+Result<std::vector<rdma::PortInfo>> rdmaPorts(NlSocket &s)
+{
+    auto devices = rdmaDevices(s);
+    if (!devices)
+        return std::move(devices).error();
+    std::vector<rdma::PortInfo> ports;
+    for (const auto &d : *devices) {
+        auto req = rdma::encodePortGetDump(d.index);
+        if (!req)
+            return std::move(req).error();
+        auto st = dump(s, req->get(), [&](nlmsghdr *h) -> Status {
+            auto p = rdma::decodePort(h);
+            if (!p)
+                return std::move(p).error();
+            ports.push_back(std::move(p).value());
+            return {};
+        }, "RDMA_NLDEV_CMD_PORT_GET");
+        if (!st)
+            return std::move(st).error();
+    }
+    return ports;
+}
+
 // Polls `done` every 20 ms for up to `ms` milliseconds.
 bool waitUntil(const std::function<bool()> &done, int ms = 3000)
 {
@@ -362,20 +404,10 @@ Status LinuxPlatform::overlayRdmaNetlink(model::Host &host)
     auto s = connectNetlink(NETLINK_RDMA);
     if (!s)
         return {}; // sysfs has devices but no RDMA netlink: keep what sysfs shows
-    auto req = rdma::encodePortGetDump();
-    if (!req)
-        return std::move(req).error();
-    std::vector<rdma::PortInfo> ports;
-    auto st = dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
-        auto p = rdma::decodePort(h);
-        if (!p)
-            return std::move(p).error();
-        ports.push_back(std::move(p).value());
-        return {};
-    }, "RDMA_NLDEV_CMD_PORT_GET");
-    if (!st)
-        return st;
-    for (const auto &p : ports) {
+    auto ports = rdmaPorts(**s);
+    if (!ports)
+        return std::move(ports).error();
+    for (const auto &p : *ports) {
         if (!p.netdevName || p.netdevName->empty())
             continue;
         for (auto &l : host.softLinks)
@@ -727,16 +759,12 @@ std::vector<std::string> LinuxPlatform::softDevicesOn(const std::string &ifname)
     auto s = connectNetlink(NETLINK_RDMA);
     if (!s)
         return out;
-    auto req = rdma::encodePortGetDump();
-    if (!req)
+    auto ports = rdmaPorts(**s);
+    if (!ports)
         return out;
-    (void)dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
-        auto p = rdma::decodePort(h);
-        if (p && p->netdevName.value_or("") == ifname &&
-            std::find(out.begin(), out.end(), p->deviceName) == out.end())
-            out.push_back(p->deviceName);
-        return {};
-    }, "RDMA_NLDEV_CMD_PORT_GET");
+    for (const auto &p : *ports)
+        if (p.netdevName.value_or("") == ifname && std::find(out.begin(), out.end(), p.deviceName) == out.end())
+            out.push_back(p.deviceName);
     return out;
 }
 
@@ -888,20 +916,13 @@ Status LinuxPlatform::deleteSoftLink(const std::string &name)
     auto s = connectNetlink(NETLINK_RDMA);
     if (!s)
         return std::move(s).error().withContext(name);
-    auto req = rdma::encodeGetDump();
-    if (!req)
-        return std::move(req).error();
+    auto devices = rdmaDevices(**s);
+    if (!devices)
+        return std::move(devices).error();
     std::optional<uint32_t> index;
-    auto st = dump(**s, req->get(), [&](nlmsghdr *h) -> Status {
-        auto d = rdma::decodeDevice(h);
-        if (!d)
-            return std::move(d).error();
-        if (d->name == name)
-            index = d->index;
-        return {};
-    }, "RDMA_NLDEV_CMD_GET");
-    if (!st)
-        return st;
+    for (const auto &d : *devices)
+        if (d.name == name)
+            index = d.index;
     if (!index)
         return noSuchDevice(name);
     auto msg = rdma::encodeDelLink(*index);

@@ -109,9 +109,14 @@ Result<NlMsgPtr> encodeGetDump()
     return alloc(RDMA_NLDEV_CMD_GET, NLM_F_REQUEST | NLM_F_DUMP);
 }
 
-Result<NlMsgPtr> encodePortGetDump()
+Result<NlMsgPtr> encodePortGetDump(uint32_t deviceIndex)
 {
-    return alloc(RDMA_NLDEV_CMD_PORT_GET, NLM_F_REQUEST | NLM_F_DUMP);
+    auto msg = alloc(RDMA_NLDEV_CMD_PORT_GET, NLM_F_REQUEST | NLM_F_DUMP);
+    if (!msg)
+        return msg;
+    if (int err = nla_put_u32(msg->get(), RDMA_NLDEV_ATTR_DEV_INDEX, deviceIndex); err < 0)
+        return nlError(err, "RDMA_NLDEV_ATTR_DEV_INDEX");
+    return msg;
 }
 
 Result<DeviceInfo> decodeDevice(const nlmsghdr *message)

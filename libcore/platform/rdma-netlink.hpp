@@ -24,9 +24,11 @@ uint16_t nldevType(unsigned command);
 Result<NlMsgPtr> encodeNewLink(const std::string &name, model::SoftLinkType type, const std::string &netdev);
 // RDMA_NLDEV_CMD_DELLINK of the device with this index. NLM_F_REQUEST | NLM_F_ACK.
 Result<NlMsgPtr> encodeDelLink(uint32_t deviceIndex);
-// RDMA_NLDEV_CMD_GET / PORT_GET dumps: NLM_F_REQUEST | NLM_F_DUMP, no attributes.
+// RDMA_NLDEV_CMD_GET dump: NLM_F_REQUEST | NLM_F_DUMP, no attributes.
 Result<NlMsgPtr> encodeGetDump();
-Result<NlMsgPtr> encodePortGetDump();
+// RDMA_NLDEV_CMD_PORT_GET dump of one device's ports: the kernel requires
+// RDMA_NLDEV_ATTR_DEV_INDEX (without it the dump ends empty, EINVAL in DONE).
+Result<NlMsgPtr> encodePortGetDump(uint32_t deviceIndex);
 
 const char *linkTypeName(model::SoftLinkType type);
 

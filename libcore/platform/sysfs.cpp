@@ -642,6 +642,8 @@ Result<model::Host> readHost(const ReadOptions &options)
     if (!devices)
         return std::move(devices).error();
     for (const auto &name : *devices) {
+        if (!g_file_test((options.sysfsRoot + "/class/infiniband/" + name).c_str(), G_FILE_TEST_IS_DIR))
+            continue;
         auto dev = readDevice(options.sysfsRoot, name);
         if (!dev)
             return std::move(dev).error();
@@ -656,6 +658,9 @@ Result<model::Host> readHost(const ReadOptions &options)
     if (!netdevs)
         return std::move(netdevs).error();
     for (const auto &name : *netdevs) {
+        // class/net also holds files such as bonding_masters.
+        if (!g_file_test((netDir + "/" + name).c_str(), G_FILE_TEST_IS_DIR))
+            continue;
         auto nd = readNetdev(netDir, name, host);
         if (!nd)
             return std::move(nd).error();

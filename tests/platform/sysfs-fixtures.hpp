@@ -159,6 +159,8 @@ inline void writeMlx5Roce(const TempDir &root)
 // bond0 (active-backup) with ports eth0 and eth1.
 inline void writeBond(const TempDir &root)
 {
+    // The bonding driver's control file sits among the netdevs.
+    root.write("class/net/bonding_masters", "bond0\n");
     root.write("class/net/bond0/type", "1\n");
     root.write("class/net/bond0/ifindex", "10\n");
     root.write("class/net/bond0/mtu", "1500\n");
