@@ -3,6 +3,8 @@
 
 #include "settings/ibnm-settings.h"
 
+#include <NetworkManager.h>
+
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/i18n.hpp"

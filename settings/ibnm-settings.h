@@ -5,10 +5,13 @@
  * NMClient, so NetworkManager stays the owner of its profiles). */
 #pragma once
 
-#include <NetworkManager.h>
 #include <glib-object.h>
 
 G_BEGIN_DECLS
+
+/* libnm's NMConnection, declared without its header so this header needs only
+ * GLib (as ibnm-profile.h does); include <NetworkManager.h> to use it. */
+struct _NMConnection;
 
 #define IBNM_TYPE_SETTINGS (ibnm_settings_get_type())
 G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
@@ -32,17 +35,17 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
-NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
+struct _NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 
-gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error);
-gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error);
+gboolean ibnm_settings_add(IbnmSettings *self, struct _NMConnection *connection, char **out_path, GError **error);
+gboolean ibnm_settings_update(IbnmSettings *self, struct _NMConnection *connection, GError **error);
 gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error);
 
-char *ibnm_keyfile_to_data(NMConnection *connection, GError **error);
-NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error);
+char *ibnm_keyfile_to_data(struct _NMConnection *connection, GError **error);
+struct _NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error);
 char *ibnm_keyfile_create_filename(const char *id);
 
-NMConnection *ibnm_ifcfg_import(const char *path, GError **error);
+struct _NMConnection *ibnm_ifcfg_import(const char *path, GError **error);
 
 G_END_DECLS
