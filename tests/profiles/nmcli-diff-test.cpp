@@ -7,6 +7,7 @@
 
 #include "tests/profiles/profile-test-util.hpp"
 
+#include <gio/gio.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -60,6 +61,39 @@ NmcliResult runNmcli(const Args &args)
     g_free(out);
     g_free(err);
     r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
+    return r;
+}
+
+// `nmcli --offline connection modify ARGS` with `keyfile` on stdin.
+NmcliResult runNmcliModify(const std::string &keyfile, const Args &args)
+{
+    Args argv = {nmcliPath(), "--offline", "connection", "modify"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto cargv = argvOf(argv);
+    NmcliResult r;
+    GErrorPtr error;
+    auto launcher = ibnm::GObjectPtr<GSubprocessLauncher>::adopt(
+        g_subprocess_launcher_new(GSubprocessFlags(G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                                   G_SUBPROCESS_FLAGS_STDERR_PIPE)));
+    g_subprocess_launcher_setenv(launcher.get(), "LC_ALL", "C", TRUE);
+    auto proc = ibnm::GObjectPtr<GSubprocess>::adopt(
+        g_subprocess_launcher_spawnv(launcher.get(), cargv.data(), outPtr(error)));
+    if (!proc) {
+        ADD_FAILURE() << "spawning nmcli: " << error->message;
+        return r;
+    }
+    char *out = nullptr, *err = nullptr;
+    if (!g_subprocess_communicate_utf8(proc.get(), keyfile.c_str(), nullptr, &out, &err, outPtr(error))) {
+        ADD_FAILURE() << "nmcli: " << error->message;
+        return r;
+    }
+    r.out = out ? out : "";
+    r.err = err ? err : "";
+    g_free(out);
+    g_free(err);
+    r.status = g_subprocess_get_exit_status(proc.get());
+    while (g_str_has_prefix(r.out.c_str(), "Warning: "))
+        r.out.erase(0, r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1);
     return r;
 }
 
@@ -229,4 +263,79 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
     // Both outcomes must be exercised, or the comparison proves little.
     EXPECT_GT(accepted, 50u);
     EXPECT_GT(rejected, 50u);
+}
+
+// `connection modify` the same way: each base profile (built by ibnm and by
+// nmcli, byte-identical) modified by each argument set.
+TEST(NmcliDifferential, ModifiesAsNmcli)
+{
+    if (!haveNmcli())
+        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    const std::vector<Args> bases = {
+        {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
+        {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
+        {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup"},
+        {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
+    };
+    const std::vector<Args> changes = {
+        {"mtu", "2044"},
+        {"mtu", "65521"},
+        {"mtu", "abc"},
+        {"transport-mode", "connected"},
+        {"transport-mode", ""},
+        {"p-key", "0x8003"},
+        {"p-key", "0x8000"},
+        {"p-key", "0x8002", "parent", "ib0"},
+        {"connection.interface-name", "", "p-key", "0x8002", "parent", "ib0"},
+        {"p-key", "-1"},
+        {"parent", ""},
+        {"ipv4.method", "manual", "ipv4.addresses", "192.0.2.1/24"},
+        {"ipv4.method", "manual"},
+        {"+ipv4.dns", "192.0.2.53"},
+        {"mac", "80:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51"},
+        {"infiniband.mac-address", ""},
+        {"con-name", "renamed"},
+        {"autoconnect", "no"},
+        {"ifname", "ib7"},
+        {"bond.options", "mode=balance-rr"},
+        {"+bond.options", "miimon=100"},
+        {"bogus", "1"},
+        {"master", "bond1"},
+    };
+    unsigned compared = 0, accepted = 0;
+    for (const auto &base : bases) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), base.begin(), base.end());
+        auto start = mustProfile(withUuid);
+        ASSERT_TRUE(start);
+        std::string keyfile = keyfileBytes(start.get());
+        for (const auto &change : changes) {
+            auto profile = mustProfile(withUuid);
+            GErrorPtr err;
+            bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
+            NmcliResult nm = runNmcliModify(keyfile, change);
+            bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
+            Args shown = base;
+            shown.push_back("|");
+            shown.insert(shown.end(), change.begin(), change.end());
+            compared++;
+            if (nmcliAccepts) {
+                accepted++;
+                EXPECT_TRUE(ok) << show(shown) << "\nnmcli accepts, ibnm rejects: " << err->message;
+                if (ok) {
+                    EXPECT_EQ(keyfileBytes(profile.get()), nm.out) << show(shown);
+                }
+            } else {
+                EXPECT_FALSE(ok) << show(shown) << "\nnmcli rejects (" << nm.status << "): " << nm.err
+                                 << "ibnm accepts:\n"
+                                 << keyfileBytes(profile.get());
+                if (!ok) {
+                    EXPECT_EQ(keyfileBytes(profile.get()), keyfile) << "a failed modify leaves the profile as it was";
+                }
+            }
+        }
+    }
+    EXPECT_GE(compared, 90u);
+    EXPECT_GT(accepted, 30u);
+    EXPECT_GT(compared - accepted, 30u);
 }
