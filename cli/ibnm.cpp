@@ -30,8 +30,14 @@ int cmdDeviceStatus(int argc, char **argv)
         std::fprintf(stderr, _("Error: unexpected argument '%s'.\n"), argv[0]);
         return kExitUsage;
     }
-    IbnmInventory *inv = ibnm_inventory_new(nullptr);
     GError *error = nullptr;
+    IbnmHost *host = ibnm_host_new_from_environment(&error);
+    if (host == nullptr) {
+        std::fprintf(stderr, _("Error: %s\n"), error->message);
+        g_error_free(error);
+        return kExitFailed;
+    }
+    IbnmInventory *inv = ibnm_inventory_new(host);
     int rc = kExitOk;
     if (!ibnm_inventory_reload(inv, &error)) {
         std::fprintf(stderr, _("Error: %s\n"), error->message);
@@ -40,10 +46,11 @@ int cmdDeviceStatus(int argc, char **argv)
     } else {
         const char *const *names = ibnm_inventory_get_device_names(inv);
         if (names[0] == nullptr)
-            std::printf(_("No RDMA devices under %s.\n"), ibnm_inventory_get_sysfs_root(inv));
+            std::printf(_("No RDMA devices under %s.\n"), ibnm_host_get_location(host));
         for (; *names; names++)
             std::printf("%s\n", *names);
     }
+    g_object_unref(host);
     g_object_unref(inv);
     return rc;
 }

@@ -5,73 +5,60 @@
 
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
-#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/host-private.hpp"
 #include "libcore/internal/inventory-private.hpp"
+#include "libcore/internal/inventory-types-private.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/result.hpp"
 
-#include <algorithm>
-#include <cerrno>
+#include <cstring>
 #include <string>
 #include <vector>
-
-#include <dirent.h>
 
 struct _IbnmInventory {
     GObject parent_instance;
 };
 
 struct IbnmInventoryPrivate {
-    std::string sysfsRoot_ = "/sys";
-    ibnm::model::Host host_;
-    std::vector<std::string> names_;
-    // NULL-terminated view of names_ handed out by get_device_names().
-    std::vector<const char *> view_{nullptr};
+    ibnm::GObjectPtr<IbnmHost> host_;
+    ibnm::model::Host model_;
+    ibnm::GPtrArrayPtr devices_{g_ptr_array_new_with_free_func(g_object_unref)};
+    ibnm::GPtrArrayPtr ipoib_{g_ptr_array_new_with_free_func(g_object_unref)};
+    ibnm::GPtrArrayPtr softLinks_{g_ptr_array_new_with_free_func(g_object_unref)};
+    // NULL-terminated view of the device names handed out by get_device_names().
+    std::vector<const char *> names_{nullptr};
+
+    void setModel(ibnm::model::Host host)
+    {
+        model_ = std::move(host);
+        devices_.reset(g_ptr_array_new_with_free_func(g_object_unref));
+        ipoib_.reset(g_ptr_array_new_with_free_func(g_object_unref));
+        softLinks_.reset(g_ptr_array_new_with_free_func(g_object_unref));
+        names_.clear();
+        for (const auto &d : model_.devices) {
+            g_ptr_array_add(devices_.get(), ibnm::rdmaDeviceNew(d, model_));
+            names_.push_back(d.name.c_str());
+        }
+        names_.push_back(nullptr);
+        for (const auto &ib : model_.ipoib)
+            g_ptr_array_add(ipoib_.get(), ibnm::ipoibInterfaceNew(ib, model_));
+        for (const auto &l : model_.softLinks)
+            g_ptr_array_add(softLinks_.get(), ibnm::softLinkNew(l));
+    }
 };
 
-enum { PROP_0, PROP_SYSFS_ROOT, N_PROPS };
+enum { PROP_0, PROP_HOST, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 IBNM_DEFINE_FINAL_TYPE(IbnmInventory, ibnm_inventory, G_TYPE_OBJECT)
-
-namespace {
-
-// Lists the RDMA devices under <root>/class/infiniband. A missing directory
-// means no RDMA core is loaded: an empty inventory, not an error.
-ibnm::Result<std::vector<std::string>> listDevices(const std::string &root)
-{
-    std::string dir = root + "/class/infiniband";
-    std::vector<std::string> names;
-    DIR *d = opendir(dir.c_str());
-    if (d == nullptr) {
-        if (errno == ENOENT)
-            return names;
-        return ibnm::Error::fromErrno(errno, dir);
-    }
-    std::unique_ptr<DIR, ibnm::FnDeleter<closedir>> guard(d);
-    errno = 0;
-    while (dirent *e = readdir(d)) {
-        if (e->d_name[0] == '.')
-            continue;
-        names.emplace_back(e->d_name);
-    }
-    if (errno != 0)
-        return ibnm::Error::fromErrno(errno, dir);
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-} // namespace
 
 static void ibnm_inventory_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
     auto *priv = ibnm_inventory_priv(object);
     switch (prop_id) {
-    case PROP_SYSFS_ROOT: {
-        const char *root = g_value_get_string(value);
-        priv->sysfsRoot_ = root ? root : "/sys";
+    case PROP_HOST:
+        priv->host_ = ibnm::GObjectPtr<IbnmHost>::retain(static_cast<IbnmHost *>(g_value_get_object(value)));
         break;
-    }
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -81,8 +68,8 @@ static void ibnm_inventory_get_property(GObject *object, guint prop_id, GValue *
 {
     auto *priv = ibnm_inventory_priv(object);
     switch (prop_id) {
-    case PROP_SYSFS_ROOT:
-        g_value_set_string(value, priv->sysfsRoot_.c_str());
+    case PROP_HOST:
+        g_value_set_object(value, priv->host_.get());
         break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
@@ -95,37 +82,43 @@ static void ibnm_inventory_class_init_impl(IbnmInventoryClass *klass)
     object_class->set_property = ibnm_inventory_set_property;
     object_class->get_property = ibnm_inventory_get_property;
 
-    props[PROP_SYSFS_ROOT] =
-        g_param_spec_string(IBNM_INVENTORY_SYSFS_ROOT, nullptr, nullptr, "/sys",
-                            GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS |
-                                        G_PARAM_EXPLICIT_NOTIFY));
+    props[PROP_HOST] = g_param_spec_object(IBNM_INVENTORY_HOST, nullptr, nullptr, IBNM_TYPE_HOST,
+                                           GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                       G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY));
     g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
 /**
  * ibnm_inventory_new:
- * @sysfs_root: (nullable): the directory sysfs is mounted on; NULL means
- *   `$IBNM_SYSFS_ROOT` if set, else `/sys`
+ * @host: the host to read
  *
- * Returns: (transfer full): an empty inventory; call ibnm_inventory_reload().
+ * Returns: (transfer full): an empty inventory of @host; call
+ *   ibnm_inventory_reload().
  */
-IbnmInventory *ibnm_inventory_new(const char *sysfs_root)
+IbnmInventory *ibnm_inventory_new(IbnmHost *host)
 {
-    if (sysfs_root == nullptr)
-        sysfs_root = g_getenv("IBNM_SYSFS_ROOT");
-    return IBNM_INVENTORY(g_object_new(IBNM_TYPE_INVENTORY, IBNM_INVENTORY_SYSFS_ROOT, sysfs_root, nullptr));
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    return IBNM_INVENTORY(g_object_new(IBNM_TYPE_INVENTORY, IBNM_INVENTORY_HOST, host, nullptr));
 }
 
-const char *ibnm_inventory_get_sysfs_root(IbnmInventory *self)
+/**
+ * ibnm_inventory_get_host:
+ *
+ * Returns: (transfer none) (nullable): the host, or NULL for an inventory
+ *   made from a snapshot.
+ */
+IbnmHost *ibnm_inventory_get_host(IbnmInventory *self)
 {
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
-    return ibnm_inventory_priv(self)->sysfsRoot_.c_str();
+    return ibnm_inventory_priv(self)->host_.get();
 }
 
 /**
  * ibnm_inventory_reload:
+ * @error: return location for a #GError
  *
- * Reads the host's RDMA devices again. On failure the previous contents stay.
+ * Reads the host again. On failure the previous contents stay. Objects
+ * handed out before stay valid (they are snapshots) but are not updated.
  */
 gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
 {
@@ -133,20 +126,12 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_inventory_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
-        auto names = listDevices(priv->sysfsRoot_);
-        if (!names.ok())
-            return std::move(names).error();
-        priv->names_ = std::move(names).value();
-        priv->host_ = {};
-        for (const auto &n : priv->names_) {
-            ibnm::model::Device d;
-            d.name = n;
-            priv->host_.devices.push_back(std::move(d));
-        }
-        priv->view_.clear();
-        for (const auto &n : priv->names_)
-            priv->view_.push_back(n.c_str());
-        priv->view_.push_back(nullptr);
+        if (!priv->host_)
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, "this inventory is a snapshot without a host");
+        auto host = ibnm::hostPlatform(priv->host_.get()).readHost();
+        if (!host.ok())
+            return std::move(host).error();
+        priv->setModel(std::move(host).value());
         return {};
     });
 }
@@ -155,33 +140,147 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
  * ibnm_inventory_get_device_names:
  *
  * Returns: (transfer none) (array zero-terminated=1): the RDMA device names,
- *   sorted; valid until the next reload.
+ *   in the order the host lists them; valid until the next reload.
  */
 const char *const *ibnm_inventory_get_device_names(IbnmInventory *self)
 {
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
-    return ibnm_inventory_priv(self)->view_.data();
+    return ibnm_inventory_priv(self)->names_.data();
+}
+
+static GPtrArray *copyArray(GPtrArray *a)
+{
+    GPtrArray *out = g_ptr_array_new_full(a->len, g_object_unref);
+    for (guint i = 0; i < a->len; i++)
+        g_ptr_array_add(out, g_object_ref(g_ptr_array_index(a, i)));
+    return out;
+}
+
+/**
+ * ibnm_inventory_get_devices:
+ *
+ * Returns: (transfer container) (element-type IbnmRdmaDevice): the RDMA
+ *   devices; the array holds a reference on each, free it with
+ *   g_ptr_array_unref().
+ */
+GPtrArray *ibnm_inventory_get_devices(IbnmInventory *self)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    return copyArray(ibnm_inventory_priv(self)->devices_.get());
+}
+
+/**
+ * ibnm_inventory_find_device:
+ * @name: an RDMA device name
+ *
+ * Returns: (transfer none) (nullable): the device, valid until the next
+ *   reload (take a reference to keep it).
+ */
+IbnmRdmaDevice *ibnm_inventory_find_device(IbnmInventory *self, const char *name)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    g_return_val_if_fail(name != nullptr, nullptr);
+    GPtrArray *a = ibnm_inventory_priv(self)->devices_.get();
+    for (guint i = 0; i < a->len; i++) {
+        auto *d = IBNM_RDMA_DEVICE(g_ptr_array_index(a, i));
+        if (std::strcmp(ibnm_rdma_device_get_name(d), name) == 0)
+            return d;
+    }
+    return nullptr;
+}
+
+/**
+ * ibnm_inventory_get_ipoib_interfaces:
+ *
+ * Returns: (transfer container) (element-type IbnmIpoibInterface): the IPoIB
+ *   netdevs (port interfaces and P_Key children); free with g_ptr_array_unref().
+ */
+GPtrArray *ibnm_inventory_get_ipoib_interfaces(IbnmInventory *self)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    return copyArray(ibnm_inventory_priv(self)->ipoib_.get());
+}
+
+/**
+ * ibnm_inventory_find_ipoib_interface:
+ *
+ * Returns: (transfer none) (nullable): the IPoIB netdev @name, valid until the
+ *   next reload.
+ */
+IbnmIpoibInterface *ibnm_inventory_find_ipoib_interface(IbnmInventory *self, const char *name)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    g_return_val_if_fail(name != nullptr, nullptr);
+    GPtrArray *a = ibnm_inventory_priv(self)->ipoib_.get();
+    for (guint i = 0; i < a->len; i++) {
+        auto *ib = IBNM_IPOIB_INTERFACE(g_ptr_array_index(a, i));
+        if (std::strcmp(ibnm_ipoib_interface_get_name(ib), name) == 0)
+            return ib;
+    }
+    return nullptr;
+}
+
+/**
+ * ibnm_inventory_get_soft_links:
+ *
+ * Returns: (transfer container) (element-type IbnmSoftLink): the rxe and siw
+ *   links; free with g_ptr_array_unref().
+ */
+GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    return copyArray(ibnm_inventory_priv(self)->softLinks_.get());
+}
+
+/**
+ * ibnm_inventory_find_port_for_netdev:
+ * @netdev: an interface name
+ *
+ * The netdev -> RDMA port map (gid_attrs/ndevs, device/infiniband).
+ *
+ * Returns: (transfer none) (nullable): the RDMA port behind @netdev, valid
+ *   until the next reload.
+ */
+IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const char *netdev)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    g_return_val_if_fail(netdev != nullptr, nullptr);
+    GPtrArray *a = ibnm_inventory_priv(self)->devices_.get();
+    for (guint i = 0; i < a->len; i++) {
+        GPtrArray *ports = ibnm_rdma_device_get_ports(IBNM_RDMA_DEVICE(g_ptr_array_index(a, i)));
+        for (guint j = 0; j < ports->len; j++) {
+            auto *port = IBNM_RDMA_PORT(g_ptr_array_index(ports, j));
+            for (const char *const *n = ibnm_rdma_port_get_netdevs(port); *n; n++)
+                if (std::strcmp(*n, netdev) == 0)
+                    return port;
+        }
+    }
+    return nullptr;
+}
+
+/**
+ * ibnm_inventory_get_kernel_release:
+ *
+ * Returns: (transfer none) (nullable): the host's kernel release, if known.
+ */
+const char *ibnm_inventory_get_kernel_release(IbnmInventory *self)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    const auto &k = ibnm_inventory_priv(self)->model_.kernelRelease;
+    return k.empty() ? nullptr : k.c_str();
 }
 
 namespace ibnm {
 
 const model::Host &inventoryHost(IbnmInventory *inventory)
 {
-    return ibnm_inventory_priv(inventory)->host_;
+    return ibnm_inventory_priv(inventory)->model_;
 }
 
 IbnmInventory *inventoryNewFromHost(model::Host host)
 {
     IbnmInventory *inv = IBNM_INVENTORY(g_object_new(IBNM_TYPE_INVENTORY, nullptr));
-    auto *priv = ibnm_inventory_priv(inv);
-    priv->host_ = std::move(host);
-    priv->names_.clear();
-    for (const auto &d : priv->host_.devices)
-        priv->names_.push_back(d.name);
-    priv->view_.clear();
-    for (const auto &n : priv->names_)
-        priv->view_.push_back(n.c_str());
-    priv->view_.push_back(nullptr);
+    ibnm_inventory_priv(inv)->setModel(std::move(host));
     return inv;
 }
 

@@ -4,6 +4,8 @@
 
 #include "ibnm-version.h"
 #include "ibnm-error.h"
+#include "ibnm-host.h"
+#include "ibnm-inventory-types.h"
 #include "ibnm-inventory.h"
 #include "ibnm-finding.h"
 #include "ibnm-profile.h"

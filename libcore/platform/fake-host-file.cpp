@@ -726,6 +726,9 @@ Status Parser::resolve()
             n.name = b.name;
             n.kind = "bond";
             n.type = 1;
+            for (const auto &port : h.netdevs)
+                if (port.master == b.name)
+                    n.type = port.type; // a bond takes its ports' link type
             n.mtu = 1500;
             n.ifindex = next++;
             guint hash = g_str_hash(b.name.c_str());
@@ -775,6 +778,8 @@ model::Device softLinkDevice(const std::string &name, SoftLinkType type, const m
     model::Port p;
     p.number = 1;
     p.linkLayer = LinkLayer::Ethernet;
+    p.state = "4: ACTIVE";
+    p.physState = "5: LinkUp";
     p.maxMtu = 4096;
     p.lid = 0;
     p.smLid = 0;

@@ -442,7 +442,12 @@ Status FakePlatform::transact(bool write, Fn &&fn)
         return s;
     FakeState before = state_;
     Status result = fn();
-    if (write) {
+    if (write && discardState_) {
+        discardState_ = false;
+        std::string path = stateDir_ + "/state";
+        if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
+            return Error::fromErrno(errno, path);
+    } else if (write) {
         if (auto s = saveState(); !s.ok()) {
             state_ = std::move(before);
             return s;
@@ -497,11 +502,9 @@ Status FakePlatform::reset()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
-        std::string path = stateDir_ + "/state";
-        if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
-            return Error::fromErrno(errno, path);
+        discardState_ = true; // transact() deletes the state file
         return {};
-    }).withContext(stateDir_);
+    });
 }
 
 Status FakePlatform::addNetdev(model::Netdev netdev)
@@ -774,13 +777,18 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         if (bond == nullptr)
             return kernelError(EOPNOTSUPP, bondName, IBNM_ERROR_NOT_SUPPORTED, _("not a bond"));
         if (port == bondName)
-            return kernelError(EINVAL, port);
+            return kernelError(EPERM, port);
         if (!nd->master.empty())
             return kernelError(EBUSY, port, IBNM_ERROR_PLATFORM,
                                strprintf(_("already a port of %s"), nd->master.c_str()));
+        // bond_enslave's order: link type, then the IPoIB mode rule, then
+        // fail_over_mac.
         bool hasPorts = false;
         for (const auto &n : h.netdevs)
             hasPorts = hasPorts || n.master == bondName;
+        if (hasPorts && bondNd->type != nd->type)
+            return kernelError(EINVAL, port, IBNM_ERROR_PLATFORM,
+                               _("its link type differs from the bond's other ports"));
         if (nd->type == 32) {
             if (bond->mode != "active-backup")
                 return kernelError(EOPNOTSUPP, port, IBNM_ERROR_NOT_SUPPORTED,
@@ -794,9 +802,6 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                 bond->failOverMac = "active";
             }
         }
-        if (hasPorts && bondNd->type != nd->type)
-            return kernelError(EINVAL, port, IBNM_ERROR_PLATFORM,
-                               _("its link type differs from the bond's other ports"));
         if (!hasPorts) {
             bondNd->type = nd->type;
             if (nd->type == 32) {

@@ -138,6 +138,7 @@ private:
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;
+    bool discardState_ = false;
 };
 
 } // namespace ibnm::platform

@@ -1,0 +1,753 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/ibnm-inventory-types.h"
+
+#include "libcore/internal/gobject.hpp"
+#include "libcore/internal/inventory-types-private.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/strings.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace {
+
+// One row per read-only property: its name and the getter that gives its
+// value (exactly one getter set). Property ids are row index + 1.
+template <typename T>
+struct Prop {
+    const char *name;
+    const char *(*str)(T *);
+    guint (*uns)(T *);
+    gint (*sig)(T *);
+    gint64 (*i64)(T *);
+    gboolean (*boo)(T *);
+};
+
+template <typename T>
+constexpr Prop<T> strProp(const char *n, const char *(*f)(T *))
+{
+    return {n, f, nullptr, nullptr, nullptr, nullptr};
+}
+template <typename T>
+constexpr Prop<T> uintProp(const char *n, guint (*f)(T *))
+{
+    return {n, nullptr, f, nullptr, nullptr, nullptr};
+}
+template <typename T>
+constexpr Prop<T> intProp(const char *n, gint (*f)(T *))
+{
+    return {n, nullptr, nullptr, f, nullptr, nullptr};
+}
+template <typename T>
+constexpr Prop<T> int64Prop(const char *n, gint64 (*f)(T *))
+{
+    return {n, nullptr, nullptr, nullptr, f, nullptr};
+}
+template <typename T>
+constexpr Prop<T> boolProp(const char *n, gboolean (*f)(T *))
+{
+    return {n, nullptr, nullptr, nullptr, nullptr, f};
+}
+
+template <typename T, size_t N>
+void installProps(GObjectClass *klass, const Prop<T> (&table)[N])
+{
+    auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    for (size_t i = 0; i < N; i++) {
+        const auto &p = table[i];
+        GParamSpec *spec;
+        if (p.str)
+            spec = g_param_spec_string(p.name, nullptr, nullptr, nullptr, flags);
+        else if (p.uns)
+            spec = g_param_spec_uint(p.name, nullptr, nullptr, 0, G_MAXUINT, 0, flags);
+        else if (p.sig)
+            spec = g_param_spec_int(p.name, nullptr, nullptr, -1, G_MAXINT, -1, flags);
+        else if (p.i64)
+            spec = g_param_spec_int64(p.name, nullptr, nullptr, -1, G_MAXINT64, -1, flags);
+        else
+            spec = g_param_spec_boolean(p.name, nullptr, nullptr, FALSE, flags);
+        g_object_class_install_property(klass, static_cast<guint>(i + 1), spec);
+    }
+}
+
+template <typename T, size_t N>
+void getProp(const Prop<T> (&table)[N], GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+    if (id == 0 || id > N) {
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+        return;
+    }
+    const auto &p = table[id - 1];
+    T *self = reinterpret_cast<T *>(object);
+    if (p.str)
+        g_value_set_string(value, p.str(self));
+    else if (p.uns)
+        g_value_set_uint(value, p.uns(self));
+    else if (p.sig)
+        g_value_set_int(value, p.sig(self));
+    else if (p.i64)
+        g_value_set_int64(value, p.i64(self));
+    else
+        g_value_set_boolean(value, p.boo(self));
+}
+
+const char *nullIfEmpty(const std::string &s)
+{
+    return s.empty() ? nullptr : s.c_str();
+}
+
+ibnm::GPtrArrayPtr newObjectArray()
+{
+    return ibnm::GPtrArrayPtr(g_ptr_array_new_with_free_func(g_object_unref));
+}
+
+} // namespace
+
+// --- IbnmGid ------------------------------------------------------------------------
+
+struct _IbnmGid {
+    GObject parent_instance;
+};
+
+struct IbnmGidPrivate {
+    ibnm::model::Gid gid_;
+    std::string ipv4_;
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmGid, ibnm_gid, G_TYPE_OBJECT)
+
+static const Prop<IbnmGid> gidProps[] = {
+    uintProp<IbnmGid>(IBNM_GID_INDEX, ibnm_gid_get_index),
+    strProp<IbnmGid>(IBNM_GID_GID, ibnm_gid_get_gid),
+    strProp<IbnmGid>(IBNM_GID_GID_TYPE, ibnm_gid_get_gid_type),
+    strProp<IbnmGid>(IBNM_GID_NETDEV, ibnm_gid_get_netdev),
+    strProp<IbnmGid>(IBNM_GID_IPV4, ibnm_gid_get_ipv4),
+};
+
+static void ibnm_gid_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    getProp(gidProps, o, id, v, ps);
+}
+
+static void ibnm_gid_class_init_impl(IbnmGidClass *klass)
+{
+    G_OBJECT_CLASS(klass)->get_property = ibnm_gid_get_property;
+    installProps(G_OBJECT_CLASS(klass), gidProps);
+}
+
+/** ibnm_gid_get_index: Returns: the GID's index in the port's table. */
+guint ibnm_gid_get_index(IbnmGid *self)
+{
+    g_return_val_if_fail(IBNM_IS_GID(self), 0);
+    return ibnm_gid_priv(self)->gid_.index;
+}
+
+/** ibnm_gid_get_gid: Returns: (transfer none): the GID as sysfs prints it. */
+const char *ibnm_gid_get_gid(IbnmGid *self)
+{
+    g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
+    return ibnm_gid_priv(self)->gid_.gid.c_str();
+}
+
+/**
+ * ibnm_gid_get_gid_type:
+ * Returns: (transfer none) (nullable): "IB/RoCE v1", "RoCE v2", or NULL when
+ *   unknown.
+ */
+const char *ibnm_gid_get_gid_type(IbnmGid *self)
+{
+    g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
+    switch (ibnm_gid_priv(self)->gid_.type) {
+    case ibnm::model::GidType::IbRoceV1:
+        return "IB/RoCE v1";
+    case ibnm::model::GidType::RoceV2:
+        return "RoCE v2";
+    case ibnm::model::GidType::Unknown:
+        break;
+    }
+    return nullptr;
+}
+
+/** ibnm_gid_get_netdev: Returns: (transfer none) (nullable): the GID's netdev. */
+const char *ibnm_gid_get_netdev(IbnmGid *self)
+{
+    g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
+    return nullIfEmpty(ibnm_gid_priv(self)->gid_.netdev);
+}
+
+/**
+ * ibnm_gid_get_ipv4:
+ * Returns: (transfer none) (nullable): "a.b.c.d" for an IPv4-mapped GID
+ *   (::ffff:a.b.c.d), else NULL.
+ */
+const char *ibnm_gid_get_ipv4(IbnmGid *self)
+{
+    g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
+    return nullIfEmpty(ibnm_gid_priv(self)->ipv4_);
+}
+
+// --- IbnmRdmaPort ----------------------------------------------------------------------
+
+struct _IbnmRdmaPort {
+    GObject parent_instance;
+};
+
+struct IbnmRdmaPortPrivate {
+    std::string device_;
+    ibnm::model::Port port_;
+    ibnm::GPtrArrayPtr gids_ = newObjectArray();
+    std::vector<std::string> netdevs_;
+    std::vector<const char *> netdevView_{nullptr};
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, G_TYPE_OBJECT)
+
+static const Prop<IbnmRdmaPort> portProps[] = {
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_DEVICE, ibnm_rdma_port_get_device),
+    uintProp<IbnmRdmaPort>(IBNM_RDMA_PORT_NUMBER, ibnm_rdma_port_get_number),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_STATE, ibnm_rdma_port_get_state),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_PHYSICAL_STATE, ibnm_rdma_port_get_physical_state),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_RATE, ibnm_rdma_port_get_rate),
+    int64Prop<IbnmRdmaPort>(IBNM_RDMA_PORT_LID, ibnm_rdma_port_get_lid),
+    int64Prop<IbnmRdmaPort>(IBNM_RDMA_PORT_SM_LID, ibnm_rdma_port_get_sm_lid),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_LINK_LAYER, ibnm_rdma_port_get_link_layer),
+    uintProp<IbnmRdmaPort>(IBNM_RDMA_PORT_ACTIVE_MTU, ibnm_rdma_port_get_active_mtu),
+    uintProp<IbnmRdmaPort>(IBNM_RDMA_PORT_MAX_MTU, ibnm_rdma_port_get_max_mtu),
+    uintProp<IbnmRdmaPort>(IBNM_RDMA_PORT_BROADCAST_MTU, ibnm_rdma_port_get_broadcast_mtu),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_DEFAULT_ROCE_MODE, ibnm_rdma_port_get_default_roce_mode),
+    intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_DEFAULT_ROCE_TOS, ibnm_rdma_port_get_default_roce_tos),
+    intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_TRAFFIC_CLASS, ibnm_rdma_port_get_traffic_class),
+    intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_TTL, ibnm_rdma_port_get_ttl),
+};
+
+static void ibnm_rdma_port_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    getProp(portProps, o, id, v, ps);
+}
+
+static void ibnm_rdma_port_class_init_impl(IbnmRdmaPortClass *klass)
+{
+    G_OBJECT_CLASS(klass)->get_property = ibnm_rdma_port_get_property;
+    installProps(G_OBJECT_CLASS(klass), portProps);
+}
+
+#define PORT_PRIV_OR(self, fallback)                                                                   \
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), fallback);                                        \
+    const auto &port = ibnm_rdma_port_priv(self)->port_
+
+/** ibnm_rdma_port_get_device: Returns: (transfer none): the RDMA device's name. */
+const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    return ibnm_rdma_port_priv(self)->device_.c_str();
+}
+
+guint ibnm_rdma_port_get_number(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, 0);
+    return port.number;
+}
+
+/** ibnm_rdma_port_get_state: Returns: (transfer none) (nullable): "4: ACTIVE". */
+const char *ibnm_rdma_port_get_state(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    return nullIfEmpty(port.state);
+}
+
+/** ibnm_rdma_port_get_physical_state: Returns: (transfer none) (nullable): "5: LinkUp". */
+const char *ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    return nullIfEmpty(port.physState);
+}
+
+/** ibnm_rdma_port_get_rate: Returns: (transfer none) (nullable): "56 Gb/sec (4X FDR)". */
+const char *ibnm_rdma_port_get_rate(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    return nullIfEmpty(port.rate);
+}
+
+/** ibnm_rdma_port_get_lid: Returns: the LID, or -1 when unknown. */
+gint64 ibnm_rdma_port_get_lid(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, -1);
+    return port.lid ? gint64(*port.lid) : -1;
+}
+
+/** ibnm_rdma_port_get_sm_lid: Returns: the subnet manager's LID, or -1 when unknown. */
+gint64 ibnm_rdma_port_get_sm_lid(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, -1);
+    return port.smLid ? gint64(*port.smLid) : -1;
+}
+
+/** ibnm_rdma_port_get_link_layer: Returns: (transfer none): "InfiniBand", "Ethernet" or "Unknown". */
+const char *ibnm_rdma_port_get_link_layer(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    switch (port.linkLayer) {
+    case ibnm::model::LinkLayer::InfiniBand:
+        return "InfiniBand";
+    case ibnm::model::LinkLayer::Ethernet:
+        return "Ethernet";
+    case ibnm::model::LinkLayer::Unknown:
+        break;
+    }
+    return "Unknown";
+}
+
+/** ibnm_rdma_port_get_active_mtu: Returns: the active IB MTU in bytes, 0 when unknown. */
+guint ibnm_rdma_port_get_active_mtu(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, 0);
+    return port.activeMtu.value_or(0);
+}
+
+/** ibnm_rdma_port_get_max_mtu: Returns: the largest IB MTU in bytes, 0 when unknown. */
+guint ibnm_rdma_port_get_max_mtu(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, 0);
+    return port.maxMtu.value_or(0);
+}
+
+/** ibnm_rdma_port_get_broadcast_mtu: Returns: the IPoIB broadcast group's MTU, 0 when unknown. */
+guint ibnm_rdma_port_get_broadcast_mtu(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, 0);
+    return port.broadcastMtu.value_or(0);
+}
+
+/**
+ * ibnm_rdma_port_get_pkeys:
+ * @n_pkeys: (out): the number of entries
+ * Returns: (transfer none) (array length=n_pkeys): the P_Key table's
+ *   non-zero entries.
+ */
+const guint16 *ibnm_rdma_port_get_pkeys(IbnmRdmaPort *self, guint *n_pkeys)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    g_return_val_if_fail(n_pkeys != nullptr, nullptr);
+    const auto &port = ibnm_rdma_port_priv(self)->port_;
+    *n_pkeys = static_cast<guint>(port.pkeys.size());
+    return port.pkeys.data();
+}
+
+/**
+ * ibnm_rdma_port_get_gids:
+ * Returns: (transfer none) (element-type IbnmGid): the used GID table entries.
+ */
+GPtrArray *ibnm_rdma_port_get_gids(IbnmRdmaPort *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    return ibnm_rdma_port_priv(self)->gids_.get();
+}
+
+/**
+ * ibnm_rdma_port_get_netdevs:
+ * Returns: (transfer none) (array zero-terminated=1): the netdevs on this port.
+ */
+const char *const *ibnm_rdma_port_get_netdevs(IbnmRdmaPort *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    return ibnm_rdma_port_priv(self)->netdevView_.data();
+}
+
+/**
+ * ibnm_rdma_port_get_default_roce_mode:
+ * Returns: (transfer none) (nullable): configfs rdma_cm's default_roce_mode
+ *   ("IB/RoCE v1" or "RoCE v2"), NULL when its directory does not exist.
+ */
+const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    if (!port.defaultRoceMode)
+        return nullptr;
+    return *port.defaultRoceMode == ibnm::model::RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
+}
+
+/** ibnm_rdma_port_get_default_roce_tos: Returns: configfs default_roce_tos, or -1. */
+gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, -1);
+    return port.defaultRoceTos ? gint(*port.defaultRoceTos) : -1;
+}
+
+/** ibnm_rdma_port_get_traffic_class: Returns: mlx5 tc/<port>/traffic_class, or -1. */
+gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, -1);
+    return port.trafficClass ? gint(*port.trafficClass) : -1;
+}
+
+/** ibnm_rdma_port_get_ttl: Returns: mlx5 tc/<port>/ttl, or -1. */
+gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, -1);
+    return port.ttl ? gint(*port.ttl) : -1;
+}
+
+// --- IbnmRdmaDevice ------------------------------------------------------------------------
+
+struct _IbnmRdmaDevice {
+    GObject parent_instance;
+};
+
+struct IbnmRdmaDevicePrivate {
+    ibnm::model::Device device_;
+    ibnm::GPtrArrayPtr ports_ = newObjectArray();
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmRdmaDevice, ibnm_rdma_device, G_TYPE_OBJECT)
+
+static const Prop<IbnmRdmaDevice> deviceProps[] = {
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_NAME, ibnm_rdma_device_get_name),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_NODE_GUID, ibnm_rdma_device_get_node_guid),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_NODE_TYPE, ibnm_rdma_device_get_node_type),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_FIRMWARE_VERSION, ibnm_rdma_device_get_firmware_version),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_DRIVER, ibnm_rdma_device_get_driver),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_HCA_TYPE, ibnm_rdma_device_get_hca_type),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_BOARD_ID, ibnm_rdma_device_get_board_id),
+    boolProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ENHANCED_IPOIB, ibnm_rdma_device_get_enhanced_ipoib),
+    boolProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED,
+                             ibnm_rdma_device_get_connected_mode_supported),
+};
+
+static void ibnm_rdma_device_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    getProp(deviceProps, o, id, v, ps);
+}
+
+static void ibnm_rdma_device_class_init_impl(IbnmRdmaDeviceClass *klass)
+{
+    G_OBJECT_CLASS(klass)->get_property = ibnm_rdma_device_get_property;
+    installProps(G_OBJECT_CLASS(klass), deviceProps);
+}
+
+#define DEVICE_OR(self, fallback)                                                                      \
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), fallback);                                      \
+    const auto &dev = ibnm_rdma_device_priv(self)->device_
+
+/** ibnm_rdma_device_get_name: Returns: (transfer none): "mlx4_0". */
+const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return dev.name.c_str();
+}
+
+/** ibnm_rdma_device_get_node_guid: Returns: (transfer none) (nullable): "0002:c903:0031:7850". */
+const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.nodeGuid);
+}
+
+/** ibnm_rdma_device_get_node_type: Returns: (transfer none) (nullable): "1: CA", "4: RNIC". */
+const char *ibnm_rdma_device_get_node_type(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.nodeType);
+}
+
+/** ibnm_rdma_device_get_firmware_version: Returns: (transfer none) (nullable): fw_ver. */
+const char *ibnm_rdma_device_get_firmware_version(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.fwVersion);
+}
+
+/** ibnm_rdma_device_get_driver: Returns: (transfer none) (nullable): "mlx5_core", "rdma_rxe". */
+const char *ibnm_rdma_device_get_driver(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.driver);
+}
+
+/** ibnm_rdma_device_get_hca_type: Returns: (transfer none) (nullable): "MT4099". */
+const char *ibnm_rdma_device_get_hca_type(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.hcaType);
+}
+
+/** ibnm_rdma_device_get_board_id: Returns: (transfer none) (nullable): board_id. */
+const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, nullptr);
+    return nullIfEmpty(dev.boardId);
+}
+
+/** ibnm_rdma_device_get_enhanced_ipoib: Returns: whether IPoIB on it is Enhanced IPoIB (datagram only). */
+gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, FALSE);
+    return dev.enhancedIpoib;
+}
+
+/** ibnm_rdma_device_get_connected_mode_supported: Returns: whether IPoIB connected mode exists. */
+gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, FALSE);
+    return dev.connectedModeSupported && !dev.enhancedIpoib;
+}
+
+/**
+ * ibnm_rdma_device_get_ports:
+ * Returns: (transfer none) (element-type IbnmRdmaPort): the ports, by number.
+ */
+GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    return ibnm_rdma_device_priv(self)->ports_.get();
+}
+
+/**
+ * ibnm_rdma_device_get_port:
+ * @number: the port number, from 1
+ * Returns: (transfer none) (nullable): the port, or NULL.
+ */
+IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    GPtrArray *ports = ibnm_rdma_device_priv(self)->ports_.get();
+    for (guint i = 0; i < ports->len; i++) {
+        auto *p = IBNM_RDMA_PORT(g_ptr_array_index(ports, i));
+        if (ibnm_rdma_port_get_number(p) == number)
+            return p;
+    }
+    return nullptr;
+}
+
+// --- IbnmIpoibInterface ---------------------------------------------------------------------
+
+struct _IbnmIpoibInterface {
+    GObject parent_instance;
+};
+
+struct IbnmIpoibInterfacePrivate {
+    ibnm::model::IpoibNetdev ipoib_;
+    std::string rdmaDevice_;
+    unsigned rdmaPort_ = 0;
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmIpoibInterface, ibnm_ipoib_interface, G_TYPE_OBJECT)
+
+static const Prop<IbnmIpoibInterface> ipoibProps[] = {
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_NAME, ibnm_ipoib_interface_get_name),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_PARENT, ibnm_ipoib_interface_get_parent),
+    uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_P_KEY, ibnm_ipoib_interface_get_p_key),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_TRANSPORT_MODE, ibnm_ipoib_interface_get_transport_mode),
+    boolProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_UMCAST, ibnm_ipoib_interface_get_umcast),
+    uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_MTU, ibnm_ipoib_interface_get_mtu),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_MAC_ADDRESS, ibnm_ipoib_interface_get_mac_address),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_PORT_GUID, ibnm_ipoib_interface_get_port_guid),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_DEVICE, ibnm_ipoib_interface_get_rdma_device),
+    uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_PORT, ibnm_ipoib_interface_get_rdma_port),
+};
+
+static void ibnm_ipoib_interface_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    getProp(ipoibProps, o, id, v, ps);
+}
+
+static void ibnm_ipoib_interface_class_init_impl(IbnmIpoibInterfaceClass *klass)
+{
+    G_OBJECT_CLASS(klass)->get_property = ibnm_ipoib_interface_get_property;
+    installProps(G_OBJECT_CLASS(klass), ipoibProps);
+}
+
+#define IPOIB_OR(self, fallback)                                                                       \
+    g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), fallback);                                  \
+    const auto &ib = ibnm_ipoib_interface_priv(self)->ipoib_
+
+/** ibnm_ipoib_interface_get_name: Returns: (transfer none): the interface name. */
+const char *ibnm_ipoib_interface_get_name(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, nullptr);
+    return ib.name.c_str();
+}
+
+/** ibnm_ipoib_interface_get_parent: Returns: (transfer none) (nullable): the parent of a P_Key child. */
+const char *ibnm_ipoib_interface_get_parent(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, nullptr);
+    return nullIfEmpty(ib.parent);
+}
+
+/** ibnm_ipoib_interface_get_p_key: Returns: the P_Key as the kernel shows it (0x8000 set). */
+guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, 0);
+    return ib.pkey;
+}
+
+/** ibnm_ipoib_interface_get_transport_mode: Returns: (transfer none): "datagram" or "connected". */
+const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, nullptr);
+    return ib.mode == ibnm::model::IpoibMode::Connected ? "connected" : "datagram";
+}
+
+gboolean ibnm_ipoib_interface_get_umcast(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, FALSE);
+    return ib.umcast;
+}
+
+guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, 0);
+    return ib.mtu;
+}
+
+/** ibnm_ipoib_interface_get_mac_address: Returns: (transfer none) (nullable): the 20-byte hardware address. */
+const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, nullptr);
+    return nullIfEmpty(ib.address);
+}
+
+/** ibnm_ipoib_interface_get_port_guid: Returns: (transfer none) (nullable): its last 8 bytes, "0002:c903:0031:7851". */
+const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self)
+{
+    IPOIB_OR(self, nullptr);
+    return nullIfEmpty(ib.portGuid);
+}
+
+/** ibnm_ipoib_interface_get_rdma_device: Returns: (transfer none) (nullable): the RDMA device behind it. */
+const char *ibnm_ipoib_interface_get_rdma_device(IbnmIpoibInterface *self)
+{
+    g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), nullptr);
+    return nullIfEmpty(ibnm_ipoib_interface_priv(self)->rdmaDevice_);
+}
+
+/** ibnm_ipoib_interface_get_rdma_port: Returns: the RDMA port number behind it, 0 when unknown. */
+guint ibnm_ipoib_interface_get_rdma_port(IbnmIpoibInterface *self)
+{
+    g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), 0);
+    return ibnm_ipoib_interface_priv(self)->rdmaPort_;
+}
+
+// --- IbnmSoftLink ------------------------------------------------------------------------------
+
+struct _IbnmSoftLink {
+    GObject parent_instance;
+};
+
+struct IbnmSoftLinkPrivate {
+    ibnm::model::SoftLink link_;
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmSoftLink, ibnm_soft_link, G_TYPE_OBJECT)
+
+static const Prop<IbnmSoftLink> softLinkProps[] = {
+    strProp<IbnmSoftLink>(IBNM_SOFT_LINK_NAME, ibnm_soft_link_get_name),
+    strProp<IbnmSoftLink>(IBNM_SOFT_LINK_LINK_TYPE, ibnm_soft_link_get_link_type),
+    strProp<IbnmSoftLink>(IBNM_SOFT_LINK_NETDEV, ibnm_soft_link_get_netdev),
+};
+
+static void ibnm_soft_link_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
+{
+    getProp(softLinkProps, o, id, v, ps);
+}
+
+static void ibnm_soft_link_class_init_impl(IbnmSoftLinkClass *klass)
+{
+    G_OBJECT_CLASS(klass)->get_property = ibnm_soft_link_get_property;
+    installProps(G_OBJECT_CLASS(klass), softLinkProps);
+}
+
+/** ibnm_soft_link_get_name: Returns: (transfer none): "rxe0". */
+const char *ibnm_soft_link_get_name(IbnmSoftLink *self)
+{
+    g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
+    return ibnm_soft_link_priv(self)->link_.name.c_str();
+}
+
+/** ibnm_soft_link_get_link_type: Returns: (transfer none): "rxe" or "siw". */
+const char *ibnm_soft_link_get_link_type(IbnmSoftLink *self)
+{
+    g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
+    return ibnm_soft_link_priv(self)->link_.type == ibnm::model::SoftLinkType::Rxe ? "rxe" : "siw";
+}
+
+/** ibnm_soft_link_get_netdev: Returns: (transfer none): the netdev it runs over. */
+const char *ibnm_soft_link_get_netdev(IbnmSoftLink *self)
+{
+    g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
+    return ibnm_soft_link_priv(self)->link_.netdev.c_str();
+}
+
+// --- constructors ------------------------------------------------------------------------------
+
+namespace ibnm {
+
+IbnmGid *gidNew(const model::Gid &gid)
+{
+    IbnmGid *obj = IBNM_GID(g_object_new(IBNM_TYPE_GID, nullptr));
+    auto *priv = ibnm_gid_priv(obj);
+    priv->gid_ = gid;
+    static const std::string mapped = "0000:0000:0000:0000:0000:ffff:";
+    unsigned a, b, c, d;
+    if (gid.gid.compare(0, mapped.size(), mapped) == 0 &&
+        std::sscanf(gid.gid.c_str() + mapped.size(), "%2x%2x:%2x%2x", &a, &b, &c, &d) == 4)
+        priv->ipv4_ = strprintf("%u.%u.%u.%u", a, b, c, d);
+    return obj;
+}
+
+IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &host)
+{
+    IbnmRdmaDevice *obj = IBNM_RDMA_DEVICE(g_object_new(IBNM_TYPE_RDMA_DEVICE, nullptr));
+    auto *priv = ibnm_rdma_device_priv(obj);
+    priv->device_ = device;
+    for (const auto &p : device.ports) {
+        IbnmRdmaPort *port = IBNM_RDMA_PORT(g_object_new(IBNM_TYPE_RDMA_PORT, nullptr));
+        auto *pp = ibnm_rdma_port_priv(port);
+        pp->device_ = device.name;
+        pp->port_ = p;
+        for (const auto &g : p.gids)
+            g_ptr_array_add(pp->gids_.get(), gidNew(g));
+        auto addNetdev = [&](const std::string &n) {
+            if (!n.empty() && std::find(pp->netdevs_.begin(), pp->netdevs_.end(), n) == pp->netdevs_.end())
+                pp->netdevs_.push_back(n);
+        };
+        for (const auto &n : host.netdevs)
+            if (n.rdmaDevice == device.name && n.rdmaPort == p.number)
+                addNetdev(n.name);
+        for (const auto &l : host.softLinks)
+            if (l.name == device.name && p.number == 1)
+                addNetdev(l.netdev);
+        pp->netdevView_.clear();
+        for (const auto &n : pp->netdevs_)
+            pp->netdevView_.push_back(n.c_str());
+        pp->netdevView_.push_back(nullptr);
+        g_ptr_array_add(priv->ports_.get(), port);
+    }
+    return obj;
+}
+
+IbnmIpoibInterface *ipoibInterfaceNew(const model::IpoibNetdev &ipoib, const model::Host &host)
+{
+    IbnmIpoibInterface *obj = IBNM_IPOIB_INTERFACE(g_object_new(IBNM_TYPE_IPOIB_INTERFACE, nullptr));
+    auto *priv = ibnm_ipoib_interface_priv(obj);
+    priv->ipoib_ = ipoib;
+    if (const auto *n = host.findNetdev(ipoib.name)) {
+        priv->rdmaDevice_ = n->rdmaDevice;
+        priv->rdmaPort_ = n->rdmaPort;
+    }
+    return obj;
+}
+
+IbnmSoftLink *softLinkNew(const model::SoftLink &link)
+{
+    IbnmSoftLink *obj = IBNM_SOFT_LINK(g_object_new(IBNM_TYPE_SOFT_LINK, nullptr));
+    ibnm_soft_link_priv(obj)->link_ = link;
+    return obj;
+}
+
+} // namespace ibnm

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The public inventory API (IbnmHost, IbnmInventory and its objects) on
+// simulated hosts.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/internal/host-private.hpp"
+#include "libcore/internal/raii.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest-spi.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+using ibnm::GErrorPtr;
+using ibnm::GObjectPtr;
+using ibnm::GPtrArrayPtr;
+using ibnm::outPtr;
+
+namespace {
+
+// A copy of an example host in a temporary directory (its state goes there).
+struct SimHost {
+    ibnm::test::TempDir dir;
+    GObjectPtr<IbnmHost> host;
+    GObjectPtr<IbnmInventory> inv;
+
+    explicit SimHost(const char *example)
+    {
+        char *text = nullptr;
+        EXPECT_TRUE(g_file_get_contents(ibnm::test::srcPath(std::string("examples/hosts/") + example).c_str(), &text,
+                                        nullptr, nullptr));
+        dir.write("h.host", text ? text : "");
+        g_free(text);
+        GErrorPtr err;
+        host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((dir / "h.host").c_str(), nullptr, outPtr(err)));
+        EXPECT_TRUE(host) << (err ? err->message : "");
+        if (host) {
+            inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+            EXPECT_TRUE(ibnm_inventory_reload(inv.get(), outPtr(err))) << (err ? err->message : "");
+        }
+    }
+};
+
+} // namespace
+
+TEST(InventoryApi, DevicesPortsAndTheirProperties)
+{
+    SimHost sim("mlx4-dual-port.host");
+    ASSERT_TRUE(sim.inv);
+    EXPECT_EQ(ibnm_host_get_kind(sim.host.get()), IBNM_HOST_KIND_SIMULATED);
+    GPtrArrayPtr devices(ibnm_inventory_get_devices(sim.inv.get()));
+    ASSERT_EQ(devices->len, 1u);
+    auto *dev = IBNM_RDMA_DEVICE(g_ptr_array_index(devices.get(), 0));
+    EXPECT_STREQ(ibnm_rdma_device_get_name(dev), "mlx4_0");
+    EXPECT_STREQ(ibnm_rdma_device_get_node_guid(dev), "0002:c903:0031:78f0");
+    EXPECT_STREQ(ibnm_rdma_device_get_node_type(dev), "1: CA");
+    EXPECT_STREQ(ibnm_rdma_device_get_firmware_version(dev), "2.30.8000");
+    EXPECT_STREQ(ibnm_rdma_device_get_driver(dev), "mlx4_core");
+    EXPECT_STREQ(ibnm_rdma_device_get_hca_type(dev), "MT4099");
+    EXPECT_TRUE(ibnm_rdma_device_get_connected_mode_supported(dev));
+    EXPECT_EQ(ibnm_inventory_find_device(sim.inv.get(), "mlx4_0"), dev);
+
+    IbnmRdmaPort *p1 = ibnm_rdma_device_get_port(dev, 1);
+    ASSERT_NE(p1, nullptr);
+    EXPECT_EQ(ibnm_rdma_device_get_port(dev, 3), nullptr);
+    EXPECT_STREQ(ibnm_rdma_port_get_device(p1), "mlx4_0");
+    EXPECT_STREQ(ibnm_rdma_port_get_state(p1), "4: ACTIVE");
+    EXPECT_STREQ(ibnm_rdma_port_get_physical_state(p1), "5: LinkUp");
+    EXPECT_STREQ(ibnm_rdma_port_get_rate(p1), "56 Gb/sec (4X FDR)");
+    EXPECT_EQ(ibnm_rdma_port_get_lid(p1), 2);
+    EXPECT_EQ(ibnm_rdma_port_get_sm_lid(p1), 2);
+    EXPECT_STREQ(ibnm_rdma_port_get_link_layer(p1), "InfiniBand");
+    EXPECT_EQ(ibnm_rdma_port_get_active_mtu(p1), 2048u);
+    EXPECT_EQ(ibnm_rdma_port_get_max_mtu(p1), 4096u);
+    EXPECT_EQ(ibnm_rdma_port_get_broadcast_mtu(p1), 2048u);
+    guint n = 0;
+    const guint16 *pkeys = ibnm_rdma_port_get_pkeys(p1, &n);
+    ASSERT_EQ(n, 2u);
+    EXPECT_EQ(pkeys[0], 0xffff);
+    EXPECT_EQ(pkeys[1], 0x8002);
+    EXPECT_EQ(ibnm_rdma_port_get_default_roce_mode(p1), nullptr) << "no configfs directory yet";
+    EXPECT_EQ(ibnm_rdma_port_get_traffic_class(p1), -1);
+    const char *const *netdevs = ibnm_rdma_port_get_netdevs(p1);
+    ASSERT_NE(netdevs[0], nullptr);
+    EXPECT_STREQ(netdevs[0], "mlx4_ib0");
+    EXPECT_EQ(ibnm_inventory_find_port_for_netdev(sim.inv.get(), "mlx4_ib0"), p1);
+    EXPECT_EQ(ibnm_inventory_find_port_for_netdev(sim.inv.get(), "ens2d1"), ibnm_rdma_device_get_port(dev, 2));
+    EXPECT_EQ(ibnm_inventory_find_port_for_netdev(sim.inv.get(), "lo"), nullptr);
+
+    // Properties give the getters' values.
+    guint mtu = 0;
+    char *layer = nullptr;
+    gint64 lid = 0;
+    g_object_get(p1, IBNM_RDMA_PORT_ACTIVE_MTU, &mtu, IBNM_RDMA_PORT_LINK_LAYER, &layer, IBNM_RDMA_PORT_LID, &lid,
+                 nullptr);
+    ibnm::GCharPtr layerOwned(layer);
+    EXPECT_EQ(mtu, 2048u);
+    EXPECT_STREQ(layer, "InfiniBand");
+    EXPECT_EQ(lid, 2);
+    char *fw = nullptr;
+    g_object_get(dev, IBNM_RDMA_DEVICE_FIRMWARE_VERSION, &fw, nullptr);
+    ibnm::GCharPtr fwOwned(fw);
+    EXPECT_STREQ(fw, "2.30.8000");
+}
+
+TEST(InventoryApi, IpoibInterfaces)
+{
+    SimHost sim("mlx4-dual-port.host");
+    ASSERT_TRUE(sim.inv);
+    ibnm::platform::IpoibChildSpec spec;
+    spec.parent = "mlx4_ib0";
+    spec.pkey = 0x0002;
+    ASSERT_TRUE(ibnm::hostPlatform(sim.host.get()).createIpoibChild(spec).ok());
+    ASSERT_TRUE(ibnm_inventory_reload(sim.inv.get(), nullptr));
+
+    GPtrArrayPtr ifaces(ibnm_inventory_get_ipoib_interfaces(sim.inv.get()));
+    ASSERT_EQ(ifaces->len, 2u);
+    IbnmIpoibInterface *child = ibnm_inventory_find_ipoib_interface(sim.inv.get(), "mlx4_ib0.0002");
+    ASSERT_NE(child, nullptr);
+    EXPECT_STREQ(ibnm_ipoib_interface_get_parent(child), "mlx4_ib0");
+    EXPECT_EQ(ibnm_ipoib_interface_get_p_key(child), 0x8002u);
+    EXPECT_STREQ(ibnm_ipoib_interface_get_transport_mode(child), "datagram");
+    EXPECT_FALSE(ibnm_ipoib_interface_get_umcast(child));
+    EXPECT_EQ(ibnm_ipoib_interface_get_mtu(child), 2044u);
+    EXPECT_STREQ(ibnm_ipoib_interface_get_port_guid(child), "0002:c903:0031:78f2");
+    EXPECT_EQ(std::string(ibnm_ipoib_interface_get_mac_address(child)).size(), 59u);
+    EXPECT_STREQ(ibnm_ipoib_interface_get_rdma_device(child), "mlx4_0");
+    EXPECT_EQ(ibnm_ipoib_interface_get_rdma_port(child), 1u);
+    IbnmIpoibInterface *parent = ibnm_inventory_find_ipoib_interface(sim.inv.get(), "mlx4_ib0");
+    ASSERT_NE(parent, nullptr);
+    EXPECT_EQ(ibnm_ipoib_interface_get_parent(parent), nullptr);
+    EXPECT_EQ(ibnm_ipoib_interface_get_p_key(parent), 0xffffu);
+    guint pkey = 0;
+    g_object_get(child, IBNM_IPOIB_INTERFACE_P_KEY, &pkey, nullptr);
+    EXPECT_EQ(pkey, 0x8002u);
+}
+
+TEST(InventoryApi, GidsSoftLinksAndRoceDefaults)
+{
+    SimHost sim("ethernet-only.host");
+    ASSERT_TRUE(sim.inv);
+    auto &platform = ibnm::hostPlatform(sim.host.get());
+    ASSERT_TRUE(platform.addSoftLink("rxe0", ibnm::model::SoftLinkType::Rxe, "enp1s0").ok());
+    ASSERT_TRUE(platform.setDefaultRoceTos("rxe0", 1, 106).ok());
+    ASSERT_TRUE(ibnm_inventory_reload(sim.inv.get(), nullptr));
+
+    GPtrArrayPtr links(ibnm_inventory_get_soft_links(sim.inv.get()));
+    ASSERT_EQ(links->len, 1u);
+    auto *link = IBNM_SOFT_LINK(g_ptr_array_index(links.get(), 0));
+    EXPECT_STREQ(ibnm_soft_link_get_name(link), "rxe0");
+    EXPECT_STREQ(ibnm_soft_link_get_link_type(link), "rxe");
+    EXPECT_STREQ(ibnm_soft_link_get_netdev(link), "enp1s0");
+
+    IbnmRdmaDevice *dev = ibnm_inventory_find_device(sim.inv.get(), "rxe0");
+    ASSERT_NE(dev, nullptr);
+    IbnmRdmaPort *port = ibnm_rdma_device_get_port(dev, 1);
+    ASSERT_NE(port, nullptr);
+    EXPECT_STREQ(ibnm_rdma_port_get_default_roce_mode(port), "RoCE v2");
+    EXPECT_EQ(ibnm_rdma_port_get_default_roce_tos(port), 106);
+    EXPECT_EQ(ibnm_inventory_find_port_for_netdev(sim.inv.get(), "enp1s0"), port);
+    GPtrArray *gids = ibnm_rdma_port_get_gids(port);
+    ASSERT_EQ(gids->len, 2u);
+    auto *ll = IBNM_GID(g_ptr_array_index(gids, 0));
+    auto *v4 = IBNM_GID(g_ptr_array_index(gids, 1));
+    EXPECT_EQ(ibnm_gid_get_index(ll), 0u);
+    EXPECT_STREQ(ibnm_gid_get_gid(ll), "fe80:0000:0000:0000:5054:00ff:fe6b:2e11");
+    EXPECT_STREQ(ibnm_gid_get_gid_type(ll), "RoCE v2");
+    EXPECT_EQ(ibnm_gid_get_ipv4(ll), nullptr);
+    EXPECT_STREQ(ibnm_gid_get_netdev(v4), "enp1s0");
+    EXPECT_STREQ(ibnm_gid_get_ipv4(v4), "192.0.2.10");
+    char *ipv4 = nullptr;
+    g_object_get(v4, IBNM_GID_IPV4, &ipv4, nullptr);
+    ibnm::GCharPtr owned(ipv4);
+    EXPECT_STREQ(ipv4, "192.0.2.10");
+}
+
+TEST(InventoryApi, ObjectsOutliveAReload)
+{
+    SimHost sim("mlx5-roce.host");
+    ASSERT_TRUE(sim.inv);
+    GPtrArrayPtr devices(ibnm_inventory_get_devices(sim.inv.get()));
+    ASSERT_EQ(devices->len, 2u);
+    ASSERT_TRUE(ibnm_inventory_reload(sim.inv.get(), nullptr));
+    // The array holds its own references: still valid snapshots.
+    EXPECT_STREQ(ibnm_rdma_device_get_name(IBNM_RDMA_DEVICE(g_ptr_array_index(devices.get(), 0))), "mlx5_0");
+}
+
+TEST(InventoryApi, ResetSimulationForgetsChanges)
+{
+    SimHost sim("ethernet-only.host");
+    ASSERT_TRUE(sim.inv);
+    ASSERT_TRUE(ibnm::hostPlatform(sim.host.get()).addSoftLink("siw0", ibnm::model::SoftLinkType::Siw, "enp0s1").ok());
+    // A second host object on the same file sees the change (state beside it).
+    GErrorPtr err;
+    auto other = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((sim.dir / "h.host").c_str(), nullptr, nullptr));
+    ASSERT_TRUE(other);
+    auto inv2 = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(other.get()));
+    ASSERT_TRUE(ibnm_inventory_reload(inv2.get(), nullptr));
+    EXPECT_NE(ibnm_inventory_find_device(inv2.get(), "siw0"), nullptr);
+    ASSERT_TRUE(ibnm_host_reset_simulation(other.get(), outPtr(err))) << err->message;
+    ASSERT_TRUE(ibnm_inventory_reload(sim.inv.get(), nullptr));
+    EXPECT_EQ(ibnm_inventory_find_device(sim.inv.get(), "siw0"), nullptr);
+}
+
+TEST(InventoryApi, HostFromEnvironment)
+{
+    ibnm::test::TempDir dir;
+    dir.write("h.host", "[netdev eth0]\n");
+    g_setenv("IBNM_SIMULATE", (dir / "h.host").c_str(), TRUE);
+    g_setenv("IBNM_SIMULATE_STATE", (dir / "st").c_str(), TRUE);
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_from_environment(outPtr(err)));
+    g_unsetenv("IBNM_SIMULATE");
+    g_unsetenv("IBNM_SIMULATE_STATE");
+    ASSERT_TRUE(host) << err->message;
+    EXPECT_EQ(ibnm_host_get_kind(host.get()), IBNM_HOST_KIND_SIMULATED);
+    EXPECT_STREQ(ibnm_host_get_location(host.get()), (dir / "h.host").c_str());
+    EXPECT_TRUE(g_file_test((dir / "st").c_str(), G_FILE_TEST_IS_DIR));
+
+    g_setenv("IBNM_SIMULATE", (dir / "missing.host").c_str(), TRUE);
+    auto none = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_from_environment(outPtr(err)));
+    g_unsetenv("IBNM_SIMULATE");
+    EXPECT_FALSE(none);
+    ASSERT_TRUE(err);
+    EXPECT_NE(std::string(err->message).find("missing.host"), std::string::npos) << err->message;
+}
+
+TEST(InventoryApi, BrokenHostFileNamesFileAndLine)
+{
+    ibnm::test::TempDir dir;
+    dir.write("bad.host", "[device a]\n[port a/1]\nlink-layer=Ethernet\nactive-mtu=lots\n");
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((dir / "bad.host").c_str(), nullptr, outPtr(err)));
+    EXPECT_FALSE(host);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->code, IBNM_ERROR_PARSE);
+    EXPECT_EQ(std::string(err->message).rfind(dir / "bad.host" + ":4: [port a/1] active-mtu: ", 0), 0u)
+        << err->message;
+}
+
+TEST(InventoryApi, SysfsDumpIsReadOnly)
+{
+    ibnm::test::TempDir dir;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str()));
+    ASSERT_TRUE(host);
+    EXPECT_EQ(ibnm_host_get_kind(host.get()), IBNM_HOST_KIND_SYSFS_DUMP);
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_host_reset_simulation(host.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->code, IBNM_ERROR_NOT_SUPPORTED);
+    auto st = ibnm::hostPlatform(host.get()).setMtu("eth0", 1500);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+}
+
+TEST(InventoryApi, CallerMistakesAreCriticals)
+{
+    EXPECT_NONFATAL_FAILURE(ibnm_rdma_device_get_name(nullptr), "IBNM_IS_RDMA_DEVICE");
+    EXPECT_NONFATAL_FAILURE(ibnm_gid_get_gid(nullptr), "IBNM_IS_GID");
+    EXPECT_NONFATAL_FAILURE(ibnm_host_new_simulated(nullptr, nullptr, nullptr), "host_file");
+}
