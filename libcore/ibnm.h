@@ -10,4 +10,5 @@
 #include "ibnm-finding.h"
 #include "ibnm-profile.h"
 #include "ibnm-check.h"
+#include "ibnm-apply.h"
 #include "ibnm-settings.h"

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/ibnm-apply.h"
+
+#include "libcore/activation/engine.hpp"
+#include "libcore/internal/boundary.hpp"
+#include "libcore/internal/gobject.hpp"
+#include "libcore/internal/host-private.hpp"
+#include "libcore/internal/raii.hpp"
+
+#include <string>
+#include <vector>
+
+G_DEFINE_ENUM_TYPE(IbnmStepState, ibnm_step_state,
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_PLANNED, "planned"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_DONE, "done"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_FAILED, "failed"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDONE, "undone"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDO_FAILED, "undo-failed"))
+
+G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags,
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_DRY_RUN, "dry-run"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NO_IP, "no-ip"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
+
+struct _IbnmStep {
+    GObject parent_instance;
+};
+
+struct IbnmStepPrivate {
+    ibnm::activation::StepRecord rec;
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmStep, ibnm_step, G_TYPE_OBJECT)
+
+static void ibnm_step_class_init_impl(IbnmStepClass *) {}
+
+struct _IbnmApplyReport {
+    GObject parent_instance;
+};
+
+struct IbnmApplyReportPrivate {
+    ibnm::activation::Report report;
+    ibnm::GPtrArrayPtr steps{g_ptr_array_new_with_free_func(g_object_unref)};
+    std::vector<std::string> notes;
+    std::vector<const char *> notesView{nullptr};
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
+
+static void ibnm_apply_report_class_init_impl(IbnmApplyReportClass *) {}
+
+namespace {
+
+IbnmStepState toC(ibnm::activation::StepState s)
+{
+    using S = ibnm::activation::StepState;
+    switch (s) {
+    case S::Planned:
+        return IBNM_STEP_STATE_PLANNED;
+    case S::Done:
+        return IBNM_STEP_STATE_DONE;
+    case S::Failed:
+        return IBNM_STEP_STATE_FAILED;
+    case S::Undone:
+        return IBNM_STEP_STATE_UNDONE;
+    case S::UndoFailed:
+        return IBNM_STEP_STATE_UNDO_FAILED;
+    }
+    return IBNM_STEP_STATE_PLANNED;
+}
+
+IbnmApplyReport *wrap(ibnm::activation::Report report)
+{
+    auto *self = IBNM_APPLY_REPORT(g_object_new(IBNM_TYPE_APPLY_REPORT, nullptr));
+    auto *priv = ibnm_apply_report_priv(self);
+    for (auto &rec : report.steps) {
+        auto *step = IBNM_STEP(g_object_new(IBNM_TYPE_STEP, nullptr));
+        ibnm_step_priv(step)->rec = rec;
+        g_ptr_array_add(priv->steps.get(), step);
+    }
+    for (const auto &n : report.notes)
+        priv->notes.push_back(n.origin.empty() ? n.object + ": " + n.message
+                                               : n.origin + ": " + n.object + ": " + n.message);
+    priv->notesView.clear();
+    for (const auto &n : priv->notes)
+        priv->notesView.push_back(n.c_str());
+    priv->notesView.push_back(nullptr);
+    priv->report = std::move(report);
+    return self;
+}
+
+std::vector<NMConnection *> toVector(GPtrArray *a)
+{
+    std::vector<NMConnection *> v;
+    if (a)
+        for (guint i = 0; i < a->len; i++)
+            v.push_back(NM_CONNECTION(g_ptr_array_index(a, i)));
+    return v;
+}
+
+// Shared body of up and down.
+gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+             IbnmApplyReport **out, GError **error)
+{
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        auto selected = toVector(profiles);
+        auto everything = all ? toVector(all) : selected;
+        bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
+        auto desired = ibnm::activation::resolve(selected, everything, withIp);
+        if (!desired.ok())
+            return std::move(desired).error();
+        ibnm::activation::Options options;
+        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
+        options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+        auto &platform = ibnm::hostPlatform(host);
+        auto report = goingUp ? ibnm::activation::up(platform, *desired, options)
+                              : ibnm::activation::down(platform, *desired, options);
+        bool ok = report.ok;
+        std::string message = report.error;
+        if (out)
+            *out = wrap(std::move(report));
+        if (!ok)
+            return ibnm::Error(IBNM_ERROR_PLATFORM, message);
+        return {};
+    });
+}
+
+} // namespace
+
+const char *ibnm_step_get_action(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.action.c_str();
+}
+
+const char *ibnm_step_get_object(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.object.c_str();
+}
+
+const char *ibnm_step_get_detail(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.detail.c_str();
+}
+
+const char *ibnm_step_get_profile(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.origin.c_str();
+}
+
+IbnmStepState ibnm_step_get_state(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), IBNM_STEP_STATE_PLANNED);
+    return toC(ibnm_step_priv(self)->rec.state);
+}
+
+const char *ibnm_step_get_error(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    const auto &e = ibnm_step_priv(self)->rec.error;
+    return e.empty() ? nullptr : e.c_str();
+}
+
+gboolean ibnm_apply_report_get_success(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    return ibnm_apply_report_priv(self)->report.ok;
+}
+
+gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    return ibnm_apply_report_priv(self)->report.rolledBack;
+}
+
+guint ibnm_apply_report_get_operations(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), 0);
+    return ibnm_apply_report_priv(self)->report.operations;
+}
+
+/**
+ * ibnm_apply_report_get_steps:
+ * Returns: (transfer none) (element-type IbnmStep): the steps, in order.
+ */
+GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    return ibnm_apply_report_priv(self)->steps.get();
+}
+
+const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    return ibnm_apply_report_priv(self)->notesView.data();
+}
+
+const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    const auto &e = ibnm_apply_report_priv(self)->report.error;
+    return e.empty() ? nullptr : e.c_str();
+}
+
+/**
+ * ibnm_apply_up:
+ * @host: the host to change
+ * @profiles: (element-type NMConnection): the profiles to bring up
+ * @all_profiles: (element-type NMConnection) (nullable): every known profile,
+ *   to resolve a port's bond; NULL means @profiles
+ * @report: (out) (optional) (transfer full): every step, set whether or not
+ *   the apply succeeded (unless the profiles could not be resolved)
+ *
+ * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
+ * transaction: on failure everything done is undone and @error says why.
+ */
+gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
+                       IbnmApplyReport **report, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(profiles != nullptr, FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    return run(host, profiles, all_profiles, flags, true, report, error);
+}
+
+/**
+ * ibnm_apply_down:
+ *
+ * Takes down what ibnm_apply_up() of the same profiles set up, transactionally.
+ */
+gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
+                         IbnmApplyReport **report, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(profiles != nullptr, FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    return run(host, profiles, all_profiles, flags, false, report, error);
+}
+
+/**
+ * ibnm_apply_host_files:
+ * @profiles: (element-type NMConnection): the profiles whose IPoIB ports get
+ *   persistent names
+ *
+ * Writes the memlock policy for group rdma and the udev naming rules,
+ * atomically and only where they differ.
+ */
+gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
+                               GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::activation::Options options;
+        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
+        auto r = ibnm::activation::writeHostFiles(ibnm::hostPlatform(host), toVector(profiles), options);
+        bool ok = r.ok;
+        std::string message = r.error;
+        if (report)
+            *report = wrap(std::move(r));
+        if (!ok)
+            return ibnm::Error(IBNM_ERROR_PLATFORM, message);
+        return {};
+    });
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The public activation API: reports, GErrors, flags.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/internal/host-private.hpp"
+#include "libcore/internal/inventory-private.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/platform/fake-host-file.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ibnm;
+
+namespace {
+
+GObjectPtr<IbnmHost> simulated(test::TempDir &dir)
+{
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated(
+        test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
+    EXPECT_TRUE(host) << (err ? err->message : "");
+    return host;
+}
+
+GObjectPtr<NMConnection> rxeProfile(const char *roceMode)
+{
+    auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+    NMSetting *s = nm_setting_connection_new();
+    g_object_set(s, NM_SETTING_CONNECTION_ID, "rxe-enp1s0", NM_SETTING_CONNECTION_UUID,
+                 "5a1e6b0c-3c3a-4b0f-9c1e-0d8a1d0b7e11", NM_SETTING_CONNECTION_TYPE, "802-3-ethernet",
+                 NM_SETTING_CONNECTION_INTERFACE_NAME, "enp1s0", nullptr);
+    nm_connection_add_setting(c.get(), s);
+    nm_connection_add_setting(c.get(), nm_setting_wired_new());
+    NMSetting *u = nm_setting_user_new();
+    nm_setting_user_set_data(NM_SETTING_USER(u), "rdma.link-type", "rxe", nullptr);
+    nm_setting_user_set_data(NM_SETTING_USER(u), "rdma.link-name", "rxe0", nullptr);
+    if (roceMode)
+        nm_setting_user_set_data(NM_SETTING_USER(u), "rdma.roce-mode", roceMode, nullptr);
+    nm_connection_add_setting(c.get(), u);
+    return c;
+}
+
+GPtrArrayPtr one(NMConnection *c)
+{
+    GPtrArrayPtr a(g_ptr_array_new());
+    g_ptr_array_add(a.get(), c);
+    return a;
+}
+
+} // namespace
+
+TEST(ApplyApi, UpReportsStepsAndPersistsOnTheSimulatedHost)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    GErrorPtr err;
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)))
+        << err->message;
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    EXPECT_TRUE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_rolled_back(report.get()));
+    GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
+    ASSERT_EQ(steps->len, 2u);
+    auto *s0 = IBNM_STEP(g_ptr_array_index(steps, 0));
+    EXPECT_STREQ(ibnm_step_get_action(s0), "add-rdma-link");
+    EXPECT_STREQ(ibnm_step_get_object(s0), "rxe0");
+    EXPECT_STREQ(ibnm_step_get_profile(s0), "rxe-enp1s0");
+    EXPECT_EQ(ibnm_step_get_state(s0), IBNM_STEP_STATE_DONE);
+    EXPECT_EQ(ibnm_step_get_error(s0), nullptr);
+    EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 2u);
+
+    // Another process (a new host object on the same state) sees the link.
+    auto again = simulated(dir);
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(again.get()));
+    ASSERT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+    EXPECT_EQ(inventoryHost(inv.get()).softLinks.size(), 1u);
+}
+
+TEST(ApplyApi, FailureSetsErrorAndStillReports)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v1"); // rxe is RoCE v2 only
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_PLATFORM));
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(ibnm_apply_report_get_rolled_back(report.get()));
+    EXPECT_STREQ(ibnm_apply_report_get_error(report.get()), err->message);
+    GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
+    ASSERT_EQ(steps->len, 2u);
+    EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 0))), IBNM_STEP_STATE_UNDONE);
+    EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 1))), IBNM_STEP_STATE_FAILED);
+    EXPECT_NE(ibnm_step_get_error(IBNM_STEP(g_ptr_array_index(steps, 1))), nullptr);
+}
+
+TEST(ApplyApi, DryRunChangesNothing)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile(nullptr);
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, &raw, nullptr));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 0u);
+    GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
+    ASSERT_EQ(steps->len, 1u);
+    EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 0))), IBNM_STEP_STATE_PLANNED);
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
+}
+
+TEST(ApplyApi, BadProfileIsAnErrorWithoutReport)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile(nullptr);
+    nm_setting_user_set_data(NM_SETTING_USER(nm_connection_get_setting(c.get(), NM_TYPE_SETTING_USER)),
+                             "rdma.roce-tos", "999", nullptr);
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
+    EXPECT_EQ(raw, nullptr);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(std::string(err->message).rfind("rxe-enp1s0: user.rdma.roce-tos: ", 0), 0u) << err->message;
+}
+
+TEST(ApplyApi, FlagsAreRegistered)
+{
+    auto *k = static_cast<GFlagsClass *>(g_type_class_ref(IBNM_TYPE_APPLY_FLAGS));
+    ASSERT_NE(g_flags_get_value_by_nick(k, "rdma-only"), nullptr);
+    EXPECT_EQ(g_flags_get_value_by_nick(k, "dry-run")->value, guint(IBNM_APPLY_FLAGS_DRY_RUN));
+    g_type_class_unref(k);
+}

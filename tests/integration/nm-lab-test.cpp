@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The dispatcher hook under the real NetworkManager 1.42 of the NM lab
+// (../shared/labs/nm: NetworkManager with its own D-Bus in a private network
+// namespace). A profile made with real nmcli gets ibnm's [user] keys through
+// libibnm's NetworkManager backend (nmcli cannot set them), `nmcli connection
+// up` on a veth runs the hook, which provisions the soft RDMA link on a
+// simulated host; `nmcli connection down` removes it. Skips when the lab is
+// absent.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/internal/inventory-private.hpp"
+#include "libcore/internal/raii.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+using namespace ibnm;
+
+namespace {
+
+constexpr const char *kUuid = "8d0f6f0a-5b7e-4d3c-9a51-2c4e6b7a8d90";
+
+std::string sharedDir()
+{
+    const char *env = g_getenv("IBNM_SHARED_DIR");
+    return env ? env : std::string(IBNM_TOP_SRCDIR) + "/../shared";
+}
+
+struct Spawned {
+    int status = -1;
+    std::string out, err;
+    bool ok() const { return status == 0; }
+};
+
+Spawned spawn(const std::vector<std::string> &args, const char *const *envp = nullptr)
+{
+    std::vector<char *> argv;
+    for (const auto &a : args)
+        argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+    GCharPtr out, err;
+    Spawned r;
+    GErrorPtr e;
+    if (!g_spawn_sync(nullptr, argv.data(), const_cast<char **>(envp), G_SPAWN_SEARCH_PATH, nullptr, nullptr,
+                      outPtr(out), outPtr(err), &r.status, outPtr(e))) {
+        r.err = e->message;
+        return r;
+    }
+    r.out = out ? out.get() : "";
+    r.err = err ? err.get() : "";
+    return r;
+}
+
+// One lab instance for the suite; stopped whatever happens.
+class NmLab : public ::testing::Test {
+protected:
+    static void SetUpTestSuite()
+    {
+        lab_ = sharedDir() + "/labs/nm/nm-lab";
+        if (!g_file_test(lab_.c_str(), G_FILE_TEST_IS_EXECUTABLE)) {
+            skip_ = "the NM lab is not here (" + lab_ + "); CI runs this test";
+            return;
+        }
+        if (geteuid() != 0) {
+            skip_ = "the NM lab needs root";
+            return;
+        }
+        dir_ = new test::TempDir();
+        Spawned s = spawn({lab_, "start", dir_->path()});
+        if (!s.ok()) {
+            skip_ = "the NM lab did not start: " + s.err;
+            return;
+        }
+        // "export DBUS_SYSTEM_BUS_ADDRESS=unix:path=..."
+        auto pos = s.out.find("DBUS_SYSTEM_BUS_ADDRESS=");
+        if (pos == std::string::npos) {
+            skip_ = "unexpected nm-lab output: " + s.out;
+            return;
+        }
+        std::string addr = s.out.substr(pos + 24);
+        addr = addr.substr(0, addr.find_first_of("\n"));
+        if (!addr.empty() && (addr.front() == '\'' || addr.front() == '"'))
+            addr = addr.substr(1, addr.size() - 2);
+        g_setenv("DBUS_SYSTEM_BUS_ADDRESS", addr.c_str(), TRUE);
+        started_ = true;
+    }
+
+    static void TearDownTestSuite()
+    {
+        if (started_)
+            spawn({lab_, "stop", dir_->path()});
+        g_unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
+        delete dir_;
+        dir_ = nullptr;
+        started_ = false;
+    }
+
+    void SetUp() override
+    {
+        if (!skip_.empty())
+            GTEST_SKIP() << skip_;
+    }
+
+    Spawned labExec(std::vector<std::string> cmd)
+    {
+        cmd.insert(cmd.begin(), {lab_, "exec", dir_->path()});
+        return spawn(cmd);
+    }
+
+    static inline std::string lab_;
+    static inline std::string skip_;
+    static inline test::TempDir *dir_ = nullptr;
+    static inline bool started_ = false;
+};
+
+} // namespace
+
+TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
+{
+    const test::TempDir &d = *dir_;
+    // The simulated host the hook works on: the veth the lab has.
+    d.write("work/veth.host", "[host]\nkernel-release=6.1.0\nchild-naming=upstream\n\n"
+                              "[netdev veth-a]\naddress=52:54:00:aa:bb:01\nmtu=1500\nup=true\n"
+                              "addresses=198.51.100.1/24\n");
+    // The hook, as `make install` lays it out, pointing at the built binary
+    // and the simulated host (NetworkManager's dispatcher passes no
+    // environment of ours).
+    std::string hook = d / "etc/dispatcher.d/90-ibnm";
+    d.write("etc/dispatcher.d/90-ibnm",
+            "#!/bin/sh\nIBNM_SIMULATE=" + (d / "work/veth.host") + " IBNM_SIMULATE_STATE=" + (d / "work/state") +
+                " IBNM_DISPATCHER_LOG=" + (d / "work/hook.log") + " exec " + IBNM_TOP_BUILDDIR +
+                "/plugin/ibnm-dispatcher \"$@\"\n");
+    g_chmod(hook.c_str(), 0755);
+    for (const char *sub : {"pre-up.d", "pre-down.d"}) {
+        std::string link = d / (std::string("etc/dispatcher.d/") + sub + "/90-ibnm");
+        ASSERT_EQ(symlink("../90-ibnm", link.c_str()), 0) << link;
+    }
+
+    ASSERT_TRUE(labExec({"ip", "link", "add", "veth-a", "type", "veth", "peer", "name", "veth-b"}).ok());
+    ASSERT_TRUE(labExec({"ip", "link", "set", "veth-b", "up"}).ok());
+
+    // A profile made with real nmcli...
+    Spawned add = spawn({"nmcli", "connection", "add", "type", "ethernet", "con-name", "rdma-veth", "ifname",
+                         "veth-a", "autoconnect", "no", "connection.uuid", kUuid, "ipv4.method", "manual",
+                         "ipv4.addresses", "198.51.100.1/24"});
+    ASSERT_TRUE(add.ok()) << add.err;
+
+    // ...gets ibnm's keys through libibnm's NetworkManager backend.
+    GErrorPtr err;
+    auto settings = GObjectPtr<IbnmSettings>::adopt(ibnm_settings_new_auto(nullptr, outPtr(err)));
+    ASSERT_TRUE(settings) << err->message;
+    EXPECT_STREQ(ibnm_settings_get_backend_name(settings.get()), "networkmanager");
+    ASSERT_TRUE(ibnm_settings_load(settings.get(), outPtr(err))) << err->message;
+    NMConnection *found = ibnm_settings_find(settings.get(), kUuid);
+    ASSERT_NE(found, nullptr);
+    auto edited = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(found));
+    NMSetting *user = nm_setting_user_new();
+    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.link-type", "rxe", nullptr);
+    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.link-name", "rxe0", nullptr);
+    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.roce-tos", "106", nullptr);
+    nm_connection_add_setting(edited.get(), user);
+    ASSERT_TRUE(ibnm_settings_update(settings.get(), edited.get(), outPtr(err))) << err->message;
+
+    // NetworkManager owns the keys now: its own keyfile has them.
+    GCharPtr keyfile;
+    ASSERT_TRUE(g_file_get_contents((d / "etc/system-connections/rdma-veth.nmconnection").c_str(), outPtr(keyfile),
+                                    nullptr, nullptr));
+    EXPECT_NE(std::string(keyfile.get()).find("[user]\nrdma.link-name=rxe0\nrdma.link-type=rxe\nrdma.roce-tos=106"),
+              std::string::npos)
+        << keyfile.get();
+
+    Spawned up = spawn({"nmcli", "connection", "up", "rdma-veth"});
+    ASSERT_TRUE(up.ok()) << up.out << up.err;
+
+    auto hostModel = [&]() {
+        auto h = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((d / "work/veth.host").c_str(),
+                                                                     (d / "work/state").c_str(), nullptr));
+        auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));
+        EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+        return inventoryHost(inv.get());
+    };
+    model::Host h = hostModel();
+    ASSERT_EQ(h.softLinks.size(), 1u) << "the pre-up hook did not provision the link";
+    EXPECT_EQ(h.softLinks[0].name, "rxe0");
+    EXPECT_EQ(h.softLinks[0].netdev, "veth-a");
+    GCharPtr log;
+    ASSERT_TRUE(g_file_get_contents((d / "work/hook.log").c_str(), outPtr(log), nullptr, nullptr));
+    EXPECT_NE(std::string(log.get()).find(std::string(kUuid) + ": pre-up of rdma-veth"), std::string::npos)
+        << log.get();
+
+    Spawned down = spawn({"nmcli", "connection", "down", "rdma-veth"});
+    ASSERT_TRUE(down.ok()) << down.err;
+    // "down" runs after nmcli returns (no-wait); pre-down ran before.
+    EXPECT_TRUE(hostModel().softLinks.empty());
+    spawn({"nmcli", "connection", "delete", kUuid});
+}
