@@ -6,6 +6,7 @@
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/host-private.hpp"
+#include "libcore/internal/i18n.hpp"
 #include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/inventory-types-private.hpp"
 #include "libcore/internal/raii.hpp"
@@ -127,7 +128,7 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
     auto *priv = ibnm_inventory_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
         if (!priv->host_)
-            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, "this inventory is a snapshot without a host");
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("this inventory is a snapshot without a host"));
         auto host = ibnm::hostPlatform(priv->host_.get()).readHost();
         if (!host.ok())
             return std::move(host).error();
