@@ -576,7 +576,6 @@ const PropertyRule kProperties[] = {
     {"infiniband.p-key", setPkey},
     {"infiniband.parent", setString},
     {"802-3-ethernet.mac-address", setHwaddr<6>},
-    {"802-3-ethernet.cloned-mac-address", setHwaddr<6>},
     {"802-3-ethernet.mtu", setMtu},
     {"bond.options", setBondOptions},
     {"ipv4.method", setIpMethod},

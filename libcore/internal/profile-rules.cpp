@@ -8,6 +8,7 @@
 #include "libcore/internal/strings.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -59,16 +60,41 @@ Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::
     return Finding{idOf(c), std::move(property), severity, std::move(message), std::move(hint)};
 }
 
-// The netdev an IPoIB profile runs on: the parent of a P_Key child, else the
-// profile's own interface.
-std::string baseNetdev(NMConnection *c, NMSettingInfiniband *ib, std::string *property)
+// The IPoIB netdev whose port GUID (the last 8 of the 20 address bytes, the
+// only stable part) is that of `mac`; empty when none.
+std::string netdevByMac(const model::Host *host, const char *mac)
 {
+    constexpr size_t kLen = 20, kGuid = 8;
+    guint8 want[kLen];
+    if (host == nullptr || mac == nullptr || !nm_utils_hwaddr_aton(mac, want, kLen))
+        return {};
+    for (const auto &n : host->ipoib) {
+        guint8 have[kLen];
+        if (nm_utils_hwaddr_aton(n.address.c_str(), have, kLen) &&
+            memcmp(want + kLen - kGuid, have + kLen - kGuid, kGuid) == 0)
+            return n.parent.empty() ? n.name : n.parent;
+    }
+    return {};
+}
+
+// The netdev an IPoIB profile runs on: the parent of a P_Key child, else the
+// profile's own interface; a profile naming neither is found by its MAC.
+std::string baseNetdev(NMConnection *c, NMSettingInfiniband *ib, const model::Host *host, std::string *property)
+{
+    std::string name;
     if (nm_setting_infiniband_get_p_key(ib) != -1) {
         *property = "infiniband.parent";
-        return str(nm_setting_infiniband_get_parent(ib));
+        name = str(nm_setting_infiniband_get_parent(ib));
+    } else {
+        *property = "connection.interface-name";
+        name = ifnameOf(c);
     }
-    *property = "connection.interface-name";
-    return ifnameOf(c);
+    if (name.empty()) {
+        name = netdevByMac(host, nm_setting_infiniband_get_mac_address(ib));
+        if (!name.empty())
+            *property = "infiniband.mac-address";
+    }
+    return name;
 }
 
 struct PortOnHost {
@@ -269,7 +295,7 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
     if (ib == nullptr || typeOf(profile) != NM_SETTING_INFINIBAND_SETTING_NAME)
         return out;
     std::string property;
-    std::string netdev = baseNetdev(profile, ib, &property);
+    std::string netdev = baseNetdev(profile, ib, host, &property);
     PortOnHost at;
     if (host == nullptr) {
         out.push_back(make(profile, property, IBNM_SEVERITY_INFO,

@@ -270,6 +270,25 @@ TEST(ProfileRules, DatagramMtuHintOffersConnectedModeOnlyWhereItExists)
     EXPECT_NE(find(f, "infiniband.mtu")->hint.find("no connected mode"), std::string::npos);
 }
 
+TEST(ProfileRules, ProfileWithOnlyAMacIsFoundByItsPortGuid)
+{
+    auto host = testHost();
+    host.ipoib[0].address = "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51";
+    // Only the last 8 bytes (the port GUID) need to match.
+    auto p = mustProfile({"type", "infiniband", "p-key", "0x8002", "mac",
+                          "00:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51", "mtu", "4092"});
+    auto findings = ibnm::rules::checkHost(connectionOf(p.get()), &host);
+    const Finding *f = find(findings, "infiniband.mtu");
+    ASSERT_NE(f, nullptr) << dump(findings);
+    EXPECT_NE(f->message.find("IB link MTU 2048"), std::string::npos);
+
+    auto other = mustProfile({"type", "infiniband", "p-key", "0x8002", "mac",
+                              "00:00:00:48:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:52"});
+    findings = ibnm::rules::checkHost(connectionOf(other.get()), &host);
+    ASSERT_NE(find(findings, "infiniband.parent"), nullptr) << dump(findings);
+    EXPECT_NE(find(findings, "infiniband.parent")->message.find("names no interface"), std::string::npos);
+}
+
 TEST(ProfileRules, NoInventoryGivesOneInfoPerIpoibProfile)
 {
     auto p = mustProfile({"type", "infiniband", "ifname", "ib0", "mtu", "4092"});
