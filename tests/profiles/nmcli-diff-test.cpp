@@ -339,3 +339,38 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
     EXPECT_GT(accepted, 30u);
     EXPECT_GT(compared - accepted, 30u);
 }
+
+// The deliberate differences (docs/differences-from-nmcli.md), each checked
+// against nmcli itself: nmcli does one thing, ibnm the documented other.
+TEST(NmcliDifferential, DocumentedDifferencesAreRealDifferences)
+{
+    if (!haveNmcli())
+        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    struct Row {
+        const char *name;
+        Args args;
+        bool nmcliWrites; // nmcli prints a profile
+        bool ibnmBuilds;
+        const char *ibnmError; // prefix of ibnm's error, when it refuses
+    } rows[] = {
+        {"1: ibnm's [user] keys", {"type", "infiniband", "ifname", "ib0", "rdma.link-type", "rxe"}, false, true,
+         nullptr},
+        {"2: unknown ibnm key", {"type", "infiniband", "ifname", "ib0", "ipoib.umcats", "yes"}, false, false,
+         "ipoib.umcats: "},
+        {"3: other profile types", {"type", "vlan", "ifname", "v0", "vlan.parent", "eth0", "vlan.id", "5"}, true,
+         false, "connection.type: "},
+        {"4: bad bond alias value", {"type", "bond", "ifname", "bond0", "mode", "junk"}, false, false,
+         "bond.options: "},
+    };
+    for (const auto &r : rows) {
+        NmcliResult nm = runNmcli(r.args);
+        bool nmcliWrites = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
+        EXPECT_EQ(nmcliWrites, r.nmcliWrites) << r.name << ": nmcli exit " << nm.status << "\n" << nm.out << nm.err;
+        std::string message;
+        auto p = profileFromArgs(r.args, &message);
+        EXPECT_EQ(bool(p), r.ibnmBuilds) << r.name << ": " << message;
+        if (r.ibnmError) {
+            EXPECT_TRUE(g_str_has_prefix(message.c_str(), r.ibnmError)) << r.name << ": " << message;
+        }
+    }
+}
