@@ -656,6 +656,8 @@ Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &va
             return st;
     if (!userkeys::find(key))
         return userkeys::validate(key, value);
+    if (remove && nm_connection_get_setting(ctx.connection, NM_TYPE_SETTING_USER) == nullptr)
+        return {};
     auto *user = NM_SETTING_USER(ensureSetting(ctx.connection, NM_SETTING_USER_SETTING_NAME));
     GErrorPtr err;
     if (!nm_setting_user_set_data(user, key.c_str(), remove ? nullptr : value.c_str(), outPtr(err)))
