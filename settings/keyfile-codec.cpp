@@ -65,17 +65,24 @@ std::string stripSuffix(std::string base)
     return base;
 }
 
-// A stable UUID for a keyfile without one, derived from its path (NetworkManager
-// derives it from the path too, so the profile keeps its identity).
+// The UUID NetworkManager's keyfile reader gives a keyfile without one
+// (nm_keyfile_read_ensure_uuid): a version 3 UUID in NetworkManager's
+// namespace b425e9fb-7598-44b4-9e3b-5a2e3aaa4905 of "keyfile\0<path>\0".
 std::string uuidFromPath(const std::string &path)
 {
-    GCharPtr sum(g_compute_checksum_for_string(G_CHECKSUM_MD5, ("keyfile:" + path).c_str(), -1));
-    std::string h(sum.get());
-    // Version 3 (name-based, MD5), RFC 4122 variant.
-    h[12] = '3';
-    h[16] = "89ab"[g_ascii_xdigit_value(h[16]) & 3];
-    return h.substr(0, 8) + "-" + h.substr(8, 4) + "-" + h.substr(12, 4) + "-" + h.substr(16, 4) + "-" +
-           h.substr(20, 12);
+    static const guint8 kNamespace[16] = {0xb4, 0x25, 0xe9, 0xfb, 0x75, 0x98, 0x44, 0xb4,
+                                          0x9e, 0x3b, 0x5a, 0x2e, 0x3a, 0xaa, 0x49, 0x05};
+    CPtr<GChecksum, g_checksum_free> sum(g_checksum_new(G_CHECKSUM_MD5));
+    g_checksum_update(sum.get(), kNamespace, sizeof kNamespace);
+    g_checksum_update(sum.get(), reinterpret_cast<const guchar *>("keyfile"), sizeof "keyfile");
+    g_checksum_update(sum.get(), reinterpret_cast<const guchar *>(path.c_str()), gssize(path.size() + 1));
+    guint8 d[16];
+    gsize len = sizeof d;
+    g_checksum_get_digest(sum.get(), d, &len);
+    d[6] = guint8((d[6] & 0x0f) | 0x30);
+    d[8] = guint8((d[8] & 0x3f) | 0x80);
+    return strprintf("%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", d[0], d[1], d[2], d[3],
+                     d[4], d[5], d[6], d[7], d[8], d[9], d[10], d[11], d[12], d[13], d[14], d[15]);
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace ibnm::test;
@@ -214,6 +215,22 @@ TEST(NetworkManagerBackend, ProfilesAreSharedWithNmcli)
     EXPECT_EQ(nm_setting_infiniband_get_mtu(nm_connection_get_setting_infiniband(seen)), 2044u);
     EXPECT_STREQ(userData(ibnm_settings_find(second, uuidIbnm), "rdma.link-type"), "rxe");
     g_object_unref(second);
+
+    // A keyfile without UUID: ibnm derives the UUID NetworkManager derives.
+    std::string bare = lab.keyfileDir() + "/no-uuid.nmconnection";
+    std::string bareText = "[connection]\nid=no-uuid\ntype=infiniband\nautoconnect=false\n\n"
+                           "[infiniband]\ntransport-mode=datagram\n";
+    ASSERT_TRUE(g_file_set_contents(bare.c_str(), bareText.c_str(), -1, nullptr));
+    ASSERT_EQ(chmod(bare.c_str(), 0600), 0);
+    r = nmcli({"connection", "load", bare});
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_TRUE(ibnm_settings_reload(s, &err)) << err->message;
+    NMConnection *loadedByNm = ibnm_settings_find(s, "no-uuid");
+    ASSERT_NE(loadedByNm, nullptr);
+    NMConnection *readByIbnm = ibnm_keyfile_from_data(bareText.c_str(), bare.c_str(), &err);
+    ASSERT_NE(readByIbnm, nullptr) << err->message;
+    EXPECT_STREQ(nm_connection_get_uuid(readByIbnm), nm_connection_get_uuid(loadedByNm));
+    g_object_unref(readByIbnm);
 
     // Delete through ibnm: gone for nmcli too.
     t0 = Clock::now();
