@@ -499,24 +499,34 @@ Result<GObjectPtr<NMConnection>> importIfcfg(const ShellVars &vars)
     if (auto dev = vars.getNonEmpty("DEVICE"))
         g_object_set(s_con, NM_SETTING_CONNECTION_INTERFACE_NAME, dev->c_str(), nullptr);
 
-    // Bond port (MASTER) or team port (TEAM_MASTER, which wins, as in
-    // NetworkManager's reader). Ports have no IP configuration.
+    // Port of a bridge, bond or team, checked in NetworkManager's order
+    // (make_connection_setting): the first one found is the controller, later
+    // ones are ignored. Ports get no IP configuration.
+    struct PortKind {
+        const char *uuidKey;
+        const char *nameKey;
+        const char *type;
+    };
+    static const PortKind kPortKinds[] = {
+        {"BRIDGE_UUID", "BRIDGE", NM_SETTING_BRIDGE_SETTING_NAME},
+        {"MASTER_UUID", "MASTER", NM_SETTING_BOND_SETTING_NAME},
+        {"TEAM_MASTER_UUID", "TEAM_MASTER", NM_SETTING_TEAM_SETTING_NAME},
+    };
+    std::optional<std::string> master;
     const char *portType = nullptr;
-    std::optional<std::string> master = vars.getNonEmpty("MASTER_UUID");
-    if (!master)
-        master = vars.getNonEmpty("MASTER");
-    if (master)
-        portType = NM_SETTING_BOND_SETTING_NAME;
-    std::optional<std::string> team = vars.getNonEmpty("TEAM_MASTER_UUID");
-    if (!team)
-        team = vars.getNonEmpty("TEAM_MASTER");
-    if (team) {
-        master = team;
-        portType = NM_SETTING_TEAM_SETTING_NAME;
+    for (const auto &kind : kPortKinds) {
+        auto v = vars.getNonEmpty(kind.uuidKey);
+        if (!v)
+            v = vars.getNonEmpty(kind.nameKey);
+        if (v && !master) {
+            master = v;
+            portType = kind.type;
+        }
     }
     if (master)
         g_object_set(s_con, NM_SETTING_CONNECTION_MASTER, master->c_str(), NM_SETTING_CONNECTION_SLAVE_TYPE, portType,
                      nullptr);
+    const bool team = portType != nullptr && g_strcmp0(portType, NM_SETTING_TEAM_SETTING_NAME) == 0;
 
     if (Status s = readInfiniband(vars, c.get()); !s.ok())
         return std::move(s).error();

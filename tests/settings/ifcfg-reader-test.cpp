@@ -330,3 +330,32 @@ TEST(ShellVars, LastAssignmentWinsAndQuotesSpanLines)
     EXPECT_EQ(*vars->get("B"), "two\nlines");
     EXPECT_EQ(vars->get("C"), nullptr);
 }
+
+TEST(IfcfgImport, ControllerOrderIsNetworkManagers)
+{
+    TempDir dir;
+    struct Case {
+        const char *vars;
+        const char *master;
+        const char *type;
+    };
+    const Case cases[] = {
+        {"MASTER=bond0\n", "bond0", "bond"},
+        {"MASTER=bond0\nSLAVE=yes\n", "bond0", "bond"},
+        {"MASTER_UUID=0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\nMASTER=bond0\n",
+         "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "bond"},
+        {"TEAM_MASTER=team0\n", "team0", "team"},
+        {"TEAM_MASTER=team0\nMASTER=bond0\n", "bond0", "bond"}, // MASTER is checked first
+    };
+    for (const auto &tc : cases) {
+        SCOPED_TRACE(tc.vars);
+        GError *err = nullptr;
+        NMConnection *c = importText(dir, "ifcfg-port", std::string("TYPE=InfiniBand\nDEVICE=ib0\n") + tc.vars, &err);
+        ASSERT_NE(c, nullptr) << err->message;
+        NMSettingConnection *s_con = nm_connection_get_setting_connection(c);
+        EXPECT_STREQ(nm_setting_connection_get_master(s_con), tc.master);
+        EXPECT_STREQ(nm_setting_connection_get_slave_type(s_con), tc.type);
+        EXPECT_EQ(nm_connection_get_setting_ip4_config(c), nullptr);
+        g_object_unref(c);
+    }
+}
