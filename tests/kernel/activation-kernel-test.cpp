@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Activation against Debian's kernel in the kernel lab (make check-kernel):
+// rxe and siw links, configfs RoCE defaults and an active-backup bond applied
+// through the Linux platform, verified by reading the kernel back, undone on
+// the kernel's refusal, and idempotent. Also the dispatcher plugin's path
+// (rdma-only). Outside the guest these tests are filtered out (see
+// kernel-test.cpp).
+#include "config.h"
+
+#include "libcore/activation/desired.hpp"
+#include "libcore/activation/engine.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/platform/linux-platform.hpp"
+
+#include <NetworkManager.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ibnm;
+using namespace ibnm::activation;
+
+namespace {
+
+bool sh(const std::string &command)
+{
+    const char *argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
+    gint status = 0;
+    if (!g_spawn_sync(nullptr, const_cast<char **>(argv), nullptr, G_SPAWN_DEFAULT, nullptr, nullptr, nullptr,
+                      nullptr, &status, nullptr))
+        return false;
+    return g_spawn_check_wait_status(status, nullptr);
+}
+
+using ConnPtr = GObjectPtr<NMConnection>;
+
+ConnPtr profile(const char *id, const char *type, const char *ifname, std::map<std::string, std::string> user)
+{
+    auto c = ConnPtr::adopt(nm_simple_connection_new());
+    NMSetting *s = nm_setting_connection_new();
+    GCharPtr uuid(nm_utils_uuid_generate());
+    g_object_set(s, NM_SETTING_CONNECTION_ID, id, NM_SETTING_CONNECTION_UUID, uuid.get(), NM_SETTING_CONNECTION_TYPE,
+                 type, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
+    nm_connection_add_setting(c.get(), s);
+    if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
+        NMSetting *b = nm_setting_bond_new();
+        nm_setting_bond_add_option(NM_SETTING_BOND(b), "mode", "active-backup");
+        nm_setting_bond_add_option(NM_SETTING_BOND(b), "miimon", "100");
+        nm_connection_add_setting(c.get(), b);
+    } else {
+        nm_connection_add_setting(c.get(), nm_setting_wired_new());
+    }
+    if (!user.empty()) {
+        NMSetting *u = nm_setting_user_new();
+        for (const auto &[k, v] : user)
+            nm_setting_user_set_data(NM_SETTING_USER(u), k.c_str(), v.c_str(), nullptr);
+        nm_connection_add_setting(c.get(), u);
+    }
+    return c;
+}
+
+class ActivationKernel : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        p_ = platform::createLinuxPlatform(platform::LinuxOptions{});
+        ASSERT_TRUE(sh("ip link add kact0 type dummy && ip link set kact0 up && ip addr add 192.0.2.61/24 dev kact0"));
+        ASSERT_TRUE(sh("ip link add kact1 type dummy && ip link set kact1 up"));
+    }
+    void TearDown() override
+    {
+        sh("rdma link delete kact_rxe 2>/dev/null; rdma link delete kact_siw 2>/dev/null; "
+           "ip link delete kbond0 2>/dev/null; ip link delete kact0; ip link delete kact1");
+    }
+
+    Report upAll(const std::vector<ConnPtr> &v, bool rdmaOnly = false)
+    {
+        std::vector<NMConnection *> raw;
+        for (const auto &c : v)
+            raw.push_back(c.get());
+        auto d = resolve(raw, raw, !rdmaOnly);
+        EXPECT_TRUE(d.ok()) << d.error().toString();
+        Options o;
+        o.rdmaOnly = rdmaOnly;
+        return up(*p_, *d, o);
+    }
+    Report downAll(const std::vector<ConnPtr> &v, bool rdmaOnly = false)
+    {
+        std::vector<NMConnection *> raw;
+        for (const auto &c : v)
+            raw.push_back(c.get());
+        auto d = resolve(raw, raw, !rdmaOnly);
+        Options o;
+        o.rdmaOnly = rdmaOnly;
+        return down(*p_, *d, o);
+    }
+
+    std::unique_ptr<platform::Platform> p_;
+};
+
+TEST_F(ActivationKernel, RxeSiwRoceDefaultsAndBondApplyAndVerify)
+{
+    std::vector<ConnPtr> v{
+        profile("rxe", "802-3-ethernet", "kact0",
+                {{"rdma.link-type", "rxe"}, {"rdma.link-name", "kact_rxe"}, {"rdma.roce-mode", "v2"},
+                 {"rdma.roce-tos", "106"}}),
+        profile("siw", "802-3-ethernet", "kact1", {{"rdma.link-type", "siw"}, {"rdma.link-name", "kact_siw"}}),
+        profile("bond", NM_SETTING_BOND_SETTING_NAME, "kbond0", {}),
+    };
+    Report r = upAll(v);
+    ASSERT_TRUE(r.ok) << r.error;
+
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    std::map<std::string, std::string> links;
+    for (const auto &l : h->softLinks)
+        links[l.name] = l.netdev;
+    EXPECT_EQ(links["kact_rxe"], "kact0");
+    EXPECT_EQ(links["kact_siw"], "kact1");
+    const auto *rxe = h->findDevice("kact_rxe");
+    ASSERT_NE(rxe, nullptr);
+    ASSERT_FALSE(rxe->ports.empty());
+    EXPECT_EQ(rxe->ports[0].defaultRoceMode, model::RoceMode::V2);
+    EXPECT_EQ(rxe->ports[0].defaultRoceTos, 106u);
+    bool found = false;
+    for (const auto &b : h->bonds)
+        if (b.name == "kbond0") {
+            found = true;
+            EXPECT_EQ(b.mode, "active-backup");
+            EXPECT_EQ(b.miimon, 100u);
+        }
+    EXPECT_TRUE(found) << "kbond0 was not created";
+
+    // Applying again changes nothing on the real kernel either.
+    Report again = upAll(v);
+    EXPECT_TRUE(again.ok) << again.error;
+    EXPECT_EQ(again.operations, 0u);
+
+    Report d = downAll(v);
+    ASSERT_TRUE(d.ok) << d.error;
+    auto after = p_->readHost();
+    ASSERT_TRUE(after.ok());
+    EXPECT_TRUE(after->softLinks.empty());
+    EXPECT_EQ(after->findNetdev("kbond0"), nullptr);
+}
+
+TEST_F(ActivationKernel, KernelRefusalOfRoceV1RollsBackTheLink)
+{
+    std::vector<ConnPtr> v{profile("rxe", "802-3-ethernet", "kact0",
+                                   {{"rdma.link-type", "rxe"}, {"rdma.link-name", "kact_rxe"},
+                                    {"rdma.roce-mode", "v1"}})};
+    Report r = upAll(v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.rolledBack);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(r.steps[0].state, StepState::Undone);
+    EXPECT_EQ(r.steps[1].state, StepState::Failed);
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_TRUE(h->softLinks.empty()) << "rxe link left behind after the rollback";
+}
+
+TEST_F(ActivationKernel, DispatcherPathProvisionsOnlyRdma)
+{
+    std::vector<ConnPtr> v{profile("siw", "802-3-ethernet", "kact1",
+                                   {{"rdma.link-type", "siw"}, {"rdma.link-name", "kact_siw"}})};
+    Report r = upAll(v, true);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.steps.size(), 1u);
+    EXPECT_EQ(r.steps[0].action, "add-rdma-link");
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    ASSERT_EQ(h->softLinks.size(), 1u);
+    EXPECT_EQ(h->softLinks[0].type, model::SoftLinkType::Siw);
+    Report d = downAll(v, true);
+    ASSERT_TRUE(d.ok) << d.error;
+    EXPECT_TRUE(p_->readHost()->softLinks.empty());
+}
+
+} // namespace
