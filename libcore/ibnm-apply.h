@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <NetworkManager.h>
 #include <glib-object.h>
 
 #include "ibnm-host.h"
