@@ -53,11 +53,13 @@ void refreshWarnings(IbnmSettingsPrivate *priv)
     priv->warningsView_.push_back(nullptr);
 }
 
-bool matches(const ibnm::settings::StoredProfile &p, const char *key)
+bool matchesId(const ibnm::settings::StoredProfile &p, const char *key)
 {
-    NMConnection *c = p.connection.get();
-    if (g_strcmp0(nm_connection_get_uuid(c), key) == 0 || g_strcmp0(nm_connection_get_id(c), key) == 0)
-        return true;
+    return g_strcmp0(nm_connection_get_id(p.connection.get()), key) == 0;
+}
+
+bool matchesFilename(const ibnm::settings::StoredProfile &p, const char *key)
+{
     if (p.filename.empty())
         return false;
     if (p.filename == key)
@@ -269,7 +271,10 @@ NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_file
         if (g_strcmp0(nm_connection_get_uuid(p.connection.get()), id_uuid_or_filename) == 0)
             return p.connection.get();
     for (const auto &p : profiles)
-        if (matches(p, id_uuid_or_filename))
+        if (matchesId(p, id_uuid_or_filename))
+            return p.connection.get();
+    for (const auto &p : profiles)
+        if (matchesFilename(p, id_uuid_or_filename))
             return p.connection.get();
     return nullptr;
 }

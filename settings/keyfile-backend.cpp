@@ -79,8 +79,10 @@ KeyfileBackend::KeyfileBackend(std::string dir) : dir_(std::move(dir))
 
 Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vector<std::string> *warnings) const
 {
-    // Open first and check what was opened, so the file checked is the file read.
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+    // Open first and check what was opened, so the file checked is the file
+    // read. Symlinks are followed and their target checked, as NetworkManager
+    // does (stat(), not lstat(), for keyfiles).
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (!fd)
         return Error::fromErrno(errno, path);
     struct stat st {};

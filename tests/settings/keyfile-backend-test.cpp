@@ -276,3 +276,46 @@ TEST(KeyfileStore, MissingDirectoryIsEmptyAndCreatedOnAdd)
     g_object_unref(c);
     g_object_unref(s);
 }
+
+TEST(KeyfileStore, FindPrefersUuidThenIdThenFileName)
+{
+    TempDir dir;
+    IbnmSettings *s = store(dir.path());
+    // Profile A's id is profile B's file name; B's id is C's UUID.
+    NMConnection *a = ibProfile("b.nmconnection", kUuidA, "ib0");
+    NMConnection *b = ibProfile(kUuidC, kUuidB, "ib1");
+    NMConnection *c = ibProfile("c", kUuidC, "ib2");
+    add(s, a);
+    std::string bPath = add(s, b);
+    add(s, c);
+    // B is stored as "<uuid C>.nmconnection"; rename it so its base name is "b.nmconnection".
+    ASSERT_EQ(rename(bPath.c_str(), (dir / "b.nmconnection").c_str()), 0);
+    IbnmSettings *re = store(dir.path());
+    EXPECT_STREQ(nm_connection_get_uuid(ibnm_settings_find(re, kUuidC)), kUuidC);          // UUID beats id
+    EXPECT_STREQ(nm_connection_get_uuid(ibnm_settings_find(re, "b.nmconnection")), kUuidA); // id beats file name
+    EXPECT_STREQ(nm_connection_get_uuid(ibnm_settings_find(re, (dir / "b.nmconnection").c_str())), kUuidB);
+    for (NMConnection *x : {a, b, c})
+        g_object_unref(x);
+    g_object_unref(re);
+    g_object_unref(s);
+}
+
+TEST(KeyfileStore, FollowsSymlinksAndChecksTheTarget)
+{
+    TempDir dir;
+    TempDir elsewhere;
+    NMConnection *c = ibProfile("linked", kUuidA);
+    elsewhere.write("target", keyfileText(c));
+    chmod((elsewhere / "target").c_str(), 0600);
+    ASSERT_EQ(symlink((elsewhere / "target").c_str(), (dir / "linked.nmconnection").c_str()), 0);
+    IbnmSettings *s = store(dir.path());
+    EXPECT_EQ(ids(s), std::vector<std::string>{"linked"});
+    g_object_unref(s);
+    chmod((elsewhere / "target").c_str(), 0644);
+    s = store(dir.path());
+    EXPECT_TRUE(ids(s).empty());
+    ASSERT_EQ(warnings(s).size(), 1u);
+    EXPECT_EQ(warnings(s)[0].rfind(dir / "linked.nmconnection: insecure permissions 0644", 0), 0u) << warnings(s)[0];
+    g_object_unref(s);
+    g_object_unref(c);
+}
