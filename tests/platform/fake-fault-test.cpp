@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <ostream>
 
 using ibnm::model::SoftLinkType;
 using ibnm::platform::parseFaultRules;
@@ -67,6 +68,11 @@ struct RuleCase {
     unsigned nth;
     int errnum;
 };
+
+void PrintTo(const RuleCase &c, std::ostream *os)
+{
+    *os << c.spec;
+}
 
 const RuleCase kRules[] = {
     {"op=addSoftLink,nth=1,errno=EBUSY", true, "addSoftLink", 1, EBUSY},

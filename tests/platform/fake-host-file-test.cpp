@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 using ibnm::model::IpoibMode;
@@ -96,6 +97,11 @@ struct BadFile {
     const char *text;
     const char *prefix; // the error starts with this
 };
+
+void PrintTo(const BadFile &b, std::ostream *os)
+{
+    *os << b.what;
+}
 
 const BadFile kBadFiles[] = {
     {"syntax", "[host]\nkernel-release=6.1\nthis is not a line\n", "h.host:3: "},

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <ostream>
 #include <string>
 
 using ibnm::model::GidType;
@@ -33,6 +34,11 @@ struct ChildCase {
     uint16_t pkey;
     const char *name;
 };
+
+void PrintTo(const ChildCase &c, std::ostream *os)
+{
+    *os << c.naming << " " << c.name;
+}
 
 const ChildCase kChildren[] = {
     {"upstream", "ib0", 0x0002, "ib0.0002"},
@@ -91,6 +97,10 @@ struct PkeyCase {
     uint16_t pkey;
     bool ok;
 };
+void PrintTo(const PkeyCase &c, std::ostream *os)
+{
+    *os << std::hex << c.pkey;
+}
 const PkeyCase kPkeys[] = {{0x0000, false}, {0x8000, false}, {0x0001, true},
                            {0x7ffe, true},  {0x8001, true},  {0xfffe, true}};
 
@@ -134,6 +144,10 @@ struct MtuCase {
     int errnum;         // 0: accepted
     unsigned effective; // the MTU afterwards
 };
+void PrintTo(const MtuCase &c, std::ostream *os)
+{
+    *os << c.ifname << " " << c.requested;
+}
 const MtuCase kMtus[] = {
     {"ib0", 1500, 0, 1500},
     {"ib0", 2044, 0, 2044},
@@ -221,6 +235,10 @@ struct BondCase {
     std::vector<std::string> ports;
     int errnum; // of the last enslave; 0: all succeed
 };
+void PrintTo(const BondCase &c, std::ostream *os)
+{
+    *os << c.what;
+}
 
 const BondCase kBonds[] = {
     {"IPoIB in active-backup", "active-backup", "", {"ib0", "ib1"}, 0},

@@ -4,11 +4,15 @@
 #include "config.h"
 
 #include "tests/platform/fake-test-util.hpp"
+#include "libcore/internal/strings.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using ibnm::model::SoftLinkType;
 using ibnm::platform::FakePlatform;
@@ -108,4 +112,34 @@ TEST(FakeState, UnwritableStateDirectoryIsAnError)
     auto p = FakePlatform::open(dir / "h.host", dir / "file/state");
     ASSERT_FALSE(p.ok());
     EXPECT_NE(p.error().toString().find(dir / "file/state"), std::string::npos) << p.error().toString();
+}
+
+TEST(FakeState, ConcurrentProcessesLoseNoChange)
+{
+    ibnm::test::TempDir dir;
+    dir.write("h.host", ibnm::test::kTestHost);
+    ASSERT_TRUE(open(dir));
+    constexpr int kPerProcess = 20;
+    pid_t children[2];
+    for (int c = 0; c < 2; c++) {
+        children[c] = fork();
+        ASSERT_GE(children[c], 0);
+        if (children[c] == 0) {
+            // A separate "ibnm command" adding its own addresses.
+            auto p = FakePlatform::open(dir / "h.host", dir / "h.host.state");
+            int failures = p.ok() ? 0 : 1;
+            for (int i = 0; p.ok() && i < kPerProcess; i++)
+                failures += !p.value()->addAddress("enp1s0", ibnm::strprintf("10.%d.0.%d/24", c, i + 1)).ok();
+            _exit(failures == 0 ? 0 : 1);
+        }
+    }
+    for (pid_t child : children) {
+        int status = 0;
+        ASSERT_EQ(waitpid(child, &status, 0), child);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    auto p = open(dir);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->readHost()->findNetdev("enp1s0")->addresses.size(), 2u * kPerProcess);
+    EXPECT_EQ(p->operationCount(), 2u * kPerProcess);
 }
