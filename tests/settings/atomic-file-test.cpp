@@ -9,6 +9,7 @@
 #include "settings/keyfile-backend.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <random>
 
@@ -133,6 +134,17 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
         ASSERT_TRUE(store.warnings().empty()) << store.warnings()[0];
         EXPECT_EQ(store.profiles()[0].filename, path);
     }
-    // The kills did land between writes and in the middle of them.
+    // The kills did land between writes and in the middle of them: a
+    // temporary file left behind is a write killed before its rename.
+    unsigned torn = 0;
+    GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
+    while (const char *n = g_dir_read_name(d))
+        torn += g_str_has_prefix(n, ".crash.nmconnection.");
+    g_dir_close(d);
+    RecordProperty("replaced", int(changed));
+    RecordProperty("killed_mid_write", int(torn));
+    fprintf(stderr, "[crash] %u kills: content replaced %u times, %u writes killed before rename\n", iterations,
+            changed, torn);
     EXPECT_GT(changed, iterations / 10);
+    EXPECT_GT(torn, 0u);
 }
