@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm check [PROFILE...]`: every rule on the stored profiles (or the named
+// ones), against the host; exit 1 when any finding is an error.
+#include "config.h"
+
+#include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <glib/gi18n.h>
+
+#include <cstdio>
+
+namespace ibnm::cli {
+
+int cmdCheck(Context &ctx, const Args &args)
+{
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    PtrArray all = allProfiles(s);
+    PtrArray selected(g_ptr_array_new_with_free_func(g_object_unref));
+    if (args.empty()) {
+        selected = std::move(all);
+    } else {
+        // The named profiles, checked with the others (cross-profile rules
+        // need them); only their findings are shown.
+        for (const auto &name : args) {
+            NMConnection *c = ibnm_settings_find(s, name.c_str());
+            if (!c) {
+                printError(_("unknown connection '%s'"), name.c_str());
+                return kExitNotFound;
+            }
+            g_ptr_array_add(selected.get(), ibnm_profile_new(c));
+        }
+    }
+    PtrArray findings(ibnm_check_profiles(args.empty() ? selected.get() : all.get(), inv));
+    if (!args.empty()) {
+        PtrArray mine(g_ptr_array_new_with_free_func(g_object_unref));
+        for (guint i = 0; i < findings->len; i++) {
+            auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
+            for (guint k = 0; k < selected->len; k++)
+                if (g_strcmp0(ibnm_finding_get_profile_id(f),
+                              ibnm_profile_get_id(static_cast<IbnmProfile *>(g_ptr_array_index(selected.get(), k)))) == 0) {
+                    g_ptr_array_add(mine.get(), g_object_ref(f));
+                    break;
+                }
+        }
+        findings = std::move(mine);
+    }
+    int rc = printFindings(ctx, findings.get(), false);
+    if (findings->len == 0 && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues)
+        std::printf("%s\n", _("No findings: the profiles fit the host."));
+    return rc;
+}
+
+} // namespace ibnm::cli

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What every command group of the ibnm command line shares: the global
+// options, the lazily opened settings store and host, the command table type,
+// exit codes, and small owning handles for the C objects the CLI holds.
+#pragma once
+
+#include "libcore/ibnm.h"
+
+#include <NetworkManager.h>
+#include "libcore/ibnm-apply.h"
+#include "libcore/ibnm-host.h"
+#include "libcore/ibnm-inventory-types.h"
+
+#include <glib.h>
+#include <glib-object.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ibnm::cli {
+
+// nmcli's exit codes where ibnm has the same situation.
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;  // validation failed, the kernel or a store refused
+constexpr int kExitUsage = 2;   // a bad argument: the word is named, usage shown
+constexpr int kExitNotFound = 10; // no such connection, device or link (nmcli's 10)
+
+// Owning handles: the CLI holds every C object in one of these.
+struct GObjectDeleter {
+    void operator()(gpointer p) const { g_object_unref(p); }
+};
+template <typename T> using Obj = std::unique_ptr<T, GObjectDeleter>;
+struct GErrorDeleter {
+    void operator()(GError *e) const { g_error_free(e); }
+};
+using ErrorPtr = std::unique_ptr<GError, GErrorDeleter>;
+struct GFreeDeleter {
+    void operator()(gpointer p) const { g_free(p); }
+};
+using CharPtr = std::unique_ptr<char, GFreeDeleter>;
+struct PtrArrayDeleter {
+    void operator()(GPtrArray *a) const { g_ptr_array_unref(a); }
+};
+using PtrArray = std::unique_ptr<GPtrArray, PtrArrayDeleter>;
+
+// Out-parameter adapter: `f(..., Out(err))` fills a unique_ptr from a T**.
+template <typename P> class Out {
+public:
+    explicit Out(P &owner) : owner_(owner) {}
+    ~Out() { owner_.reset(raw_); }
+    operator typename P::pointer *() { return &raw_; }
+
+private:
+    P &owner_;
+    typename P::pointer raw_ = nullptr;
+};
+
+enum class OutputMode { Tabular, Terse, Json };
+enum class Color { Auto, Yes, No };
+
+struct Options {
+    bool offline = false;
+    bool dryRun = false;
+    std::string keyfileDir;
+    std::string simulate;
+    OutputMode mode = OutputMode::Tabular;
+    bool pretty = false;
+    std::string fields;     // -f / -g selection, empty = default
+    bool getValues = false; // -g: terse, values only, no header
+    Color color = Color::Auto;
+};
+
+using Args = std::vector<std::string>;
+
+class Context {
+public:
+    explicit Context(Options o) : options(std::move(o)) {}
+
+    // The profile store (--keyfile-dir, else NetworkManager or its keyfiles),
+    // loaded; nullptr after printing the error.
+    IbnmSettings *settings();
+    // The host (--simulate / IBNM_SIMULATE, IBNM_SYSFS_ROOT, or this machine).
+    IbnmHost *host();
+    // The host's inventory, reloaded; nullptr after printing the error.
+    IbnmInventory *inventory();
+    // Whether the user chose a host other than this machine.
+    bool hostChosen() const;
+    bool colorEnabled() const;
+
+    Options options;
+
+private:
+    Obj<IbnmSettings> settings_;
+    Obj<IbnmHost> host_;
+    Obj<IbnmInventory> inventory_;
+};
+
+struct Command {
+    const char *word;
+    int (*run)(Context &, const Args &);
+    const Command *sub; // nested table, or nullptr
+};
+
+// Words match as nmcli's do: the exact word, else the first word (in table
+// order) it is a prefix of; tables list the common words first.
+const Command *lookup(const Command *table, const std::string &word);
+int dispatch(Context &ctx, const Command *table, const Args &args, const char *usage);
+
+// "Error: <message>." on stderr (message translated by the caller).
+void printError(const char *format, ...) G_GNUC_PRINTF(1, 2);
+// A bad argument: names it, shows `usage`, returns kExitUsage.
+int usageError(const char *usage, const char *format, ...) G_GNUC_PRINTF(2, 3);
+// A GError from libibnm: kExitUsage for bad arguments, kExitNotFound, else kExitFailed.
+int reportError(const GError *error, const char *usage = nullptr);
+
+// All stored connections, wrapped as profiles.
+PtrArray allProfiles(IbnmSettings *settings);
+// All stored connections (NMConnection), as the apply functions take them.
+PtrArray allConnections(IbnmSettings *settings);
+// Prints an apply report (table, terse or JSON); returns the exit code.
+int printReport(Context &ctx, IbnmApplyReport *report);
+// Prints findings (table, terse or JSON); returns kExitFailed if any is an error.
+int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems);
+
+// The command tables of each group.
+extern const Command kConnectionCommands[];
+extern const Command kDeviceCommands[];
+extern const Command kRdmaCommands[];
+extern const char *const kConnectionUsage;
+extern const char *const kDeviceUsage;
+extern const char *const kRdmaUsage;
+int cmdCheck(Context &, const Args &);
+int cmdUdevRules(Context &, const Args &);
+int cmdMemlock(Context &, const Args &);
+
+} // namespace ibnm::cli

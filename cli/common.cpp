@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The context every command runs in, dispatch, errors, and the two reports
+// several command groups print: an apply report and a list of findings.
+#include "config.h"
+
+#include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <glib/gi18n.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <string_view>
+
+#include <unistd.h>
+
+namespace ibnm::cli {
+
+IbnmSettings *Context::settings()
+{
+    if (settings_)
+        return settings_.get();
+    ErrorPtr err;
+    if (!options.keyfileDir.empty()) {
+        settings_.reset(ibnm_settings_new_keyfile(options.keyfileDir.c_str()));
+        // A standalone store belongs to whoever runs ibnm on it.
+        ibnm_settings_set_required_owner(settings_.get(), getuid());
+    } else {
+        settings_.reset(ibnm_settings_new_auto(nullptr, Out(err)));
+    }
+    if (!settings_ || !ibnm_settings_load(settings_.get(), Out(err))) {
+        printError("%s", err ? err->message : _("cannot open the profile store"));
+        settings_.reset();
+        return nullptr;
+    }
+    for (const char *const *w = ibnm_settings_get_load_warnings(settings_.get()); w && *w; w++)
+        std::fprintf(stderr, _("Warning: %s\n"), *w);
+    return settings_.get();
+}
+
+bool Context::hostChosen() const
+{
+    return !options.simulate.empty() || g_getenv("IBNM_SIMULATE") || g_getenv("IBNM_SYSFS_ROOT");
+}
+
+IbnmHost *Context::host()
+{
+    if (host_)
+        return host_.get();
+    if (!options.simulate.empty())
+        g_setenv("IBNM_SIMULATE", options.simulate.c_str(), TRUE);
+    ErrorPtr err;
+    host_.reset(ibnm_host_new_from_environment(Out(err)));
+    if (!host_)
+        printError("%s", err ? err->message : _("cannot open the host"));
+    return host_.get();
+}
+
+IbnmInventory *Context::inventory()
+{
+    if (inventory_)
+        return inventory_.get();
+    IbnmHost *h = host();
+    if (!h)
+        return nullptr;
+    ErrorPtr err;
+    inventory_.reset(ibnm_inventory_new(h));
+    if (!ibnm_inventory_reload(inventory_.get(), Out(err))) {
+        printError("%s", err->message);
+        inventory_.reset();
+    }
+    return inventory_.get();
+}
+
+bool Context::colorEnabled() const
+{
+    switch (options.color) {
+    case Color::Yes: return true;
+    case Color::No: return false;
+    case Color::Auto: break;
+    }
+    const char *noColor = g_getenv("NO_COLOR");
+    return (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
+}
+
+const Command *lookup(const Command *table, const std::string &word)
+{
+    // nmcli's rule: an exact word, else the first word in table order that
+    // starts with it (`c` is connection, `d` device, `con d` down).
+    if (word.empty())
+        return nullptr;
+    for (const Command *c = table; c->word; c++)
+        if (word == c->word)
+            return c;
+    for (const Command *c = table; c->word; c++)
+        if (std::string_view(c->word).substr(0, word.size()) == word)
+            return c;
+    return nullptr;
+}
+
+int dispatch(Context &ctx, const Command *table, const Args &args, const char *usage)
+{
+    if (args.empty()) {
+        // nmcli runs the first command of a group without a word (`ibnm connection` = show).
+        if (table[0].run)
+            return table[0].run(ctx, args);
+        return usageError(usage, _("missing command"));
+    }
+    if (args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        std::fputs(usage, stdout);
+        return kExitOk;
+    }
+    const Command *c = lookup(table, args[0]);
+    if (c == nullptr)
+        return usageError(usage, _("argument '%s' not understood"), args[0].c_str());
+    Args rest(args.begin() + 1, args.end());
+    if (c->sub)
+        return dispatch(ctx, c->sub, rest, usage);
+    return c->run(ctx, rest);
+}
+
+void printError(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    CharPtr msg(g_strdup_vprintf(format, ap));
+    va_end(ap);
+    std::string text = msg.get();
+    if (!text.empty() && text.back() != '.')
+        text += '.';
+    std::fprintf(stderr, _("Error: %s\n"), text.c_str());
+}
+
+int usageError(const char *usage, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    CharPtr msg(g_strdup_vprintf(format, ap));
+    va_end(ap);
+    printError("%s", msg.get());
+    if (usage)
+        std::fputs(usage, stderr);
+    return kExitUsage;
+}
+
+int reportError(const GError *error, const char *usage)
+{
+    printError("%s", error->message);
+    if (error->domain == IBNM_ERROR) {
+        switch (error->code) {
+        case IBNM_ERROR_INVALID_ARGUMENT:
+        case IBNM_ERROR_INVALID_PROPERTY:
+        case IBNM_ERROR_MISSING_PROPERTY:
+            if (usage && error->code == IBNM_ERROR_INVALID_ARGUMENT)
+                std::fputs(usage, stderr);
+            return kExitUsage;
+        case IBNM_ERROR_NOT_FOUND:
+            return kExitNotFound;
+        default:
+            break;
+        }
+    }
+    return kExitFailed;
+}
+
+PtrArray allProfiles(IbnmSettings *settings)
+{
+    PtrArray out(g_ptr_array_new_with_free_func(g_object_unref));
+    PtrArray conns(ibnm_settings_get_connections(settings));
+    for (guint i = 0; conns && i < conns->len; i++)
+        g_ptr_array_add(out.get(), ibnm_profile_new(static_cast<NMConnection *>(g_ptr_array_index(conns.get(), i))));
+    return out;
+}
+
+PtrArray allConnections(IbnmSettings *settings)
+{
+    // (transfer full): the array owns its references.
+    return PtrArray(ibnm_settings_get_connections(settings));
+}
+
+namespace {
+
+const char *stateName(IbnmStepState s)
+{
+    switch (s) {
+    case IBNM_STEP_STATE_PLANNED: return "planned";
+    case IBNM_STEP_STATE_DONE: return "done";
+    case IBNM_STEP_STATE_FAILED: return "failed";
+    case IBNM_STEP_STATE_UNDONE: return "undone";
+    case IBNM_STEP_STATE_UNDO_FAILED: return "undo-failed";
+    }
+    return "unknown";
+}
+
+Tone stateTone(IbnmStepState s)
+{
+    switch (s) {
+    case IBNM_STEP_STATE_DONE: return Tone::Good;
+    case IBNM_STEP_STATE_PLANNED:
+    case IBNM_STEP_STATE_UNDONE: return Tone::Warn;
+    default: return Tone::Bad;
+    }
+}
+
+const char *severityName(IbnmSeverity s)
+{
+    switch (s) {
+    case IBNM_SEVERITY_INFO: return "info";
+    case IBNM_SEVERITY_WARNING: return "warning";
+    case IBNM_SEVERITY_ERROR: return "error";
+    }
+    return "unknown";
+}
+
+Cell cell(const char *s)
+{
+    return s && *s ? Cell(s) : Cell();
+}
+
+} // namespace
+
+int printReport(Context &ctx, IbnmApplyReport *report)
+{
+    GPtrArray *steps = ibnm_apply_report_get_steps(report);
+    const char *const *notes = ibnm_apply_report_get_notes(report);
+    bool ok = ibnm_apply_report_get_success(report);
+    if (ctx.options.mode == OutputMode::Json) {
+        Json j;
+        j.beginObject().beginObject("report");
+        j.boolean("success", ok);
+        j.boolean("dry-run", ctx.options.dryRun);
+        j.boolean("rolled-back", ibnm_apply_report_get_rolled_back(report));
+        j.value("operations", static_cast<long long>(ibnm_apply_report_get_operations(report)));
+        j.value("error", cell(ibnm_apply_report_get_error(report)));
+        j.beginArray("steps");
+        for (guint i = 0; steps && i < steps->len; i++) {
+            auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
+            j.beginObject()
+                .value("state", stateName(ibnm_step_get_state(s)))
+                .value("action", cell(ibnm_step_get_action(s)))
+                .value("object", cell(ibnm_step_get_object(s)))
+                .value("detail", cell(ibnm_step_get_detail(s)))
+                .value("profile", cell(ibnm_step_get_profile(s)))
+                .value("error", cell(ibnm_step_get_error(s)))
+                .endObject();
+        }
+        j.endArray().beginArray("notes");
+        for (const char *const *n = notes; n && *n; n++)
+            j.value(nullptr, *n);
+        j.endArray().endObject().endObject();
+        std::fputs(j.str().c_str(), stdout);
+        return ok ? kExitOk : kExitFailed;
+    }
+
+    Table t("steps", {{"STATE"}, {"ACTION"}, {"OBJECT"}, {"DETAIL"}, {"PROFILE", false}, {"ERROR", false}});
+    for (guint i = 0; steps && i < steps->len; i++) {
+        auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
+        IbnmStepState st = ibnm_step_get_state(s);
+        t.add({stateName(st), cell(ibnm_step_get_action(s)), cell(ibnm_step_get_object(s)),
+               cell(ibnm_step_get_detail(s)), cell(ibnm_step_get_profile(s)), cell(ibnm_step_get_error(s))},
+              stateTone(st), 0);
+    }
+    if (t.size() == 0 && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
+        if (ok)
+            std::printf("%s\n", _("Nothing to do: the host is already as the profiles describe it."));
+    } else if (int rc = t.print(ctx); rc != kExitOk) {
+        return rc;
+    }
+    if (ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
+        for (const char *const *n = notes; n && *n; n++)
+            std::printf(_("Note: %s\n"), *n);
+        if (ibnm_apply_report_get_rolled_back(report))
+            std::printf("%s\n", _("The steps done before the failure were undone."));
+    }
+    if (!ok)
+        printError("%s", ibnm_apply_report_get_error(report) ? ibnm_apply_report_get_error(report)
+                                                             : _("the host refused a step"));
+    return ok ? kExitOk : kExitFailed;
+}
+
+int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
+{
+    Table t("findings", {{"SEVERITY"}, {"PROFILE"}, {"PROPERTY"}, {"MESSAGE"}, {"HINT"}});
+    bool errors = false;
+    for (guint i = 0; i < findings->len; i++) {
+        auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings, i));
+        IbnmSeverity sev = ibnm_finding_get_severity(f);
+        errors = errors || sev == IBNM_SEVERITY_ERROR;
+        if (onlyProblems && sev == IBNM_SEVERITY_INFO)
+            continue;
+        Tone tone = sev == IBNM_SEVERITY_ERROR ? Tone::Bad : sev == IBNM_SEVERITY_WARNING ? Tone::Warn : Tone::Good;
+        t.add({severityName(sev), cell(ibnm_finding_get_profile_id(f)), cell(ibnm_finding_get_property(f)),
+               cell(ibnm_finding_get_message(f)), cell(ibnm_finding_get_hint(f))},
+              tone, 0);
+    }
+    if (t.size() > 0 || ctx.options.mode == OutputMode::Json) {
+        if (int rc = t.print(ctx); rc != kExitOk)
+            return rc;
+    }
+    return errors ? kExitFailed : kExitOk;
+}
+
+} // namespace ibnm::cli

@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm connection`: nmcli's profile commands. The argument grammar of add and
+// modify is libibnm's (ibnm_profile_new_from_args); this file only finds
+// profiles, validates them against the host, stores them and prints.
+#include "config.h"
+
+#include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <glib/gi18n.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <iterator>
+#include <map>
+
+namespace ibnm::cli {
+
+const char *const kConnectionUsage = N_(
+    "Usage: ibnm connection { COMMAND | help }\n"
+    "\n"
+    "COMMAND := { show | add | modify | delete | up | down | reload | import | export }\n"
+    "\n"
+    "  show [[id | uuid | filename] ID]\n"
+    "  add type infiniband|bond|... [con-name NAME] [ifname IFNAME] [PROPERTY VALUE]...\n"
+    "  modify [id | uuid | filename] ID ([+|-]PROPERTY VALUE)...\n"
+    "  delete [id | uuid | filename] ID...\n"
+    "  up [id | uuid | filename] ID\n"
+    "  down [id | uuid | filename] ID\n"
+    "  reload\n"
+    "  import [type keyfile|ifcfg-rh] file PATH\n"
+    "  export [id | uuid | filename] ID [FILE]\n"
+    "\n"
+    "PROPERTY is setting.property (infiniband.p-key, ipv4.addresses, rdma.link-type...)\n"
+    "or an alias (mtu, mac, p-key, parent, transport-mode, master, slave-type).\n"
+    "With --offline, add prints the keyfile and modify edits the keyfile on stdin.\n");
+
+namespace {
+
+std::vector<const char *> cargv(const Args &args, size_t from = 0)
+{
+    std::vector<const char *> v;
+    for (size_t i = from; i < args.size(); i++)
+        v.push_back(args[i].c_str());
+    v.push_back(nullptr);
+    return v;
+}
+
+bool isSelectorWord(const std::string &w)
+{
+    return w == "id" || w == "uuid" || w == "filename" || w == "path";
+}
+
+// The ID after an optional `id`/`uuid`/`filename` word; advances `i`.
+const char *takeId(const Args &args, size_t &i)
+{
+    if (i < args.size() && isSelectorWord(args[i]) && i + 1 < args.size())
+        i++;
+    return i < args.size() ? args[i++].c_str() : nullptr;
+}
+
+NMConnection *findOrComplain(IbnmSettings *s, const char *id)
+{
+    NMConnection *c = ibnm_settings_find(s, id);
+    if (!c)
+        printError(_("unknown connection '%s'"), id);
+    return c;
+}
+
+// The property word an error message starts with ("infiniband.mtu: ...").
+std::string errorProperty(const char *message)
+{
+    const char *colon = std::strstr(message, ": ");
+    if (!colon)
+        return {};
+    std::string p(message, colon);
+    return p.find(' ') == std::string::npos ? p : std::string();
+}
+
+// The property part of an argument word: "+ipv4.addresses" -> "addresses".
+std::string propertyOfWord(std::string w)
+{
+    static const std::map<std::string, std::string> aliases = {
+        {"con-name", "id"}, {"ifname", "interface-name"}, {"mac", "mac-address"},
+        {"ip4", "addresses"}, {"ip6", "addresses"}, {"gw4", "gateway"}, {"gw6", "gateway"},
+    };
+    if (!w.empty() && (w[0] == '+' || w[0] == '-'))
+        w.erase(0, 1);
+    if (auto it = aliases.find(w); it != aliases.end())
+        return it->second;
+    auto dot = w.rfind('.');
+    return dot == std::string::npos ? w : w.substr(dot + 1);
+}
+
+// A failed add/modify: a bad word or value is a usage error (2); a profile
+// whose values parse but do not verify as a whole failed validation (1).
+// libibnm gives both as INVALID_PROPERTY, so the property the error names is
+// compared with the words given.
+int argumentsError(const GError *error, const Args &args, size_t from)
+{
+    if (error->domain == IBNM_ERROR && error->code == IBNM_ERROR_INVALID_ARGUMENT)
+        return reportError(error, _(kConnectionUsage));
+    std::string prop = errorProperty(error->message);
+    std::string tail = prop.substr(prop.rfind('.') == std::string::npos ? 0 : prop.rfind('.') + 1);
+    bool named = false;
+    for (size_t i = from; i < args.size(); i += 2)
+        named = named || (!tail.empty() && propertyOfWord(args[i]) == tail);
+    printError("%s", error->message);
+    return named ? kExitUsage : kExitFailed;
+}
+
+// Checks `profile` with the stored ones (against the host when the user chose
+// one); prints its warnings and errors. False if it has errors.
+bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
+{
+    PtrArray all(g_ptr_array_new_with_free_func(g_object_unref));
+    g_ptr_array_add(all.get(), g_object_ref(profile));
+    if (settings) {
+        PtrArray stored = allProfiles(settings);
+        for (guint i = 0; i < stored->len; i++) {
+            auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(stored.get(), i));
+            if (g_strcmp0(ibnm_profile_get_uuid(p), ibnm_profile_get_uuid(profile)) != 0)
+                g_ptr_array_add(all.get(), g_object_ref(p));
+        }
+    }
+    IbnmInventory *inv = nullptr;
+    if (ctx.hostChosen()) {
+        inv = ctx.inventory();
+        if (!inv)
+            return false;
+    }
+    PtrArray findings(ibnm_check_profiles(all.get(), inv));
+    bool errors = false;
+    for (guint i = 0; i < findings->len; i++) {
+        auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
+        if (g_strcmp0(ibnm_finding_get_profile_id(f), ibnm_profile_get_id(profile)) != 0)
+            continue;
+        IbnmSeverity sev = ibnm_finding_get_severity(f);
+        if (sev == IBNM_SEVERITY_INFO)
+            continue;
+        errors = errors || sev == IBNM_SEVERITY_ERROR;
+        const char *hint = ibnm_finding_get_hint(f);
+        if (sev == IBNM_SEVERITY_ERROR)
+            printError("%s", ibnm_finding_get_message(f));
+        else
+            std::fprintf(stderr, _("Warning: %s\n"), ibnm_finding_get_message(f));
+        if (hint)
+            std::fprintf(stderr, _("Hint: %s\n"), hint);
+    }
+    if (errors)
+        printError(_("profile '%s' is not valid; nothing was written"), ibnm_profile_get_id(profile));
+    return !errors;
+}
+
+// --- show ---------------------------------------------------------------------------
+
+std::string formatValue(NMSetting *setting, GParamSpec *pspec)
+{
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, pspec->value_type);
+    g_object_get_property(G_OBJECT(setting), pspec->name, &v);
+    std::string out;
+    GType t = pspec->value_type;
+    if (t == G_TYPE_STRING) {
+        out = g_value_get_string(&v) ? g_value_get_string(&v) : "";
+    } else if (t == G_TYPE_BOOLEAN) {
+        out = g_value_get_boolean(&v) ? "yes" : "no";
+    } else if (t == G_TYPE_STRV) {
+        if (auto **sv = static_cast<char **>(g_value_get_boxed(&v))) {
+            CharPtr j(g_strjoinv(",", sv));
+            out = j.get();
+        }
+    } else if (G_TYPE_IS_ENUM(t)) {
+        GEnumClass *k = static_cast<GEnumClass *>(g_type_class_ref(t));
+        GEnumValue *ev = g_enum_get_value(k, g_value_get_enum(&v));
+        out = ev ? ev->value_nick : std::to_string(g_value_get_enum(&v));
+        g_type_class_unref(k);
+    } else if (G_TYPE_IS_FLAGS(t)) {
+        out = std::to_string(g_value_get_flags(&v));
+    } else if (NM_IS_SETTING_IP_CONFIG(setting) && std::strcmp(pspec->name, NM_SETTING_IP_CONFIG_ADDRESSES) == 0) {
+        auto *ip = NM_SETTING_IP_CONFIG(setting);
+        for (guint i = 0; i < nm_setting_ip_config_get_num_addresses(ip); i++) {
+            NMIPAddress *a = nm_setting_ip_config_get_address(ip, i);
+            out += (i ? ", " : "") + std::string(nm_ip_address_get_address(a)) + "/" +
+                   std::to_string(nm_ip_address_get_prefix(a));
+        }
+    } else if (NM_IS_SETTING_IP_CONFIG(setting) && std::strcmp(pspec->name, NM_SETTING_IP_CONFIG_ROUTES) == 0) {
+        auto *ip = NM_SETTING_IP_CONFIG(setting);
+        for (guint i = 0; i < nm_setting_ip_config_get_num_routes(ip); i++) {
+            NMIPRoute *r = nm_setting_ip_config_get_route(ip, i);
+            out += (i ? ", " : "") + std::string(nm_ip_route_get_dest(r)) + "/" +
+                   std::to_string(nm_ip_route_get_prefix(r));
+            if (nm_ip_route_get_next_hop(r))
+                out += std::string(" ") + nm_ip_route_get_next_hop(r);
+        }
+    } else if (t == G_TYPE_HASH_TABLE) {
+        if (auto *h = static_cast<GHashTable *>(g_value_get_boxed(&v))) {
+            std::vector<std::string> items;
+            GHashTableIter it;
+            gpointer k, val;
+            g_hash_table_iter_init(&it, h);
+            while (g_hash_table_iter_next(&it, &k, &val))
+                items.push_back(std::string(static_cast<char *>(k)) + "=" + static_cast<char *>(val));
+            std::sort(items.begin(), items.end());
+            for (size_t i = 0; i < items.size(); i++)
+                out += (i ? "," : "") + items[i];
+        }
+    } else if (g_value_type_transformable(t, G_TYPE_STRING)) {
+        GValue s = G_VALUE_INIT;
+        g_value_init(&s, G_TYPE_STRING);
+        g_value_transform(&v, &s);
+        out = g_value_get_string(&s) ? g_value_get_string(&s) : "";
+        g_value_unset(&s);
+    }
+    g_value_unset(&v);
+    return out;
+}
+
+void addSettings(Record &r, NMConnection *c)
+{
+    guint n = 0;
+    CharPtr list(reinterpret_cast<char *>(nm_connection_get_settings(c, &n)));
+    auto **settings = reinterpret_cast<NMSetting **>(list.get());
+    for (guint i = 0; i < n; i++) {
+        NMSetting *s = settings[i];
+        if (NM_IS_SETTING_USER(s)) {
+            // ibnm's [user] keys are properties of their own: rdma.link-type...
+            for (const char *const *k = nm_setting_user_get_keys(NM_SETTING_USER(s), nullptr); k && *k; k++)
+                r.add(*k, nm_setting_user_get_data(NM_SETTING_USER(s), *k));
+            continue;
+        }
+        guint np = 0;
+        GParamSpec **props = g_object_class_list_properties(G_OBJECT_GET_CLASS(s), &np);
+        for (guint p = 0; p < np; p++) {
+            if (!(props[p]->flags & G_PARAM_READABLE) || std::strcmp(props[p]->name, "name") == 0)
+                continue;
+            std::string v = formatValue(s, props[p]);
+            r.add(std::string(nm_setting_get_name(s)) + "." + props[p]->name, v.empty() ? Cell() : Cell(v));
+        }
+        g_free(props);
+    }
+}
+
+// The interface a profile is active on, when the host has it.
+Cell activeDevice(Context &ctx, IbnmProfile *p)
+{
+    if (!ctx.hostChosen())
+        return {};
+    const char *ifname = ibnm_profile_get_interface_name(p);
+    if (!ifname)
+        return {};
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return {};
+    bool present = ibnm_inventory_find_ipoib_interface(inv, ifname) || ibnm_inventory_find_port_for_netdev(inv, ifname);
+    return present ? Cell(ifname) : Cell();
+}
+
+int cmdShow(Context &ctx, const Args &args)
+{
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    if (!args.empty() && args[0] != "--active") {
+        size_t i = 0;
+        const char *id = takeId(args, i);
+        NMConnection *c = findOrComplain(s, id);
+        if (!c)
+            return kExitNotFound;
+        Record r("connection");
+        addSettings(r, c);
+        return r.print(ctx);
+    }
+    PtrArray all = allProfiles(s);
+    Table t("connections", {{"NAME"}, {"UUID"}, {"TYPE"}, {"DEVICE"}, {"FILENAME", false}});
+    for (guint i = 0; i < all->len; i++) {
+        auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
+        const char *file = ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p));
+        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p),
+               activeDevice(ctx, p), file ? Cell(file) : Cell()});
+    }
+    return t.print(ctx);
+}
+
+// --- add / modify -----------------------------------------------------------------
+
+int printKeyfile(NMConnection *c)
+{
+    ErrorPtr err;
+    CharPtr data(ibnm_keyfile_to_data(c, Out(err)));
+    if (!data)
+        return reportError(err.get());
+    std::fputs(data.get(), stdout);
+    return kExitOk;
+}
+
+int cmdAdd(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kConnectionUsage), _("'type' argument is required"));
+    auto argv = cargv(args);
+    ErrorPtr err;
+    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(argv.data(), Out(err)));
+    if (!profile)
+        return argumentsError(err.get(), args, 0);
+    // --offline is nmcli --offline: the profile verifies (above), nothing
+    // else is known (no store, no host), so no ibnm rules run.
+    if (ctx.options.offline)
+        return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    if (!validate(ctx, profile.get(), s))
+        return kExitFailed;
+    if (!ibnm_settings_add(s, ibnm_profile_get_connection(profile.get()), nullptr, Out(err)))
+        return reportError(err.get());
+    std::printf(_("Connection '%s' (%s) successfully added.\n"), ibnm_profile_get_id(profile.get()),
+                ibnm_profile_get_uuid(profile.get()));
+    return kExitOk;
+}
+
+int cmdModify(Context &ctx, const Args &argsIn)
+{
+    Args args = argsIn;
+    if (!args.empty() && args[0] == "--temporary")
+        args.erase(args.begin());
+    ErrorPtr err;
+    if (ctx.options.offline) {
+        // nmcli --offline: the keyfile comes on stdin, no ID.
+        std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+        Obj<NMConnection> c(ibnm_keyfile_from_data(data.c_str(), "stdin", Out(err)));
+        if (!c)
+            return reportError(err.get());
+        if (args.empty())
+            return usageError(_(kConnectionUsage), _("no property to modify"));
+        Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
+        auto argv = cargv(args);
+        if (!ibnm_profile_modify_from_args(profile.get(), argv.data(), Out(err)))
+            return argumentsError(err.get(), args, 0);
+        return printKeyfile(c.get());
+    }
+    size_t i = 0;
+    const char *id = takeId(args, i);
+    if (!id)
+        return usageError(_(kConnectionUsage), _("missing connection ID"));
+    if (i >= args.size())
+        return usageError(_(kConnectionUsage), _("no property to modify"));
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    NMConnection *stored = findOrComplain(s, id);
+    if (!stored)
+        return kExitNotFound;
+    Obj<NMConnection> copy(nm_simple_connection_new_clone(stored));
+    Obj<IbnmProfile> profile(ibnm_profile_new(copy.get()));
+    auto argv = cargv(args, i);
+    if (!ibnm_profile_modify_from_args(profile.get(), argv.data(), Out(err)))
+        return argumentsError(err.get(), args, i);
+    if (!validate(ctx, profile.get(), s))
+        return kExitFailed;
+    if (!ibnm_settings_update(s, copy.get(), Out(err)))
+        return reportError(err.get());
+    return kExitOk;
+}
+
+// --- delete / reload / import / export ---------------------------------------------------
+
+int cmdDelete(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kConnectionUsage), _("missing connection ID"));
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    int rc = kExitOk;
+    for (size_t i = 0; i < args.size();) {
+        const char *id = takeId(args, i);
+        NMConnection *c = findOrComplain(s, id);
+        if (!c) {
+            rc = kExitNotFound;
+            continue;
+        }
+        std::string name = nm_connection_get_id(c), uuid = nm_connection_get_uuid(c);
+        ErrorPtr err;
+        if (!ibnm_settings_delete(s, uuid.c_str(), Out(err))) {
+            rc = reportError(err.get());
+            continue;
+        }
+        std::printf(_("Connection '%s' (%s) successfully deleted.\n"), name.c_str(), uuid.c_str());
+    }
+    return rc;
+}
+
+int cmdReload(Context &ctx, const Args &args)
+{
+    if (!args.empty())
+        return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[0].c_str());
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    ErrorPtr err;
+    if (!ibnm_settings_reload(s, Out(err)))
+        return reportError(err.get());
+    return kExitOk;
+}
+
+int cmdImport(Context &ctx, const Args &args)
+{
+    std::string type = "keyfile", file;
+    for (size_t i = 0; i < args.size(); i += 2) {
+        if (i + 1 >= args.size())
+            return usageError(_(kConnectionUsage), _("value is missing for '%s'"), args[i].c_str());
+        if (args[i] == "type")
+            type = args[i + 1];
+        else if (args[i] == "file")
+            file = args[i + 1];
+        else if (args[i] != "--temporary")
+            return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
+    }
+    if (file.empty())
+        return usageError(_(kConnectionUsage), _("'file' argument is required"));
+    ErrorPtr err;
+    Obj<NMConnection> c;
+    if (type == "ifcfg-rh" || type == "ifcfg") {
+        c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
+    } else if (type == "keyfile") {
+        CharPtr data;
+        if (!g_file_get_contents(file.c_str(), Out(data), nullptr, Out(err)))
+            return reportError(err.get());
+        c.reset(ibnm_keyfile_from_data(data.get(), file.c_str(), Out(err)));
+    } else {
+        return usageError(_(kConnectionUsage), _("invalid type '%s'; use keyfile or ifcfg-rh"), type.c_str());
+    }
+    if (!c)
+        return reportError(err.get());
+    Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
+    if (ctx.options.offline)
+        return printKeyfile(c.get());
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    if (!validate(ctx, profile.get(), s))
+        return kExitFailed;
+    if (!ibnm_settings_add(s, c.get(), nullptr, Out(err)))
+        return reportError(err.get());
+    std::printf(_("Connection '%s' (%s) successfully added.\n"), nm_connection_get_id(c.get()),
+                nm_connection_get_uuid(c.get()));
+    return kExitOk;
+}
+
+int cmdExport(Context &ctx, const Args &args)
+{
+    size_t i = 0;
+    const char *id = takeId(args, i);
+    if (!id)
+        return usageError(_(kConnectionUsage), _("missing connection ID"));
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    NMConnection *c = findOrComplain(s, id);
+    if (!c)
+        return kExitNotFound;
+    if (i >= args.size())
+        return printKeyfile(c);
+    ErrorPtr err;
+    CharPtr data(ibnm_keyfile_to_data(c, Out(err)));
+    if (!data || !g_file_set_contents_full(args[i].c_str(), data.get(), -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+                                           Out(err)))
+        return reportError(err.get());
+    return kExitOk;
+}
+
+// --- up / down ----------------------------------------------------------------------
+
+int upDown(Context &ctx, const Args &args, bool up)
+{
+    size_t i = 0;
+    const char *id = takeId(args, i);
+    if (!id)
+        return usageError(_(kConnectionUsage), _("missing connection ID"));
+    if (i < args.size())
+        return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    NMConnection *c = findOrComplain(s, id);
+    if (!c)
+        return kExitNotFound;
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    PtrArray all = allConnections(s);
+    PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
+    g_ptr_array_add(one.get(), g_object_ref(c));
+    auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    gboolean ok = up ? ibnm_apply_up(host, one.get(), all.get(), flags, Out(report), Out(err))
+                     : ibnm_apply_down(host, one.get(), all.get(), flags, Out(report), Out(err));
+    if (!report) {
+        if (err)
+            return reportError(err.get());
+        return kExitFailed;
+    }
+    int rc = printReport(ctx, report.get());
+    if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
+        if (ctx.options.dryRun)
+            std::printf(_("Dry run: nothing was changed.\n"));
+        else if (up)
+            std::printf(_("Connection '%s' successfully activated.\n"), nm_connection_get_id(c));
+        else
+            std::printf(_("Connection '%s' successfully deactivated.\n"), nm_connection_get_id(c));
+    }
+    return rc;
+}
+
+int cmdUp(Context &ctx, const Args &args)
+{
+    return upDown(ctx, args, true);
+}
+
+int cmdDown(Context &ctx, const Args &args)
+{
+    return upDown(ctx, args, false);
+}
+
+} // namespace
+
+// In nmcli's order, so that prefixes resolve as nmcli's do (`con d` = down).
+const Command kConnectionCommands[] = {
+    {"show", cmdShow, nullptr},     {"up", cmdUp, nullptr},         {"down", cmdDown, nullptr},
+    {"add", cmdAdd, nullptr},       {"modify", cmdModify, nullptr}, {"delete", cmdDelete, nullptr},
+    {"reload", cmdReload, nullptr}, {"import", cmdImport, nullptr}, {"export", cmdExport, nullptr},
+    {nullptr, nullptr, nullptr},
+};
+
+} // namespace ibnm::cli

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm device`: the host's IPoIB netdevs and RDMA ports, the view ibstat,
+// ibv_devinfo and ibdev2netdev give, read from the inventory.
+#include "config.h"
+
+#include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <glib/gi18n.h>
+
+#include <cstring>
+#include <string>
+
+namespace ibnm::cli {
+
+const char *const kDeviceUsage = N_(
+    "Usage: ibnm device { COMMAND | help }\n"
+    "\n"
+    "COMMAND := { status | show }\n"
+    "\n"
+    "  status              IPoIB interfaces, RDMA ports and soft RDMA links\n"
+    "  show [NAME]         details of an RDMA device or IPoIB interface\n");
+
+namespace {
+
+Cell cell(const char *s)
+{
+    return s && *s ? Cell(s) : Cell();
+}
+
+Cell num(gint64 v, bool present = true)
+{
+    return present ? Cell(std::to_string(v)) : Cell();
+}
+
+// "4: ACTIVE" -> "ACTIVE", as ibstat prints it.
+Cell stateWord(const char *s)
+{
+    if (!s)
+        return {};
+    const char *colon = std::strchr(s, ':');
+    return Cell(colon ? g_strstrip(std::string(colon + 1).data()) : s);
+}
+
+std::string joined(const char *const *v)
+{
+    std::string out;
+    for (; v && *v; v++)
+        out += (out.empty() ? "" : ",") + std::string(*v);
+    return out;
+}
+
+std::string portName(IbnmRdmaPort *p)
+{
+    return std::string(ibnm_rdma_port_get_device(p)) + "/" + std::to_string(ibnm_rdma_port_get_number(p));
+}
+
+Cell pkeyText(guint pkey)
+{
+    if (pkey == 0)
+        return {};
+    char buf[16];
+    g_snprintf(buf, sizeof buf, "0x%04x", pkey);
+    return Cell(buf);
+}
+
+std::string pkeyTable(IbnmRdmaPort *p)
+{
+    guint n = 0;
+    const guint16 *keys = ibnm_rdma_port_get_pkeys(p, &n);
+    std::string out;
+    for (guint i = 0; i < n; i++) {
+        char buf[16];
+        g_snprintf(buf, sizeof buf, "0x%04x", keys[i]);
+        out += (i ? "," : "") + std::string(buf);
+    }
+    return out;
+}
+
+int cmdStatus(Context &ctx, const Args &args)
+{
+    if (!args.empty())
+        return usageError(_(kDeviceUsage), _("argument '%s' not understood"), args[0].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    Table t("devices", {{"DEVICE"}, {"TYPE"}, {"STATE"}, {"MTU"}, {"MODE"}, {"P-KEY"}, {"LINK"}});
+    PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
+    for (guint i = 0; i < ipoib->len; i++) {
+        auto *x = static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i));
+        std::string link;
+        Cell state;
+        if (const char *dev = ibnm_ipoib_interface_get_rdma_device(x)) {
+            link = std::string(dev) + "/" + std::to_string(ibnm_ipoib_interface_get_rdma_port(x));
+            if (IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, dev))
+                if (IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, ibnm_ipoib_interface_get_rdma_port(x)))
+                    state = stateWord(ibnm_rdma_port_get_state(p));
+        }
+        t.add({ibnm_ipoib_interface_get_name(x), Cell("ipoib"), state, num(ibnm_ipoib_interface_get_mtu(x)),
+               cell(ibnm_ipoib_interface_get_transport_mode(x)), pkeyText(ibnm_ipoib_interface_get_p_key(x)),
+               link.empty() ? Cell() : Cell(link)});
+    }
+    PtrArray devices(ibnm_inventory_get_devices(inv));
+    for (guint i = 0; i < devices->len; i++) {
+        auto *d = static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i));
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            Cell state = stateWord(ibnm_rdma_port_get_state(p));
+            Tone tone = state && *state == "ACTIVE" ? Tone::Good : Tone::Warn;
+            std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
+            guint mtu = ibnm_rdma_port_get_active_mtu(p);
+            t.add({portName(p), Cell("rdma"), state, num(mtu, mtu > 0), cell(ibnm_rdma_port_get_link_layer(p)),
+                   Cell(), nd.empty() ? Cell() : Cell(nd)},
+                  tone, 2);
+        }
+    }
+    return t.print(ctx);
+}
+
+Record deviceRecord(IbnmRdmaDevice *d)
+{
+    Record r("device");
+    r.add("GENERAL.DEVICE", ibnm_rdma_device_get_name(d));
+    r.add("GENERAL.TYPE", Cell("rdma"));
+    r.add("GENERAL.DRIVER", cell(ibnm_rdma_device_get_driver(d)));
+    r.add("GENERAL.NODE-TYPE", cell(ibnm_rdma_device_get_node_type(d)));
+    r.add("GENERAL.NODE-GUID", cell(ibnm_rdma_device_get_node_guid(d)));
+    r.add("GENERAL.FIRMWARE-VERSION", cell(ibnm_rdma_device_get_firmware_version(d)));
+    r.add("GENERAL.HCA-TYPE", cell(ibnm_rdma_device_get_hca_type(d)));
+    r.add("GENERAL.BOARD-ID", cell(ibnm_rdma_device_get_board_id(d)));
+    r.add("GENERAL.ENHANCED-IPOIB", Cell(ibnm_rdma_device_get_enhanced_ipoib(d) ? "yes" : "no"));
+    r.add("GENERAL.CONNECTED-MODE", Cell(ibnm_rdma_device_get_connected_mode_supported(d) ? "yes" : "no"));
+    GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+    for (guint k = 0; ports && k < ports->len; k++) {
+        auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+        std::string pre = "PORT" + std::to_string(ibnm_rdma_port_get_number(p)) + ".";
+        r.add(pre + "STATE", cell(ibnm_rdma_port_get_state(p)));
+        r.add(pre + "PHYSICAL-STATE", cell(ibnm_rdma_port_get_physical_state(p)));
+        r.add(pre + "RATE", cell(ibnm_rdma_port_get_rate(p)));
+        r.add(pre + "LINK-LAYER", cell(ibnm_rdma_port_get_link_layer(p)));
+        r.add(pre + "LID", num(ibnm_rdma_port_get_lid(p), ibnm_rdma_port_get_lid(p) >= 0));
+        r.add(pre + "SM-LID", num(ibnm_rdma_port_get_sm_lid(p), ibnm_rdma_port_get_sm_lid(p) >= 0));
+        r.add(pre + "ACTIVE-MTU", num(ibnm_rdma_port_get_active_mtu(p), ibnm_rdma_port_get_active_mtu(p) > 0));
+        r.add(pre + "MAX-MTU", num(ibnm_rdma_port_get_max_mtu(p), ibnm_rdma_port_get_max_mtu(p) > 0));
+        r.add(pre + "BROADCAST-MTU",
+              num(ibnm_rdma_port_get_broadcast_mtu(p), ibnm_rdma_port_get_broadcast_mtu(p) > 0));
+        std::string pk = pkeyTable(p);
+        r.add(pre + "P-KEYS", pk.empty() ? Cell() : Cell(pk));
+        GPtrArray *gids = ibnm_rdma_port_get_gids(p);
+        r.add(pre + "GIDS", num(gids ? gids->len : 0));
+        std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
+        r.add(pre + "NETDEVS", nd.empty() ? Cell() : Cell(nd));
+        r.add(pre + "DEFAULT-ROCE-MODE", cell(ibnm_rdma_port_get_default_roce_mode(p)));
+        gint tos = ibnm_rdma_port_get_default_roce_tos(p);
+        r.add(pre + "DEFAULT-ROCE-TOS", num(tos, tos >= 0));
+        gint tc = ibnm_rdma_port_get_traffic_class(p);
+        r.add(pre + "TRAFFIC-CLASS", num(tc, tc >= 0));
+        gint ttl = ibnm_rdma_port_get_ttl(p);
+        r.add(pre + "TTL", num(ttl, ttl >= 0));
+    }
+    return r;
+}
+
+Record ipoibRecord(IbnmIpoibInterface *x)
+{
+    Record r("device");
+    r.add("GENERAL.DEVICE", ibnm_ipoib_interface_get_name(x));
+    r.add("GENERAL.TYPE", Cell("ipoib"));
+    r.add("GENERAL.HWADDR", cell(ibnm_ipoib_interface_get_mac_address(x)));
+    r.add("GENERAL.MTU", num(ibnm_ipoib_interface_get_mtu(x)));
+    r.add("IPOIB.MODE", cell(ibnm_ipoib_interface_get_transport_mode(x)));
+    r.add("IPOIB.PARENT", cell(ibnm_ipoib_interface_get_parent(x)));
+    r.add("IPOIB.P-KEY", pkeyText(ibnm_ipoib_interface_get_p_key(x)));
+    r.add("IPOIB.UMCAST", Cell(ibnm_ipoib_interface_get_umcast(x) ? "yes" : "no"));
+    r.add("IPOIB.PORT-GUID", cell(ibnm_ipoib_interface_get_port_guid(x)));
+    const char *dev = ibnm_ipoib_interface_get_rdma_device(x);
+    r.add("IPOIB.RDMA-PORT",
+          dev ? Cell(std::string(dev) + "/" + std::to_string(ibnm_ipoib_interface_get_rdma_port(x))) : Cell());
+    return r;
+}
+
+int cmdShow(Context &ctx, const Args &args)
+{
+    if (args.size() > 1)
+        return usageError(_(kDeviceUsage), _("argument '%s' not understood"), args[1].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    std::vector<Record> records;
+    if (args.size() == 1) {
+        if (IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str()))
+            records.push_back(deviceRecord(d));
+        else if (IbnmIpoibInterface *x = ibnm_inventory_find_ipoib_interface(inv, args[0].c_str()))
+            records.push_back(ipoibRecord(x));
+        else {
+            printError(_("device '%s' not found"), args[0].c_str());
+            return kExitNotFound;
+        }
+        return records[0].print(ctx);
+    }
+    PtrArray devices(ibnm_inventory_get_devices(inv));
+    for (guint i = 0; i < devices->len; i++)
+        records.push_back(deviceRecord(static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i))));
+    PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
+    for (guint i = 0; i < ipoib->len; i++)
+        records.push_back(ipoibRecord(static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i))));
+    return printRecords(ctx, records, "devices");
+}
+
+} // namespace
+
+const Command kDeviceCommands[] = {
+    {"status", cmdStatus, nullptr},
+    {"show", cmdShow, nullptr},
+    {nullptr, nullptr, nullptr},
+};
+
+} // namespace ibnm::cli

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// nmcli-like output: aligned tables with a header, -t/--terse (colon
+// separated, ':' and '\' escaped as nmcli does), -f/--fields (names, `all`,
+// `common`), -g/--get-values (terse values only), -j/--json (docs/json-schema.md),
+// colour only on a terminal.
+#pragma once
+
+#include "cli/cli.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ibnm::cli {
+
+using Cell = std::optional<std::string>; // nullopt: no value ("--", JSON null)
+
+enum class Tone { None, Good, Warn, Bad };
+
+struct Field {
+    std::string name; // upper case for tables (NAME), setting.property for records
+    bool common = true;
+};
+
+// Rows of named columns: `connection show`, `device status`, `rdma gid show`...
+class Table {
+public:
+    // `jsonKey` names the array in JSON output ({"connections": [...]}).
+    Table(std::string jsonKey, std::vector<Field> fields);
+    // `toneColumn`: the cell coloured with `tone` on a terminal.
+    void add(std::vector<Cell> cells, Tone tone = Tone::None, int toneColumn = -1);
+    size_t size() const { return rows_.size(); }
+    // Prints per the options; kExitUsage (after the message) for an unknown field.
+    int print(const Context &ctx) const;
+
+private:
+    struct Row {
+        std::vector<Cell> cells;
+        Tone tone;
+        int toneColumn;
+    };
+    std::string jsonKey_;
+    std::vector<Field> fields_;
+    std::vector<Row> rows_;
+};
+
+// `name: value` lines: `connection show ID`, `device show`. A field selection
+// matches a name or its prefix up to a dot (`-f ipv4` selects ipv4.*).
+class Record {
+public:
+    explicit Record(std::string jsonKey) : jsonKey_(std::move(jsonKey)) {}
+    void add(std::string name, Cell value) { items_.emplace_back(std::move(name), std::move(value)); }
+    int print(const Context &ctx) const;
+    const std::vector<std::pair<std::string, Cell>> &items() const { return items_; }
+
+private:
+    std::string jsonKey_;
+    std::vector<std::pair<std::string, Cell>> items_;
+};
+
+// Several records: blank lines between them; JSON {"<jsonKey>": [{...}, ...]}.
+int printRecords(const Context &ctx, const std::vector<Record> &records, const char *jsonKey);
+
+// A small JSON writer: two-space indentation, keys in insertion order.
+class Json {
+public:
+    Json &beginObject(const char *key = nullptr);
+    Json &endObject();
+    Json &beginArray(const char *key = nullptr);
+    Json &endArray();
+    Json &value(const char *key, const Cell &v);
+    Json &value(const char *key, const char *v) { return value(key, v ? Cell(v) : Cell()); }
+    Json &value(const char *key, long long v);
+    Json &boolean(const char *key, bool v);
+    std::string str() const { return out_ + "\n"; }
+
+private:
+    void prefix(const char *key);
+    std::string out_;
+    std::vector<bool> first_;
+};
+
+std::string jsonQuote(const std::string &s);
+// nmcli's terse escaping: ':' and '\' get a backslash.
+std::string terseEscape(const std::string &s);
+// The text in the colour of `tone` when colour is on.
+std::string colored(const Context &ctx, Tone tone, const std::string &text);
+
+} // namespace ibnm::cli

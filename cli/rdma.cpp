@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm rdma`: soft RDMA links, the GID table, the default RoCE mode and the
+// memlock policy; `ibnm udev-rules`. What changes the host goes through the
+// same path as `connection up`: a transient profile carrying ibnm's [user]
+// keys (rdma.link-type, rdma.link-name, rdma.roce-mode), applied with
+// ibnm_apply_up()/ibnm_apply_down(), so the rules, the plan, the rollback and
+// the report are those of an activation.
+#include "config.h"
+
+#include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <glib/gi18n.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include <sys/resource.h>
+
+namespace ibnm::cli {
+
+const char *const kRdmaUsage = N_(
+    "Usage: ibnm rdma { COMMAND | help }\n"
+    "\n"
+    "COMMAND := { link | gid | roce-mode | memlock }\n"
+    "\n"
+    "  link show\n"
+    "  link add NAME type rxe|siw netdev NETDEV\n"
+    "  link delete NAME\n"
+    "  gid show [DEVICE]\n"
+    "  roce-mode DEVICE [PORT] [v1|v2]\n"
+    "  memlock [write]\n");
+
+namespace {
+
+Cell cell(const char *s)
+{
+    return s && *s ? Cell(s) : Cell();
+}
+
+// A profile that exists only for this command, applied like a stored one.
+int applyTransient(Context &ctx, const std::vector<const char *> &words, bool up)
+{
+    ErrorPtr err;
+    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(words.data(), Out(err)));
+    if (!profile)
+        return reportError(err.get(), _(kRdmaUsage));
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
+    g_ptr_array_add(one.get(), g_object_ref(ibnm_profile_get_connection(profile.get())));
+    int flags = IBNM_APPLY_FLAGS_NO_IP | (ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : 0);
+    Obj<IbnmApplyReport> report;
+    if (up)
+        ibnm_apply_up(host, one.get(), nullptr, IbnmApplyFlags(flags), Out(report), Out(err));
+    else
+        ibnm_apply_down(host, one.get(), nullptr, IbnmApplyFlags(flags), Out(report), Out(err));
+    if (!report)
+        return err ? reportError(err.get()) : kExitFailed;
+    return printReport(ctx, report.get());
+}
+
+// --- link -----------------------------------------------------------------------
+
+int cmdLinkShow(Context &ctx, const Args &args)
+{
+    if (!args.empty())
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[0].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    PtrArray soft(ibnm_inventory_get_soft_links(inv));
+    Table t("links", {{"LINK"}, {"STATE"}, {"PHYSICAL-STATE"}, {"LINK-LAYER"}, {"NETDEV"}, {"SOFT-TYPE"}});
+    PtrArray devices(ibnm_inventory_get_devices(inv));
+    for (guint i = 0; i < devices->len; i++) {
+        auto *d = static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i));
+        Cell softType;
+        for (guint s = 0; s < soft->len; s++) {
+            auto *l = static_cast<IbnmSoftLink *>(g_ptr_array_index(soft.get(), s));
+            if (g_strcmp0(ibnm_soft_link_get_name(l), ibnm_rdma_device_get_name(d)) == 0)
+                softType = cell(ibnm_soft_link_get_link_type(l));
+        }
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            std::string name = std::string(ibnm_rdma_device_get_name(d)) + "/" +
+                               std::to_string(ibnm_rdma_port_get_number(p));
+            std::string nd;
+            for (const char *const *n = ibnm_rdma_port_get_netdevs(p); n && *n; n++)
+                nd += (nd.empty() ? "" : ",") + std::string(*n);
+            t.add({name, cell(ibnm_rdma_port_get_state(p)), cell(ibnm_rdma_port_get_physical_state(p)),
+                   cell(ibnm_rdma_port_get_link_layer(p)), nd.empty() ? Cell() : Cell(nd), softType});
+        }
+    }
+    return t.print(ctx);
+}
+
+int cmdLinkAdd(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kRdmaUsage), _("missing link name"));
+    std::string name = args[0], type, netdev;
+    for (size_t i = 1; i < args.size(); i += 2) {
+        if (i + 1 >= args.size())
+            return usageError(_(kRdmaUsage), _("value is missing for '%s'"), args[i].c_str());
+        if (args[i] == "type")
+            type = args[i + 1];
+        else if (args[i] == "netdev")
+            netdev = args[i + 1];
+        else
+            return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
+    }
+    if (type != "rxe" && type != "siw")
+        return usageError(_(kRdmaUsage), _("invalid link type '%s'; use rxe or siw"), type.c_str());
+    if (netdev.empty())
+        return usageError(_(kRdmaUsage), _("'netdev' argument is required"));
+    std::string id = "rdma-link-" + name;
+    return applyTransient(ctx,
+                          {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str(), "rdma.link-type",
+                           type.c_str(), "rdma.link-name", name.c_str(), nullptr},
+                          true);
+}
+
+int cmdLinkDelete(Context &ctx, const Args &args)
+{
+    if (args.size() != 1)
+        return usageError(_(kRdmaUsage), args.empty() ? _("missing link name") : _("argument '%s' not understood"),
+                          args.empty() ? "" : args[1].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    PtrArray soft(ibnm_inventory_get_soft_links(inv));
+    for (guint s = 0; s < soft->len; s++) {
+        auto *l = static_cast<IbnmSoftLink *>(g_ptr_array_index(soft.get(), s));
+        if (args[0] != ibnm_soft_link_get_name(l))
+            continue;
+        std::string id = "rdma-link-" + args[0];
+        return applyTransient(ctx,
+                              {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
+                               "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
+                               ibnm_soft_link_get_name(l), nullptr},
+                              false);
+    }
+    printError(_("RDMA link '%s' not found"), args[0].c_str());
+    return kExitNotFound;
+}
+
+const Command kLinkCommands[] = {
+    {"show", cmdLinkShow, nullptr},
+    {"add", cmdLinkAdd, nullptr},
+    {"delete", cmdLinkDelete, nullptr},
+    {nullptr, nullptr, nullptr},
+};
+
+// --- gid ------------------------------------------------------------------------
+
+int cmdGidShow(Context &ctx, const Args &args)
+{
+    if (args.size() > 1)
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[1].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    if (args.size() == 1 && !ibnm_inventory_find_device(inv, args[0].c_str())) {
+        printError(_("device '%s' not found"), args[0].c_str());
+        return kExitNotFound;
+    }
+    Table t("gids", {{"DEV"}, {"PORT"}, {"INDEX"}, {"GID"}, {"IPV4"}, {"TYPE"}, {"NETDEV"}});
+    PtrArray devices(ibnm_inventory_get_devices(inv));
+    for (guint i = 0; i < devices->len; i++) {
+        auto *d = static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i));
+        if (args.size() == 1 && args[0] != ibnm_rdma_device_get_name(d))
+            continue;
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            GPtrArray *gids = ibnm_rdma_port_get_gids(p);
+            for (guint g = 0; gids && g < gids->len; g++) {
+                auto *gid = static_cast<IbnmGid *>(g_ptr_array_index(gids, g));
+                t.add({ibnm_rdma_device_get_name(d), std::to_string(ibnm_rdma_port_get_number(p)),
+                       std::to_string(ibnm_gid_get_index(gid)), cell(ibnm_gid_get_gid(gid)),
+                       cell(ibnm_gid_get_ipv4(gid)), cell(ibnm_gid_get_gid_type(gid)),
+                       cell(ibnm_gid_get_netdev(gid))});
+            }
+        }
+    }
+    return t.print(ctx);
+}
+
+const Command kGidCommands[] = {
+    {"show", cmdGidShow, nullptr},
+    {nullptr, nullptr, nullptr},
+};
+
+// --- roce-mode ------------------------------------------------------------------
+
+int cmdRoceMode(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kRdmaUsage), _("missing device name"));
+    if (args.size() > 3)
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[3].c_str());
+    guint port = 0;
+    std::string mode;
+    for (size_t i = 1; i < args.size(); i++) {
+        guint64 n = 0;
+        if (port == 0 && mode.empty() && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
+            port = guint(n);
+        else if (mode.empty() && (args[i] == "v1" || args[i] == "v2"))
+            mode = args[i];
+        else
+            return usageError(_(kRdmaUsage), _("invalid RoCE mode '%s'; use v1 or v2"), args[i].c_str());
+    }
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str());
+    if (!d) {
+        printError(_("device '%s' not found"), args[0].c_str());
+        return kExitNotFound;
+    }
+    if (mode.empty()) {
+        Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}});
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            if (port && ibnm_rdma_port_get_number(p) != port)
+                continue;
+            gint tos = ibnm_rdma_port_get_default_roce_tos(p);
+            t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)),
+                   cell(ibnm_rdma_port_get_default_roce_mode(p)), tos >= 0 ? Cell(std::to_string(tos)) : Cell()});
+        }
+        return t.print(ctx);
+    }
+    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, port ? port : 1);
+    if (!p) {
+        printError(_("device '%s' has no port %u"), args[0].c_str(), port ? port : 1);
+        return kExitNotFound;
+    }
+    std::string id = "roce-mode-" + args[0];
+    // A soft link is named by its [user] keys (the activation finds it by
+    // name and adds nothing, as it exists); a hardware port through its netdev.
+    PtrArray soft(ibnm_inventory_get_soft_links(inv));
+    for (guint s = 0; s < soft->len; s++) {
+        auto *l = static_cast<IbnmSoftLink *>(g_ptr_array_index(soft.get(), s));
+        if (args[0] == ibnm_soft_link_get_name(l))
+            return applyTransient(ctx,
+                                  {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
+                                   "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
+                                   ibnm_soft_link_get_name(l), "rdma.roce-mode", mode.c_str(), nullptr},
+                                  true);
+    }
+    const char *const *netdevs = ibnm_rdma_port_get_netdevs(p);
+    if (!netdevs || !netdevs[0]) {
+        printError(_("port %s/%u has no network interface to set the RoCE mode through"), args[0].c_str(),
+                   ibnm_rdma_port_get_number(p));
+        return kExitFailed;
+    }
+    return applyTransient(
+        ctx, {"type", "ethernet", "con-name", id.c_str(), "ifname", netdevs[0], "rdma.roce-mode", mode.c_str(), nullptr},
+        true);
+}
+
+} // namespace
+
+// --- memlock and udev rules: host files, written by ibnm_apply_host_files() -----------
+
+namespace {
+
+int hostFiles(Context &ctx, bool write)
+{
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    PtrArray profiles(g_ptr_array_new_with_free_func(g_object_unref));
+    if (IbnmSettings *s = ctx.options.offline ? nullptr : ctx.settings())
+        profiles = allConnections(s);
+    int flags = (write && !ctx.options.dryRun) ? IBNM_APPLY_FLAGS_NONE : IBNM_APPLY_FLAGS_DRY_RUN;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    ibnm_apply_host_files(host, profiles.get(), IbnmApplyFlags(flags), Out(report), Out(err));
+    if (!report)
+        return err ? reportError(err.get()) : kExitFailed;
+    return printReport(ctx, report.get());
+}
+
+std::string limitText(rlim_t v)
+{
+    return v == RLIM_INFINITY ? std::string("unlimited") : std::to_string(v / 1024) + " KiB";
+}
+
+} // namespace
+
+int cmdMemlock(Context &ctx, const Args &args)
+{
+    if (args.size() == 1 && args[0] == "write")
+        return hostFiles(ctx, true);
+    if (!args.empty())
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[0].c_str());
+    struct rlimit rl {};
+    getrlimit(RLIMIT_MEMLOCK, &rl);
+    if (ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
+        std::printf(_("RLIMIT_MEMLOCK of this shell: soft %s, hard %s.\n"), limitText(rl.rlim_cur).c_str(),
+                    limitText(rl.rlim_max).c_str());
+        if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur <= 32 * 1024)
+            std::printf("%s\n", _("libibverbs warns at 32 KiB or less: RDMA applications cannot pin memory."));
+        std::printf("%s\n", _("The policy for group rdma ('ibnm rdma memlock write' writes what is planned):"));
+    }
+    return hostFiles(ctx, false);
+}
+
+int cmdUdevRules(Context &ctx, const Args &args)
+{
+    if (args.size() == 1 && args[0] == "write")
+        return hostFiles(ctx, true);
+    if (!args.empty())
+        return usageError(nullptr, _("argument '%s' not understood; use 'ibnm udev-rules [write]'"),
+                          args[0].c_str());
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    // What the rules name: each IPoIB profile with an interface name and a
+    // hardware address (matched by its last 8 bytes, the port GUID).
+    Table t("udev-rules", {{"NAME"}, {"PORT-GUID"}, {"PROFILE"}});
+    PtrArray all = allProfiles(s);
+    for (guint i = 0; i < all->len; i++) {
+        auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
+        const char *mac = ibnm_profile_get_mac_address(p);
+        const char *ifname = ibnm_profile_get_interface_name(p);
+        if (g_strcmp0(ibnm_profile_get_connection_type(p), "infiniband") != 0 || !mac || !ifname ||
+            ibnm_profile_get_p_key(p) >= 0 || std::strlen(mac) < 23)
+            continue;
+        std::string guid(mac + std::strlen(mac) - 23);
+        for (auto &c : guid)
+            c = g_ascii_tolower(c);
+        t.add({ifname, guid, ibnm_profile_get_id(p)});
+    }
+    if (int rc = t.print(ctx); rc != kExitOk)
+        return rc;
+    if (ctx.options.mode != OutputMode::Tabular || ctx.options.getValues)
+        return kExitOk;
+    return hostFiles(ctx, false);
+}
+
+const Command kRdmaCommands[] = {
+    {"link", nullptr, kLinkCommands},
+    {"gid", nullptr, kGidCommands},
+    {"roce-mode", cmdRoceMode, nullptr},
+    {"memlock", cmdMemlock, nullptr},
+    {nullptr, nullptr, nullptr},
+};
+
+} // namespace ibnm::cli

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm connection`: exit codes, nothing written on error, --offline against
+// nmcli --offline, show in its formats.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <glib.h>
+#include <gtest/gtest.h>
+
+using ibnm::test::Cli;
+using ibnm::test::lines;
+using ibnm::test::parseJson;
+using ibnm::test::Result;
+
+namespace {
+
+const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
+                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520"};
+
+TEST(CliConnection, AddStoresAKeyfileAndShowListsIt)
+{
+    Cli cli;
+    Result r = cli.run(kAddMlx4);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Connection 'mlx4_ib0' ("), std::string::npos) << r.out;
+    ASSERT_EQ(cli.keyfiles().size(), 1u);
+    EXPECT_EQ(cli.keyfiles()[0], "mlx4_ib0.nmconnection");
+
+    Result show = cli.run({"connection", "show"});
+    ASSERT_EQ(show.status, 0) << show.err;
+    auto l = lines(show.out);
+    ASSERT_EQ(l.size(), 2u) << show.out;
+    EXPECT_EQ(l[0].substr(0, 4), "NAME");
+    EXPECT_NE(l[0].find("UUID"), std::string::npos);
+    EXPECT_NE(l[1].find("infiniband"), std::string::npos);
+}
+
+struct BadArgs {
+    const char *name;
+    std::vector<std::string> args;
+    int status;
+    const char *message; // part of stderr
+};
+
+class CliConnectionErrors : public ::testing::TestWithParam<BadArgs> {};
+
+TEST_P(CliConnectionErrors, ExitCodeMessageAndNothingWritten)
+{
+    const BadArgs &c = GetParam();
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    std::string before = cli.snapshot();
+    Result r = cli.run(c.args);
+    EXPECT_EQ(r.status, c.status) << r.out << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("Error: "), 0u) << r.err;
+    EXPECT_EQ(cli.snapshot(), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliConnectionErrors,
+    ::testing::Values(
+        BadArgs{"UnknownProperty", {"connection", "modify", "mlx4_ib0", "infiniband.bogus", "1"}, 2, "bogus"},
+        BadArgs{"UnknownWord", {"connection", "add", "type", "infiniband", "frobnicate", "1"}, 2, "frobnicate"},
+        BadArgs{"BadValue", {"connection", "modify", "mlx4_ib0", "mtu", "big"}, 2, "mtu"},
+        BadArgs{"MissingValue", {"connection", "modify", "mlx4_ib0", "ipv4.addresses"}, 2, "ipv4.addresses"},
+        BadArgs{"Pkey0x8000",
+                {"connection", "add", "type", "infiniband", "ifname", "ib0.8000", "parent", "ib0", "p-key", "0x8000"},
+                2, "p-key"},
+        // The values parse; the profile as a whole does not verify (nmcli: 1).
+        BadArgs{"PkeyWithoutParent", {"connection", "modify", "mlx4_ib0", "infiniband.p-key", "0x8002"}, 1,
+                "parent"},
+        BadArgs{"UnknownConnection", {"connection", "modify", "nosuch", "mtu", "2044"}, 10, "nosuch"},
+        BadArgs{"UnknownCommand", {"connection", "frob"}, 2, "frob"},
+        BadArgs{"UnknownObject", {"frob"}, 2, "frob"},
+        BadArgs{"BadField", {"-f", "NAME,BOGUS", "connection", "show"}, 2, "BOGUS"}),
+    [](const ::testing::TestParamInfo<BadArgs> &p) { return std::string(p.param.name); });
+
+TEST(CliConnection, UsageErrorShowsUsage)
+{
+    Cli cli;
+    Result r = cli.run({"connection", "add", "type", "infiniband", "frobnicate", "1"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("Usage: ibnm connection"), std::string::npos) << r.err;
+}
+
+TEST(CliConnection, ValidationAgainstTheHostFailsWithOneAndWritesNothing)
+{
+    // mlx5 Enhanced IPoIB has no connected mode: the host rules refuse it.
+    Cli cli("cx6-mlx5-ib.host");
+    Result r = cli.run({"connection", "add", "type", "infiniband", "con-name", "ib0", "ifname", "ib0", "transport-mode",
+                     "connected"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("nothing was written"), std::string::npos) << r.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+TEST(CliConnection, ShowIdPrintsSettingProperties)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    ASSERT_EQ(cli.run({"connection", "modify", "mlx4_ib0", "ipv4.method", "manual", "ipv4.addresses", "192.0.2.1/24",
+                       "ipv4.gateway", "192.0.2.254", "ipv4.dns", "192.0.2.253", "rdma.roce-mode", "v2"})
+                  .status,
+              0);
+    Result r = cli.run({"connection", "show", "mlx4_ib0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("connection.id:"), std::string::npos);
+    EXPECT_NE(r.out.find("infiniband.transport-mode:"), std::string::npos);
+    EXPECT_NE(r.out.find("192.0.2.1/24"), std::string::npos);
+    EXPECT_NE(r.out.find("rdma.roce-mode:"), std::string::npos);
+
+    Result g = cli.run({"-g", "infiniband.mtu,ipv4.addresses", "connection", "show", "id", "mlx4_ib0"});
+    ASSERT_EQ(g.status, 0) << g.err;
+    EXPECT_EQ(g.out, "65520\n192.0.2.1/24\n");
+
+    Result t = cli.run({"-t", "-f", "ipv4.gateway", "connection", "show", "mlx4_ib0"});
+    EXPECT_EQ(t.out, "ipv4.gateway:192.0.2.254\n");
+
+    Result j = cli.run({"-j", "-f", "infiniband", "connection", "show", "mlx4_ib0"});
+    ASSERT_EQ(j.status, 0);
+    auto v = parseJson(j.out);
+    const auto *c = v.get("connection");
+    ASSERT_TRUE(c);
+    ASSERT_TRUE(c->get("infiniband.mtu"));
+    EXPECT_EQ(c->get("infiniband.mtu")->s, "65520");
+    EXPECT_FALSE(c->get("ipv4.method"));
+}
+
+TEST(CliConnection, TerseGetValuesAndJsonOfTheList)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "a:b\\c", "ifname", "ib1"}).status, 0);
+
+    Result t = cli.run({"-t", "-f", "NAME,TYPE", "connection", "show"});
+    ASSERT_EQ(t.status, 0) << t.err;
+    auto l = lines(t.out);
+    ASSERT_EQ(l.size(), 2u);
+    // nmcli's escaping of ':' and '\' in terse output.
+    EXPECT_NE(std::find(l.begin(), l.end(), "a\\:b\\\\c:infiniband"), l.end()) << t.out;
+    EXPECT_NE(std::find(l.begin(), l.end(), "mlx4_ib0:infiniband"), l.end()) << t.out;
+
+    Result g = cli.run({"-g", "name", "connection", "show"});
+    EXPECT_EQ(lines(g.out).size(), 2u);
+    EXPECT_EQ(g.out.find("NAME"), std::string::npos);
+
+    Result j = cli.run({"--json", "connection", "show"});
+    auto v = parseJson(j.out);
+    const auto *list = v.get("connections");
+    ASSERT_TRUE(list);
+    ASSERT_EQ(list->items.size(), 2u);
+    for (const auto &row : list->items) {
+        EXPECT_TRUE(row.get("name"));
+        EXPECT_TRUE(row.get("uuid"));
+        EXPECT_TRUE(row.get("type"));
+        EXPECT_TRUE(row.get("device"));
+        EXPECT_FALSE(row.get("filename")); // not a common field
+    }
+    Result all = cli.run({"-j", "-f", "all", "connection", "show"});
+    EXPECT_TRUE(parseJson(all.out).get("connections")->items[0].get("filename"));
+}
+
+TEST(CliConnection, DeleteExportImport)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    Result e = cli.run({"connection", "export", "mlx4_ib0"});
+    ASSERT_EQ(e.status, 0);
+    EXPECT_NE(e.out.find("[infiniband]"), std::string::npos);
+    std::string path = cli.tmp() / "exported.nmconnection";
+    ASSERT_EQ(cli.run({"connection", "export", "mlx4_ib0", path}).status, 0);
+    Result d = cli.run({"connection", "delete", "mlx4_ib0"});
+    EXPECT_EQ(d.status, 0) << d.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+    EXPECT_EQ(cli.run({"connection", "delete", "mlx4_ib0"}).status, 10);
+    Result i = cli.run({"connection", "import", "type", "keyfile", "file", path});
+    EXPECT_EQ(i.status, 0) << i.err;
+    EXPECT_EQ(cli.keyfiles().size(), 1u);
+}
+
+TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"c", "a", "type", "infiniband", "con-name", "x", "ifname", "mlx4_ib0"}).status, 0);
+    Result r = cli.run({"con", "sh"});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find("x "), std::string::npos);
+    // As nmcli: the first word in nmcli's order; "d" is down, "m" modify.
+    EXPECT_EQ(cli.run({"con", "m", "x", "mtu", "2044"}).status, 0);
+    Result down = cli.run({"--dry-run", "connection", "d", "x"});
+    EXPECT_EQ(down.status, 0) << down.err;
+    EXPECT_EQ(cli.keyfiles().size(), 1u);
+    EXPECT_EQ(cli.run({"connection", "de", "x"}).status, 0);
+    EXPECT_TRUE(cli.keyfiles().empty());
+    EXPECT_EQ(cli.run({"c", "nonsense"}).status, 2);
+    EXPECT_EQ(cli.run({"dev", "st"}).status, 0);
+}
+
+// --- --offline against nmcli --offline ---------------------------------------------
+
+std::string findNmcli()
+{
+    char *p = g_find_program_in_path("nmcli");
+    std::string s = p ? p : "";
+    g_free(p);
+    return s;
+}
+
+const std::vector<std::vector<std::string>> kOfflineAdds = {
+    {"type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu",
+     "65520"},
+    {"type", "infiniband", "con-name", "ib0.8002", "ifname", "ib0.8002", "parent", "ib0", "p-key", "0x8002"},
+    {"type", "infiniband", "con-name", "ib0", "ifname", "ib0", "ipv4.method", "manual", "ipv4.addresses",
+     "192.0.2.1/24", "ipv4.gateway", "192.0.2.254", "ipv4.dns", "192.0.2.253", "ipv6.method", "manual",
+     "ipv6.addresses", "2001:db8:1::1/32", "ipv6.gateway", "2001:db8:1::fffe"},
+    {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup,miimon=100"},
+};
+
+TEST(CliOffline, AddIsByteEqualToNmcli)
+{
+    std::string nmcli = findNmcli();
+    if (nmcli.empty())
+        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    for (auto args : kOfflineAdds) {
+        args.insert(args.end(), {"connection.uuid", "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});
+        std::vector<std::string> n = {nmcli, "--offline", "connection", "add"};
+        n.insert(n.end(), args.begin(), args.end());
+        Result expected = ibnm::test::spawn(n);
+        ASSERT_EQ(expected.status, 0) << expected.err;
+        std::vector<std::string> i = {ibnm::test::cliPath(), "--offline", "connection", "add"};
+        i.insert(i.end(), args.begin(), args.end());
+        Result got = ibnm::test::spawn(i);
+        EXPECT_EQ(got.status, 0) << got.err;
+        EXPECT_EQ(got.out, expected.out) << args[3];
+    }
+}
+
+TEST(CliOffline, ModifyReadsStdinLikeNmcli)
+{
+    std::string nmcli = findNmcli();
+    if (nmcli.empty())
+        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
+                                  "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "connection.uuid",
+                                  "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});
+    ASSERT_EQ(base.status, 0);
+    std::vector<std::string> mod = {"ipv4.method", "manual", "ipv4.addresses", "192.0.2.1/24", "+ipv4.dns",
+                                    "192.0.2.253", "mtu", "2044"};
+    std::vector<std::string> n = {nmcli, "--offline", "connection", "modify"};
+    n.insert(n.end(), mod.begin(), mod.end());
+    std::vector<std::string> i = {ibnm::test::cliPath(), "--offline", "connection", "modify"};
+    i.insert(i.end(), mod.begin(), mod.end());
+    Result expected = ibnm::test::spawn(n, {}, base.out);
+    Result got = ibnm::test::spawn(i, {}, base.out);
+    ASSERT_EQ(expected.status, 0) << expected.err;
+    EXPECT_EQ(got.status, 0) << got.err;
+    EXPECT_EQ(got.out, expected.out);
+}
+
+TEST(CliOffline, TouchesNoStore)
+{
+    ibnm::test::TempDir home;
+    Result r = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
+                               "ifname", "ib0"},
+                              {{"HOME", home.path()}});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out.find("[connection]"), 0u);
+}
+
+} // namespace

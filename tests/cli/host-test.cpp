@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Commands that read or change the (simulated) host: connection up/down,
+// device status/show, rdma link/gid/roce-mode, check, memlock; the step
+// report in its formats; --dry-run.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+using ibnm::test::Cli;
+using ibnm::test::JsonValue;
+using ibnm::test::lines;
+using ibnm::test::parseJson;
+using ibnm::test::Result;
+
+namespace {
+
+const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
+                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520"};
+
+// The device status row of `name` in terse output, split at ':'.
+std::vector<std::string> statusRow(const Cli &cli, const std::string &name)
+{
+    Result r = cli.run({"-t", "-f", "DEVICE,TYPE,MTU,MODE,P-KEY", "device", "status"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const auto &l : lines(r.out)) {
+        if (l.compare(0, name.size() + 1, name + ":") == 0) {
+            std::vector<std::string> f;
+            char **parts = g_strsplit(l.c_str(), ":", -1);
+            for (char **p = parts; *p; p++)
+                f.emplace_back(*p);
+            g_strfreev(parts);
+            return f;
+        }
+    }
+    return {};
+}
+
+TEST(CliHost, UpChangesTheSimulatedHostAndDownUndoesIt)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0.8002", "ifname",
+                       "mlx4_ib0.8002", "parent", "mlx4_ib0", "p-key", "0x8002"})
+                  .status,
+              0);
+    EXPECT_EQ(statusRow(cli, "mlx4_ib0")[3], "datagram");
+
+    Result up = cli.run({"connection", "up", "mlx4_ib0"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("successfully activated"), std::string::npos);
+    auto row = statusRow(cli, "mlx4_ib0");
+    ASSERT_EQ(row.size(), 5u);
+    EXPECT_EQ(row[2], "65520");
+    EXPECT_EQ(row[3], "connected");
+
+    ASSERT_EQ(cli.run({"connection", "up", "mlx4_ib0.8002"}).status, 0);
+    row = statusRow(cli, "mlx4_ib0.8002");
+    ASSERT_EQ(row.size(), 5u) << "the child was not created";
+    EXPECT_EQ(row[4], "0x8002");
+
+    // A second up has nothing to do.
+    Result again = cli.run({"connection", "up", "mlx4_ib0.8002"});
+    EXPECT_EQ(again.status, 0);
+    EXPECT_NE(again.out.find("Nothing to do"), std::string::npos) << again.out;
+
+    ASSERT_EQ(cli.run({"connection", "down", "mlx4_ib0.8002"}).status, 0);
+    EXPECT_TRUE(statusRow(cli, "mlx4_ib0.8002").empty());
+}
+
+TEST(CliHost, DryRunPlansAndChangesNothing)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    Result r = cli.run({"--dry-run", "connection", "up", "mlx4_ib0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("planned"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("done "), std::string::npos) << r.out;
+    EXPECT_EQ(statusRow(cli, "mlx4_ib0")[3], "datagram");
+}
+
+TEST(CliHost, ReportAsJson)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    Result r = cli.run({"-j", "connection", "up", "mlx4_ib0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    JsonValue v = parseJson(r.out);
+    const JsonValue *rep = v.get("report");
+    ASSERT_TRUE(rep);
+    ASSERT_TRUE(rep->get("success"));
+    EXPECT_TRUE(rep->get("success")->b);
+    EXPECT_FALSE(rep->get("rolled-back")->b);
+    ASSERT_EQ(rep->get("steps")->kind, JsonValue::Array);
+    ASSERT_FALSE(rep->get("steps")->items.empty());
+    bool mtu = false;
+    for (const auto &s : rep->get("steps")->items) {
+        EXPECT_EQ(s.get("state")->s, "done");
+        EXPECT_EQ(s.get("profile")->s, "mlx4_ib0");
+        mtu = mtu || s.get("action")->s == "set-mtu";
+    }
+    EXPECT_TRUE(mtu);
+    EXPECT_EQ(rep->get("notes")->kind, JsonValue::Array);
+}
+
+TEST(CliHost, FailedUpRollsBackAndExitsOne)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    Result r = cli.run({"-j", "connection", "up", "mlx4_ib0"}, {}, {{"IBNM_FAKE_FAIL", "op=setMtu,nth=1,errno=EINVAL"}});
+    EXPECT_EQ(r.status, 1);
+    JsonValue v = parseJson(r.out);
+    EXPECT_FALSE(v.get("report")->get("success")->b);
+    EXPECT_TRUE(v.get("report")->get("rolled-back")->b);
+    EXPECT_EQ(statusRow(cli, "mlx4_ib0")[3], "datagram");
+}
+
+TEST(CliHost, RdmaLinkAddShowDelete)
+{
+    Cli cli("ethernet-only.host");
+    Result add = cli.run({"rdma", "link", "add", "rxe0", "type", "rxe", "netdev", "enp1s0"});
+    ASSERT_EQ(add.status, 0) << add.err;
+    Result show = cli.run({"-t", "-f", "LINK,NETDEV,SOFT-TYPE", "rdma", "link", "show"});
+    EXPECT_NE(show.out.find("rxe0/1:enp1s0:rxe"), std::string::npos) << show.out;
+
+    Result gids = cli.run({"-j", "rdma", "gid", "show", "rxe0"});
+    ASSERT_EQ(gids.status, 0) << gids.err;
+    JsonValue v = parseJson(gids.out);
+    ASSERT_TRUE(v.get("gids"));
+    ASSERT_FALSE(v.get("gids")->items.empty());
+    for (const auto &g : v.get("gids")->items) {
+        EXPECT_EQ(g.get("dev")->s, "rxe0");
+        EXPECT_EQ(g.get("type")->s, "RoCE v2"); // rxe has only v2 entries
+        EXPECT_EQ(g.get("netdev")->s, "enp1s0");
+    }
+
+    EXPECT_EQ(cli.run({"rdma", "link", "add", "rxe1", "type", "bogus", "netdev", "enp1s0"}).status, 2);
+    EXPECT_EQ(cli.run({"rdma", "link", "add", "rxe1", "type", "rxe", "netdev", "nosuch0"}).status, 1);
+
+    ASSERT_EQ(cli.run({"rdma", "link", "delete", "rxe0"}).status, 0);
+    Result after = cli.run({"-t", "rdma", "link", "show"});
+    EXPECT_EQ(after.out.find("rxe0"), std::string::npos) << after.out;
+    EXPECT_EQ(cli.run({"rdma", "link", "delete", "rxe0"}).status, 10);
+}
+
+TEST(CliHost, RoceModeV1WhereTheDeviceAllowsItAndRefusalOnRxe)
+{
+    Cli roce("mlx5-roce.host");
+    ASSERT_EQ(roce.run({"rdma", "roce-mode", "mlx5_0", "1", "v1"}).status, 0);
+    Result show = roce.run({"-g", "MODE", "rdma", "roce-mode", "mlx5_0", "1"});
+    EXPECT_EQ(show.out, "IB/RoCE v1\n");
+
+    Cli rxe("ethernet-only.host");
+    ASSERT_EQ(rxe.run({"rdma", "link", "add", "rxe0", "type", "rxe", "netdev", "enp1s0"}).status, 0);
+    Result refused = rxe.run({"rdma", "roce-mode", "rxe0", "v1"});
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.err.find("v1"), std::string::npos) << refused.err;
+    EXPECT_EQ(rxe.run({"rdma", "roce-mode", "rxe0", "v3"}).status, 2);
+}
+
+TEST(CliHost, GidShowListsV1AndV2WithIpv4)
+{
+    Cli cli("mlx5-roce.host");
+    Result r = cli.run({"-t", "-f", "DEV,IPV4,TYPE,NETDEV", "rdma", "gid", "show", "mlx5_0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    int v1 = 0, v2 = 0, ipv4 = 0;
+    for (const auto &l : lines(r.out)) {
+        EXPECT_EQ(l.compare(0, 7, "mlx5_0:"), 0) << l;
+        v1 += l.find("IB/RoCE v1") != std::string::npos;
+        v2 += l.find("RoCE v2") != std::string::npos && l.find("IB/RoCE") == std::string::npos;
+        ipv4 += l.find(":.") == std::string::npos && l.find("::") == std::string::npos;
+    }
+    EXPECT_GT(v1, 0);
+    EXPECT_EQ(v1, v2);
+    EXPECT_EQ(cli.run({"rdma", "gid", "show", "nosuch"}).status, 10);
+}
+
+TEST(CliHost, CheckExitsOneOnErrors)
+{
+    Cli cli("cx6-mlx5-ib.host");
+    // Datagram MTU above what the link allows: an error on this host.
+    ASSERT_EQ(cli.run({"--offline", "connection", "add", "type", "infiniband", "ifname", "ib0"}).status, 0);
+    Result ok = cli.run({"check"});
+    EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
+
+    // Written past the CLI's own validation (a keyfile from elsewhere).
+    Result kf = cli.run({"--offline", "connection", "add", "type", "infiniband", "con-name", "bad", "ifname", "ib0",
+                      "transport-mode", "connected"});
+    ASSERT_EQ(kf.status, 0);
+    std::string path = cli.keyfileDir() + "/bad.nmconnection";
+    ASSERT_TRUE(g_file_set_contents(path.c_str(), kf.out.c_str(), -1, nullptr));
+    g_chmod(path.c_str(), 0600);
+    Result bad = cli.run({"check", "bad"});
+    EXPECT_EQ(bad.status, 1) << bad.out << bad.err;
+    EXPECT_NE(bad.out.find("error"), std::string::npos) << bad.out;
+    Result j = cli.run({"-j", "check"});
+    EXPECT_EQ(j.status, 1);
+    JsonValue v = parseJson(j.out);
+    ASSERT_TRUE(v.get("findings"));
+    bool error = false;
+    for (const auto &f : v.get("findings")->items)
+        error = error || (f.get("severity")->s == "error" && f.get("profile")->s == "bad");
+    EXPECT_TRUE(error);
+    EXPECT_EQ(cli.run({"check", "nosuch"}).status, 10);
+}
+
+TEST(CliHost, DeviceShowAndStatusFormats)
+{
+    Cli cli("mlx4-dual-port.host");
+    Result r = cli.run({"device", "show", "mlx4_0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("GENERAL.NODE-GUID:"), std::string::npos);
+    EXPECT_NE(r.out.find("0002:c903:0031:78f0"), std::string::npos);
+    Result g = cli.run({"-g", "PORT1.MAX-MTU,PORT1.ACTIVE-MTU", "device", "show", "mlx4_0"});
+    EXPECT_EQ(g.out, "4096\n2048\n");
+    Result j = cli.run({"-j", "device", "status"});
+    JsonValue v = parseJson(j.out);
+    ASSERT_TRUE(v.get("devices"));
+    bool ib0 = false;
+    for (const auto &d : v.get("devices")->items)
+        ib0 = ib0 || (d.get("device")->s == "mlx4_ib0" && d.get("type")->s == "ipoib");
+    EXPECT_TRUE(ib0);
+    EXPECT_EQ(cli.run({"device", "show", "nosuch"}).status, 10);
+}
+
+TEST(CliHost, ColourOnlyWhenAskedOrOnATerminal)
+{
+    Cli cli("mlx4-dual-port.host");
+    Result plain = cli.run({"device", "status"});
+    EXPECT_EQ(plain.out.find('\033'), std::string::npos);
+    Result colour = cli.run({"--color", "yes", "device", "status"});
+    EXPECT_NE(colour.out.find("\033[32m"), std::string::npos);
+    EXPECT_EQ(cli.run({"--color", "maybe", "device", "status"}).status, 2);
+}
+
+TEST(CliHost, MemlockShowsThePlanAndWritesThePolicy)
+{
+    Cli cli("ethernet-only.host");
+    Result show = cli.run({"-t", "-f", "STATE,OBJECT", "rdma", "memlock"});
+    ASSERT_EQ(show.status, 0) << show.err;
+    EXPECT_NE(show.out.find("planned:/etc/security/limits.d/"), std::string::npos) << show.out;
+    ASSERT_EQ(cli.run({"rdma", "memlock", "write"}).status, 0);
+    Result again = cli.run({"-t", "-f", "STATE,OBJECT", "rdma", "memlock"});
+    EXPECT_EQ(again.out.find("limits.d"), std::string::npos) << again.out;
+}
+
+} // namespace
