@@ -15,6 +15,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <set>
 
 namespace ibnm::cli {
 
@@ -111,18 +112,25 @@ int argumentsError(const GError *error, const Args &args, size_t from)
     return named ? kExitUsage : kExitFailed;
 }
 
+std::string findingKey(IbnmFinding *f)
+{
+    return std::string(ibnm_finding_get_profile_id(f) ? ibnm_finding_get_profile_id(f) : "") + "\n" +
+           (ibnm_finding_get_property(f) ? ibnm_finding_get_property(f) : "") + "\n" + ibnm_finding_get_message(f);
+}
+
 // Checks `profile` with the stored ones (against the host when the user chose
-// one); prints its warnings and errors. False if it has errors.
+// one) and prints what the change brings: the findings about the profile,
+// and errors it causes elsewhere (a port makes its bond's mode wrong), which
+// are those not there without it. False if the change brings errors.
 bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
 {
-    PtrArray all(g_ptr_array_new_with_free_func(g_object_unref));
-    g_ptr_array_add(all.get(), g_object_ref(profile));
+    PtrArray others(g_ptr_array_new_with_free_func(g_object_unref));
     if (settings) {
         PtrArray stored = allProfiles(settings);
         for (guint i = 0; i < stored->len; i++) {
             auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(stored.get(), i));
             if (g_strcmp0(ibnm_profile_get_uuid(p), ibnm_profile_get_uuid(profile)) != 0)
-                g_ptr_array_add(all.get(), g_object_ref(p));
+                g_ptr_array_add(others.get(), g_object_ref(p));
         }
     }
     IbnmInventory *inv = nullptr;
@@ -131,14 +139,19 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         if (!inv)
             return false;
     }
-    PtrArray findings(ibnm_check_profiles(all.get(), inv));
+    std::set<std::string> before;
+    PtrArray old(ibnm_check_profiles(others.get(), inv));
+    for (guint i = 0; i < old->len; i++)
+        before.insert(findingKey(static_cast<IbnmFinding *>(g_ptr_array_index(old.get(), i))));
+    g_ptr_array_insert(others.get(), 0, g_object_ref(profile));
+    PtrArray findings(ibnm_check_profiles(others.get(), inv));
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
-        if (g_strcmp0(ibnm_finding_get_profile_id(f), ibnm_profile_get_id(profile)) != 0)
-            continue;
         IbnmSeverity sev = ibnm_finding_get_severity(f);
-        if (sev == IBNM_SEVERITY_INFO)
+        bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), ibnm_profile_get_id(profile)) == 0;
+        bool caused = sev == IBNM_SEVERITY_ERROR && before.count(findingKey(f)) == 0;
+        if (sev == IBNM_SEVERITY_INFO || !(mine || caused))
             continue;
         errors = errors || sev == IBNM_SEVERITY_ERROR;
         const char *hint = ibnm_finding_get_hint(f);
