@@ -3,6 +3,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+
+#include <NetworkManager.h>
 #include "libcore/internal/host-private.hpp"
 #include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/raii.hpp"

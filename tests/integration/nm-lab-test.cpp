@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+
+#include <NetworkManager.h>
 #include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/raii.hpp"
 #include "tests/test-util.hpp"
@@ -199,4 +201,49 @@ TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
     // "down" runs after nmcli returns (no-wait); pre-down ran before.
     EXPECT_TRUE(hostModel().softLinks.empty());
     spawn({"nmcli", "connection", "delete", kUuid});
+}
+
+// nm-connection-editor opens an ibnm profile and saves it; NetworkManager
+// rewrites the keyfile and the [user] keys survive. The screenshots stay in
+// tests/artefacts/ of the build tree.
+TEST_F(NmLab, ConnectionEditorSavesAndKeepsUserKeys)
+{
+    const test::TempDir &d = *dir_;
+    const char *uuid = "3b0c1b52-7f2e-4d55-a6a1-5b2f8d1c9e07";
+    Spawned add = spawn({"nmcli", "connection", "add", "type", "infiniband", "con-name", "mlx4_ib0", "ifname",
+                         "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520", "autoconnect", "no",
+                         "connection.uuid", uuid});
+    ASSERT_TRUE(add.ok()) << add.err;
+    GErrorPtr err;
+    auto settings = GObjectPtr<IbnmSettings>::adopt(ibnm_settings_new_networkmanager(outPtr(err)));
+    ASSERT_TRUE(settings) << err->message;
+    ASSERT_TRUE(ibnm_settings_load(settings.get(), outPtr(err))) << err->message;
+    auto edited = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(ibnm_settings_find(settings.get(), uuid)));
+    NMSetting *user = nm_setting_user_new();
+    nm_setting_user_set_data(NM_SETTING_USER(user), "ipoib.umcast", "yes", nullptr);
+    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.roce-tos", "106", nullptr);
+    nm_connection_add_setting(edited.get(), user);
+    ASSERT_TRUE(ibnm_settings_update(settings.get(), edited.get(), outPtr(err))) << err->message;
+
+    std::string file = d / "etc/system-connections/mlx4_ib0.nmconnection";
+    GCharPtr before;
+    ASSERT_TRUE(g_file_get_contents(file.c_str(), outPtr(before), nullptr, nullptr));
+
+    std::string artefacts = std::string(IBNM_TOP_BUILDDIR) + "/tests/artefacts";
+    Spawned gui = spawn({std::string(IBNM_TOP_SRCDIR) + "/tests/integration/editor-save.sh", uuid, "mlx4_ib0",
+                         artefacts});
+    if (WIFEXITED(gui.status) && WEXITSTATUS(gui.status) == 77)
+        GTEST_SKIP() << gui.out;
+    ASSERT_TRUE(gui.ok()) << gui.out << gui.err;
+    EXPECT_TRUE(g_file_test((artefacts + "/editor-mlx4_ib0.png").c_str(), G_FILE_TEST_EXISTS));
+
+    GCharPtr after;
+    ASSERT_TRUE(g_file_get_contents(file.c_str(), outPtr(after), nullptr, nullptr));
+    std::string a = after.get();
+    // The editor's Save went through NetworkManager (it normalizes
+    // addr-gen-mode), and [user] survived it.
+    EXPECT_NE(a, std::string(before.get())) << "the editor did not save";
+    EXPECT_NE(a.find("[user]\nipoib.umcast=yes\nrdma.roce-tos=106\n"), std::string::npos) << a;
+    EXPECT_NE(a.find("transport-mode=connected"), std::string::npos) << a;
+    spawn({"nmcli", "connection", "delete", uuid});
 }

@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+
+#include <NetworkManager.h>
 #include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/raii.hpp"
 #include "tests/test-util.hpp"
