@@ -24,9 +24,9 @@ namespace {
 
 // Reads the file into buf (size kMaxAttrSize): returns the length, or -errno.
 // A file that does not fit gives -EFBIG.
-ssize_t readRaw(const char *path, char *buf)
+ssize_t readRawAt(int dirfd, const char *path, char *buf)
 {
-    UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+    UniqueFd fd(::openat(dirfd, path, O_RDONLY | O_CLOEXEC));
     if (!fd)
         return -errno;
     size_t len = 0;
@@ -40,6 +40,11 @@ ssize_t readRaw(const char *path, char *buf)
         if (n == 0)
             break;
         len += static_cast<size_t>(n);
+        // A sysfs attribute comes whole in one read (kernfs fills up to a
+        // page), and a regular file returns less only at its end: a short
+        // read is the end, which saves the extra read(2) per file.
+        if (len < kMaxAttrSize)
+            break;
         if (len == kMaxAttrSize) {
             char extra;
             ssize_t m;
@@ -56,6 +61,11 @@ ssize_t readRaw(const char *path, char *buf)
     while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' ' || buf[len - 1] == '\t' || buf[len - 1] == '\r'))
         len--;
     return static_cast<ssize_t>(len);
+}
+
+ssize_t readRaw(const char *path, char *buf)
+{
+    return readRawAt(AT_FDCWD, path, buf);
 }
 
 Error tooLarge(const std::string &path)
@@ -135,14 +145,22 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
     auto entries = listDir(gidsDir);
     if (!entries)
         return std::move(entries).error();
+    if (entries->empty())
+        return {};
     char buf[kMaxAttrSize];
     std::string path;
     path.reserve(portDir.size() + 32);
+    // One lookup of each directory, then one path component per file.
+    UniqueFd gidsFd(::open(gidsDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!gidsFd)
+        return Error::fromErrno(errno, gidsDir);
+    UniqueFd typesFd(::open((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd ndevsFd(::open((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     for (const auto &e : *entries) {
         if (!isNumber(e))
             return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + e);
         path.assign(gidsDir).append("/").append(e);
-        ssize_t n = readRaw(path.c_str(), buf);
+        ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf);
         if (n == -EFBIG)
             return tooLarge(path);
         if (n < 0)
@@ -159,7 +177,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
         // An entry the kernel has no attributes for reads EINVAL (or, on
         // older kernels, is absent): no type, no netdev.
         path.assign(portDir).append("/gid_attrs/types/").append(e);
-        n = readRaw(path.c_str(), buf);
+        n = typesFd ? readRawAt(typesFd.get(), e.c_str(), buf) : -ENOENT;
         if (n == -EFBIG)
             return tooLarge(path);
         if (n >= 0) {
@@ -174,7 +192,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
             return Error::fromErrno(static_cast<int>(-n), path);
         }
         path.assign(portDir).append("/gid_attrs/ndevs/").append(e);
-        n = readRaw(path.c_str(), buf);
+        n = ndevsFd ? readRawAt(ndevsFd.get(), e.c_str(), buf) : -ENOENT;
         if (n == -EFBIG)
             return tooLarge(path);
         if (n >= 0)
