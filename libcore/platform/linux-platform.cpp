@@ -150,18 +150,22 @@ Error noSuchDevice(const std::string &name)
     return Error(IBNM_ERROR_NOT_FOUND, _("no such RDMA device"), ENODEV).withContext(name);
 }
 
-Result<RtnlLinkPtr> getLink(NlSocket &s, const std::string &name)
+// The link to change, by name: only its ifindex and name, which is all a
+// change or delete request needs (no RTM_GETLINK round trip through
+// libnl's link-type parsers).
+Result<RtnlLinkPtr> getLink(NlSocket &, const std::string &name)
 {
-    s.lastErrno = 0;
-    rtnl_link *raw = nullptr;
-    int err = rtnl_link_get_kernel(s.sock.get(), 0, name.c_str(), &raw);
-    RtnlLinkPtr link(raw);
-    if (err < 0) {
-        int e = s.lastErrno != 0 ? s.lastErrno : nlToErrno(err);
-        if (e == ENODEV || e == ENOENT)
+    unsigned index = if_nametoindex(name.c_str());
+    if (index == 0) {
+        if (errno == ENODEV || errno == ENXIO || errno == ENOENT)
             return noSuchInterface(name);
-        return s.error(err, name);
+        return Error::fromErrno(errno, name, IBNM_ERROR_PLATFORM);
     }
+    RtnlLinkPtr link(rtnl_link_alloc());
+    if (!link)
+        return Error(IBNM_ERROR_FAILED, "rtnl_link_alloc");
+    rtnl_link_set_ifindex(link.get(), static_cast<int>(index));
+    rtnl_link_set_name(link.get(), name.c_str());
     return link;
 }
 
@@ -717,9 +721,8 @@ Status LinuxPlatform::enslave(const std::string &port, const std::string &bond)
     if (!slave)
         return std::move(slave).error();
     // Ports join down; the bond brings them up.
-    if (rtnl_link_get_flags(slave->get()) & IFF_UP)
-        if (auto st = setUp(port, false); !st)
-            return st;
+    if (auto st = setUp(port, false); !st)
+        return st;
     (*s)->lastErrno = 0;
     int err = rtnl_link_bond_enslave_ifindex((*s)->sock.get(), rtnl_link_get_ifindex(master->get()),
                                              rtnl_link_get_ifindex(slave->get()));

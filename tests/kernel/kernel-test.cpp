@@ -33,7 +33,8 @@ bool inLab()
     return g_file_test("/klab/run", G_FILE_TEST_EXISTS);
 }
 
-// Runs a shell command in the guest; true when it exits 0.
+// Runs a shell command in the guest; true when it exits 0. The guest's /bin/sh
+// is busybox, whose own `ip` applet knows no veth peers: name iproute2's.
 bool sh(const std::string &command)
 {
     const char *argv[] = {"/bin/sh", "-c", command.c_str(), nullptr};
@@ -83,7 +84,7 @@ struct LinuxLabFactory {
     static std::unique_ptr<Platform> make() { return createLinuxPlatform(LinuxOptions{}); }
     static std::string makeEthernet(Platform &, const std::string &name)
     {
-        return sh("ip link add " + name + " type dummy") ? name : std::string();
+        return sh("/usr/sbin/ip link add " + name + " type dummy") ? name : std::string();
     }
     static bool canIpoib() { return false; }
     static std::string ipoibParent() { return {}; }
@@ -115,7 +116,7 @@ protected:
     }
     std::string dummy(const std::string &name, const std::string &cidr = "")
     {
-        EXPECT_TRUE(sh("ip link add " + name + " type dummy")) << name;
+        EXPECT_TRUE(sh("/usr/sbin/ip link add " + name + " type dummy")) << name;
         links_.push_back(name);
         EXPECT_TRUE(p_->setUp(name, true).ok());
         if (!cidr.empty()) {
@@ -138,7 +139,7 @@ TEST_F(KernelLabLinux, RxeOverAVlanGidsFromVerbsMatchSysfs)
 {
     namespace c = ibnm::test::contract;
     dummy("kdum0", "192.0.2.20/24");
-    ASSERT_TRUE(sh("ip link add link kdum0 name kdum0.5 type vlan id 5"));
+    ASSERT_TRUE(sh("/usr/sbin/ip link add link kdum0 name kdum0.5 type vlan id 5"));
     links_.push_back("kdum0.5");
     ASSERT_TRUE(p_->setUp("kdum0.5", true).ok());
     auto st = p_->addSoftLink("krxe0", SoftLinkType::Rxe, "kdum0");
@@ -191,6 +192,41 @@ TEST_F(KernelLabLinux, RxeOverAVlanGidsFromVerbsMatchSysfs)
     EXPECT_EQ(vlan->kind, "vlan");
     EXPECT_EQ(vlan->rdmaDevice, "krxe0");
     EXPECT_TRUE(c::contains(vlan->addresses, "198.51.100.20/24"));
+}
+
+// siw over one end of a veth pair, created and deleted over RDMA netlink;
+// readHost names the netdev from RDMA_NLDEV_CMD_PORT_GET (siw has no
+// "parent" file and no GID ndevs).
+TEST_F(KernelLabLinux, SiwOverVethCreatedAndDeleted)
+{
+    ASSERT_TRUE(sh("/usr/sbin/ip link add kveth0 type veth peer name kveth1"));
+    links_.push_back("kveth0");
+    for (const char *end : {"kveth0", "kveth1"}) {
+        auto up = p_->setUp(end, true);
+        ASSERT_TRUE(up.ok()) << up.error().toString();
+    }
+    auto st = p_->addSoftLink("ksiw0", SoftLinkType::Siw, "kveth0");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    const auto *link = ibnm::test::contract::findSoftLink(*h, "ksiw0");
+    ASSERT_NE(link, nullptr);
+    EXPECT_EQ(link->type, SoftLinkType::Siw);
+    EXPECT_EQ(link->netdev, "kveth0");
+    const auto *dev = h->findDevice("ksiw0");
+    ASSERT_NE(dev, nullptr);
+    EXPECT_EQ(dev->driver, "siw");
+    EXPECT_EQ(h->findNetdev("kveth0")->rdmaDevice, "ksiw0");
+    EXPECT_EQ(h->findNetdev("kveth0")->kind, "veth");
+
+    auto del = p_->deleteSoftLink("ksiw0");
+    ASSERT_TRUE(del.ok()) << del.error().toString();
+    h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(h->findDevice("ksiw0"), nullptr);
+    auto again = p_->deleteSoftLink("ksiw0");
+    ASSERT_FALSE(again.ok());
+    EXPECT_EQ(again.error().code(), IBNM_ERROR_NOT_FOUND);
 }
 
 // ib_ipoib is loaded, but a dummy is no InfiniBand netdev: the kernel
