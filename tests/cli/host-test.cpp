@@ -116,6 +116,27 @@ TEST(CliHost, FailedUpRollsBackAndExitsOne)
     EXPECT_EQ(statusRow(cli, "mlx4_ib0")[3], "datagram");
 }
 
+TEST(CliHost, ReportNotesTheEffectiveMtu)
+{
+    // A profile written past ibnm's rules (a keyfile from elsewhere) asking
+    // for more than the datagram maximum: up reports the kernel's clamp.
+    Cli cli("mlx4-dual-port.host");
+    Result kf = cli.run({"--offline", "connection", "add", "type", "infiniband", "con-name", "big", "ifname",
+                         "mlx4_ib0", "mtu", "4092"});
+    ASSERT_EQ(kf.status, 0) << kf.err;
+    std::string path = cli.keyfileDir() + "/big.nmconnection";
+    ASSERT_TRUE(g_file_set_contents(path.c_str(), kf.out.c_str(), -1, nullptr));
+    g_chmod(path.c_str(), 0600);
+    Result up = cli.run({"--dry-run", "connection", "up", "big"});
+    EXPECT_NE(up.out.find("Note: "), std::string::npos) << up.out << up.err;
+    EXPECT_NE(up.out.find("2044"), std::string::npos) << up.out;
+    Result j = cli.run({"-j", "--dry-run", "connection", "up", "big"});
+    JsonValue v = parseJson(j.out);
+    ASSERT_TRUE(v.get("report"));
+    EXPECT_EQ(v.get("report")->get("notes")->items.size(), 1u);
+    EXPECT_TRUE(v.get("report")->get("dry-run")->b);
+}
+
 TEST(CliHost, RdmaLinkAddShowDelete)
 {
     Cli cli("ethernet-only.host");
@@ -179,12 +200,12 @@ TEST(CliHost, GidShowListsV1AndV2WithIpv4)
 TEST(CliHost, CheckExitsOneOnErrors)
 {
     Cli cli("cx6-mlx5-ib.host");
-    // Datagram MTU above what the link allows: an error on this host.
-    ASSERT_EQ(cli.run({"--offline", "connection", "add", "type", "infiniband", "ifname", "ib0"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "good", "ifname", "ib0"}).status, 0);
     Result ok = cli.run({"check"});
     EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
 
-    // Written past the CLI's own validation (a keyfile from elsewhere).
+    // Connected mode on Enhanced IPoIB, written past the CLI's own
+    // validation (a keyfile from elsewhere): an error on this host.
     Result kf = cli.run({"--offline", "connection", "add", "type", "infiniband", "con-name", "bad", "ifname", "ib0",
                       "transport-mode", "connected"});
     ASSERT_EQ(kf.status, 0);
