@@ -247,3 +247,36 @@ TEST_F(NmLab, ConnectionEditorSavesAndKeepsUserKeys)
     EXPECT_NE(a.find("transport-mode=connected"), std::string::npos) << a;
     spawn({"nmcli", "connection", "delete", uuid});
 }
+
+// The ibnm command reads and sets the [user] keys of profiles NetworkManager
+// owns, over D-Bus (nmcli 1.42 cannot).
+TEST_F(NmLab, CliSetsUserKeysOfNetworkManagerProfiles)
+{
+    const test::TempDir &d = *dir_;
+    const char *uuid = "c4a7d1e2-0b9f-4e53-8f6a-71d2e3b4a5c6";
+    Spawned add = spawn({"nmcli", "connection", "add", "type", "infiniband", "con-name", "ib-cli", "ifname", "ib-cli",
+                         "autoconnect", "no", "connection.uuid", uuid});
+    ASSERT_TRUE(add.ok()) << add.err;
+    std::string ibnm = std::string(IBNM_TOP_BUILDDIR) + "/cli/ibnm";
+    Spawned mod = spawn({ibnm, "connection", "modify", "ib-cli", "ipoib.umcast", "yes", "rdma.roce-tos", "106"});
+    ASSERT_TRUE(mod.ok()) << mod.out << mod.err;
+    // NetworkManager wrote them into its own keyfile...
+    GCharPtr keyfile;
+    ASSERT_TRUE(g_file_get_contents((d / "etc/system-connections/ib-cli.nmconnection").c_str(), outPtr(keyfile),
+                                    nullptr, nullptr));
+    EXPECT_NE(std::string(keyfile.get()).find("[user]\nipoib.umcast=yes\nrdma.roce-tos=106\n"), std::string::npos)
+        << keyfile.get();
+    // ...and ibnm reads them back from NetworkManager.
+    Spawned show = spawn({ibnm, "-t", "connection", "show", "ib-cli"});
+    ASSERT_TRUE(show.ok()) << show.err;
+    EXPECT_NE(show.out.find("rdma.roce-tos:106"), std::string::npos) << show.out;
+    // A bad value is refused naming the key, and nothing changes.
+    Spawned bad = spawn({ibnm, "connection", "modify", "ib-cli", "rdma.ttl", "300"});
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("rdma.ttl"), std::string::npos) << bad.err;
+    GCharPtr again;
+    ASSERT_TRUE(g_file_get_contents((d / "etc/system-connections/ib-cli.nmconnection").c_str(), outPtr(again),
+                                    nullptr, nullptr));
+    EXPECT_STREQ(again.get(), keyfile.get());
+    spawn({"nmcli", "connection", "delete", uuid});
+}
