@@ -325,10 +325,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
 Status Planner::planBond(const DesiredBond &x)
 {
     const std::string &origin = x.origin.id;
-    const model::Bond *cur = nullptr;
-    for (const auto &b : host_.bonds)
-        if (b.name == x.ifname)
-            cur = &b;
+    const model::Bond *cur = host_.findBond(x.ifname);
     if (cur == nullptr) {
         platform::BondSpec spec;
         spec.name = x.ifname;
@@ -558,10 +555,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
             break;
-        const model::Bond *cur = nullptr;
-        for (const auto &x : h.bonds)
-            if (x.name == b.ifname)
-                cur = &x;
+        const model::Bond *cur = h.findBond(b.ifname);
         if (cur == nullptr)
             return mismatch(b.origin.id, b.ifname, _("the bond does not exist"));
         if (cur->mode != b.mode)
@@ -692,9 +686,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
             break;
         const model::IpoibNetdev *cur = nullptr;
         if (x.pkey) {
-            for (const auto &ib : host.ipoib)
-                if (ib.parent == x.parent && (ib.pkey | 0x8000) == (*x.pkey | 0x8000))
-                    cur = &ib;
+            cur = planner.findChild(x.parent, *x.pkey);
             if (cur == nullptr)
                 continue;
             const auto *nd = host.findNetdev(cur->name);
@@ -715,7 +707,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
                         });
             continue;
         }
-        cur = x.ifname.empty() ? nullptr : host.findIpoib(x.ifname);
+        cur = planner.findBase(x);
         if (cur == nullptr)
             continue;
         const auto *nd = host.findNetdev(cur->name);
@@ -737,10 +729,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
     for (const auto &x : desired.bonds) {
         if (options.rdmaOnly)
             break;
-        const model::Bond *cur = nullptr;
-        for (const auto &b : host.bonds)
-            if (b.name == x.ifname)
-                cur = &b;
+        const model::Bond *cur = host.findBond(x.ifname);
         if (cur == nullptr)
             continue;
         model::Bond old = *cur;

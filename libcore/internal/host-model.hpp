@@ -133,6 +133,13 @@ struct Host {
                 return &n;
         return nullptr;
     }
+    const Bond *findBond(const std::string &name) const
+    {
+        for (const auto &b : bonds)
+            if (b.name == name)
+                return &b;
+        return nullptr;
+    }
     const IpoibNetdev *findIpoib(const std::string &name) const
     {
         for (const auto &n : ipoib)
