@@ -8,6 +8,7 @@
 #include "libcore/internal/user-keys.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <map>
 
 namespace ibnm::activation {
@@ -54,6 +55,33 @@ std::vector<std::string> addressesOf(NMConnection *c)
     return out;
 }
 
+// Static routes of manual IPv4/IPv6 settings, the gateway as a default route.
+std::vector<model::Route> routesOf(NMConnection *c)
+{
+    std::vector<model::Route> out;
+    for (NMSettingIPConfig *ip : {NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)),
+                                  NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))}) {
+        if (ip == nullptr || g_strcmp0(nm_setting_ip_config_get_method(ip), "manual") != 0)
+            continue;
+        bool v6 = NM_IS_SETTING_IP6_CONFIG(ip);
+        gint64 metric = nm_setting_ip_config_get_route_metric(ip);
+        unsigned defMetric = metric >= 0 ? unsigned(metric) : 0;
+        if (const char *gw = nm_setting_ip_config_get_gateway(ip))
+            out.push_back({v6 ? "::/0" : "0.0.0.0/0", gw, defMetric});
+        for (guint i = 0; i < nm_setting_ip_config_get_num_routes(ip); i++) {
+            NMIPRoute *r = nm_setting_ip_config_get_route(ip, i);
+            model::Route route;
+            route.dest = strprintf("%s/%u", nm_ip_route_get_dest(r), nm_ip_route_get_prefix(r));
+            if (const char *hop = nm_ip_route_get_next_hop(r))
+                route.gateway = hop;
+            gint64 m = nm_ip_route_get_metric(r);
+            route.metric = m >= 0 ? unsigned(m) : defMetric;
+            out.push_back(std::move(route));
+        }
+    }
+    return out;
+}
+
 // The interface a connection names, or that its master reference names.
 std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &all)
 {
@@ -70,6 +98,18 @@ std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &
             return ifname ? ifname : master;
     }
     return master; // an interface name, as NetworkManager also accepts
+}
+
+// NetworkManager keeps bond options as written; the kernel (and so the host
+// snapshot) names them: "1" is active-backup, fail_over_mac "1" is active.
+std::string bondOptionName(const std::string &v, std::initializer_list<const char *> names)
+{
+    unsigned i = 0;
+    for (const char *n : names) {
+        if (v == std::to_string(i++))
+            return n;
+    }
+    return v;
 }
 
 unsigned parseUnsigned(const char *v, unsigned fallback)
@@ -139,8 +179,10 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                         .withContext(origin.id);
             }
             x.master = masterInterface(c, all);
-            if (withIp && x.master.empty())
+            if (withIp && x.master.empty()) {
                 x.addresses = addressesOf(c);
+                x.routes = routesOf(c);
+            }
             d.ipoib.push_back(std::move(x));
         } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
             NMSettingBond *b = nm_connection_get_setting_bond(c);
@@ -153,20 +195,23 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                     .withContext(origin.id);
             if (b) {
                 if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
-                    x.mode = m;
+                    x.mode = bondOptionName(m, {"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad",
+                                                "balance-tlb", "balance-alb"});
                 if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MIIMON))
                     x.miimon = parseUnsigned(m, 100);
                 if (const char *p = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_PRIMARY))
                     x.primary = p;
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
-                    x.failOverMac = f;
+                    x.failOverMac = bondOptionName(f, {"none", "active", "follow"});
             }
             if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
             else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
-            if (withIp)
+            if (withIp) {
                 x.addresses = addressesOf(c);
+                x.routes = routesOf(c);
+            }
             d.bonds.push_back(std::move(x));
         }
 

@@ -33,6 +33,7 @@ struct DesiredIpoib {
     std::optional<bool> umcast;
     std::string master;             // bond interface when a port
     std::vector<std::string> addresses;
+    std::vector<model::Route> routes; // static routes and the gateway
 };
 
 struct DesiredBond {
@@ -44,6 +45,7 @@ struct DesiredBond {
     std::string failOverMac;
     unsigned mtu = 0;
     std::vector<std::string> addresses;
+    std::vector<model::Route> routes;
 };
 
 // Any other profile type (ethernet, vlan): only its RDMA extras and, in
@@ -73,7 +75,7 @@ std::string defaultSoftLinkName(model::SoftLinkType type, const std::string &net
 
 // Resolves `selected` (the profiles to bring up). `all` is every known
 // profile, used to find a port's bond by id, uuid or interface name.
-// `withIp`: also the static addresses (standalone mode; with NetworkManager
+// `withIp`: also the static addresses, routes and gateway (standalone mode; with NetworkManager
 // running, NetworkManager does IP). Errors name the profile and property.
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
                         bool withIp);

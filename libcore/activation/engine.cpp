@@ -37,6 +37,16 @@ const char *roceModeName(model::RoceMode m)
     return m == model::RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
 }
 
+std::string routeText(const model::Route &r)
+{
+    std::string s = r.dest;
+    if (!r.gateway.empty())
+        s += " via " + r.gateway;
+    if (r.metric != 0)
+        s += " metric " + std::to_string(r.metric);
+    return s;
+}
+
 std::string pkeyHex(uint16_t p)
 {
     return strprintf("0x%04x", p);
@@ -123,6 +133,9 @@ public:
     Status planPorts(const DesiredIpoib &x, const std::string &ifname);
     Status planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs);
     void planAddresses(const std::string &origin, const std::string &ifname, const std::vector<std::string> &want);
+    // `flushed`: an earlier step takes the link down, which removes its routes.
+    void planRoutes(const std::string &origin, const std::string &ifname, const std::vector<model::Route> &want,
+                    bool flushed);
     void planUp(const std::string &origin, const std::string &ifname, bool isUp);
 
     // Interfaces whose final "up" is planned after their configuration.
@@ -176,6 +189,19 @@ void Planner::planAddresses(const std::string &origin, const std::string &ifname
         add("add-address", ifname, strprintf(_("add address %s"), a.c_str()), origin,
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); });
+    }
+}
+
+void Planner::planRoutes(const std::string &origin, const std::string &ifname, const std::vector<model::Route> &want,
+                         bool flushed)
+{
+    const auto *nd = host_.findNetdev(ifname);
+    for (const auto &r : want) {
+        if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+            continue;
+        add("add-route", ifname, strprintf(_("add route %s"), routeText(r).c_str()), origin,
+            [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
+            [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
 }
 
@@ -246,6 +272,9 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             for (const auto &a : x.addresses)
                 add("add-address", x.ifname, strprintf(_("add address %s"), a.c_str()), origin,
                     [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
+            for (const auto &r : x.routes)
+                add("add-route", x.ifname, strprintf(_("add route %s"), routeText(r).c_str()), origin,
+                    [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
             return {};
         }
         ifname = cur->name;
@@ -263,6 +292,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
 
     const auto *nd = host_.findNetdev(ifname);
     bool isUp = nd ? nd->up : false;
+    bool flushed = false;
     const model::Port *port = portOf(ifname);
 
     if (cur->mode != x.mode) {
@@ -280,6 +310,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                                    ifname.c_str(), dev->name.c_str()))
                 .withContext("infiniband.transport-mode")
                 .withContext(origin);
+        flushed = isUp;
         if (isUp)
             add("set-down", ifname, _("set the link down to change the transport mode"), origin,
                 [ifname](Platform &p) { return p.setUp(ifname, false); },
@@ -319,6 +350,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     }
     planUp(origin, ifname, isUp);
     planAddresses(origin, ifname, x.addresses);
+    planRoutes(origin, ifname, x.routes, flushed);
     return {};
 }
 
@@ -551,6 +583,9 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(x.origin.id, cur->name, strprintf(_("not a port of %s"), x.master.c_str()));
         if (x.master.empty() && nd && !nd->up)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
+        for (const auto &r : x.routes)
+            if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
+                return mismatch(x.origin.id, cur->name, strprintf(_("no route %s"), routeText(r).c_str()));
     }
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
@@ -631,9 +666,12 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
     planner.steps.clear();
     for (const auto &[origin, ifname] : planner.pendingUp)
         planner.planUp(origin, ifname, false);
-    if (!options.rdmaOnly)
-        for (const auto &b : desired.bonds)
+    if (!options.rdmaOnly) {
+        for (const auto &b : desired.bonds) {
             planner.planAddresses(b.origin.id, b.ifname, b.addresses);
+            planner.planRoutes(b.origin.id, b.ifname, b.routes, false);
+        }
+    }
     upSteps = std::move(planner.steps);
     planner.steps.clear();
     for (const auto &r : desired.rdma)
@@ -715,6 +753,12 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
             planner.add("release", cur->name, strprintf(_("remove from bond %s"), nd->master.c_str()), x.origin.id,
                         [name = cur->name](Platform &p) { return p.release(name); },
                         [name = cur->name, bond = nd->master](Platform &p) { return p.enslave(name, bond); });
+        if (nd)
+            for (const auto &r : x.routes)
+                if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+                    planner.add("remove-route", cur->name, strprintf(_("remove route %s"), routeText(r).c_str()),
+                                x.origin.id, [name = cur->name, r](Platform &p) { return p.removeRoute(name, r); },
+                                [name = cur->name, r](Platform &p) { return p.addRoute(name, r); });
         if (nd)
             for (const auto &a : x.addresses)
                 if (std::find(nd->addresses.begin(), nd->addresses.end(), a) != nd->addresses.end())

@@ -67,6 +67,16 @@ struct Device {
     std::vector<Port> ports;
 };
 
+// A static route through a netdev (not the prefix routes the kernel adds for
+// an address). dest "198.51.100.0/24", "0.0.0.0/0" or "::/0"; gateway "" for
+// an on-link route.
+struct Route {
+    std::string dest;
+    std::string gateway;
+    unsigned metric = 0;
+    bool operator==(const Route &o) const { return dest == o.dest && gateway == o.gateway && metric == o.metric; }
+};
+
 struct Netdev {
     std::string name;
     unsigned ifindex = 0;
@@ -78,6 +88,7 @@ struct Netdev {
     std::string master;           // bond this netdev is a port of
     std::string link;             // lower netdev of a VLAN (IFLA_LINK), else empty
     std::vector<std::string> addresses; // "192.0.2.1/24", "fe80::1/64"
+    std::vector<Route> routes;          // static routes through this netdev
     // RDMA port behind this netdev, if any.
     std::string rdmaDevice;
     unsigned rdmaPort = 0;

@@ -19,6 +19,7 @@
 #include <netlink/netlink.h>
 #include <netlink/route/addr.h>
 #include <netlink/route/link.h>
+#include <netlink/route/route.h>
 #include <netlink/socket.h>
 
 #include <memory>
@@ -70,6 +71,7 @@ using NlCachePtr = CPtr<nl_cache, nl_cache_free>;
 using RtnlLinkPtr = CPtr<rtnl_link, rtnl_link_put>;
 using RtnlAddrPtr = CPtr<rtnl_addr, rtnl_addr_put>;
 using NlAddrPtr = CPtr<nl_addr, nl_addr_put>;
+using RtnlRoutePtr = CPtr<rtnl_route, rtnl_route_put>;
 
 // libibverbs
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -24,6 +25,56 @@ using model::IpoibMode;
 using model::LinkLayer;
 using model::RoceMode;
 using model::SoftLinkType;
+
+std::optional<model::Route> parseRoute(const std::string &text)
+{
+    GStrvPtr words(g_strsplit_set(text.c_str(), " \t", -1));
+    std::vector<std::string> w;
+    for (char **p = words.get(); *p; p++)
+        if (**p)
+            w.emplace_back(*p);
+    if (w.empty())
+        return std::nullopt;
+    model::Route r;
+    r.dest = w[0];
+    size_t slash = r.dest.find('/');
+    if (slash == std::string::npos)
+        return std::nullopt;
+    bool v6 = r.dest.find(':') != std::string::npos;
+    unsigned char buf[16];
+    if (inet_pton(v6 ? AF_INET6 : AF_INET, r.dest.substr(0, slash).c_str(), buf) != 1)
+        return std::nullopt;
+    guint64 len = 0;
+    if (!g_ascii_string_to_unsigned(r.dest.c_str() + slash + 1, 10, 0, v6 ? 128 : 32, &len, nullptr))
+        return std::nullopt;
+    for (size_t i = 1; i + 1 < w.size(); i += 2) {
+        if (w[i] == "via") {
+            if (inet_pton(v6 ? AF_INET6 : AF_INET, w[i + 1].c_str(), buf) != 1)
+                return std::nullopt;
+            r.gateway = w[i + 1];
+        } else if (w[i] == "metric") {
+            guint64 m = 0;
+            if (!g_ascii_string_to_unsigned(w[i + 1].c_str(), 10, 0, G_MAXUINT32, &m, nullptr))
+                return std::nullopt;
+            r.metric = static_cast<unsigned>(m);
+        } else {
+            return std::nullopt;
+        }
+    }
+    if (w.size() % 2 == 0)
+        return std::nullopt;
+    return r;
+}
+
+std::string formatRoute(const model::Route &r)
+{
+    std::string s = r.dest;
+    if (!r.gateway.empty())
+        s += " via " + r.gateway;
+    if (r.metric != 0)
+        s += " metric " + std::to_string(r.metric);
+    return s;
+}
 
 const char *linkLayerName(LinkLayer l)
 {
@@ -62,7 +113,7 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
      {"link-layer", "state", "phys-state", "rate", "lid", "sm-lid", "active-mtu", "max-mtu", "broadcast-mtu",
       "pkeys", "port-guid", "default-roce-mode", "default-roce-tos", "traffic-class", "ttl"}},
     {"netdev",
-     {"ifindex", "type", "kind", "address", "mtu", "max-mtu", "up", "addresses", "rdma-port", "link", "master",
+     {"ifindex", "type", "kind", "address", "mtu", "max-mtu", "up", "addresses", "routes", "rdma-port", "link", "master",
       "parent", "pkey", "mode", "umcast"}},
     {"bond", {"mode", "miimon", "primary", "active-port", "fail-over-mac"}},
     {"soft-link", {"type", "netdev"}},
@@ -538,6 +589,13 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
             return keyError(g, "addresses", strprintf(_("not an address with a prefix length: “%s”"), a.c_str()));
         n.addresses.push_back(a);
     }
+    for (const auto &r : splitList(str(g, "routes"))) {
+        auto route = parseRoute(r);
+        if (!route)
+            return keyError(g, "routes",
+                            strprintf(_("not a route (DEST/LEN [via GATEWAY] [metric N]): “%s”"), r.c_str()));
+        n.routes.push_back(*route);
+    }
     n.link = str(g, "link");
     if (n.kind == "vlan" && n.link.empty())
         return groupError(g, strprintf(_("missing key “%s”"), "link"));
@@ -891,6 +949,10 @@ std::string formatHostDescription(const FakeState &st)
             g_key_file_set_uint64(k, g.c_str(), "max-mtu", mm->second);
         g_key_file_set_boolean(k, g.c_str(), "up", n.up);
         setStr(k, g, "addresses", joinList(n.addresses));
+        std::vector<std::string> routes;
+        for (const auto &r : n.routes)
+            routes.push_back(formatRoute(r));
+        setStr(k, g, "routes", joinList(routes));
         if (!n.rdmaDevice.empty())
             setStr(k, g, "rdma-port", n.rdmaDevice + "/" + std::to_string(n.rdmaPort));
         setStr(k, g, "link", n.link);

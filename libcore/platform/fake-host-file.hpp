@@ -11,6 +11,7 @@
 #include "libcore/internal/result.hpp"
 #include "libcore/platform/fake-platform.hpp"
 
+#include <optional>
 #include <string>
 
 namespace ibnm::platform {
@@ -27,6 +28,10 @@ model::Device softLinkDevice(const std::string &name, model::SoftLinkType type, 
 // "0002:c903:0031:7851" from the last 8 bytes of a 20-byte IPoIB address;
 // empty if the address is not one.
 std::string portGuidFromIpoibAddress(const std::string &address);
+
+// "198.51.100.0/24 via 192.0.2.254 metric 100" <-> model::Route.
+std::optional<model::Route> parseRoute(const std::string &text);
+std::string formatRoute(const model::Route &route);
 
 // Text forms shared by the parser and the writer.
 const char *linkLayerName(model::LinkLayer l);

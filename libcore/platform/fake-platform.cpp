@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -293,7 +294,7 @@ const std::vector<std::string> &fakeOperationNames()
     static const std::vector<std::string> names = {
         "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
         "setUp",            "createBond",       "enslave",        "release",            "deleteLink",
-        "addAddress",       "removeAddress",    "addSoftLink",    "deleteSoftLink",     "setDefaultRoceMode",
+        "addAddress",       "removeAddress",    "addRoute",       "removeRoute",    "addSoftLink",    "deleteSoftLink",     "setDefaultRoceMode",
         "setDefaultRoceTos", "setTrafficClass", "setTtl",         "writeHostFile",      "removeHostFile",
     };
     return names;
@@ -741,6 +742,9 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         nd->up = up;
+        // The kernel flushes the routes through a link that goes down.
+        if (!up)
+            nd->routes.clear();
         return {};
     });
 }
@@ -753,13 +757,23 @@ Status FakePlatform::createBond(const BondSpec &spec)
             return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"));
         if (h.findNetdev(spec.name))
             return kernelError(EEXIST, spec.name, IBNM_ERROR_EXISTS);
+        // The bonding driver takes options by name or by number.
         static const char *modes[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
                                       "802.3ad",    "balance-tlb",   "balance-alb"};
-        if (std::find(std::begin(modes), std::end(modes), spec.mode) == std::end(modes))
+        static const char *fomNames[] = {"none", "active", "follow"};
+        auto byNameOrNumber = [](const std::string &v, const char *const *names, size_t n) -> std::string {
+            for (size_t i = 0; i < n; i++)
+                if (v == names[i] || v == std::to_string(i))
+                    return names[i];
+            return {};
+        };
+        std::string mode = byNameOrNumber(spec.mode, modes, G_N_ELEMENTS(modes));
+        if (mode.empty())
             return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("unknown bonding mode “%s”"), spec.mode.c_str()));
-        if (!spec.failOverMac.empty() && spec.failOverMac != "none" && spec.failOverMac != "active" &&
-            spec.failOverMac != "follow")
+        std::string failOverMac =
+            spec.failOverMac.empty() ? "none" : byNameOrNumber(spec.failOverMac, fomNames, G_N_ELEMENTS(fomNames));
+        if (failOverMac.empty())
             return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("unknown fail_over_mac “%s”"), spec.failOverMac.c_str()));
         model::Netdev nd;
@@ -774,10 +788,10 @@ Status FakePlatform::createBond(const BondSpec &spec)
         h.netdevs.push_back(std::move(nd));
         model::Bond b;
         b.name = spec.name;
-        b.mode = spec.mode;
+        b.mode = mode;
         b.miimon = spec.miimon.value_or(0);
         b.primary = spec.primary;
-        b.failOverMac = spec.failOverMac.empty() ? "none" : spec.failOverMac;
+        b.failOverMac = failOverMac;
         h.bonds.push_back(std::move(b));
         return {};
     });
@@ -937,6 +951,74 @@ Status FakePlatform::removeAddress(const std::string &ifname, const std::string 
         if (norm.empty() || it == nd->addresses.end())
             return kernelError(EADDRNOTAVAIL, ifname, IBNM_ERROR_NOT_FOUND, cidr);
         nd->addresses.erase(it);
+        return {};
+    });
+}
+
+namespace {
+
+// Whether `ip` lies in the subnet of the address `cidr` ("192.0.2.10/24").
+bool inSubnet(const std::string &ip, const std::string &cidr)
+{
+    size_t slash = cidr.find('/');
+    if (slash == std::string::npos)
+        return false;
+    bool v6 = ip.find(':') != std::string::npos;
+    if (v6 != (cidr.find(':') != std::string::npos))
+        return false;
+    unsigned char a[16], b[16];
+    if (inet_pton(v6 ? AF_INET6 : AF_INET, ip.c_str(), a) != 1 ||
+        inet_pton(v6 ? AF_INET6 : AF_INET, cidr.substr(0, slash).c_str(), b) != 1)
+        return false;
+    unsigned len = static_cast<unsigned>(std::strtoul(cidr.c_str() + slash + 1, nullptr, 10));
+    for (unsigned bit = 0; bit < len; bit++) {
+        unsigned char m = static_cast<unsigned char>(0x80 >> (bit % 8));
+        if ((a[bit / 8] & m) != (b[bit / 8] & m))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+Status FakePlatform::addRoute(const std::string &ifname, const model::Route &route)
+{
+    return mutate("addRoute", ifname, [&]() -> Status {
+        model::Netdev *nd = findNetdev(state_.host, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        model::Route r = route;
+        r.dest = normaliseCidr(route.dest);
+        if (r.dest.empty())
+            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("“%s” is not an address with a prefix length"), route.dest.c_str()));
+        if (!nd->up)
+            return kernelError(ENETDOWN, ifname, IBNM_ERROR_PLATFORM);
+        if (!r.gateway.empty() &&
+            std::none_of(nd->addresses.begin(), nd->addresses.end(),
+                         [&](const std::string &a) { return inSubnet(r.gateway, a); }))
+            return kernelError(ENETUNREACH, ifname, IBNM_ERROR_PLATFORM,
+                               strprintf(_("the gateway %s is not on a subnet of %s"), r.gateway.c_str(),
+                                         ifname.c_str()));
+        if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+            return kernelError(EEXIST, ifname, IBNM_ERROR_EXISTS, r.dest);
+        nd->routes.push_back(r);
+        return {};
+    });
+}
+
+Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &route)
+{
+    return mutate("removeRoute", ifname, [&]() -> Status {
+        model::Netdev *nd = findNetdev(state_.host, ifname);
+        if (nd == nullptr)
+            return noSuchNetdev(ifname);
+        model::Route r = route;
+        r.dest = normaliseCidr(route.dest);
+        auto it = std::find(nd->routes.begin(), nd->routes.end(), r);
+        if (it == nd->routes.end())
+            return kernelError(ESRCH, ifname, IBNM_ERROR_NOT_FOUND, route.dest);
+        nd->routes.erase(it);
         return {};
     });
 }

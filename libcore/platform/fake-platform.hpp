@@ -93,6 +93,8 @@ public:
     Status deleteLink(const std::string &ifname) override;
     Status addAddress(const std::string &ifname, const std::string &cidr) override;
     Status removeAddress(const std::string &ifname, const std::string &cidr) override;
+    Status addRoute(const std::string &ifname, const model::Route &route) override;
+    Status removeRoute(const std::string &ifname, const model::Route &route) override;
 
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
     Status deleteSoftLink(const std::string &name) override;

@@ -270,6 +270,9 @@ public:
     Status deleteLink(const std::string &ifname) override;
     Status addAddress(const std::string &ifname, const std::string &cidr) override;
     Status removeAddress(const std::string &ifname, const std::string &cidr) override;
+    Status addRoute(const std::string &ifname, const model::Route &route) override;
+    Status removeRoute(const std::string &ifname, const model::Route &route) override;
+    Status changeRoute(const std::string &ifname, const model::Route &route, bool add);
 
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
     Status deleteSoftLink(const std::string &name) override;
@@ -399,6 +402,40 @@ Status LinuxPlatform::overlayRtnetlink(model::Host &host)
         for (auto &nd : host.netdevs)
             if (nd.name == it->second && !text.empty())
                 nd.addresses.push_back(text);
+    }
+
+    // Static routes of the main table with one next hop (not the prefix
+    // routes the kernel adds itself: protocol "kernel").
+    raw = nullptr;
+    err = rtnl_route_alloc_cache((*s)->sock.get(), AF_UNSPEC, 0, &raw);
+    NlCachePtr routes(raw);
+    if (err < 0)
+        return (*s)->error(err, "RTM_GETROUTE");
+    for (nl_object *o = nl_cache_get_first(routes.get()); o; o = nl_cache_get_next(o)) {
+        auto *r = reinterpret_cast<rtnl_route *>(o);
+        uint8_t proto = rtnl_route_get_protocol(r);
+        if (rtnl_route_get_table(r) != RT_TABLE_MAIN || rtnl_route_get_type(r) != RTN_UNICAST ||
+            (proto != RTPROT_STATIC && proto != RTPROT_BOOT) || rtnl_route_get_nnexthops(r) != 1)
+            continue;
+        rtnl_nexthop *nh = rtnl_route_nexthop_n(r, 0);
+        auto it = names.find(rtnl_route_nh_get_ifindex(nh));
+        nl_addr *dst = rtnl_route_get_dst(r);
+        if (it == names.end() || dst == nullptr)
+            continue;
+        model::Route route;
+        if (nl_addr_get_len(dst) == 0 || nl_addr_get_prefixlen(dst) == 0) // the default route
+            route.dest = rtnl_route_get_family(r) == AF_INET6 ? "::/0" : "0.0.0.0/0";
+        else
+            route.dest = formatAddress(dst, nl_addr_get_prefixlen(dst));
+        if (nl_addr *gw = rtnl_route_nh_get_gateway(nh)) {
+            char buf[INET6_ADDRSTRLEN] = "";
+            if (inet_ntop(nl_addr_get_family(gw), nl_addr_get_binary_addr(gw), buf, sizeof buf))
+                route.gateway = buf;
+        }
+        route.metric = rtnl_route_get_priority(r);
+        for (auto &nd : host.netdevs)
+            if (nd.name == it->second)
+                nd.routes.push_back(route);
     }
     return {};
 }
@@ -886,6 +923,68 @@ Status LinuxPlatform::addAddress(const std::string &ifname, const std::string &c
 Status LinuxPlatform::removeAddress(const std::string &ifname, const std::string &cidr)
 {
     return changeAddress(ifname, cidr, false);
+}
+
+Status LinuxPlatform::changeRoute(const std::string &ifname, const model::Route &r, bool add)
+{
+    if (auto st = writable(); !st)
+        return st;
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    auto link = getLink(**s, ifname);
+    if (!link)
+        return std::move(link).error();
+    auto bad = [&](const std::string &what) {
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("'%s' is not a valid route"), what.c_str()), EINVAL)
+            .withContext(ifname);
+    };
+    bool v6 = r.dest.find(':') != std::string::npos;
+    nl_addr *rawDst = nullptr;
+    if (nl_addr_parse(r.dest.c_str(), v6 ? AF_INET6 : AF_INET, &rawDst) < 0)
+        return bad(r.dest);
+    NlAddrPtr dst(rawDst);
+    RtnlRoutePtr rt(rtnl_route_alloc());
+    rtnl_nexthop *nh = rtnl_route_nh_alloc();
+    if (!rt || nh == nullptr)
+        return Error(IBNM_ERROR_FAILED, "rtnl_route_alloc");
+    rtnl_route_set_family(rt.get(), v6 ? AF_INET6 : AF_INET);
+    rtnl_route_set_table(rt.get(), RT_TABLE_MAIN);
+    rtnl_route_set_protocol(rt.get(), RTPROT_STATIC);
+    rtnl_route_set_type(rt.get(), RTN_UNICAST);
+    rtnl_route_set_priority(rt.get(), r.metric);
+    rtnl_route_set_scope(rt.get(), r.gateway.empty() ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE);
+    if (int err = rtnl_route_set_dst(rt.get(), dst.get()); err < 0) {
+        rtnl_route_nh_free(nh);
+        return (*s)->error(err, r.dest).withContext(ifname);
+    }
+    rtnl_route_nh_set_ifindex(nh, rtnl_link_get_ifindex(link->get()));
+    if (!r.gateway.empty()) {
+        nl_addr *rawGw = nullptr;
+        if (nl_addr_parse(r.gateway.c_str(), v6 ? AF_INET6 : AF_INET, &rawGw) < 0) {
+            rtnl_route_nh_free(nh);
+            return bad(r.gateway);
+        }
+        NlAddrPtr gw(rawGw);
+        rtnl_route_nh_set_gateway(nh, gw.get()); // takes its own reference
+    }
+    rtnl_route_add_nexthop(rt.get(), nh); // the route owns nh now
+    (*s)->lastErrno = 0;
+    int err = add ? rtnl_route_add((*s)->sock.get(), rt.get(), NLM_F_EXCL)
+                  : rtnl_route_delete((*s)->sock.get(), rt.get(), 0);
+    if (err < 0)
+        return (*s)->error(err, r.dest).withContext(ifname);
+    return {};
+}
+
+Status LinuxPlatform::addRoute(const std::string &ifname, const model::Route &route)
+{
+    return changeRoute(ifname, route, true);
+}
+
+Status LinuxPlatform::removeRoute(const std::string &ifname, const model::Route &route)
+{
+    return changeRoute(ifname, route, false);
 }
 
 // --- RDMA ------------------------------------------------------------------------

@@ -61,6 +61,8 @@ public:
     virtual Status deleteLink(const std::string &ifname) = 0;
     virtual Status addAddress(const std::string &ifname, const std::string &cidr) = 0;
     virtual Status removeAddress(const std::string &ifname, const std::string &cidr) = 0;
+    virtual Status addRoute(const std::string &ifname, const model::Route &route) = 0;
+    virtual Status removeRoute(const std::string &ifname, const model::Route &route) = 0;
 
     // RDMA.
     virtual Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) = 0;

@@ -511,3 +511,114 @@ TEST(Activation, RdmaOnlyProbesConnectedMode)
     EXPECT_NE(r.error.find("cx6: infiniband.transport-mode: ib0 cannot use connected mode"), std::string::npos)
         << r.error;
 }
+
+namespace {
+
+// mlx4_ib0 standalone with the seed's static IPv4 and IPv6 settings.
+ConnPtr withStaticIp(ConnPtr c, const char *gw4 = "192.0.2.254")
+{
+    NMSetting *ip4 = nm_setting_ip4_config_new();
+    g_object_set(ip4, NM_SETTING_IP_CONFIG_METHOD, "manual", NM_SETTING_IP_CONFIG_GATEWAY, gw4, nullptr);
+    nm_setting_ip_config_add_address(NM_SETTING_IP_CONFIG(ip4), nm_ip_address_new(AF_INET, "192.0.2.1", 24, nullptr));
+    NMIPRoute *r = nm_ip_route_new(AF_INET, "198.51.100.0", 24, "192.0.2.253", 10, nullptr);
+    nm_setting_ip_config_add_route(NM_SETTING_IP_CONFIG(ip4), r);
+    nm_ip_route_unref(r);
+    nm_connection_add_setting(c.get(), ip4);
+    NMSetting *ip6 = nm_setting_ip6_config_new();
+    g_object_set(ip6, NM_SETTING_IP_CONFIG_METHOD, "manual", NM_SETTING_IP_CONFIG_GATEWAY, "2001:db8:1::fffe",
+                 nullptr);
+    nm_setting_ip_config_add_address(NM_SETTING_IP_CONFIG(ip6),
+                                     nm_ip_address_new(AF_INET6, "2001:db8:1::1", 64, nullptr));
+    nm_connection_add_setting(c.get(), ip6);
+    return c;
+}
+
+} // namespace
+
+TEST(ActivationIp, StandaloneAddressesRoutesAndGateways)
+{
+    auto p = makeHost();
+    std::vector<ConnPtr> v{withStaticIp(ipoib("mlx4_ib0", "mlx4_ib0", "connected", 65520))};
+    Report r = upAll(*p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p->readHost();
+    const auto *nd = h->findNetdev("mlx4_ib0");
+    ASSERT_NE(nd, nullptr);
+    EXPECT_EQ(nd->addresses, (std::vector<std::string>{"192.0.2.1/24", "2001:db8:1::1/64"}));
+    EXPECT_EQ(nd->routes, (std::vector<model::Route>{{"0.0.0.0/0", "192.0.2.254", 0},
+                                                     {"198.51.100.0/24", "192.0.2.253", 10},
+                                                     {"::/0", "2001:db8:1::fffe", 0}}));
+    // Routes come after the addresses that make their gateways reachable.
+    auto a = actions(r);
+    EXPECT_LT(std::find(a.begin(), a.end(), "add-address mlx4_ib0") - a.begin(),
+              std::find(a.begin(), a.end(), "add-route mlx4_ib0") - a.begin());
+    EXPECT_EQ(upAll(*p, v).operations, 0u);
+
+    Report d = downAll(*p, v);
+    ASSERT_TRUE(d.ok) << d.error;
+    h = p->readHost();
+    EXPECT_TRUE(h->findNetdev("mlx4_ib0")->routes.empty());
+    EXPECT_TRUE(h->findNetdev("mlx4_ib0")->addresses.empty());
+}
+
+TEST(ActivationIp, ModeChangeOnAnUpLinkReaddsItsRoutes)
+{
+    // Going down for the mode change flushes the routes; the plan adds them
+    // again afterwards and verification checks they are there.
+    auto p = makeHost();
+    std::vector<ConnPtr> v{withStaticIp(ipoib("ib", "mlx4_ib0", "datagram", 0))};
+    ASSERT_TRUE(upAll(*p, v).ok);
+    std::vector<ConnPtr> w{withStaticIp(ipoib("ib", "mlx4_ib0", "connected", 0))};
+    Report r = upAll(*p, w);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(p->readHost()->findNetdev("mlx4_ib0")->routes.size(), 3u);
+}
+
+TEST(ActivationIp, UnreachableGatewayIsRefusedAndRolledBack)
+{
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    std::vector<ConnPtr> v{withStaticIp(ipoib("ib", "mlx4_ib0", "datagram", 0), "203.0.113.1")};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.rolledBack);
+    EXPECT_NE(r.error.find("203.0.113.1"), std::string::npos) << r.error;
+    EXPECT_EQ(snapshot(*p), before);
+}
+
+TEST(ActivationIp, FailureAtEveryStepWithRoutesRollsBack)
+{
+    auto profiles = seedProfiles();
+    profiles[0] = withStaticIp(ipoib("mlx4_ib0", "mlx4_ib0", "connected", 65520));
+    auto probe = makeHost();
+    Report full = upAll(*probe, profiles);
+    ASSERT_TRUE(full.ok) << full.error;
+    for (size_t i = 1; i <= full.steps.size(); i++) {
+        auto p = makeHost();
+        std::string before = snapshot(*p);
+        p->addFaults({{"", unsigned(i), EIO, 0}});
+        Report r = upAll(*p, profiles);
+        EXPECT_FALSE(r.ok);
+        p->clearFaults();
+        EXPECT_EQ(snapshot(*p), before) << "fault at " << i << " (" << full.steps[i - 1].action << ")";
+    }
+}
+
+TEST(Activation, NumericBondOptionsAsNmcliWritesThem)
+{
+    // nmcli keeps "mode=1,fail_over_mac=1" as written; the kernel names them.
+    auto p = makeHost();
+    auto b = connection("bond0", NM_SETTING_BOND_SETTING_NAME, "bond0");
+    NMSetting *s = nm_setting_bond_new();
+    nm_setting_bond_add_option(NM_SETTING_BOND(s), "mode", "1");
+    nm_setting_bond_add_option(NM_SETTING_BOND(s), "fail_over_mac", "1");
+    nm_connection_add_setting(b.get(), s);
+    std::vector<ConnPtr> v{b, port("p", "mlx4_ib1", "bond0")};
+    Report r = upAll(*p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    const auto *bond = p->readHost()->findBond("bond0");
+    ASSERT_NE(bond, nullptr);
+    EXPECT_EQ(bond->mode, "active-backup");
+    EXPECT_EQ(bond->failOverMac, "active");
+    EXPECT_EQ(upAll(*p, v).operations, 0u);
+}

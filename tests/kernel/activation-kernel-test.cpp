@@ -180,3 +180,31 @@ TEST_F(ActivationKernel, DispatcherPathProvisionsOnlyRdma)
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(ActivationKernel, BondWithStaticAddressRoutesAndGateway)
+{
+    auto bond = profile("bond", NM_SETTING_BOND_SETTING_NAME, "kbond0", {});
+    NMSetting *ip4 = nm_setting_ip4_config_new();
+    g_object_set(ip4, NM_SETTING_IP_CONFIG_METHOD, "manual", NM_SETTING_IP_CONFIG_GATEWAY, "192.0.2.254", nullptr);
+    nm_setting_ip_config_add_address(NM_SETTING_IP_CONFIG(ip4), nm_ip_address_new(AF_INET, "192.0.2.70", 24, nullptr));
+    NMIPRoute *r = nm_ip_route_new(AF_INET, "198.51.100.0", 24, "192.0.2.253", 20, nullptr);
+    nm_setting_ip_config_add_route(NM_SETTING_IP_CONFIG(ip4), r);
+    nm_ip_route_unref(r);
+    nm_connection_add_setting(bond.get(), ip4);
+    std::vector<ConnPtr> v{bond};
+    Report up1 = upAll(v);
+    ASSERT_TRUE(up1.ok) << up1.error;
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    const auto *nd = h->findNetdev("kbond0");
+    ASSERT_NE(nd, nullptr);
+    EXPECT_NE(std::find(nd->addresses.begin(), nd->addresses.end(), "192.0.2.70/24"), nd->addresses.end());
+    EXPECT_EQ(nd->routes, (std::vector<model::Route>{{"0.0.0.0/0", "192.0.2.254", 0},
+                                                     {"198.51.100.0/24", "192.0.2.253", 20}}));
+    EXPECT_EQ(upAll(v).operations, 0u) << "routes read back from the kernel must match";
+    ASSERT_TRUE(downAll(v).ok);
+}
+
+} // namespace

@@ -168,3 +168,30 @@ TEST_P(FakeHostFileErrors, NameFileLineGroupAndKey)
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, FakeHostFileErrors, ::testing::ValuesIn(kBadFiles));
+
+TEST(FakeHostFile, RoutesReadAndWriteBack)
+{
+    const char *text = "[host]\nkernel-release=6.1\n\n[netdev eth0]\nup=true\naddresses=192.0.2.1/24\n"
+                       "routes=0.0.0.0/0 via 192.0.2.254;198.51.100.0/24 via 192.0.2.253 metric 10;::/0 via fe80::1\n";
+    auto st = parseHostDescription(text, "r.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    const auto *nd = st->host.findNetdev("eth0");
+    ASSERT_NE(nd, nullptr);
+    EXPECT_EQ(nd->routes, (std::vector<ibnm::model::Route>{{"0.0.0.0/0", "192.0.2.254", 0},
+                                                          {"198.51.100.0/24", "192.0.2.253", 10},
+                                                          {"::/0", "fe80::1", 0}}));
+    auto again = parseHostDescription(formatHostDescription(*st), "r.state");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    EXPECT_EQ(again->host.findNetdev("eth0")->routes, nd->routes);
+}
+
+TEST(FakeHostFile, BadRouteNamesFileLineAndKey)
+{
+    for (const char *bad : {"198.51.100.0/24 via", "198.51.100.0 via 192.0.2.1", "10.0.0.0/8 metric x",
+                            "10.0.0.0/8 dev eth0", "0.0.0.0/0 via ::1"}) {
+        std::string text = std::string("[host]\nkernel-release=6.1\n\n[netdev eth0]\nroutes=") + bad + "\n";
+        auto st = parseHostDescription(text, "r.host");
+        ASSERT_FALSE(st.ok()) << bad;
+        EXPECT_EQ(st.error().toString().rfind("r.host:5: [netdev eth0] routes: ", 0), 0u) << st.error().toString();
+    }
+}
