@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <optional>
 
 namespace ibnm::rules {
@@ -251,14 +252,6 @@ guint32 profileMtu(NMConnection *c, std::string *property)
     return 0;
 }
 
-bool isBondPortOf(NMConnection *port, NMConnection *bond)
-{
-    if (slaveTypeOf(port) != NM_SETTING_BOND_SETTING_NAME)
-        return false;
-    std::string master = masterOf(port);
-    return !master.empty() && (master == ifnameOf(bond) || master == str(nm_connection_get_uuid(bond)));
-}
-
 } // namespace
 
 std::string nmChildName(const std::string &parent, int pkey)
@@ -323,18 +316,47 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
 std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host)
 {
     std::vector<Finding> out;
+    // Index once: a port names its bond by interface name or UUID. (A loop
+    // over all profiles per bond made 10,000 profiles take seconds.)
+    std::map<std::string, std::vector<NMConnection *>> bondsByRef;
+    for (NMConnection *b : profiles) {
+        if (typeOf(b) != NM_SETTING_BOND_SETTING_NAME)
+            continue;
+        std::string ifname = ifnameOf(b), uuid = str(nm_connection_get_uuid(b));
+        if (!ifname.empty())
+            bondsByRef[ifname].push_back(b);
+        if (!uuid.empty() && uuid != ifname)
+            bondsByRef[uuid].push_back(b);
+    }
+    std::map<NMConnection *, std::pair<std::vector<NMConnection *>, std::vector<NMConnection *>>> portsOf;
+    std::vector<NMConnection *> orphans;
+    for (NMConnection *p : profiles) {
+        if (slaveTypeOf(p) != NM_SETTING_BOND_SETTING_NAME)
+            continue;
+        std::string master = masterOf(p);
+        if (master.empty())
+            continue;
+        auto it = bondsByRef.find(master);
+        if (it == bondsByRef.end()) {
+            orphans.push_back(p);
+            continue;
+        }
+        std::vector<NMConnection *> seen;
+        for (NMConnection *b : it->second) {
+            if (std::find(seen.begin(), seen.end(), b) != seen.end())
+                continue;
+            seen.push_back(b);
+            if (typeOf(p) == NM_SETTING_INFINIBAND_SETTING_NAME)
+                portsOf[b].first.push_back(p);
+            else if (typeOf(p) == NM_SETTING_WIRED_SETTING_NAME)
+                portsOf[b].second.push_back(p);
+        }
+    }
     for (NMConnection *bond : profiles) {
         if (typeOf(bond) != NM_SETTING_BOND_SETTING_NAME)
             continue;
-        std::vector<NMConnection *> ib, eth;
-        for (NMConnection *p : profiles) {
-            if (!isBondPortOf(p, bond))
-                continue;
-            if (typeOf(p) == NM_SETTING_INFINIBAND_SETTING_NAME)
-                ib.push_back(p);
-            else if (typeOf(p) == NM_SETTING_WIRED_SETTING_NAME)
-                eth.push_back(p);
-        }
+        const std::vector<NMConnection *> &ib = portsOf[bond].first;
+        const std::vector<NMConnection *> &eth = portsOf[bond].second;
         if (ib.empty() && nm_connection_get_setting_infiniband(bond) == nullptr)
             continue;
         std::string mode = bondOption(bond, NM_SETTING_BOND_OPTION_MODE);
@@ -376,19 +398,12 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                    strprintf(_("Set the bond's MTU to %u or less."), portMtu)));
         }
     }
-    for (NMConnection *p : profiles) {
-        if (slaveTypeOf(p) != NM_SETTING_BOND_SETTING_NAME || masterOf(p).empty())
-            continue;
-        bool found = std::any_of(profiles.begin(), profiles.end(), [&](NMConnection *b) {
-            return typeOf(b) == NM_SETTING_BOND_SETTING_NAME && isBondPortOf(p, b);
-        });
-        if (!found)
-            out.push_back(make(p, "connection.master", IBNM_SEVERITY_ERROR,
-                               strprintf(_("connection.master: no bond profile has the interface name or UUID "
-                                           "'%s'"),
-                                         masterOf(p).c_str()),
-                               strprintf(_("Add the bond: type bond ifname %s bond.options mode=active-backup."),
-                                         masterOf(p).c_str())));
+    for (NMConnection *p : orphans) {
+        out.push_back(make(p, "connection.master", IBNM_SEVERITY_ERROR,
+                           strprintf(_("connection.master: no bond profile has the interface name or UUID '%s'"),
+                                     masterOf(p).c_str()),
+                           strprintf(_("Add the bond: type bond ifname %s bond.options mode=active-backup."),
+                                     masterOf(p).c_str())));
     }
     return out;
 }
@@ -397,6 +412,12 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
 {
     std::vector<Finding> out;
     std::map<std::pair<std::string, unsigned>, NMConnection *> children;
+    std::set<std::string> baseProfiles; // interface names of profiles without a P_Key
+    for (NMConnection *o : profiles) {
+        auto *oib = nm_connection_get_setting_infiniband(o);
+        if (oib && nm_setting_infiniband_get_p_key(oib) == -1)
+            baseProfiles.insert(ifnameOf(o));
+    }
     for (NMConnection *c : profiles) {
         auto *ib = nm_connection_get_setting_infiniband(c);
         if (ib == nullptr || nm_setting_infiniband_get_p_key(ib) == -1)
@@ -413,10 +434,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                          idOf(it->second).c_str(), parent.c_str(), pkey),
                                _("Delete one of the two profiles, or give them different P_Keys.")));
 
-        bool parentProfile = std::any_of(profiles.begin(), profiles.end(), [&](NMConnection *o) {
-            auto *oib = nm_connection_get_setting_infiniband(o);
-            return oib && nm_setting_infiniband_get_p_key(oib) == -1 && ifnameOf(o) == parent;
-        });
+        bool parentProfile = baseProfiles.count(parent) > 0;
         bool parentDevice = host && (host->findNetdev(parent) || host->findIpoib(parent));
         if (!parentProfile && !parentDevice)
             out.push_back(make(c, "infiniband.parent", IBNM_SEVERITY_WARNING,
