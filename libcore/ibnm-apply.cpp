@@ -35,7 +35,51 @@ struct IbnmStepPrivate {
 
 IBNM_DEFINE_FINAL_TYPE(IbnmStep, ibnm_step, G_TYPE_OBJECT)
 
-static void ibnm_step_class_init_impl(IbnmStepClass *) {}
+enum { STEP_PROP_0, STEP_PROP_ACTION, STEP_PROP_OBJECT, STEP_PROP_DETAIL, STEP_PROP_PROFILE, STEP_PROP_STATE,
+       STEP_PROP_ERROR, STEP_N_PROPS };
+static GParamSpec *step_props[STEP_N_PROPS];
+
+static void ibnm_step_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *self = IBNM_STEP(object);
+    switch (prop_id) {
+    case STEP_PROP_ACTION:
+        g_value_set_string(value, ibnm_step_get_action(self));
+        break;
+    case STEP_PROP_OBJECT:
+        g_value_set_string(value, ibnm_step_get_object(self));
+        break;
+    case STEP_PROP_DETAIL:
+        g_value_set_string(value, ibnm_step_get_detail(self));
+        break;
+    case STEP_PROP_PROFILE:
+        g_value_set_string(value, ibnm_step_get_profile(self));
+        break;
+    case STEP_PROP_STATE:
+        g_value_set_enum(value, ibnm_step_get_state(self));
+        break;
+    case STEP_PROP_ERROR:
+        g_value_set_string(value, ibnm_step_get_error(self));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_step_class_init_impl(IbnmStepClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->get_property = ibnm_step_get_property;
+    auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    step_props[STEP_PROP_ACTION] = g_param_spec_string(IBNM_STEP_ACTION, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_OBJECT] = g_param_spec_string(IBNM_STEP_OBJECT, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_DETAIL] = g_param_spec_string(IBNM_STEP_DETAIL, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_PROFILE] = g_param_spec_string(IBNM_STEP_PROFILE, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_STATE] = g_param_spec_enum(IBNM_STEP_STATE, nullptr, nullptr, IBNM_TYPE_STEP_STATE,
+                                                    IBNM_STEP_STATE_PLANNED, flags);
+    step_props[STEP_PROP_ERROR] = g_param_spec_string(IBNM_STEP_ERROR, nullptr, nullptr, nullptr, flags);
+    g_object_class_install_properties(object_class, STEP_N_PROPS, step_props);
+}
 
 struct _IbnmApplyReport {
     GObject parent_instance;
@@ -50,7 +94,45 @@ struct IbnmApplyReportPrivate {
 
 IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
 
-static void ibnm_apply_report_class_init_impl(IbnmApplyReportClass *) {}
+enum { REPORT_PROP_0, REPORT_PROP_SUCCESS, REPORT_PROP_ROLLED_BACK, REPORT_PROP_OPERATIONS, REPORT_PROP_ERROR,
+       REPORT_N_PROPS };
+static GParamSpec *report_props[REPORT_N_PROPS];
+
+static void ibnm_apply_report_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *self = IBNM_APPLY_REPORT(object);
+    switch (prop_id) {
+    case REPORT_PROP_SUCCESS:
+        g_value_set_boolean(value, ibnm_apply_report_get_success(self));
+        break;
+    case REPORT_PROP_ROLLED_BACK:
+        g_value_set_boolean(value, ibnm_apply_report_get_rolled_back(self));
+        break;
+    case REPORT_PROP_OPERATIONS:
+        g_value_set_uint(value, ibnm_apply_report_get_operations(self));
+        break;
+    case REPORT_PROP_ERROR:
+        g_value_set_string(value, ibnm_apply_report_get_error(self));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_apply_report_class_init_impl(IbnmApplyReportClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->get_property = ibnm_apply_report_get_property;
+    auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    report_props[REPORT_PROP_SUCCESS] =
+        g_param_spec_boolean(IBNM_APPLY_REPORT_SUCCESS, nullptr, nullptr, FALSE, flags);
+    report_props[REPORT_PROP_ROLLED_BACK] =
+        g_param_spec_boolean(IBNM_APPLY_REPORT_ROLLED_BACK, nullptr, nullptr, FALSE, flags);
+    report_props[REPORT_PROP_OPERATIONS] =
+        g_param_spec_uint(IBNM_APPLY_REPORT_OPERATIONS, nullptr, nullptr, 0, G_MAXUINT, 0, flags);
+    report_props[REPORT_PROP_ERROR] = g_param_spec_string(IBNM_APPLY_REPORT_ERROR, nullptr, nullptr, nullptr, flags);
+    g_object_class_install_properties(object_class, REPORT_N_PROPS, report_props);
+}
 
 namespace {
 

@@ -49,6 +49,14 @@ GType ibnm_apply_flags_get_type(void);
 #define IBNM_TYPE_STEP (ibnm_step_get_type())
 G_DECLARE_FINAL_TYPE(IbnmStep, ibnm_step, IBNM, STEP, GObject)
 
+/** Property names of #IbnmStep (read only). */
+#define IBNM_STEP_ACTION "action"
+#define IBNM_STEP_OBJECT "object"
+#define IBNM_STEP_DETAIL "detail"
+#define IBNM_STEP_PROFILE "profile"
+#define IBNM_STEP_STATE "state"
+#define IBNM_STEP_ERROR "error"
+
 const char *ibnm_step_get_action(IbnmStep *self);
 const char *ibnm_step_get_object(IbnmStep *self);
 const char *ibnm_step_get_detail(IbnmStep *self);
@@ -59,6 +67,12 @@ const char *ibnm_step_get_error(IbnmStep *self);
 /* The outcome of up, down or apply: every step, notes, rollback. */
 #define IBNM_TYPE_APPLY_REPORT (ibnm_apply_report_get_type())
 G_DECLARE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, IBNM, APPLY_REPORT, GObject)
+
+/** Property names of #IbnmApplyReport (read only). */
+#define IBNM_APPLY_REPORT_SUCCESS "success"
+#define IBNM_APPLY_REPORT_ROLLED_BACK "rolled-back"
+#define IBNM_APPLY_REPORT_OPERATIONS "operations"
+#define IBNM_APPLY_REPORT_ERROR "error"
 
 gboolean ibnm_apply_report_get_success(IbnmApplyReport *self);
 gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self);

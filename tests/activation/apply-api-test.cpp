@@ -144,3 +144,36 @@ TEST(ApplyApi, FlagsAreRegistered)
     EXPECT_EQ(g_flags_get_value_by_nick(k, "dry-run")->value, guint(IBNM_APPLY_FLAGS_DRY_RUN));
     g_type_class_unref(k);
 }
+
+TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v1");
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    gboolean success = TRUE, rolledBack = FALSE;
+    guint operations = 0;
+    char *error = nullptr;
+    g_object_get(report.get(), IBNM_APPLY_REPORT_SUCCESS, &success, IBNM_APPLY_REPORT_ROLLED_BACK, &rolledBack,
+                 IBNM_APPLY_REPORT_OPERATIONS, &operations, IBNM_APPLY_REPORT_ERROR, &error, nullptr);
+    GCharPtr errorOwned(error);
+    EXPECT_FALSE(success);
+    EXPECT_TRUE(rolledBack);
+    EXPECT_EQ(operations, ibnm_apply_report_get_operations(report.get()));
+    EXPECT_STREQ(error, ibnm_apply_report_get_error(report.get()));
+
+    auto *step = IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(report.get()), 1));
+    char *action = nullptr, *stepError = nullptr;
+    IbnmStepState state = IBNM_STEP_STATE_PLANNED;
+    g_object_get(step, IBNM_STEP_ACTION, &action, IBNM_STEP_STATE, &state, IBNM_STEP_ERROR, &stepError, nullptr);
+    GCharPtr a(action), e(stepError);
+    EXPECT_STREQ(action, "set-roce-mode");
+    EXPECT_EQ(state, IBNM_STEP_STATE_FAILED);
+    EXPECT_NE(stepError, nullptr);
+    GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(step), IBNM_STEP_OBJECT);
+    ASSERT_NE(pspec, nullptr);
+    EXPECT_FALSE(pspec->flags & G_PARAM_WRITABLE);
+}
