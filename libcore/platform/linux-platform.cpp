@@ -169,20 +169,27 @@ Result<RtnlLinkPtr> getLink(NlSocket &, const std::string &name)
     return link;
 }
 
+// Sends a dump request and appends every reply, decoded, to `out`.
+template <typename T>
+Status dumpInto(NlSocket &s, nl_msg *request, Result<T> (*decode)(const nlmsghdr *), std::vector<T> &out,
+                const char *context)
+{
+    return dump(s, request, [&](nlmsghdr *h) -> Status {
+        auto v = decode(h);
+        if (!v)
+            return std::move(v).error();
+        out.push_back(std::move(v).value());
+        return {};
+    }, context);
+}
+
 Result<std::vector<rdma::DeviceInfo>> rdmaDevices(NlSocket &s)
 {
     auto req = rdma::encodeGetDump();
     if (!req)
         return std::move(req).error();
     std::vector<rdma::DeviceInfo> devices;
-    auto st = dump(s, req->get(), [&](nlmsghdr *h) -> Status {
-        auto d = rdma::decodeDevice(h);
-        if (!d)
-            return std::move(d).error();
-        devices.push_back(std::move(d).value());
-        return {};
-    }, "RDMA_NLDEV_CMD_GET");
-    if (!st)
+    if (auto st = dumpInto(s, req->get(), rdma::decodeDevice, devices, "RDMA_NLDEV_CMD_GET"); !st)
         return std::move(st).error();
     return devices;
 }
@@ -198,14 +205,7 @@ Result<std::vector<rdma::PortInfo>> rdmaPorts(NlSocket &s)
         auto req = rdma::encodePortGetDump(d.index);
         if (!req)
             return std::move(req).error();
-        auto st = dump(s, req->get(), [&](nlmsghdr *h) -> Status {
-            auto p = rdma::decodePort(h);
-            if (!p)
-                return std::move(p).error();
-            ports.push_back(std::move(p).value());
-            return {};
-        }, "RDMA_NLDEV_CMD_PORT_GET");
-        if (!st)
+        if (auto st = dumpInto(s, req->get(), rdma::decodePort, ports, "RDMA_NLDEV_CMD_PORT_GET"); !st)
             return std::move(st).error();
     }
     return ports;
