@@ -242,17 +242,26 @@ Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const
     return {};
 }
 
-Status setSlaveType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+// A property that takes one of `words` (nmcli matches a unique prefix,
+// case-insensitively); an empty value resets it.
+Status setWord(NMSetting *s, const std::string &property, Op op, const std::string &value, const char *gobjectProp,
+               const std::vector<std::string_view> &words)
 {
     if (auto st = onlySet(property, op); !st)
         return st;
     if (value.empty())
-        return resetProperty(s, NM_SETTING_CONNECTION_SLAVE_TYPE);
-    auto word = matchWord(property, value, {"bond", "bridge", "ovs-bridge", "ovs-port", "team", "vrf"});
+        return resetProperty(s, gobjectProp);
+    auto word = matchWord(property, value, words);
     if (!word)
         return std::move(word).error();
-    g_object_set(s, NM_SETTING_CONNECTION_SLAVE_TYPE, word->c_str(), nullptr);
+    g_object_set(s, gobjectProp, word->c_str(), nullptr);
     return {};
+}
+
+Status setSlaveType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+{
+    return setWord(s, property, op, value, NM_SETTING_CONNECTION_SLAVE_TYPE,
+                   {"bond", "bridge", "ovs-bridge", "ovs-port", "team", "vrf"});
 }
 
 Status setBool(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
@@ -320,31 +329,16 @@ Status setPkey(Ctx &, NMSetting *s, const std::string &property, Op op, const st
 
 Status setTransportMode(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {
-    if (auto st = onlySet(property, op); !st)
-        return st;
-    if (value.empty())
-        return resetProperty(s, NM_SETTING_INFINIBAND_TRANSPORT_MODE);
-    auto word = matchWord(property, value, {"datagram", "connected"});
-    if (!word)
-        return std::move(word).error();
-    g_object_set(s, NM_SETTING_INFINIBAND_TRANSPORT_MODE, word->c_str(), nullptr);
-    return {};
+    return setWord(s, property, op, value, NM_SETTING_INFINIBAND_TRANSPORT_MODE, {"datagram", "connected"});
 }
 
 Status setIpMethod(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {
-    if (auto st = onlySet(property, op); !st)
-        return st;
-    if (value.empty())
-        return resetProperty(s, NM_SETTING_IP_CONFIG_METHOD);
-    std::vector<std::string_view> methods = {"auto", "link-local", "manual", "shared", "disabled"};
     if (NM_IS_SETTING_IP6_CONFIG(s))
-        methods = {"ignore", "auto", "dhcp", "link-local", "manual", "shared", "disabled"};
-    auto word = matchWord(property, value, methods);
-    if (!word)
-        return std::move(word).error();
-    g_object_set(s, NM_SETTING_IP_CONFIG_METHOD, word->c_str(), nullptr);
-    return {};
+        return setWord(s, property, op, value, NM_SETTING_IP_CONFIG_METHOD,
+                       {"ignore", "auto", "dhcp", "link-local", "manual", "shared", "disabled"});
+    return setWord(s, property, op, value, NM_SETTING_IP_CONFIG_METHOD,
+                   {"auto", "link-local", "manual", "shared", "disabled"});
 }
 
 int familyOf(NMSetting *s)
