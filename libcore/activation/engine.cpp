@@ -37,16 +37,6 @@ const char *roceModeName(model::RoceMode m)
     return m == model::RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
 }
 
-std::string routeText(const model::Route &r)
-{
-    std::string s = r.dest;
-    if (!r.gateway.empty())
-        s += " via " + r.gateway;
-    if (r.metric != 0)
-        s += " metric " + std::to_string(r.metric);
-    return s;
-}
-
 std::string pkeyHex(uint16_t p)
 {
     return strprintf("0x%04x", p);
@@ -199,7 +189,7 @@ void Planner::planRoutes(const std::string &origin, const std::string &ifname, c
     for (const auto &r : want) {
         if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             continue;
-        add("add-route", ifname, strprintf(_("add route %s"), routeText(r).c_str()), origin,
+        add("add-route", ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
             [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
             [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
@@ -273,7 +263,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                 add("add-address", x.ifname, strprintf(_("add address %s"), a.c_str()), origin,
                     [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
             for (const auto &r : x.routes)
-                add("add-route", x.ifname, strprintf(_("add route %s"), routeText(r).c_str()), origin,
+                add("add-route", x.ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
                     [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
             return {};
         }
@@ -585,7 +575,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
         for (const auto &r : x.routes)
             if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
-                return mismatch(x.origin.id, cur->name, strprintf(_("no route %s"), routeText(r).c_str()));
+                return mismatch(x.origin.id, cur->name, strprintf(_("no route %s"), model::formatRoute(r).c_str()));
     }
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
@@ -756,7 +746,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         if (nd)
             for (const auto &r : x.routes)
                 if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
-                    planner.add("remove-route", cur->name, strprintf(_("remove route %s"), routeText(r).c_str()),
+                    planner.add("remove-route", cur->name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
                                 x.origin.id, [name = cur->name, r](Platform &p) { return p.removeRoute(name, r); },
                                 [name = cur->name, r](Platform &p) { return p.addRoute(name, r); });
         if (nd)

@@ -77,6 +77,18 @@ struct Route {
     bool operator==(const Route &o) const { return dest == o.dest && gateway == o.gateway && metric == o.metric; }
 };
 
+// "198.51.100.0/24 via 192.0.2.254 metric 10", as `ip route` shows it
+// (the host description format and activation's step texts use it).
+inline std::string formatRoute(const Route &r)
+{
+    std::string s = r.dest;
+    if (!r.gateway.empty())
+        s += " via " + r.gateway;
+    if (r.metric != 0)
+        s += " metric " + std::to_string(r.metric);
+    return s;
+}
+
 struct Netdev {
     std::string name;
     unsigned ifindex = 0;

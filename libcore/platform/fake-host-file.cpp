@@ -66,16 +66,6 @@ std::optional<model::Route> parseRoute(const std::string &text)
     return r;
 }
 
-std::string formatRoute(const model::Route &r)
-{
-    std::string s = r.dest;
-    if (!r.gateway.empty())
-        s += " via " + r.gateway;
-    if (r.metric != 0)
-        s += " metric " + std::to_string(r.metric);
-    return s;
-}
-
 const char *linkLayerName(LinkLayer l)
 {
     switch (l) {
@@ -951,7 +941,7 @@ std::string formatHostDescription(const FakeState &st)
         setStr(k, g, "addresses", joinList(n.addresses));
         std::vector<std::string> routes;
         for (const auto &r : n.routes)
-            routes.push_back(formatRoute(r));
+            routes.push_back(model::formatRoute(r));
         setStr(k, g, "routes", joinList(routes));
         if (!n.rdmaDevice.empty())
             setStr(k, g, "rdma-port", n.rdmaDevice + "/" + std::to_string(n.rdmaPort));

@@ -29,9 +29,9 @@ model::Device softLinkDevice(const std::string &name, model::SoftLinkType type, 
 // empty if the address is not one.
 std::string portGuidFromIpoibAddress(const std::string &address);
 
-// "198.51.100.0/24 via 192.0.2.254 metric 100" <-> model::Route.
+// "198.51.100.0/24 via 192.0.2.254 metric 100" -> model::Route (the
+// reverse is model::formatRoute()).
 std::optional<model::Route> parseRoute(const std::string &text);
-std::string formatRoute(const model::Route &route);
 
 // Text forms shared by the parser and the writer.
 const char *linkLayerName(model::LinkLayer l);
