@@ -82,8 +82,10 @@ public:
     IbnmSettings *settings();
     // The host (--simulate / IBNM_SIMULATE, IBNM_SYSFS_ROOT, or this machine).
     IbnmHost *host();
-    // The host's inventory, reloaded; nullptr after printing the error.
-    IbnmInventory *inventory();
+    // The host's inventory, reloaded (GidTables: only devices, ports and
+    // GID tables); nullptr after printing the error.
+    enum class InventoryScope { Whole, GidTables };
+    IbnmInventory *inventory(InventoryScope scope = InventoryScope::Whole);
     // Whether the user chose a host other than this machine.
     bool hostChosen() const;
     bool colorEnabled() const;
@@ -94,6 +96,7 @@ private:
     Obj<IbnmSettings> settings_;
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
+    InventoryScope inventoryScope_ = InventoryScope::Whole;
 };
 
 struct Command {

@@ -56,16 +56,20 @@ IbnmHost *Context::host()
     return host_.get();
 }
 
-IbnmInventory *Context::inventory()
+IbnmInventory *Context::inventory(InventoryScope scope)
 {
-    if (inventory_)
+    // A whole inventory serves both scopes; a GID-only one only its own.
+    if (inventory_ && (inventoryScope_ == InventoryScope::Whole || scope == InventoryScope::GidTables))
         return inventory_.get();
     IbnmHost *h = host();
     if (!h)
         return nullptr;
     ErrorPtr err;
     inventory_.reset(ibnm_inventory_new(h));
-    if (!ibnm_inventory_reload(inventory_.get(), Out(err))) {
+    inventoryScope_ = scope;
+    bool ok = scope == InventoryScope::GidTables ? ibnm_inventory_reload_gid_tables(inventory_.get(), Out(err))
+                                                 : ibnm_inventory_reload(inventory_.get(), Out(err));
+    if (!ok) {
         printError("%s", err->message);
         inventory_.reset();
     }

@@ -160,7 +160,7 @@ int cmdGidShow(Context &ctx, const Args &args)
 {
     if (args.size() > 1)
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[1].c_str());
-    IbnmInventory *inv = ctx.inventory();
+    IbnmInventory *inv = ctx.inventory(Context::InventoryScope::GidTables);
     if (!inv)
         return kExitFailed;
     if (args.size() == 1 && !ibnm_inventory_find_device(inv, args[0].c_str())) {

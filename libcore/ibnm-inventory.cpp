@@ -121,7 +121,7 @@ IbnmHost *ibnm_inventory_get_host(IbnmInventory *self)
  * Reads the host again. On failure the previous contents stay. Objects
  * handed out before stay valid (they are snapshots) but are not updated.
  */
-gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
+static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
@@ -129,12 +129,34 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
     return ibnm::guard(error, [&]() -> ibnm::Status {
         if (!priv->host_)
             return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("this inventory is a snapshot without a host"));
-        auto host = ibnm::hostPlatform(priv->host_.get()).readHost();
+        auto &platform = ibnm::hostPlatform(priv->host_.get());
+        auto host = gidTablesOnly ? platform.readGidTables() : platform.readHost();
         if (!host.ok())
             return std::move(host).error();
         priv->setModel(std::move(host).value());
         return {};
     });
+}
+
+gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
+{
+    return reload(self, false, error);
+}
+
+/**
+ * ibnm_inventory_reload_gid_tables:
+ * @error: return location for a #GError
+ *
+ * Reads only the RDMA devices, their ports and GID tables (each #IbnmGid
+ * with its type and netdev), the way `ibnm rdma gid show` does: on a host
+ * with many devices and netdevs this reads a fraction of what
+ * ibnm_inventory_reload() reads. Afterwards the devices' and ports' other
+ * attributes may be unset and the IPoIB interfaces and soft links may be
+ * empty. On failure the previous contents stay.
+ */
+gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error)
+{
+    return reload(self, true, error);
 }
 
 /**

@@ -24,6 +24,7 @@ G_DECLARE_FINAL_TYPE(IbnmInventory, ibnm_inventory, IBNM, INVENTORY, GObject)
 IbnmInventory *ibnm_inventory_new(IbnmHost *host);
 IbnmHost *ibnm_inventory_get_host(IbnmInventory *self);
 gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error);
+gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error);
 
 const char *const *ibnm_inventory_get_device_names(IbnmInventory *self);
 GPtrArray *ibnm_inventory_get_devices(IbnmInventory *self);

@@ -79,6 +79,8 @@ public:
 
     const char *kind() const override { return "fake"; }
     Result<model::Host> readHost() override;
+    // The whole snapshot: the state is in memory, there is nothing to save.
+    Result<model::Host> readGidTables() override { return readHost(); }
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;

@@ -256,6 +256,7 @@ public:
     const char *kind() const override { return "linux"; }
 
     Result<model::Host> readHost() override;
+    Result<model::Host> readGidTables() override;
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;
@@ -352,6 +353,14 @@ Result<model::Host> LinuxPlatform::readHost()
                 return std::move(st).error();
     }
     if (options_.useVerbs && !host->devices.empty())
+        overlayVerbs(*host);
+    return host;
+}
+
+Result<model::Host> LinuxPlatform::readGidTables()
+{
+    auto host = sysfs::readGidTables(options_.sysfsRoot);
+    if (host && options_.useVerbs && !host->devices.empty())
         overlayVerbs(*host);
     return host;
 }
@@ -516,8 +525,14 @@ void LinuxPlatform::overlayVerbs(model::Host &host)
             g.index = e.gid_index;
             g.gid = sysfs::formatGid(e.gid.raw);
             g.type = e.gid_type == IBV_GID_TYPE_ROCE_V2 ? model::GidType::RoceV2 : model::GidType::IbRoceV1;
-            if (e.ndev_ifindex != 0 && ifnames.count(e.ndev_ifindex))
-                g.netdev = ifnames[e.ndev_ifindex];
+            if (e.ndev_ifindex != 0) {
+                auto it = ifnames.find(e.ndev_ifindex);
+                char ifname[IF_NAMESIZE];
+                if (it != ifnames.end())
+                    g.netdev = it->second;
+                else if (if_indextoname(e.ndev_ifindex, ifname)) // readGidTables() reads no netdevs
+                    g.netdev = ifname;
+            }
             port->gids.push_back(std::move(g));
         }
         for (auto &port : dev->ports)

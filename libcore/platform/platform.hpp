@@ -45,6 +45,12 @@ public:
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;
 
+    // The RDMA devices with their port numbers and GID tables (index, GID,
+    // type, netdev) and nothing else: what `ibnm rdma gid show` needs,
+    // without reading every netdev and attribute of a large host. The
+    // GIDs are those readHost() shows; other fields may be left unset.
+    virtual Result<model::Host> readGidTables() = 0;
+
     // IPoIB. createIpoibChild returns the name the kernel gave the child
     // (never guessed: read back).
     virtual Result<std::string> createIpoibChild(const IpoibChildSpec &spec) = 0;

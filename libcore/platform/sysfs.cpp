@@ -489,17 +489,13 @@ Result<std::vector<std::string>> listDir(const std::string &path)
         size_t i = 0, j = 0;
         while (i < a.size() && j < b.size()) {
             if (g_ascii_isdigit(a[i]) && g_ascii_isdigit(b[j])) {
-                size_t i2 = i, j2 = j;
-                while (i2 < a.size() && g_ascii_isdigit(a[i2]))
-                    i2++;
-                while (j2 < b.size() && g_ascii_isdigit(b[j2]))
-                    j2++;
-                unsigned long long x = strtoull(a.substr(i, i2 - i).c_str(), nullptr, 10);
-                unsigned long long y = strtoull(b.substr(j, j2 - j).c_str(), nullptr, 10);
+                char *endA = nullptr, *endB = nullptr;
+                unsigned long long x = strtoull(a.c_str() + i, &endA, 10);
+                unsigned long long y = strtoull(b.c_str() + j, &endB, 10);
                 if (x != y)
                     return x < y;
-                i = i2;
-                j = j2;
+                i = static_cast<size_t>(endA - a.c_str());
+                j = static_cast<size_t>(endB - b.c_str());
             } else {
                 if (a[i] != b[j])
                     return a[i] < b[j];
@@ -697,6 +693,36 @@ Result<model::Host> readHost(const ReadOptions &options)
                         nd.rdmaDevice = dev.name;
                         nd.rdmaPort = port.number;
                     }
+    }
+    return host;
+}
+
+Result<model::Host> readGidTables(const std::string &sysfsRoot)
+{
+    model::Host host;
+    std::string ibDir = sysfsRoot + "/class/infiniband";
+    auto devices = listDir(ibDir);
+    if (!devices)
+        return std::move(devices).error();
+    for (const auto &name : *devices) {
+        std::string dir = ibDir + "/" + name;
+        if (!g_file_test(dir.c_str(), G_FILE_TEST_IS_DIR))
+            continue;
+        model::Device d;
+        d.name = name;
+        auto ports = listDir(dir + "/ports");
+        if (!ports)
+            return std::move(ports).error();
+        for (const auto &pn : *ports) {
+            if (!isNumber(pn))
+                return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(dir + "/ports/" + pn);
+            model::Port p;
+            p.number = static_cast<unsigned>(strtoul(pn.c_str(), nullptr, 10));
+            if (auto st = readGids(dir + "/ports/" + pn, p.gids); !st)
+                return std::move(st).error();
+            d.ports.push_back(std::move(p));
+        }
+        host.devices.push_back(std::move(d));
     }
     return host;
 }

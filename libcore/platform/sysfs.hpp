@@ -59,6 +59,10 @@ struct ReadOptions {
 // the caller.
 Result<model::Host> readHost(const ReadOptions &options);
 
+// Only class/infiniband/<dev>/ports/<n>/{gids,gid_attrs}: device names, port
+// numbers and the used GID entries.
+Result<model::Host> readGidTables(const std::string &sysfsRoot);
+
 // One device (class/infiniband/<name>) and one netdev (class/net/<name>).
 Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string &name);
 Result<model::Port> readPort(const std::string &deviceDir, unsigned number);

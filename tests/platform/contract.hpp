@@ -249,6 +249,39 @@ TYPED_TEST_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids)
         EXPECT_EQ(g.type, GidType::RoceV2) << g.gid;
 }
 
+TYPED_TEST_P(PlatformContract, GidTablesListWhatReadHostLists)
+{
+    std::string eth = this->ethernetWithAddress("ibnmct0", "192.0.2.12/24");
+    ASSERT_FALSE(eth.empty());
+    auto st = this->addSoftLink("ctrxe0", SoftLinkType::Rxe, eth);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+
+    auto whole = this->host();
+    auto tables = this->p().readGidTables();
+    ASSERT_TRUE(tables.ok()) << tables.error().toString();
+    // Every device readHost() shows is there, port by port, GID by GID.
+    for (const auto &d : whole.devices) {
+        const auto *t = tables->findDevice(d.name);
+        ASSERT_NE(t, nullptr) << d.name << " is missing from readGidTables()";
+        ASSERT_EQ(t->ports.size(), d.ports.size()) << d.name;
+        for (size_t k = 0; k < d.ports.size(); k++) {
+            EXPECT_EQ(t->ports[k].number, d.ports[k].number) << d.name;
+            ASSERT_EQ(t->ports[k].gids.size(), d.ports[k].gids.size()) << d.name << " port " << d.ports[k].number;
+            for (size_t g = 0; g < d.ports[k].gids.size(); g++) {
+                const auto &a = d.ports[k].gids[g], &b = t->ports[k].gids[g];
+                EXPECT_EQ(b.index, a.index) << d.name;
+                EXPECT_EQ(b.gid, a.gid) << d.name;
+                EXPECT_EQ(b.type, a.type) << d.name << " " << a.gid;
+                EXPECT_EQ(b.netdev, a.netdev) << d.name << " " << a.gid;
+            }
+        }
+    }
+    const auto *rxe = tables->findDevice("ctrxe0");
+    ASSERT_NE(rxe, nullptr);
+    ASSERT_FALSE(rxe->ports.empty());
+    EXPECT_FALSE(rxe->ports.front().gids.empty()) << "the rxe link over " << eth << " has GIDs";
+}
+
 TYPED_TEST_P(PlatformContract, RxeGidsFollowAddresses)
 {
     namespace c = ibnm::test::contract;
@@ -691,7 +724,8 @@ TYPED_TEST_P(PlatformContract, IpoibUmcast)
     }
 }
 
-REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, RxeGidsFollowAddresses,
+REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, GidTablesListWhatReadHostLists,
+                            RxeGidsFollowAddresses,
                             SiwLinkAppearsWithMacGid, RxeAndSiwShareANetdev, SoftLinkDisappearsOnDelete,
                             DeletingAMissingSoftLinkIsNotFound, SoftLinkOverAMissingNetdevFails,
                             RxeRefusesRoceV1AcceptsV2, SiwRefusesRoceV2, RoceTosTakes0To255,

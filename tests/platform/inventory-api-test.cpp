@@ -6,6 +6,7 @@
 #include "libcore/ibnm.h"
 #include "libcore/internal/host-private.hpp"
 #include "libcore/internal/raii.hpp"
+#include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest-spi.h>
@@ -253,6 +254,37 @@ TEST(InventoryApi, SysfsDumpIsReadOnly)
     auto st = ibnm::hostPlatform(host.get()).setMtu("eth0", 1500);
     ASSERT_FALSE(st.ok());
     EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+}
+
+// What `ibnm rdma gid show` reads: the GID tables alone, so a netdev file
+// that the whole reload refuses does not stop it.
+TEST(InventoryApi, GidTablesAloneFromASysfsDump)
+{
+    ibnm::test::TempDir dir;
+    ibnm::test::sysfs::writeMlx5Roce(dir);
+    dir.write("class/net/p4p1/mtu", "1500 bytes\n");
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str()));
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_inventory_reload(inv.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_NE(std::string(err->message).find("class/net/p4p1/mtu"), std::string::npos) << err->message;
+    err.reset();
+
+    ASSERT_TRUE(ibnm_inventory_reload_gid_tables(inv.get(), outPtr(err))) << err->message;
+    IbnmRdmaDevice *dev = ibnm_inventory_find_device(inv.get(), "mlx5_0");
+    ASSERT_NE(dev, nullptr);
+    IbnmRdmaPort *port = ibnm_rdma_device_get_port(dev, 1);
+    ASSERT_NE(port, nullptr);
+    GPtrArray *gids = ibnm_rdma_port_get_gids(port);
+    ASSERT_EQ(gids->len, 6u);
+    auto *last = IBNM_GID(g_ptr_array_index(gids, 5));
+    EXPECT_EQ(ibnm_gid_get_index(last), 5u);
+    EXPECT_STREQ(ibnm_gid_get_gid_type(last), "RoCE v2");
+    EXPECT_STREQ(ibnm_gid_get_netdev(last), "p4p1.100");
+    EXPECT_STREQ(ibnm_gid_get_ipv4(last), "193.168.1.70");
+    GPtrArrayPtr ipoib(ibnm_inventory_get_ipoib_interfaces(inv.get()));
+    EXPECT_EQ(ipoib->len, 0u) << "no netdev is read";
 }
 
 TEST(InventoryApi, CallerMistakesAreCriticals)
