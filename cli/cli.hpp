@@ -114,7 +114,8 @@ int dispatch(Context &ctx, const Command *table, const Args &args, const char *u
 void printError(const char *format, ...) G_GNUC_PRINTF(1, 2);
 // A bad argument: names it, shows `usage`, returns kExitUsage.
 int usageError(const char *usage, const char *format, ...) G_GNUC_PRINTF(2, 3);
-// A GError from libibnm: kExitUsage for bad arguments, kExitNotFound, else kExitFailed.
+// A GError from libibnm: kExitUsage for a bad argument (usage shown) or a
+// value that does not parse, kExitNotFound, else kExitFailed.
 int reportError(const GError *error, const char *usage = nullptr);
 
 // All stored connections, wrapped as profiles.

@@ -150,13 +150,15 @@ int usageError(const char *usage, const char *format, ...)
 int reportError(const GError *error, const char *usage)
 {
     printError("%s", error->message);
+    // As nmcli: a bad word or a value that does not parse is a usage error
+    // (2); a profile that does not verify, like any other failure, is 1.
     if (error->domain == IBNM_ERROR) {
         switch (error->code) {
         case IBNM_ERROR_INVALID_ARGUMENT:
-        case IBNM_ERROR_INVALID_PROPERTY:
-        case IBNM_ERROR_MISSING_PROPERTY:
-            if (usage && error->code == IBNM_ERROR_INVALID_ARGUMENT)
+            if (usage)
                 std::fputs(usage, stderr);
+            return kExitUsage;
+        case IBNM_ERROR_INVALID_VALUE:
             return kExitUsage;
         case IBNM_ERROR_NOT_FOUND:
             return kExitNotFound;

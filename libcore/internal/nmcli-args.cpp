@@ -20,9 +20,23 @@ namespace {
 
 enum class Op { Set, Add, Remove };
 
-Error invalid(const std::string &property, std::string message)
+// nmcli refuses arguments in two ways, with two exit statuses: a value the
+// property's own parser refuses as it is set, like a word that names nothing
+// settable, is a user-input error (2); a profile whose values all parsed but
+// which does not verify is a failure (1). The codes keep the two apart.
+Error badValue(const std::string &property, std::string message)
+{
+    return Error(IBNM_ERROR_INVALID_VALUE, std::move(message)).withContext(property);
+}
+
+Error notValid(const std::string &property, std::string message)
 {
     return Error(IBNM_ERROR_INVALID_PROPERTY, std::move(message)).withContext(property);
+}
+
+Error badWord(const std::string &property, std::string message)
+{
+    return Error(IBNM_ERROR_INVALID_ARGUMENT, std::move(message)).withContext(property);
 }
 
 std::string strip(std::string_view v)
@@ -62,8 +76,8 @@ Result<std::string> matchWord(const std::string &property, const std::string &va
     if (hits.size() == 1)
         return std::string(hits[0]);
     if (hits.empty())
-        return invalid(property, strprintf(_("'%s' not among [%s]"), value.c_str(), join(allowed).c_str()));
-    return invalid(property, strprintf(_("'%s' is ambiguous (%s)"), value.c_str(), join(hits).c_str()));
+        return badValue(property, strprintf(_("'%s' not among [%s]"), value.c_str(), join(allowed).c_str()));
+    return badValue(property, strprintf(_("'%s' is ambiguous (%s)"), value.c_str(), join(hits).c_str()));
 }
 
 Result<bool> parseBool(const std::string &property, const std::string &value)
@@ -75,8 +89,8 @@ Result<bool> parseBool(const std::string &property, const std::string &value)
     for (const char *f : {"false", "no", "off"})
         if (g_ascii_strcasecmp(v.c_str(), f) == 0)
             return false;
-    return invalid(property,
-                   strprintf(_("'%s' is not valid; use [true, yes, on] or [false, no, off]"), value.c_str()));
+    return badValue(property,
+                    strprintf(_("'%s' is not valid; use [true, yes, on] or [false, no, off]"), value.c_str()));
 }
 
 // _nm_utils_ascii_str_to_int64(): surrounding whitespace allowed, the whole
@@ -181,7 +195,7 @@ Status onlySet(const std::string &property, Op op)
 {
     if (op == Op::Set)
         return {};
-    return invalid(property, _("'+' and '-' are allowed only for properties with several values"));
+    return badWord(property, _("'+' and '-' are allowed only for properties with several values"));
 }
 
 // The property name part of "setting.property".
@@ -214,8 +228,6 @@ Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const
 {
     if (auto st = onlySet(property, op); !st)
         return st;
-    if (!ctx.adding)
-        return invalid(property, _("the type of an existing profile cannot be changed"));
     std::vector<std::string_view> words;
     for (const auto &t : typeNames()) {
         words.push_back(t.name);
@@ -229,14 +241,17 @@ Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const
     for (const auto &t : typeNames())
         if (t.alias == type)
             type = std::string(t.name);
+    const char *old = nm_connection_get_connection_type(ctx.connection);
+    // nmcli takes the type a profile has already.
+    if (!ctx.adding && (old == nullptr || type != old))
+        return notValid(property, _("the type of an existing profile cannot be changed"));
     if (type != NM_SETTING_INFINIBAND_SETTING_NAME && type != NM_SETTING_BOND_SETTING_NAME &&
         type != NM_SETTING_WIRED_SETTING_NAME)
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("ibnm handles infiniband, bond and ethernet profiles, not '%s'"), type.c_str()))
             .withContext(property);
-    const char *old = nm_connection_get_connection_type(ctx.connection);
     if (old != nullptr && type != old)
-        return invalid(property, _("the type is given twice"));
+        return notValid(property, _("the type is given twice"));
     g_object_set(s, NM_SETTING_CONNECTION_TYPE, type.c_str(), nullptr);
     ensureSetting(ctx.connection, type.c_str());
     return {};
@@ -286,7 +301,7 @@ Status setMtu(Ctx &, NMSetting *s, const std::string &property, Op op, const std
     // nmcli takes "auto" (exactly so) for 0.
     auto n = value == "auto" ? std::optional<guint64>(0) : parseUint(value, G_MAXUINT32);
     if (!n)
-        return invalid(property, strprintf(_("'%s' is not a number between 0 and %u"), value.c_str(), G_MAXUINT32));
+        return badValue(property, strprintf(_("'%s' is not a number between 0 and %u"), value.c_str(), G_MAXUINT32));
     g_object_set(s, propName(property), guint(*n), nullptr);
     return {};
 }
@@ -300,10 +315,10 @@ Status setHwaddr(Ctx &, NMSetting *s, const std::string &property, Op op, const 
         return resetProperty(s, propName(property));
     guint8 buf[Length];
     if (nm_utils_hwaddr_aton(value.c_str(), buf, Length) == nullptr)
-        return invalid(property, Length == 20
-                                     ? strprintf(_("'%s' is not a valid InfiniBand hardware address (20 bytes)"),
-                                                 value.c_str())
-                                     : strprintf(_("'%s' is not a valid Ethernet MAC address"), value.c_str()));
+        return badValue(property, Length == 20
+                                      ? strprintf(_("'%s' is not a valid InfiniBand hardware address (20 bytes)"),
+                                                  value.c_str())
+                                      : strprintf(_("'%s' is not a valid Ethernet MAC address"), value.c_str()));
     GCharPtr canonical(nm_utils_hwaddr_ntoa(buf, Length));
     g_object_set(s, propName(property), canonical.get(), nullptr);
     return {};
@@ -321,8 +336,8 @@ Status setPkey(Ctx &, NMSetting *s, const std::string &property, Op op, const st
     else
         n = parseInt(value, 0, -1, G_MAXUINT16);
     if (!n)
-        return invalid(property,
-                       strprintf(_("'%s' is not a valid P_Key (default, -1 or 0x0001-0xffff)"), value.c_str()));
+        return badValue(property,
+                        strprintf(_("'%s' is not a valid P_Key (default, -1 or 0x0001-0xffff)"), value.c_str()));
     g_object_set(s, NM_SETTING_INFINIBAND_P_KEY, int(*n), nullptr);
     return {};
 }
@@ -375,13 +390,13 @@ Result<NMIPAddress *> parseAddress(const std::string &property, int family, cons
         addr = text.substr(0, slash);
         auto p = parseUint(text.substr(slash + 1), prefix);
         if (!p || text.size() == slash + 1)
-            return invalid(property, strprintf(_("invalid prefix in '%s'"), text.c_str()));
+            return badValue(property, strprintf(_("invalid prefix in '%s'"), text.c_str()));
         prefix = unsigned(*p);
     }
     GErrorPtr err;
     NMIPAddress *a = nm_ip_address_new(family, addr.c_str(), prefix, outPtr(err));
     if (a == nullptr)
-        return invalid(property, strprintf(_("invalid IP address: %s"), err->message));
+        return badValue(property, strprintf(_("invalid IP address: %s"), err->message));
     return a;
 }
 
@@ -430,7 +445,7 @@ Status setGateway(Ctx &, NMSetting *s, const std::string &property, Op op, const
         return st;
     std::string v = strip(value);
     if (!v.empty() && !nm_utils_ipaddr_valid(familyOf(s), v.c_str()))
-        return invalid(property, strprintf(_("invalid gateway '%s'"), value.c_str()));
+        return badValue(property, strprintf(_("invalid gateway '%s'"), value.c_str()));
     g_object_set(s, NM_SETTING_IP_CONFIG_GATEWAY, v.empty() ? nullptr : v.c_str(), nullptr);
     return {};
 }
@@ -439,9 +454,11 @@ Status setDns(Ctx &, NMSetting *s, const std::string &property, Op op, const std
 {
     auto *ip = NM_SETTING_IP_CONFIG(s);
     auto items = splitList(value, true);
+    // nmcli 1.42 stores any word here and verify() refuses a bad address:
+    // a profile that does not verify, not a bad value.
     for (const auto &d : items)
         if (!nm_utils_ipaddr_valid(familyOf(s), d.c_str()))
-            return invalid(property, strprintf(_("invalid DNS server '%s'"), d.c_str()));
+            return notValid(property, strprintf(_("invalid DNS server '%s'"), d.c_str()));
     if (op == Op::Set)
         nm_setting_ip_config_clear_dns(ip);
     for (const auto &d : items) {
@@ -458,10 +475,10 @@ Status checkBondOption(const std::string &property, const std::string &name, con
     if (nm_setting_bond_validate_option(name.c_str(), value.c_str()))
         return {};
     if (name == NM_SETTING_BOND_OPTION_MODE)
-        return invalid(property, strprintf(_("'%s' not among [%s]"), value.c_str(),
+        return badValue(property, strprintf(_("'%s' not among [%s]"), value.c_str(),
                                            "balance-rr, active-backup, balance-xor, broadcast, 802.3ad, "
                                            "balance-tlb, balance-alb"));
-    return invalid(property, strprintf(_("failed to set bond option \"%s\""), name.c_str()));
+    return badValue(property, strprintf(_("failed to set bond option \"%s\""), name.c_str()));
 }
 
 Status setBondOptions(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
@@ -474,7 +491,7 @@ Status setBondOptions(Ctx &, NMSetting *s, const std::string &property, Op op, c
         std::string v = eq == std::string::npos ? "" : strip(item.substr(eq + 1));
         if (op != Op::Remove) {
             if (eq == std::string::npos)
-                return invalid(property, strprintf(_("'%s' is not of the form option=value"), item.c_str()));
+                return badValue(property, strprintf(_("'%s' is not of the form option=value"), item.c_str()));
             if (auto st = checkBondOption(property, name, v); !st)
                 return st;
         }
@@ -503,7 +520,7 @@ Status setGeneric(Ctx &ctx, NMSetting *s, const std::string &property, Op op, co
     const char *name = propName(property);
     GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(s), name);
     if (pspec == nullptr || !(pspec->flags & G_PARAM_WRITABLE) || (pspec->flags & G_PARAM_CONSTRUCT_ONLY))
-        return invalid(property, _("no such property"));
+        return badWord(property, _("no such property"));
     if (auto st = onlySet(property, op); !st)
         return st;
     if (value.empty())
@@ -549,7 +566,7 @@ Status setGeneric(Ctx &ctx, NMSetting *s, const std::string &property, Op op, co
         g_object_set_property(G_OBJECT(s), name, &v);
     g_value_unset(&v);
     if (!ok)
-        return invalid(property, strprintf(_("'%s' is not a valid value"), value.c_str()));
+        return badValue(property, strprintf(_("'%s' is not a valid value"), value.c_str()));
     return {};
 }
 
@@ -643,7 +660,7 @@ std::string settingName(std::string_view name)
 Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &value)
 {
     if (op == Op::Add)
-        return invalid(key, _("'+' is not allowed for a key with one value"));
+        return badWord(key, _("'+' is not allowed for a key with one value"));
     bool remove = op == Op::Remove || value.empty();
     if (!remove)
         if (auto st = userkeys::validate(key, value); !st)
@@ -655,7 +672,7 @@ Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &va
     auto *user = NM_SETTING_USER(ensureSetting(ctx.connection, NM_SETTING_USER_SETTING_NAME));
     GErrorPtr err;
     if (!nm_setting_user_set_data(user, key.c_str(), remove ? nullptr : value.c_str(), outPtr(err)))
-        return invalid(key, err->message);
+        return badValue(key, err->message);
     return {};
 }
 
@@ -810,7 +827,7 @@ Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &a
         return std::move(st).error();
     NMSettingConnection *sc = nm_connection_get_setting_connection(connection.get());
     if (nm_setting_connection_get_connection_type(sc) == nullptr)
-        return Error(IBNM_ERROR_MISSING_PROPERTY, _("'type' argument is required"));
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, _("'type' argument is required"));
     if (nm_setting_connection_get_id(sc) == nullptr)
         g_object_set(sc, NM_SETTING_CONNECTION_ID, defaultId(connection.get()).c_str(), nullptr);
     // nmcli gives a bond port its [bond-port] setting.

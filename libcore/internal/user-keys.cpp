@@ -14,9 +14,11 @@ namespace ibnm::userkeys {
 
 namespace {
 
-Error invalid(std::string_view key, std::string message)
+// A value the key's parser refuses (nmcli's user-input error, as for
+// `infiniband.mtu abc`).
+Error badValue(std::string_view key, std::string message)
 {
-    return Error(IBNM_ERROR_INVALID_PROPERTY, std::move(message)).withContext(std::string(key));
+    return Error(IBNM_ERROR_INVALID_VALUE, std::move(message)).withContext(std::string(key));
 }
 
 std::string lower(std::string_view v)
@@ -89,40 +91,40 @@ bool validLinkName(std::string_view v)
 Status checkLinkType(std::string_view key, std::string_view v)
 {
     if (!parseLinkType(v))
-        return invalid(key, strprintf(_("'%.*s' is not a soft RDMA link type; use 'rxe' or 'siw'"),
-                                            int(v.size()), v.data()));
+        return badValue(key, strprintf(_("'%.*s' is not a soft RDMA link type; use 'rxe' or 'siw'"),
+                                       int(v.size()), v.data()));
     return {};
 }
 
 Status checkLinkName(std::string_view key, std::string_view v)
 {
     if (!validLinkName(v))
-        return invalid(key, strprintf(_("'%.*s' is not a valid RDMA device name (1-63 printable "
-                                              "characters, no '/', '%%' or spaces)"),
-                                            int(v.size()), v.data()));
+        return badValue(key, strprintf(_("'%.*s' is not a valid RDMA device name (1-63 printable "
+                                          "characters, no '/', '%%' or spaces)"),
+                                       int(v.size()), v.data()));
     return {};
 }
 
 Status checkRoceMode(std::string_view key, std::string_view v)
 {
     if (!parseRoceMode(v))
-        return invalid(key, strprintf(_("'%.*s' is not a RoCE version; use 'v1' or 'v2'"), int(v.size()),
-                                            v.data()));
+        return badValue(key, strprintf(_("'%.*s' is not a RoCE version; use 'v1' or 'v2'"), int(v.size()),
+                                       v.data()));
     return {};
 }
 
 Status checkByte(std::string_view key, std::string_view v)
 {
     if (!parseByte(v))
-        return invalid(key, strprintf(_("'%.*s' is not an integer from 0 to 255"), int(v.size()), v.data()));
+        return badValue(key, strprintf(_("'%.*s' is not an integer from 0 to 255"), int(v.size()), v.data()));
     return {};
 }
 
 Status checkBool(std::string_view key, std::string_view v)
 {
     if (!parseBool(v))
-        return invalid(key, strprintf(_("'%.*s' is not a boolean; use 'yes' or 'no'"), int(v.size()),
-                                            v.data()));
+        return badValue(key, strprintf(_("'%.*s' is not a boolean; use 'yes' or 'no'"), int(v.size()),
+                                       v.data()));
     return {};
 }
 
@@ -160,7 +162,7 @@ Status validate(std::string_view key, std::string_view value)
     if (const KeyInfo *k = find(key))
         return k->validate(key, value);
     if (isIbnmKey(key))
-        return invalid(key, _("unknown ibnm key"));
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withContext(std::string(key));
     return {};
 }
 

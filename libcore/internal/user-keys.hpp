@@ -38,8 +38,10 @@ const KeyInfo *find(std::string_view key);
 bool isIbnmKey(std::string_view key);
 
 // Checks one key=value: an unknown key in ibnm's namespaces is an error
-// naming it (a typo must not be silently ignored); keys of other namespaces
-// belong to someone else and pass.
+// naming it (a typo must not be silently ignored; IBNM_ERROR_INVALID_ARGUMENT,
+// as nmcli's unknown property), a value that does not parse is
+// IBNM_ERROR_INVALID_VALUE; keys of other namespaces belong to someone else
+// and pass.
 Status validate(std::string_view key, std::string_view value);
 
 // The typed options of one profile, parsed from [user] data.

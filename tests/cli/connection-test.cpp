@@ -65,12 +65,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"UnknownWord", {"connection", "add", "type", "infiniband", "frobnicate", "1"}, 2, "frobnicate"},
         BadArgs{"BadValue", {"connection", "modify", "mlx4_ib0", "mtu", "big"}, 2, "mtu"},
         BadArgs{"MissingValue", {"connection", "modify", "mlx4_ib0", "ipv4.addresses"}, 2, "ipv4.addresses"},
+        BadArgs{"PkeyOutOfRange", {"connection", "modify", "mlx4_ib0", "infiniband.p-key", "0x10000"}, 2, "p-key"},
+        // The values parse; the profile as a whole does not verify (nmcli: 1).
         BadArgs{"Pkey0x8000",
                 {"connection", "add", "type", "infiniband", "ifname", "ib0.8000", "parent", "ib0", "p-key", "0x8000"},
-                2, "p-key"},
-        // The values parse; the profile as a whole does not verify (nmcli: 1).
+                1, "p-key"},
         BadArgs{"PkeyWithoutParent", {"connection", "modify", "mlx4_ib0", "infiniband.p-key", "0x8002"}, 1,
                 "parent"},
+        BadArgs{"NoType", {"connection", "add", "con-name", "x", "ifname", "ib0"}, 2, "'type' argument is required"},
         BadArgs{"UnknownConnection", {"connection", "modify", "nosuch", "mtu", "2044"}, 10, "nosuch"},
         BadArgs{"UnknownCommand", {"connection", "frob"}, 2, "frob"},
         BadArgs{"UnknownObject", {"frob"}, 2, "frob"},

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Differential test against `nmcli --offline connection add`: for every
-// generated argument set ibnm accepts exactly when nmcli does, and an
-// accepted profile is byte for byte the keyfile nmcli prints. The deliberate
-// differences (docs/differences-from-nmcli.md) are tested at the end.
+// generated argument set ibnm accepts exactly when nmcli does, an accepted
+// profile is byte for byte the keyfile nmcli prints, and `ibnm --offline`
+// exits with nmcli's status (2 for a bad word or value, 1 for a profile that
+// does not verify). The deliberate differences
+// (docs/differences-from-nmcli.md) are tested at the end.
 #include "config.h"
 
 #include "tests/profiles/profile-test-util.hpp"
@@ -36,39 +38,16 @@ std::string nmcliPath()
     return p ? p.get() : "";
 }
 
-NmcliResult runNmcli(const Args &args)
+// The built ibnm (IBNM_CLI overrides it, as in tests/cli).
+std::string ibnmPath()
 {
-    Args argv = {nmcliPath(), "--offline", "connection", "add", "connection.uuid", kUuid};
-    argv.insert(argv.end(), args.begin(), args.end());
-    auto cargv = argvOf(argv);
-    NmcliResult r;
-    char *out = nullptr, *err = nullptr;
-    int wait = 0;
-    GErrorPtr error;
-    const char *env[] = {"LC_ALL=C", nullptr};
-    if (!g_spawn_sync(nullptr, const_cast<char **>(cargv.data()), const_cast<char **>(env), G_SPAWN_DEFAULT,
-                      nullptr, nullptr, &out, &err, &wait, outPtr(error))) {
-        ADD_FAILURE() << "spawning nmcli: " << error->message;
-        return r;
-    }
-    // nmcli prints its warnings ("Warning: master='bond0' doesn't refer to
-    // any existing profile.") on stdout before the keyfile: not part of it.
-    std::string text = out;
-    while (g_str_has_prefix(text.c_str(), "Warning: "))
-        text.erase(0, text.find('\n') == std::string::npos ? text.size() : text.find('\n') + 1);
-    r.out = text;
-    r.err = err;
-    g_free(out);
-    g_free(err);
-    r.status = WIFEXITED(wait) ? WEXITSTATUS(wait) : -1;
-    return r;
+    const char *override = g_getenv("IBNM_CLI");
+    return override ? override : IBNM_TOP_BUILDDIR "/cli/ibnm";
 }
 
-// `nmcli --offline connection modify ARGS` with `keyfile` on stdin.
-NmcliResult runNmcliModify(const std::string &keyfile, const Args &args)
+// Runs `argv` in the C locale with `input` on stdin.
+NmcliResult runTool(const Args &argv, const std::string &input = {})
 {
-    Args argv = {nmcliPath(), "--offline", "connection", "modify"};
-    argv.insert(argv.end(), args.begin(), args.end());
     auto cargv = argvOf(argv);
     NmcliResult r;
     GErrorPtr error;
@@ -79,22 +58,56 @@ NmcliResult runNmcliModify(const std::string &keyfile, const Args &args)
     auto proc = ibnm::GObjectPtr<GSubprocess>::adopt(
         g_subprocess_launcher_spawnv(launcher.get(), cargv.data(), outPtr(error)));
     if (!proc) {
-        ADD_FAILURE() << "spawning nmcli: " << error->message;
+        ADD_FAILURE() << "spawning " << argv[0] << ": " << error->message;
         return r;
     }
     char *out = nullptr, *err = nullptr;
-    if (!g_subprocess_communicate_utf8(proc.get(), keyfile.c_str(), nullptr, &out, &err, outPtr(error))) {
-        ADD_FAILURE() << "nmcli: " << error->message;
+    if (!g_subprocess_communicate_utf8(proc.get(), input.c_str(), nullptr, &out, &err, outPtr(error))) {
+        ADD_FAILURE() << argv[0] << ": " << error->message;
         return r;
     }
     r.out = out ? out : "";
     r.err = err ? err : "";
     g_free(out);
     g_free(err);
-    r.status = g_subprocess_get_exit_status(proc.get());
+    r.status = g_subprocess_get_if_exited(proc.get()) ? g_subprocess_get_exit_status(proc.get()) : -1;
+    // nmcli prints its warnings ("Warning: master='bond0' doesn't refer to
+    // any existing profile.") on stdout before the keyfile: not part of it.
     while (g_str_has_prefix(r.out.c_str(), "Warning: "))
         r.out.erase(0, r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1);
     return r;
+}
+
+// `PROGRAM --offline connection add connection.uuid UUID ARGS` (nmcli or ibnm).
+NmcliResult runAdd(const std::string &program, const Args &args)
+{
+    Args argv = {program, "--offline", "connection", "add", "connection.uuid", kUuid};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runTool(argv);
+}
+
+NmcliResult runNmcli(const Args &args)
+{
+    return runAdd(nmcliPath(), args);
+}
+
+// `PROGRAM --offline connection modify ARGS` with `keyfile` on stdin.
+NmcliResult runModify(const std::string &program, const std::string &keyfile, const Args &args)
+{
+    Args argv = {program, "--offline", "connection", "modify"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return runTool(argv, keyfile);
+}
+
+// The exit status ibnm must have where nmcli's is `nm`: the same, except
+// where nmcli 1.42 exits 0 without writing a profile (the bad bond alias
+// value, difference 4): ibnm reports that bad value as nmcli reports it for
+// `bond.options` (2).
+int expectedStatus(const NmcliResult &nm)
+{
+    if (nm.status == 0 && !g_str_has_prefix(nm.out.c_str(), "[connection]"))
+        return 2;
+    return nm.status;
 }
 
 std::string show(const Args &args)
@@ -215,6 +228,23 @@ std::vector<Args> generate()
     sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "disabled", "ipv6.method", "ignore"});
     sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.method", "bogus"});
     sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.gateway", "192.0.2.1"});
+    // nmcli's two refusals apart: values its parsers refuse (exit 2) and
+    // values that parse into a profile that does not verify (exit 1).
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.gateway", "gateway"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.addresses", "192.0.2.1/33"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.dns", "dns.example"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv6.dns", "192.0.2.53"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "infiniband.bogus", "1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "bogus.mtu", "1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.route-metric", "abc"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "ipv4.route-metric", "5"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "slave-type", "junk"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "master", "bond0"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "type", "bond"});
+    sets.push_back({"type", "b", "ifname", "ib0"});
+    sets.push_back({"type", "bond", "ifname", "bond0", "bond.options", "mode"});
+    sets.push_back({"type", "bond", "ifname", "bond0", "bond.options", "frob=1"});
+    sets.push_back({"type", "infiniband", "ifname", "ib0", "mtu"});
     return sets;
 }
 
@@ -234,7 +264,7 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
 {
     if (!haveNmcli())
         GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
-    unsigned accepted = 0, rejected = 0;
+    unsigned accepted = 0, rejected = 0, exit1 = 0, exit2 = 0;
     for (const auto &args : generate()) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), args.begin(), args.end());
@@ -242,6 +272,11 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
         auto profile = profileFromArgs(withUuid, &message);
         NmcliResult nm = runNmcli(args);
         ASSERT_TRUE(nm.status == 0 || nm.status == 1 || nm.status == 2) << show(args) << "\n" << nm.err;
+        // The CLI on the same arguments: nmcli's exit status and output.
+        NmcliResult cli = runAdd(ibnmPath(), args);
+        EXPECT_EQ(cli.status, expectedStatus(nm)) << show(args) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+        exit1 += cli.status == 1;
+        exit2 += cli.status == 2;
         // nmcli 1.42 exits 0 without writing anything for a bad value of a
         // bond alias (`mode junk`): no profile is a rejection.
         bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
@@ -252,6 +287,7 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
                 continue;
             }
             EXPECT_EQ(keyfileBytes(profile.get()), nm.out) << show(args);
+            EXPECT_EQ(cli.out, nm.out) << show(args);
         } else {
             rejected++;
             EXPECT_FALSE(profile) << show(args) << "\nnmcli rejects (" << nm.status << "): " << nm.err
@@ -260,9 +296,12 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
             EXPECT_FALSE(message.empty()) << show(args);
         }
     }
-    // Both outcomes must be exercised, or the comparison proves little.
+    // Both outcomes, and both kinds of refusal, must be exercised, or the
+    // comparison proves little.
     EXPECT_GT(accepted, 50u);
     EXPECT_GT(rejected, 50u);
+    EXPECT_GT(exit1, 20u);
+    EXPECT_GT(exit2, 20u);
 }
 
 // `connection modify` the same way: each base profile (built by ibnm and by
@@ -301,8 +340,16 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         {"+bond.options", "miimon=100"},
         {"bogus", "1"},
         {"master", "bond1"},
+        {"p-key", "abc"},
+        {"infiniband.bogus", "1"},
+        {"ipv4.addresses", "192.0.2.1/33"},
+        {"ipv4.dns", "dns.example"},
+        {"connection.type", "bond"},
+        {"type", "vlan"},
+        {"connection.uuid", "not-a-uuid"},
+        {"slave-type", "junk"},
     };
-    unsigned compared = 0, accepted = 0;
+    unsigned compared = 0, accepted = 0, exit1 = 0, exit2 = 0;
     for (const auto &base : bases) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), base.begin(), base.end());
@@ -313,12 +360,19 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
             auto profile = mustProfile(withUuid);
             GErrorPtr err;
             bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
-            NmcliResult nm = runNmcliModify(keyfile, change);
+            NmcliResult nm = runModify(nmcliPath(), keyfile, change);
             bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
             Args shown = base;
             shown.push_back("|");
             shown.insert(shown.end(), change.begin(), change.end());
             compared++;
+            NmcliResult cli = runModify(ibnmPath(), keyfile, change);
+            EXPECT_EQ(cli.status, expectedStatus(nm)) << show(shown) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+            exit1 += cli.status == 1;
+            exit2 += cli.status == 2;
+            if (nmcliAccepts) {
+                EXPECT_EQ(cli.out, nm.out) << show(shown);
+            }
             if (nmcliAccepts) {
                 accepted++;
                 EXPECT_TRUE(ok) << show(shown) << "\nnmcli accepts, ibnm rejects: " << err->message;
@@ -338,6 +392,8 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
     EXPECT_GE(compared, 90u);
     EXPECT_GT(accepted, 30u);
     EXPECT_GT(compared - accepted, 30u);
+    EXPECT_GT(exit1, 10u);
+    EXPECT_GT(exit2, 10u);
 }
 
 // The deliberate differences (docs/differences-from-nmcli.md), each checked
@@ -350,22 +406,26 @@ TEST(NmcliDifferential, DocumentedDifferencesAreRealDifferences)
         const char *name;
         Args args;
         bool nmcliWrites; // nmcli prints a profile
+        int nmcliStatus;
         bool ibnmBuilds;
         const char *ibnmError; // prefix of ibnm's error, when it refuses
+        int ibnmStatus;        // of `ibnm --offline connection add`
     } rows[] = {
-        {"1: ibnm's [user] keys", {"type", "infiniband", "ifname", "ib0", "rdma.link-type", "rxe"}, false, true,
-         nullptr},
-        {"2: unknown ibnm key", {"type", "infiniband", "ifname", "ib0", "ipoib.umcats", "yes"}, false, false,
-         "ipoib.umcats: "},
-        {"3: other profile types", {"type", "vlan", "ifname", "v0", "vlan.parent", "eth0", "vlan.id", "5"}, true,
-         false, "connection.type: "},
-        {"4: bad bond alias value", {"type", "bond", "ifname", "bond0", "mode", "junk"}, false, false,
-         "bond.options: "},
+        {"1: ibnm's [user] keys", {"type", "infiniband", "ifname", "ib0", "rdma.link-type", "rxe"}, false, 2, true,
+         nullptr, 0},
+        {"2: unknown ibnm key", {"type", "infiniband", "ifname", "ib0", "ipoib.umcats", "yes"}, false, 2, false,
+         "ipoib.umcats: ", 2},
+        {"3: other profile types", {"type", "vlan", "ifname", "v0", "vlan.parent", "eth0", "vlan.id", "5"}, true, 0,
+         false, "connection.type: ", 2},
+        {"4: bad bond alias value", {"type", "bond", "ifname", "bond0", "mode", "junk"}, false, 0, false,
+         "bond.options: ", 2},
     };
     for (const auto &r : rows) {
         NmcliResult nm = runNmcli(r.args);
         bool nmcliWrites = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
         EXPECT_EQ(nmcliWrites, r.nmcliWrites) << r.name << ": nmcli exit " << nm.status << "\n" << nm.out << nm.err;
+        EXPECT_EQ(nm.status, r.nmcliStatus) << r.name << ": " << nm.err;
+        EXPECT_EQ(runAdd(ibnmPath(), r.args).status, r.ibnmStatus) << r.name;
         std::string message;
         auto p = profileFromArgs(r.args, &message);
         EXPECT_EQ(bool(p), r.ibnmBuilds) << r.name << ": " << message;

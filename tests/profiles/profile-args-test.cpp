@@ -50,34 +50,43 @@ TEST(ProfileArgs, ValueForms)
 
 TEST(ProfileArgs, ErrorsNameTheWordOrProperty)
 {
+    // The code tells nmcli's two refusals apart: a value its property does
+    // not take (INVALID_VALUE, nmcli exits 2) or a word naming nothing
+    // (INVALID_ARGUMENT, 2), and a profile that parses but does not verify
+    // (INVALID_PROPERTY, 1).
     struct Row {
         Args args;
         IbnmError code;
         const char *prefix;
     } rows[] = {
-        {{"type", "infiniband", "p-key", "0x10000"}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.p-key: "},
-        {{"type", "infiniband", "p-key", "Default"}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.p-key: "},
+        {{"type", "infiniband", "p-key", "0x10000"}, IBNM_ERROR_INVALID_VALUE, "infiniband.p-key: "},
+        {{"type", "infiniband", "p-key", "Default"}, IBNM_ERROR_INVALID_VALUE, "infiniband.p-key: "},
         {{"type", "infiniband", "parent", "ib0", "p-key", "0x8000"}, IBNM_ERROR_INVALID_PROPERTY,
          "infiniband.p-key: "},
         {{"type", "infiniband", "p-key", "2"}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.parent: "},
-        {{"type", "infiniband", "mtu", "abc"}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.mtu: "},
-        {{"type", "infiniband", "transport-mode", "junk"}, IBNM_ERROR_INVALID_PROPERTY,
+        {{"type", "infiniband", "mtu", "abc"}, IBNM_ERROR_INVALID_VALUE, "infiniband.mtu: "},
+        {{"type", "infiniband", "transport-mode", "junk"}, IBNM_ERROR_INVALID_VALUE,
          "infiniband.transport-mode: 'junk' not among [datagram, connected]"},
-        {{"type", "infiniband", "mac", "00:11:22:33:44:55"}, IBNM_ERROR_INVALID_PROPERTY,
-         "infiniband.mac-address: "},
+        {{"type", "infiniband", "transport-mode", ""}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.transport-mode: "},
+        {{"type", "infiniband", "mac", "00:11:22:33:44:55"}, IBNM_ERROR_INVALID_VALUE, "infiniband.mac-address: "},
+        {{"type", "infiniband", "ifname", "ib/0"}, IBNM_ERROR_INVALID_PROPERTY, "connection.interface-name: "},
         {{"type", "infiniband", "bogus", "1"}, IBNM_ERROR_INVALID_ARGUMENT, "invalid <setting>.<property> 'bogus'"},
+        {{"type", "infiniband", "infiniband.bogus", "1"}, IBNM_ERROR_INVALID_ARGUMENT, "infiniband.bogus: "},
         {{"type", "infiniband", "bond.options", "mode=1"}, IBNM_ERROR_INVALID_ARGUMENT,
          "invalid or not allowed setting 'bond'"},
-        {{"ifname", "ib0"}, IBNM_ERROR_MISSING_PROPERTY, "'type' argument is required"},
+        {{"ifname", "ib0"}, IBNM_ERROR_INVALID_ARGUMENT, "'type' argument is required"},
         {{"type", "infiniband", "ifname"}, IBNM_ERROR_INVALID_ARGUMENT, "value is missing for 'ifname'"},
-        {{"type", "bond", "bond.options", "mode=junk"}, IBNM_ERROR_INVALID_PROPERTY, "bond.options: "},
-        {{"type", "bond", "mode", "junk"}, IBNM_ERROR_INVALID_PROPERTY, "bond.options: "},
+        {{"type", "bond", "bond.options", "mode=junk"}, IBNM_ERROR_INVALID_VALUE, "bond.options: "},
+        {{"type", "bond", "mode", "junk"}, IBNM_ERROR_INVALID_VALUE, "bond.options: "},
         {{"type", "wifi"}, IBNM_ERROR_NOT_SUPPORTED, "connection.type: "},
-        {{"type", "b"}, IBNM_ERROR_INVALID_PROPERTY, "connection.type: 'b' is ambiguous"},
-        {{"type", "infiniband", "rdma.link-typo", "rxe"}, IBNM_ERROR_INVALID_PROPERTY, "rdma.link-typo: "},
-        {{"type", "infiniband", "rdma.roce-tos", "300"}, IBNM_ERROR_INVALID_PROPERTY, "rdma.roce-tos: "},
+        {{"type", "b"}, IBNM_ERROR_INVALID_VALUE, "connection.type: 'b' is ambiguous"},
+        {{"type", "infiniband", "type", "bond"}, IBNM_ERROR_INVALID_PROPERTY, "connection.type: "},
+        {{"type", "infiniband", "rdma.link-typo", "rxe"}, IBNM_ERROR_INVALID_ARGUMENT, "rdma.link-typo: "},
+        {{"type", "infiniband", "rdma.roce-tos", "300"}, IBNM_ERROR_INVALID_VALUE, "rdma.roce-tos: "},
         {{"type", "infiniband", "ipv4.method", "manual"}, IBNM_ERROR_INVALID_PROPERTY, "ipv4.addresses: "},
-        {{"type", "infiniband", "+mtu", "2044"}, IBNM_ERROR_INVALID_PROPERTY, "infiniband.mtu: "},
+        {{"type", "infiniband", "ipv4.addresses", "192.0.2.1/33"}, IBNM_ERROR_INVALID_VALUE, "ipv4.addresses: "},
+        {{"type", "infiniband", "ipv4.dns", "dns.example"}, IBNM_ERROR_INVALID_PROPERTY, "ipv4.dns: "},
+        {{"type", "infiniband", "+mtu", "2044"}, IBNM_ERROR_INVALID_ARGUMENT, "infiniband.mtu: "},
     };
     for (const auto &r : rows) {
         GErrorPtr err;

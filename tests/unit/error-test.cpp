@@ -25,8 +25,13 @@ TEST(ErrorDomain, EnumIsRegisteredWithNicks)
     v = g_enum_get_value(klass, IBNM_ERROR_PLATFORM);
     ASSERT_NE(v, nullptr);
     EXPECT_STREQ(v->value_nick, "platform");
-    // One value per enumerator: FAILED .. PLATFORM.
-    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_PLATFORM + 1));
+    // Added after PLATFORM, so that the older values keep their numbers.
+    v = g_enum_get_value(klass, IBNM_ERROR_INVALID_VALUE);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "invalid-value");
+    EXPECT_EQ(IBNM_ERROR_INVALID_VALUE, IBNM_ERROR_PLATFORM + 1);
+    // One value per enumerator: FAILED .. INVALID_VALUE.
+    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_INVALID_VALUE + 1));
     g_type_class_unref(klass);
 }
 
