@@ -135,12 +135,14 @@ say "The same link as a profile, so it comes back after a reboot (rdma link add 
 ok connection add type ethernet con-name rxe0 ifname enp1s0 rdma.link-type rxe rdma.link-name rxe0
 ok connection up rxe0
 ok rdma link show
-say "A profile asking a new rxe link for RoCE v1: ibnm check cannot know the device yet (it does not"
-echo "# exist before up); up creates it, the device refuses v1, and everything is rolled back:"
-ok connection add type ethernet con-name rxe-v1 ifname enp0s1 rdma.link-type rxe rdma.link-name rxe1 rdma.roce-mode v1
-echo "\$ ibnm check"
-ibnm_run check
-echo "(exit status $?)"
+say "A profile asking a new rxe link for RoCE v1: rxe has RoCE v2 only, so ibnm refuses it at add:"
+refused 1 connection add type ethernet con-name rxe-v1 ifname enp0s1 rdma.link-type rxe rdma.link-name rxe1 rdma.roce-mode v1
+say "Written past ibnm (here by --offline, as by nmcli or an editor), ibnm check reports it, and up,"
+echo "# where the device refuses v1, rolls everything back:"
+echo "\$ ibnm --offline connection add type ethernet con-name rxe-v1 ... > rxe-v1.nmconnection"
+"$IBNM" --offline connection add type ethernet con-name rxe-v1 ifname enp0s1 rdma.link-type rxe rdma.link-name rxe1 \
+    rdma.roce-mode v1 > "$WORK/keyfiles/rxe-v1.nmconnection" && chmod 600 "$WORK/keyfiles/rxe-v1.nmconnection"
+refused 1 check rxe-v1
 refused 1 connection up rxe-v1
 say "The memlock policy for group rdma (seed: core RDMA limits):"
 ok rdma memlock

@@ -15,8 +15,9 @@
  * @inventory: (nullable): the host to check them against; without it the host
  *   rules report one info finding per IPoIB profile
  *
- * Runs every rule: NetworkManager's verify(), the host rules, the bond rules
- * and the rules across profiles.
+ * Runs every rule: NetworkManager's verify(), the host rules, the bond rules,
+ * the rules across profiles and those of ibnm's own options (an rxe link with
+ * RoCE v1).
  *
  * Returns: (transfer full) (element-type IbnmFinding): the findings, errors
  *   first, then warnings, then information.

@@ -9,7 +9,6 @@
 
 #include <cstdlib>
 #include <initializer_list>
-#include <map>
 
 namespace ibnm::activation {
 
@@ -20,21 +19,6 @@ Origin originOf(NMConnection *c)
     const char *id = nm_connection_get_id(c);
     const char *uuid = nm_connection_get_uuid(c);
     return {id ? id : "", uuid ? uuid : ""};
-}
-
-std::map<std::string, std::string> userData(NMConnection *c)
-{
-    std::map<std::string, std::string> m;
-    auto *s = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
-    if (s == nullptr)
-        return m;
-    guint n = 0;
-    const char *const *keys = nm_setting_user_get_keys(s, &n);
-    for (guint i = 0; i < n; i++) {
-        const char *v = nm_setting_user_get_data(s, keys[i]);
-        m[keys[i]] = v ? v : "";
-    }
-    return m;
 }
 
 std::vector<std::string> addressesOf(NMConnection *c)
@@ -141,7 +125,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         const char *ifnameC = nm_connection_get_interface_name(c);
         std::string ifname = ifnameC ? ifnameC : "";
 
-        auto options = userkeys::parse(userData(c));
+        auto options = userkeys::parse(c);
         if (!options.ok())
             return std::move(options).error().withContext("user", ".").withContext(origin.id);
 

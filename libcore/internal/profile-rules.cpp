@@ -6,6 +6,7 @@
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/nmcli-args.hpp"
 #include "libcore/internal/strings.hpp"
+#include "libcore/internal/user-keys.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -252,6 +253,29 @@ guint32 profileMtu(NMConnection *c, std::string *property)
     return 0;
 }
 
+// Rule 5: ibnm's [user] options that the kernel refuses together whatever
+// the host, so that activation is bound to fail and roll back. One row a
+// refusal: the option the message names and when it applies.
+struct OptionConflict {
+    const char *property;
+    bool (*applies)(const userkeys::Options &);
+    const char *message; // N_(): starts with the property
+    const char *hint;    // N_()
+};
+
+const OptionConflict kOptionConflicts[] = {
+    // rxe's ports have RoCE v2 GIDs only: the kernel refuses the RDMA-CM
+    // default mode "IB/RoCE v1" with EINVAL (tests/kernel:
+    // KernelRefusalOfRoceV1RollsBackTheLink).
+    {"rdma.roce-mode",
+     [](const userkeys::Options &o) {
+         return o.linkType == model::SoftLinkType::Rxe && o.roceMode == model::RoceMode::V1;
+     },
+     N_("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
+        "activation"),
+     N_("Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).")},
+};
+
 } // namespace
 
 std::string nmChildName(const std::string &parent, int pkey)
@@ -310,6 +334,19 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
     if (g_strcmp0(nm_setting_infiniband_get_transport_mode(ib), "datagram") == 0)
         checkMtu(profile, ib, at, out);
     checkPkey(profile, ib, host, at, out);
+    return out;
+}
+
+std::vector<Finding> checkOptions(NMConnection *profile)
+{
+    std::vector<Finding> out;
+    // A value that does not parse is refused where the profile is read.
+    auto options = userkeys::parse(profile);
+    if (!options)
+        return out;
+    for (const auto &c : kOptionConflicts)
+        if (c.applies(*options))
+            out.push_back(make(profile, c.property, IBNM_SEVERITY_ERROR, _(c.message), _(c.hint)));
     return out;
 }
 
@@ -456,6 +493,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
     for (NMConnection *c : profiles) {
         append(checkNetworkManager(c));
         append(checkHost(c, host));
+        append(checkOptions(c));
     }
     append(checkBonds(profiles, host));
     append(checkAcross(profiles, host));

@@ -4,7 +4,9 @@
 //   2. the host: MTU against the IB link and broadcast group, connected mode
 //      support, the port's P_Key table, limited membership, child names,
 //   3. bonds of IPoIB ports,
-//   4. across profiles: duplicate children, parents that exist nowhere.
+//   4. across profiles: duplicate children, parents that exist nowhere,
+//   5. ibnm's [user] options that the kernel refuses together (an rxe link
+//      with RoCE v1).
 // Each rule is a function over plain data returning findings; the public
 // ibnm_check_profiles() wraps them in IbnmFinding objects.
 #pragma once
@@ -51,6 +53,9 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
 
 // Rule 4: conflicts and missing parents across profiles.
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
+
+// Rule 5: combinations of ibnm's [user] options that no host accepts.
+std::vector<Finding> checkOptions(NMConnection *profile);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host);

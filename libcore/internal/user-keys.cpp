@@ -190,6 +190,19 @@ Result<Options> parse(const std::map<std::string, std::string> &data)
     return o;
 }
 
+Result<Options> parse(NMConnection *connection)
+{
+    std::map<std::string, std::string> data;
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
+    for (guint i = 0; i < n; i++) {
+        const char *v = nm_setting_user_get_data(user, keys[i]);
+        data[keys[i]] = v ? v : "";
+    }
+    return parse(data);
+}
+
 std::map<std::string, std::string> format(const Options &o)
 {
     std::map<std::string, std::string> m;

@@ -7,6 +7,8 @@
 #include "libcore/internal/host-model.hpp"
 #include "libcore/internal/result.hpp"
 
+#include <NetworkManager.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -57,6 +59,8 @@ struct Options {
 
 // Parses every ibnm key of `data`; the first bad one is the error.
 Result<Options> parse(const std::map<std::string, std::string> &data);
+// The same for a profile's [user] setting (none: no options).
+Result<Options> parse(NMConnection *connection);
 
 // The canonical spelling of each set option (what ibnm writes).
 std::map<std::string, std::string> format(const Options &options);

@@ -180,6 +180,38 @@ TEST(CliHost, RoceModeV1WhereTheDeviceAllowsItAndRefusalOnRxe)
     EXPECT_EQ(rxe.run({"rdma", "roce-mode", "rxe0", "v3"}).status, 2);
 }
 
+// The same refusal before activation: an rxe link with RoCE v1 is refused
+// at add (nothing written), and `check` reports such a profile written past
+// ibnm's rules (a keyfile from elsewhere).
+TEST(CliHost, RxeLinkWithRoceV1IsRefusedBeforeActivation)
+{
+    Cli cli("ethernet-only.host");
+    const std::vector<std::string> profile = {"type", "ethernet", "con-name", "rxe-v1", "ifname", "enp1s0",
+                                              "rdma.link-type", "rxe", "rdma.roce-mode", "v1"};
+    std::vector<std::string> add = {"connection", "add"};
+    add.insert(add.end(), profile.begin(), profile.end());
+    Result refused = cli.run(add);
+    EXPECT_EQ(refused.status, 1) << refused.out << refused.err;
+    EXPECT_NE(refused.err.find("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only"), std::string::npos)
+        << refused.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+
+    std::vector<std::string> offline = {"--offline", "connection", "add"};
+    offline.insert(offline.end(), profile.begin(), profile.end());
+    Result kf = cli.run(offline);
+    ASSERT_EQ(kf.status, 0) << kf.err;
+    std::string path = cli.keyfileDir() + "/rxe-v1.nmconnection";
+    ASSERT_TRUE(g_file_set_contents(path.c_str(), kf.out.c_str(), -1, nullptr));
+    g_chmod(path.c_str(), 0600);
+    Result check = cli.run({"-t", "-f", "SEVERITY,PROPERTY", "check"});
+    EXPECT_EQ(check.status, 1) << check.out << check.err;
+    EXPECT_NE(check.out.find("error:rdma.roce-mode"), std::string::npos) << check.out;
+
+    add.back() = "v2";
+    add[5] = "rxe-v2";
+    EXPECT_EQ(cli.run(add).status, 0);
+}
+
 TEST(CliHost, GidShowListsV1AndV2WithIpv4)
 {
     Cli cli("mlx5-roce.host");

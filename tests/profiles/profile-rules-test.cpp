@@ -423,6 +423,50 @@ TEST(ProfileRules, AcrossProfiles)
     }
 }
 
+// Rule 5: ibnm's [user] options the kernel refuses together, whatever the
+// host: rxe has RoCE v2 only.
+TEST(ProfileRules, OptionRules)
+{
+    const char *const rxeV1 =
+        "rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation";
+    struct Row {
+        const char *name;
+        Args args;
+        const char *message; // the one finding expected, nullptr: none
+    } rows[] = {
+        {"rxe with RoCE v1", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "rxe", "rdma.roce-mode", "v1"},
+         rxeV1},
+        {"rxe with RoCE v1 spelt as configfs does",
+         {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "RXE", "rdma.roce-mode", "IB/RoCE v1"}, rxeV1},
+        {"rxe over an IPoIB child with RoCE v1",
+         {"type", "infiniband", "parent", "ib0", "p-key", "0x8002", "rdma.link-type", "rxe", "rdma.roce-mode", "1"},
+         rxeV1},
+        {"rxe with RoCE v2", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "rxe", "rdma.roce-mode", "v2"},
+         nullptr},
+        {"rxe without a RoCE mode", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "rxe"}, nullptr},
+        {"siw with RoCE v1", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "siw", "rdma.roce-mode", "v1"},
+         nullptr},
+        {"RoCE v1 on a device the profile does not create",
+         {"type", "ethernet", "ifname", "p4p2", "rdma.roce-mode", "v1"}, nullptr},
+        {"no options", {"type", "infiniband", "ifname", "ib0"}, nullptr},
+    };
+    for (const auto &r : rows) {
+        auto p = mustProfile(r.args);
+        ASSERT_TRUE(p) << r.name;
+        auto findings = ibnm::rules::checkOptions(connectionOf(p.get()));
+        if (r.message == nullptr) {
+            EXPECT_TRUE(findings.empty()) << r.name << "\n" << dump(findings);
+            continue;
+        }
+        ASSERT_EQ(findings.size(), 1u) << r.name << "\n" << dump(findings);
+        EXPECT_EQ(findings[0].property, "rdma.roce-mode") << r.name;
+        EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_ERROR) << r.name;
+        EXPECT_EQ(findings[0].message, r.message) << r.name;
+        EXPECT_EQ(findings[0].hint, "Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).") << r.name;
+        EXPECT_EQ(findings[0].profileId, ibnm_profile_get_id(p.get())) << r.name;
+    }
+}
+
 // The public entry point: all rules, as IbnmFinding objects, errors first.
 TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
 {
@@ -453,4 +497,24 @@ TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
                              "the host checks were skipped"))
             infos++;
     EXPECT_EQ(infos, 3u);
+}
+
+// Rule 5 runs in ibnm_check_profiles() (`ibnm check`), with or without a
+// host: it needs none.
+TEST(CheckProfiles, RxeLinkWithRoceV1IsAnErrorWithoutAHost)
+{
+    auto bad = mustProfile({"type", "ethernet", "con-name", "rxe-v1", "ifname", "enp1s0", "rdma.link-type", "rxe",
+                            "rdma.roce-mode", "v1"});
+    auto good = mustProfile({"type", "ethernet", "con-name", "rxe-v2", "ifname", "enp1s0", "rdma.link-type", "rxe",
+                             "rdma.roce-mode", "v2"});
+    ibnm::GPtrArrayPtr array(g_ptr_array_new());
+    g_ptr_array_add(array.get(), bad.get());
+    g_ptr_array_add(array.get(), good.get());
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr));
+    ASSERT_EQ(findings->len, 1u);
+    auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), 0));
+    EXPECT_EQ(ibnm_finding_get_severity(f), IBNM_SEVERITY_ERROR);
+    EXPECT_STREQ(ibnm_finding_get_profile_id(f), "rxe-v1");
+    EXPECT_STREQ(ibnm_finding_get_property(f), "rdma.roce-mode");
+    EXPECT_TRUE(g_str_has_prefix(ibnm_finding_get_message(f), "rdma.roce-mode: ")) << ibnm_finding_get_message(f);
 }

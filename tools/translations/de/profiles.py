@@ -61,4 +61,6 @@ T = {
 "infiniband.parent: '%s' has neither a profile nor a device on this host": "infiniband.parent: „%s“ hat auf diesem Rechner weder ein Profil noch ein Gerät",
 "infiniband.parent: '%s' has no profile (and there is no inventory to look for the device)": "infiniband.parent: „%s“ hat kein Profil (und es gibt keine Bestandsaufnahme, um nach dem Gerät zu suchen)",
 "Check the parent's name, or add a profile for it.": "Prüfen Sie den Namen der übergeordneten Schnittstelle, oder legen Sie ein Profil für sie an.",
+"rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation": "rdma.roce-mode: ein rxe-Link (Soft-RoCE) kennt nur RoCE v2; der Kernel lehnt v1 (IB/RoCE v1) bei der Aktivierung ab",
+"Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).": "Setzen Sie rdma.roce-mode v2, oder entfernen Sie es (rxe verwendet RoCE v2).",
 }

@@ -61,4 +61,6 @@ T = {
 "infiniband.parent: '%s' has neither a profile nor a device on this host": "infiniband.parent : « %s » n'a ni profil ni périphérique sur cet hôte",
 "infiniband.parent: '%s' has no profile (and there is no inventory to look for the device)": "infiniband.parent : « %s » n'a pas de profil (et il n'y a pas d'inventaire pour chercher le périphérique)",
 "Check the parent's name, or add a profile for it.": "Vérifiez le nom de l'interface parente, ou ajoutez-lui un profil.",
+"rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation": "rdma.roce-mode : un lien rxe (Soft-RoCE) ne connaît que RoCE v2 ; le noyau refuse v1 (IB/RoCE v1) à l'activation",
+"Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).": "Mettez rdma.roce-mode v2, ou retirez-le (rxe utilise RoCE v2).",
 }
