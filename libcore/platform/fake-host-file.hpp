@@ -18,7 +18,15 @@ namespace ibnm::platform {
 
 Result<FakeState> parseHostDescription(const std::string &text, const std::string &fileName);
 Result<FakeState> loadHostDescription(const std::string &path);
+// The bytes of a host description or state file (errors: ENOENT, EACCES, EIO).
+Result<std::string> readHostDescriptionText(const std::string &path);
 std::string formatHostDescription(const FakeState &state);
+
+// Whether `id` can name an object in a host description and read back as
+// itself ("[netdev ID]", "[file ID]"): UTF-8 without "[", "]" or control
+// characters, no blank at either end. The simulated host refuses names it
+// could not store.
+bool isStorableId(const std::string &id);
 
 // The RDMA device a soft link creates over `netdev` (rxe: "1: CA", rdma_rxe;
 // siw: "4: RNIC", siw), with one Ethernet port. Its node GUID is the

@@ -248,6 +248,14 @@ void derive(model::Host &h)
     }
 }
 
+// dev_valid_name(): at most 15 bytes, not "." or "..", no "/", ":" or
+// blank; and one the state file can hold.
+bool validNetdevName(const std::string &name)
+{
+    return name.size() <= 15 && name != "." && name != ".." &&
+           name.find_first_of("/: \t\n\v\f\r") == std::string::npos && isStorableId(name);
+}
+
 unsigned nextIfindex(const model::Host &h)
 {
     unsigned next = 1;
@@ -396,19 +404,29 @@ void FakePlatform::addFaults(std::vector<FaultRule> rules)
 
 Status FakePlatform::loadState()
 {
+    // The state file, or the host as described while there is none.
     std::string path = stateDir_ + "/state";
-    if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS)) {
-        // No state yet: the host as described.
-        auto st = loadHostDescription(hostFile_);
-        if (!st.ok())
-            return std::move(st).error();
-        state_ = std::move(st).value();
-        return {};
+    auto text = readHostDescriptionText(path);
+    if (!text.ok() && text.error().errnum() == ENOENT) {
+        path = hostFile_;
+        text = readHostDescriptionText(path);
     }
-    auto st = loadHostDescription(path);
+    if (!text.ok())
+        return std::move(text).error();
+    // The bytes this instance last read or wrote: state_ is what they say
+    // already, and parsing them again was most of an operation's cost. The
+    // bytes are compared, not the file's identity (device, inode, mtime,
+    // size): a writer's rename can reuse a freed inode within one mtime
+    // tick with the same size, and reading 100 kB costs microseconds.
+    if (loadedValid_ && path == loadedPath_ && *text == loadedText_)
+        return {};
+    auto st = parseHostDescription(*text, path);
     if (!st.ok())
         return std::move(st).error();
     state_ = std::move(st).value();
+    loadedPath_ = std::move(path);
+    loadedText_ = std::move(text).value();
+    loadedValid_ = true;
     return {};
 }
 
@@ -443,6 +461,9 @@ Status FakePlatform::saveState()
         g_unlink(tmp.c_str());
         return Error::fromErrno(e, path);
     }
+    loadedPath_ = std::move(path);
+    loadedText_ = std::move(text);
+    loadedValid_ = true;
     return {};
 }
 
@@ -461,18 +482,21 @@ Status FakePlatform::transact(bool write, Fn &&fn)
     }
     if (auto s = loadState(); !s.ok())
         return s;
-    FakeState before = state_;
+    if (!write)
+        return fn();
     Status result = fn();
-    if (write && discardState_) {
+    if (discardState_) {
         discardState_ = false;
+        loadedValid_ = false; // the next operation reads the host file
         std::string path = stateDir_ + "/state";
         if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
             return Error::fromErrno(errno, path);
-    } else if (write) {
-        if (auto s = saveState(); !s.ok()) {
-            state_ = std::move(before);
-            return s;
-        }
+    } else if (auto s = saveState(); !s.ok()) {
+        // Nothing was written: the next operation reads the file again
+        // instead of this instance's unsaved state (cheaper than a copy of
+        // the state kept for this rare case at every operation).
+        loadedValid_ = false;
+        return s;
     }
     return result;
 }
@@ -531,7 +555,7 @@ Status FakePlatform::reset()
 Status FakePlatform::addNetdev(model::Netdev netdev)
 {
     return transact(true, [&]() -> Status {
-        if (netdev.name.empty() || netdev.name.size() > 15)
+        if (!validNetdevName(netdev.name))
             return kernelError(EINVAL, netdev.name);
         if (state_.host.findNetdev(netdev.name))
             return kernelError(EEXIST, netdev.name, IBNM_ERROR_EXISTS);
@@ -753,8 +777,11 @@ Status FakePlatform::createBond(const BondSpec &spec)
 {
     return mutate("createBond", spec.name, [&]() -> Status {
         auto &h = state_.host;
-        if (spec.name.empty() || spec.name.size() > 15)
+        if (!validNetdevName(spec.name))
             return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"));
+        if (!spec.primary.empty() && !validNetdevName(spec.primary))
+            return kernelError(EINVAL, spec.primary, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"))
+                .withContext(spec.name);
         if (h.findNetdev(spec.name))
             return kernelError(EEXIST, spec.name, IBNM_ERROR_EXISTS);
         // The bonding driver takes options by name or by number.
@@ -1029,7 +1056,7 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
 {
     return mutate("addSoftLink", name, [&]() -> Status {
         auto &h = state_.host;
-        if (name.empty() || name.size() >= 64)
+        if (name.size() >= 64 || name.find_first_of("/% ") != std::string::npos || !isStorableId(name))
             return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
         const model::Netdev *nd = h.findNetdev(netdev);
         if (nd == nullptr)
@@ -1189,6 +1216,12 @@ Status FakePlatform::writeHostFile(const std::string &path, const std::string &c
     return mutate("writeHostFile", path, [&]() -> Status {
         if (path.empty() || path[0] != '/')
             return kernelError(EINVAL, path, IBNM_ERROR_INVALID_ARGUMENT, _("not an absolute path"));
+        // What the state file (a GLib key file) holds and reads back.
+        if (!isStorableId(path) ||
+            !g_utf8_validate(contents.data(), static_cast<gssize>(contents.size()), nullptr))
+            return kernelError(EINVAL, path, IBNM_ERROR_INVALID_ARGUMENT,
+                               _("the simulated host keeps only text files whose paths have no “[”, “]” or "
+                                 "control characters"));
         state_.files[path] = {contents, mode & 07777};
         return {};
     });

@@ -9,7 +9,10 @@
 //
 // With a state directory the host persists between processes: every
 // operation takes an flock on <dir>/lock, rereads <dir>/state (a host
-// description too), applies itself and writes the state back atomically.
+// description too), applies itself and writes the state back atomically
+// (a temporary file renamed over it) before it returns. The state is parsed
+// again only when the file's bytes differ from those this instance last
+// read or wrote, i.e. when another instance or process changed it.
 // reset() deletes the state, so the next read starts from the host file.
 //
 // Fault injection: failNext()/failEvery() or IBNM_FAKE_FAIL
@@ -139,6 +142,11 @@ private:
     Status saveState();
 
     FakeState state_;
+    // The file text state_ was read from or written as, and its path (the
+    // state file or the host file): loadState() parses only other text.
+    std::string loadedPath_;
+    std::string loadedText_;
+    bool loadedValid_ = false;
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;

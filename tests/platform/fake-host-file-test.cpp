@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "libcore/platform/fake-host-file.hpp"
+#include "libcore/internal/raii.hpp"
 #include "tests/platform/fake-test-util.hpp"
 #include "tests/test-util.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 using ibnm::model::IpoibMode;
 using ibnm::model::LinkLayer;
@@ -80,6 +82,66 @@ TEST(FakeHostFile, WrittenStateReadsBackTheSame)
     ASSERT_EQ(again->host.softLinks.size(), 1u);
     ASSERT_NE(again->host.findDevice("rxe0"), nullptr);
     EXPECT_EQ(again->host.findDevice("rxe0")->ports[0].defaultRoceMode, ibnm::model::RoceMode::V2);
+}
+
+// The writer escapes values as g_key_file_set_string() does (it writes the
+// text itself, without building a GKeyFile), and they read back unchanged.
+TEST(FakeHostFile, WriterEscapesValuesAsGKeyFileDoes)
+{
+    auto st = parseHostDescription(ibnm::test::kTestHost, "test.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    const std::vector<std::string> values = {
+        "plain",         "",          " leading space", "\tleading tab", "  \t mixed", "a\nb\r\nc",
+        "back\\slash", "\\ first", "trailing  ",     "inner  \t x",  "\n after",  "; [x] = # y",
+        "caf\u00e9",
+    };
+    for (size_t i = 0; i < values.size(); i++)
+        st->files["/etc/f" + std::to_string(i)] = {values[i], 0644};
+    std::string text = formatHostDescription(*st);
+    ibnm::GKeyFilePtr reference(g_key_file_new());
+    ibnm::GKeyFilePtr written(g_key_file_new());
+    ASSERT_TRUE(g_key_file_load_from_data(written.get(), text.data(), text.size(), G_KEY_FILE_NONE, nullptr));
+    for (size_t i = 0; i < values.size(); i++) {
+        std::string g = "file /etc/f" + std::to_string(i);
+        g_key_file_set_string(reference.get(), g.c_str(), "contents", values[i].c_str());
+        ibnm::GCharPtr want(g_key_file_get_value(reference.get(), g.c_str(), "contents", nullptr));
+        ibnm::GCharPtr got(g_key_file_get_value(written.get(), g.c_str(), "contents", nullptr));
+        ASSERT_TRUE(want && got);
+        EXPECT_STREQ(got.get(), want.get()) << "value " << i;
+    }
+    auto again = parseHostDescription(text, "state");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    for (size_t i = 0; i < values.size(); i++)
+        EXPECT_EQ(again->files.at("/etc/f" + std::to_string(i)).contents, values[i]) << "value " << i;
+}
+
+// A bond of IPoIB ports has their link type but is no IPoIB interface; the
+// IPoIB keys that states written by earlier versions gave it are ignored.
+TEST(FakeHostFile, ABondOfIpoibPortsIsNoIpoibInterface)
+{
+    std::string text = std::string(ibnm::test::kTestHost) + R"(
+[netdev bond0]
+kind=bond
+type=32
+pkey=0xffff
+mode=datagram
+umcast=false
+
+[bond bond0]
+mode=active-backup
+fail-over-mac=active
+)";
+    auto st = parseHostDescription(text, "old.state");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    ASSERT_NE(st->host.findNetdev("bond0"), nullptr);
+    EXPECT_EQ(st->host.findNetdev("bond0")->type, 32u);
+    EXPECT_EQ(st->host.findIpoib("bond0"), nullptr);
+    std::string written = formatHostDescription(*st);
+    size_t start = written.find("[netdev bond0]\n");
+    ASSERT_NE(start, std::string::npos);
+    std::string group = written.substr(start, written.find("\n\n", start) - start);
+    EXPECT_EQ(group.find("pkey="), std::string::npos) << group;
+    EXPECT_EQ(group.find("mode="), std::string::npos) << group;
 }
 
 TEST(FakeHostFile, MissingFileNamesIt)

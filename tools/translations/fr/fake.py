@@ -76,4 +76,5 @@ T = {
 "not an absolute path": "pas un chemin absolu",
 "only a simulated host can be reset": "seul un hôte simulé peut être réinitialisé",
 "this inventory is a snapshot without a host": "cet inventaire est un instantané sans hôte",
+"the simulated host keeps only text files whose paths have no “[”, “]” or control characters": "l’hôte simulé ne conserve que des fichiers texte dont le chemin ne contient ni « [ », ni « ] », ni caractère de contrôle",
 }
