@@ -274,6 +274,15 @@ const OptionConflict kOptionConflicts[] = {
      N_("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
         "activation"),
      N_("Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).")},
+    // siw is iWARP: its GIDs are "IB/RoCE v1"-typed MAC GIDs and the kernel
+    // refuses the default mode "RoCE v2" with EINVAL (platform contract:
+    // SiwRefusesRoceV2, on Debian's kernel in the kernel lab).
+    {"rdma.roce-mode",
+     [](const userkeys::Options &o) {
+         return o.linkType == model::SoftLinkType::Siw && o.roceMode == model::RoceMode::V2;
+     },
+     N_("rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation"),
+     N_("Remove rdma.roce-mode: RoCE modes do not apply to iWARP.")},
 };
 
 } // namespace

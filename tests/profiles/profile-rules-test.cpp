@@ -429,6 +429,10 @@ TEST(ProfileRules, OptionRules)
 {
     const char *const rxeV1 =
         "rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation";
+    const char *const rxeHint = "Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).";
+    const char *const siwV2 =
+        "rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation";
+    const char *const siwHint = "Remove rdma.roce-mode: RoCE modes do not apply to iWARP.";
     struct Row {
         const char *name;
         Args args;
@@ -446,6 +450,11 @@ TEST(ProfileRules, OptionRules)
         {"rxe without a RoCE mode", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "rxe"}, nullptr},
         {"siw with RoCE v1", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "siw", "rdma.roce-mode", "v1"},
          nullptr},
+        {"siw with RoCE v2", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "siw", "rdma.roce-mode", "v2"},
+         siwV2},
+        {"siw with RoCE v2 spelt as configfs does",
+         {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "siw", "rdma.roce-mode", "RoCE v2"}, siwV2},
+        {"siw without a RoCE mode", {"type", "ethernet", "ifname", "enp1s0", "rdma.link-type", "siw"}, nullptr},
         {"RoCE v1 on a device the profile does not create",
          {"type", "ethernet", "ifname", "p4p2", "rdma.roce-mode", "v1"}, nullptr},
         {"no options", {"type", "infiniband", "ifname", "ib0"}, nullptr},
@@ -462,7 +471,7 @@ TEST(ProfileRules, OptionRules)
         EXPECT_EQ(findings[0].property, "rdma.roce-mode") << r.name;
         EXPECT_EQ(findings[0].severity, IBNM_SEVERITY_ERROR) << r.name;
         EXPECT_EQ(findings[0].message, r.message) << r.name;
-        EXPECT_EQ(findings[0].hint, "Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).") << r.name;
+        EXPECT_EQ(findings[0].hint, r.message == siwV2 ? siwHint : rxeHint) << r.name;
         EXPECT_EQ(findings[0].profileId, ibnm_profile_get_id(p.get())) << r.name;
     }
 }

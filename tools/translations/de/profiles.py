@@ -63,4 +63,6 @@ T = {
 "Check the parent's name, or add a profile for it.": "Prüfen Sie den Namen der übergeordneten Schnittstelle, oder legen Sie ein Profil für sie an.",
 "rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation": "rdma.roce-mode: ein rxe-Link (Soft-RoCE) kennt nur RoCE v2; der Kernel lehnt v1 (IB/RoCE v1) bei der Aktivierung ab",
 "Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).": "Setzen Sie rdma.roce-mode v2, oder entfernen Sie es (rxe verwendet RoCE v2).",
+"rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation": "rdma.roce-mode: ein siw-Link (Soft-iWARP) ist iWARP, nicht RoCE; der Kernel lehnt RoCE v2 bei der Aktivierung ab",
+"Remove rdma.roce-mode: RoCE modes do not apply to iWARP.": "Entfernen Sie rdma.roce-mode: RoCE-Modi gelten nicht für iWARP.",
 }

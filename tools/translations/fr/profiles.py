@@ -63,4 +63,6 @@ T = {
 "Check the parent's name, or add a profile for it.": "Vérifiez le nom de l'interface parente, ou ajoutez-lui un profil.",
 "rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at activation": "rdma.roce-mode : un lien rxe (Soft-RoCE) ne connaît que RoCE v2 ; le noyau refuse v1 (IB/RoCE v1) à l'activation",
 "Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).": "Mettez rdma.roce-mode v2, ou retirez-le (rxe utilise RoCE v2).",
+"rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation": "rdma.roce-mode : un lien siw (Soft-iWARP) est iWARP, pas RoCE ; le noyau refuse RoCE v2 à l'activation",
+"Remove rdma.roce-mode: RoCE modes do not apply to iWARP.": "Retirez rdma.roce-mode : les modes RoCE ne s'appliquent pas à iWARP.",
 }
