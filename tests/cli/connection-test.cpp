@@ -74,6 +74,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "parent"},
         BadArgs{"NoType", {"connection", "add", "con-name", "x", "ifname", "ib0"}, 2, "'type' argument is required"},
         BadArgs{"UnknownConnection", {"connection", "modify", "nosuch", "mtu", "2044"}, 10, "nosuch"},
+        // Differences 5 and 6 (docs/differences-from-nmcli.md): nmcli sets
+        // the value for `+mtu`/`-mtu`, and `modify ID` alone does nothing.
+        BadArgs{"ModifierOnASingleValue", {"connection", "modify", "mlx4_ib0", "-mtu", "2044"}, 2,
+                "infiniband.mtu: '+' and '-' are allowed only for properties with several values"},
+        BadArgs{"ModifyWithoutAProperty", {"connection", "modify", "mlx4_ib0"}, 2, "no property to modify"},
         BadArgs{"UnknownCommand", {"connection", "frob"}, 2, "frob"},
         BadArgs{"UnknownObject", {"frob"}, 2, "frob"},
         BadArgs{"BadField", {"-f", "NAME,BOGUS", "connection", "show"}, 2, "BOGUS"}),

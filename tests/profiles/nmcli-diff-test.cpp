@@ -419,6 +419,8 @@ TEST(NmcliDifferential, DocumentedDifferencesAreRealDifferences)
          false, "connection.type: ", 2},
         {"4: bad bond alias value", {"type", "bond", "ifname", "bond0", "mode", "junk"}, false, 0, false,
          "bond.options: ", 2},
+        {"5: '-' on a property with one value", {"type", "infiniband", "ifname", "ib0", "-mtu", "2044"}, true, 0,
+         false, "infiniband.mtu: ", 2},
     };
     for (const auto &r : rows) {
         NmcliResult nm = runNmcli(r.args);

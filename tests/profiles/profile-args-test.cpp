@@ -185,6 +185,18 @@ TEST(ProfileArgs, DifferenceOnlyInfinibandBondAndEthernet)
 
 // Difference 4: nmcli 1.42 exits 0 and writes nothing for a bad bond alias
 // value (`mode junk`); ibnm reports the error.
+// Difference 5: nmcli 1.42 takes `+mtu 2044` and even `-mtu 2044` as
+// `mtu 2044`; ibnm refuses a modifier on a property with one value.
+TEST(ProfileArgs, DifferenceModifierOnASingleValueIsAnError)
+{
+    for (const char *word : {"+mtu", "-mtu", "+infiniband.p-key"}) {
+        std::string message;
+        EXPECT_FALSE(profileFromArgs({"type", "infiniband", "ifname", "ib0", word, "2044"}, &message)) << word;
+        EXPECT_NE(message.find("'+' and '-' are allowed only for properties with several values"), std::string::npos)
+            << message;
+    }
+}
+
 TEST(ProfileArgs, DifferenceBadBondAliasIsAnError)
 {
     std::string message;
