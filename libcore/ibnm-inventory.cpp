@@ -114,17 +114,10 @@ IbnmHost *ibnm_inventory_get_host(IbnmInventory *self)
     return ibnm_inventory_priv(self)->host_.get();
 }
 
-/**
- * ibnm_inventory_reload:
- * @error: return location for a #GError
- *
- * Reads the host again. On failure the previous contents stay. Objects
- * handed out before stay valid (they are snapshots) but are not updated.
- */
+// The public functions check their arguments, so that a critical names the
+// function the caller called.
 static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
 {
-    g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
-    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_inventory_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
         if (!priv->host_)
@@ -138,8 +131,17 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
     });
 }
 
+/**
+ * ibnm_inventory_reload:
+ * @error: return location for a #GError
+ *
+ * Reads the host again. On failure the previous contents stay. Objects
+ * handed out before stay valid (they are snapshots) but are not updated.
+ */
 gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
 {
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     return reload(self, false, error);
 }
 
@@ -156,6 +158,8 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
  */
 gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error)
 {
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     return reload(self, true, error);
 }
 

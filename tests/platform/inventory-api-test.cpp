@@ -292,4 +292,7 @@ TEST(InventoryApi, CallerMistakesAreCriticals)
     EXPECT_NONFATAL_FAILURE(ibnm_rdma_device_get_name(nullptr), "IBNM_IS_RDMA_DEVICE");
     EXPECT_NONFATAL_FAILURE(ibnm_gid_get_gid(nullptr), "IBNM_IS_GID");
     EXPECT_NONFATAL_FAILURE(ibnm_host_new_simulated(nullptr, nullptr, nullptr), "host_file");
+    // The critical names the function the caller called, not a helper.
+    EXPECT_NONFATAL_FAILURE(ibnm_inventory_reload(nullptr, nullptr), "ibnm_inventory_reload(");
+    EXPECT_NONFATAL_FAILURE(ibnm_inventory_reload_gid_tables(nullptr, nullptr), "ibnm_inventory_reload_gid_tables(");
 }
