@@ -65,14 +65,21 @@ IbnmInventory *Context::inventory(InventoryScope scope)
     if (!h)
         return nullptr;
     ErrorPtr err;
-    inventory_.reset(ibnm_inventory_new(h));
-    inventoryScope_ = scope;
+    // A GID-only inventory handed out earlier is reloaded whole, not
+    // replaced: pointers to it stay valid (a failed reload keeps its
+    // contents).
+    bool fresh = !inventory_;
+    if (fresh)
+        inventory_.reset(ibnm_inventory_new(h));
     bool ok = scope == InventoryScope::GidTables ? ibnm_inventory_reload_gid_tables(inventory_.get(), Out(err))
                                                  : ibnm_inventory_reload(inventory_.get(), Out(err));
     if (!ok) {
         printError("%s", err->message);
-        inventory_.reset();
+        if (fresh)
+            inventory_.reset();
+        return nullptr;
     }
+    inventoryScope_ = scope;
     return inventory_.get();
 }
 

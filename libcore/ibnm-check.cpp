@@ -17,7 +17,7 @@
  *
  * Runs every rule: NetworkManager's verify(), the host rules, the bond rules,
  * the rules across profiles and those of ibnm's own options (an rxe link with
- * RoCE v1).
+ * RoCE v1, a siw link with RoCE v2).
  *
  * Returns: (transfer full) (element-type IbnmFinding): the findings, errors
  *   first, then warnings, then information.

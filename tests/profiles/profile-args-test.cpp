@@ -183,8 +183,6 @@ TEST(ProfileArgs, DifferenceOnlyInfinibandBondAndEthernet)
     }
 }
 
-// Difference 4: nmcli 1.42 exits 0 and writes nothing for a bad bond alias
-// value (`mode junk`); ibnm reports the error.
 // Difference 5: nmcli 1.42 takes `+mtu 2044` and even `-mtu 2044` as
 // `mtu 2044`; ibnm refuses a modifier on a property with one value.
 TEST(ProfileArgs, DifferenceModifierOnASingleValueIsAnError)
@@ -197,6 +195,8 @@ TEST(ProfileArgs, DifferenceModifierOnASingleValueIsAnError)
     }
 }
 
+// Difference 4: nmcli 1.42 exits 0 and writes nothing for a bad bond alias
+// value (`mode junk`); ibnm reports the error.
 TEST(ProfileArgs, DifferenceBadBondAliasIsAnError)
 {
     std::string message;
