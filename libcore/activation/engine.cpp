@@ -364,20 +364,39 @@ Status Planner::planBond(const DesiredBond &x)
         pendingUp.emplace_back(origin, x.ifname);
         return {};
     }
-    auto differs = [&](const char *prop, const std::string &have, const std::string &want) -> Status {
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("bond %s exists with %s %s; ibnm does not change it under its ports (take the "
-                                 "bond down first to recreate it with %s)"),
-                               x.ifname.c_str(), prop, have.c_str(), want.c_str()))
-            .withContext(strprintf("bond.options.%s", prop))
-            .withContext(origin);
-    };
+    // The bonding driver changes the mode only of a bond that is down and
+    // has no ports; miimon and primary it changes under its ports, as
+    // NetworkManager does on reapply.
     if (cur->mode != x.mode)
-        return differs("mode", cur->mode, x.mode);
-    if (x.miimon && *x.miimon != cur->miimon)
-        return differs("miimon", std::to_string(cur->miimon), std::to_string(*x.miimon));
-    if (!x.primary.empty() && x.primary != cur->primary)
-        return differs("primary", cur->primary.empty() ? "-" : cur->primary, x.primary);
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("bond %s exists with mode %s; ibnm does not change it under its ports (take the "
+                                 "bond down first to recreate it with %s)"),
+                               x.ifname.c_str(), cur->mode.c_str(), x.mode.c_str()))
+            .withContext("bond.options.mode")
+            .withContext(origin);
+    std::optional<unsigned> miimon;
+    std::optional<std::string> primary;
+    std::vector<std::string> changes;
+    if (x.miimon && *x.miimon != cur->miimon) {
+        miimon = x.miimon;
+        changes.push_back(strprintf("miimon %u", *x.miimon));
+    }
+    if (!x.primary.empty() && x.primary != cur->primary) {
+        primary = x.primary;
+        changes.push_back("primary " + x.primary);
+    }
+    if (!changes.empty()) {
+        std::optional<unsigned> oldMiimon = miimon ? std::optional<unsigned>(cur->miimon) : std::nullopt;
+        std::optional<std::string> oldPrimary = primary ? std::optional<std::string>(cur->primary) : std::nullopt;
+        std::string what;
+        for (const auto &c : changes)
+            what += (what.empty() ? "" : ", ") + c;
+        add("set-bond-options", x.ifname, strprintf(_("set %s"), what.c_str()), origin,
+            [name = x.ifname, miimon, primary](Platform &p) { return p.setBondOptions(name, miimon, primary); },
+            [name = x.ifname, oldMiimon, oldPrimary](Platform &p) {
+                return p.setBondOptions(name, oldMiimon, oldPrimary);
+            });
+    }
     const auto *nd = host_.findNetdev(x.ifname);
     if (x.mtu != 0 && nd && nd->mtu != x.mtu) {
         unsigned old = nd->mtu;
@@ -585,6 +604,11 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(b.origin.id, b.ifname, _("the bond does not exist"));
         if (cur->mode != b.mode)
             return mismatch(b.origin.id, b.ifname, strprintf(_("bond mode is %s"), cur->mode.c_str()));
+        if (b.miimon && cur->miimon != *b.miimon)
+            return mismatch(b.origin.id, b.ifname, strprintf(_("bond miimon is %u"), cur->miimon));
+        if (!b.primary.empty() && cur->primary != b.primary)
+            return mismatch(b.origin.id, b.ifname,
+                            strprintf(_("bond primary is %s"), cur->primary.empty() ? "-" : cur->primary.c_str()));
     }
     for (const auto &r : d.rdma) {
         if (!r.linkType)

@@ -301,9 +301,10 @@ const std::vector<std::string> &fakeOperationNames()
 {
     static const std::vector<std::string> names = {
         "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
-        "setUp",            "createBond",       "enslave",        "release",            "deleteLink",
-        "addAddress",       "removeAddress",    "addRoute",       "removeRoute",    "addSoftLink",    "deleteSoftLink",     "setDefaultRoceMode",
-        "setDefaultRoceTos", "setTrafficClass", "setTtl",         "writeHostFile",      "removeHostFile",
+        "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
+        "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
+        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "setTrafficClass",
+        "setTtl",           "writeHostFile",    "removeHostFile",
     };
     return names;
 }
@@ -820,6 +821,31 @@ Status FakePlatform::createBond(const BondSpec &spec)
         b.primary = spec.primary;
         b.failOverMac = failOverMac;
         h.bonds.push_back(std::move(b));
+        return {};
+    });
+}
+
+Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<unsigned> miimon,
+                                    std::optional<std::string> primary)
+{
+    return mutate("setBondOptions", bondName, [&]() -> Status {
+        auto &h = state_.host;
+        model::Bond *bond = findBond(h, bondName);
+        if (bond == nullptr)
+            return noSuchNetdev(bondName);
+        if (primary && !primary->empty() && !validNetdevName(*primary))
+            return kernelError(EINVAL, *primary, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"))
+                .withContext(bondName);
+        if (miimon)
+            bond->miimon = *miimon;
+        if (primary) {
+            bond->primary = *primary;
+            // primary_reselect "always": a primary that is a port takes over
+            // (ports are the netdevs whose master is the bond).
+            const model::Netdev *nd = primary->empty() ? nullptr : findNetdev(h, *primary);
+            if (nd && nd->master == bondName)
+                bond->activePort = *primary;
+        }
         return {};
     });
 }

@@ -93,6 +93,8 @@ public:
     Status setMtu(const std::string &ifname, unsigned mtu) override;
     Status setUp(const std::string &ifname, bool up) override;
     Status createBond(const BondSpec &spec) override;
+    Status setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
+                          std::optional<std::string> primary) override;
     Status enslave(const std::string &port, const std::string &bond) override;
     Status release(const std::string &port) override;
     Status deleteLink(const std::string &ifname) override;

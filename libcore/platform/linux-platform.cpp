@@ -266,6 +266,8 @@ public:
     Status setMtu(const std::string &ifname, unsigned mtu) override;
     Status setUp(const std::string &ifname, bool up) override;
     Status createBond(const BondSpec &spec) override;
+    Status setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
+                          std::optional<std::string> primary) override;
     Status enslave(const std::string &port, const std::string &bond) override;
     Status release(const std::string &port) override;
     Status deleteLink(const std::string &ifname) override;
@@ -756,6 +758,24 @@ Status LinuxPlatform::createBond(const BondSpec &spec)
             return st;
         }
     }
+    return {};
+}
+
+Status LinuxPlatform::setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
+                                     std::optional<std::string> primary)
+{
+    if (auto st = writable(); !st)
+        return st;
+    std::string dir = netDir() + "/" + bond + "/bonding";
+    if (!g_file_test(dir.c_str(), G_FILE_TEST_IS_DIR))
+        return noSuchInterface(bond);
+    if (miimon)
+        if (auto st = sysfs::writeAttr(dir + "/miimon", std::to_string(*miimon)); !st)
+            return st;
+    // The bonding driver takes a blank line for "no primary".
+    if (primary)
+        if (auto st = sysfs::writeAttr(dir + "/primary", primary->empty() ? "\n" : *primary); !st)
+            return st;
     return {};
 }
 

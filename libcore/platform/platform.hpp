@@ -62,6 +62,10 @@ public:
     virtual Status setMtu(const std::string &ifname, unsigned mtu) = 0;
     virtual Status setUp(const std::string &ifname, bool up) = 0;
     virtual Status createBond(const BondSpec &spec) = 0;
+    // Changes a bond's options that the kernel changes under its ports:
+    // miimon, and primary (empty: none). What is nullopt stays.
+    virtual Status setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
+                                  std::optional<std::string> primary) = 0;
     virtual Status enslave(const std::string &port, const std::string &bond) = 0;
     virtual Status release(const std::string &port) = 0;
     virtual Status deleteLink(const std::string &ifname) = 0;

@@ -622,3 +622,39 @@ TEST(Activation, NumericBondOptionsAsNmcliWritesThem)
     EXPECT_EQ(bond->failOverMac, "active");
     EXPECT_EQ(upAll(*p, v).operations, 0u);
 }
+
+// miimon and primary change under the bond's ports (as NetworkManager's
+// reapply does); the change is one step, verified, and undone on failure.
+TEST(Activation, ChangedBondOptionsApplyUnderThePorts)
+{
+    auto withOptions = [](const char *miimon, const char *primary) {
+        auto b = connection("bond0", NM_SETTING_BOND_SETTING_NAME, "bond0");
+        NMSetting *s = nm_setting_bond_new();
+        nm_setting_bond_add_option(NM_SETTING_BOND(s), "mode", "active-backup");
+        nm_setting_bond_add_option(NM_SETTING_BOND(s), "miimon", miimon);
+        nm_setting_bond_add_option(NM_SETTING_BOND(s), "primary", primary);
+        nm_connection_add_setting(b.get(), s);
+        return std::vector<ConnPtr>{b, port("p0", "mlx4_ib0", "bond0"), port("p1", "mlx4_ib1", "bond0")};
+    };
+    auto p = makeHost();
+    ASSERT_TRUE(upAll(*p, withOptions("100", "mlx4_ib0")).ok);
+    std::string before = snapshot(*p);
+
+    auto changed = withOptions("250", "mlx4_ib1");
+    p->addFaults({{"setBondOptions", 1, EIO, 0}});
+    Report failed = upAll(*p, changed);
+    EXPECT_FALSE(failed.ok);
+    p->clearFaults();
+    EXPECT_EQ(snapshot(*p), before) << "nothing changed when the step failed";
+
+    Report r = upAll(*p, changed);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(actions(r), std::vector<std::string>{"set-bond-options bond0"});
+    EXPECT_EQ(r.operations, 1u);
+    const auto *bond = p->readHost()->findBond("bond0");
+    ASSERT_NE(bond, nullptr);
+    EXPECT_EQ(bond->miimon, 250u);
+    EXPECT_EQ(bond->primary, "mlx4_ib1");
+    EXPECT_EQ(bond->activePort, "mlx4_ib1") << "primary_reselect always: the primary port takes over";
+    EXPECT_EQ(upAll(*p, changed).operations, 0u);
+}

@@ -571,6 +571,47 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     EXPECT_EQ(h.findNetdev(b)->master, "");
 }
 
+TYPED_TEST_P(PlatformContract, BondMiimonAndPrimaryChangeUnderItsPorts)
+{
+    namespace c = ibnm::test::contract;
+    std::string a = this->ethernet("ibnmct0");
+    std::string b = this->ethernet("ibnmct1");
+    ASSERT_FALSE(a.empty());
+    ASSERT_FALSE(b.empty());
+    ibnm::platform::BondSpec spec;
+    spec.name = "ibnmctbond0";
+    spec.miimon = 100;
+    spec.primary = a;
+    auto st = this->p().createBond(spec);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    this->trackLink(spec.name);
+    for (const auto &port : {a, b})
+        ASSERT_TRUE(this->p().enslave(port, spec.name).ok()) << port;
+
+    st = this->p().setBondOptions(spec.name, 250u, b);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    auto h = this->host();
+    const auto *bond = c::findBond(h, spec.name);
+    ASSERT_NE(bond, nullptr);
+    EXPECT_EQ(bond->miimon, 250u);
+    EXPECT_EQ(bond->primary, b);
+    EXPECT_TRUE(c::contains(bond->ports, a)) << "the ports stay";
+    EXPECT_TRUE(c::contains(bond->ports, b));
+
+    // nullopt leaves an option alone; an empty primary clears it.
+    st = this->p().setBondOptions(spec.name, std::nullopt, std::string());
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    h = this->host();
+    bond = c::findBond(h, spec.name);
+    ASSERT_NE(bond, nullptr);
+    EXPECT_EQ(bond->miimon, 250u);
+    EXPECT_EQ(bond->primary, "");
+
+    auto missing = this->p().setBondOptions("ibnmctnobond", 100u, std::nullopt);
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code(), IBNM_ERROR_NOT_FOUND) << missing.error().toString();
+}
+
 TYPED_TEST_P(PlatformContract, EnslavingIntoAMissingBondFails)
 {
     std::string a = this->ethernet("ibnmct0");
@@ -732,6 +773,7 @@ REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, GidT
                             RoceDefaultsOnAMissingDeviceAreNotFound, TrafficClassIsMlx5Only, MtuUpAndAddresses,
                             RemovingAMissingAddressFails, LinkOperationsOnAMissingNetdevAreNotFound,
                             DeleteLinkRemovesTheNetdevAndItsSoftLinks, ActiveBackupBondWithPortsMiimonPrimary,
+                            BondMiimonAndPrimaryChangeUnderItsPorts,
                             EnslavingIntoAMissingBondFails, IpoibChildOnAnEthernetParentIsRefused,
                             IpoibChildNameAndFullMembershipBit, IpoibInvalidPkeysAreRefused,
                             IpoibConnectedModeWhereSupported, EnhancedIpoibRefusesConnectedMode, IpoibUmcast);

@@ -29,7 +29,6 @@ T = {
 "set the link down to change the transport mode": "Link deaktivieren, um den Transportmodus zu ändern",
 "set the transport mode to %s": "Transportmodus auf %s setzen",
 "create the %s bond": "den %s-Bond erstellen",
-"bond %s exists with %s %s; ibnm does not change it under its ports (take the bond down first to recreate it with %s)": "Bond %s existiert mit %s %s; ibnm ändert das nicht unter seinen Ports (deaktivieren Sie den Bond zuerst, um ihn mit %s neu zu erstellen)",
 "the netdev %s of the soft RDMA link does not exist on this host": "das Netzwerkgerät %s des Soft-RDMA-Links existiert auf diesem Rechner nicht",
 "the RDMA link %s exists already over %s": "der RDMA-Link %s existiert bereits über %s",
 "%s already has the %s link %s; the kernel allows one per netdev": "%s hat bereits den %s-Link %s; der Kernel erlaubt einen pro Netzwerkgerät",
@@ -63,4 +62,8 @@ T = {
 "%s of %s (%s) on %s": "%s von %s (%s) auf %s",
 "%s failed: %s": "%s fehlgeschlagen: %s",
 "%s done: %u operations": "%s erledigt: %u Operationen",
+"bond %s exists with mode %s; ibnm does not change it under its ports (take the bond down first to recreate it with %s)": "Bond %s existiert mit dem Modus %s; ibnm ändert ihn nicht unter seinen Ports (deaktivieren Sie den Bond zuerst, um ihn mit %s neu zu erstellen)",
+"set %s": "%s setzen",
+"bond miimon is %u": "miimon des Bonds ist %u",
+"bond primary is %s": "primary des Bonds ist %s",
 }

@@ -29,7 +29,6 @@ T = {
 "set the link down to change the transport mode": "désactiver le lien pour changer le mode de transport",
 "set the transport mode to %s": "régler le mode de transport sur %s",
 "create the %s bond": "créer l'agrégation %s",
-"bond %s exists with %s %s; ibnm does not change it under its ports (take the bond down first to recreate it with %s)": "l'agrégation %s existe avec %s %s ; ibnm ne la modifie pas sous ses ports (désactivez d'abord l'agrégation pour la recréer avec %s)",
 "the netdev %s of the soft RDMA link does not exist on this host": "l'interface réseau %s du lien RDMA logiciel n'existe pas sur cet hôte",
 "the RDMA link %s exists already over %s": "le lien RDMA %s existe déjà sur %s",
 "%s already has the %s link %s; the kernel allows one per netdev": "%s a déjà le lien %s %s ; le noyau n'en permet qu'un par interface réseau",
@@ -63,4 +62,8 @@ T = {
 "%s of %s (%s) on %s": "%s de %s (%s) sur %s",
 "%s failed: %s": "échec de %s : %s",
 "%s done: %u operations": "%s terminé : %u opérations",
+"bond %s exists with mode %s; ibnm does not change it under its ports (take the bond down first to recreate it with %s)": "l'agrégation %s existe avec le mode %s ; ibnm ne le modifie pas sous ses ports (désactivez d'abord l'agrégation pour la recréer avec %s)",
+"set %s": "définir %s",
+"bond miimon is %u": "le miimon de l'agrégation est %u",
+"bond primary is %s": "le primary de l'agrégation est %s",
 }
