@@ -1246,8 +1246,8 @@ Status FakePlatform::writeHostFile(const std::string &path, const std::string &c
         if (!isStorableId(path) ||
             !g_utf8_validate(contents.data(), static_cast<gssize>(contents.size()), nullptr))
             return kernelError(EINVAL, path, IBNM_ERROR_INVALID_ARGUMENT,
-                               _("the simulated host keeps only text files whose paths have no “[”, “]” or "
-                                 "control characters"));
+                               _("the simulated host keeps only UTF-8 text files whose paths are UTF-8 without “[”, "
+                                 "“]”, control characters or blanks at either end"));
         state_.files[path] = {contents, mode & 07777};
         return {};
     });

@@ -31,6 +31,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
@@ -177,6 +178,21 @@ protected:
     }
 
     void trackLink(const std::string &name) { links_.push_back(name); }
+
+    // The bond `spec` made of two new Ethernet netdevs `ports` (both
+    // enslaved); the bond and the netdevs are deleted at the end.
+    void bondOfTwo(const ibnm::platform::BondSpec &spec, const std::array<std::string, 2> &ports)
+    {
+        for (const auto &port : ports)
+            ASSERT_FALSE(port.empty()) << "could not create a port of " << spec.name;
+        auto st = p().createBond(spec);
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        trackLink(spec.name);
+        for (const auto &port : ports) {
+            auto en = p().enslave(port, spec.name);
+            ASSERT_TRUE(en.ok()) << port << ": " << en.error().toString();
+        }
+    }
     void trackChild(const std::string &parent, uint16_t pkey) { children_.emplace_back(parent, pkey); }
 
     ibnm::model::Host host()
@@ -529,21 +545,12 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     namespace c = ibnm::test::contract;
     std::string a = this->ethernet("ibnmct0");
     std::string b = this->ethernet("ibnmct1");
-    ASSERT_FALSE(a.empty());
-    ASSERT_FALSE(b.empty());
-
     ibnm::platform::BondSpec spec;
     spec.name = "ibnmctbond0";
     spec.mode = "active-backup";
     spec.miimon = 100;
     spec.primary = a;
-    auto st = this->p().createBond(spec);
-    ASSERT_TRUE(st.ok()) << st.error().toString();
-    this->trackLink(spec.name);
-    for (const auto &port : {a, b}) {
-        auto en = this->p().enslave(port, spec.name);
-        ASSERT_TRUE(en.ok()) << port << ": " << en.error().toString();
-    }
+    ASSERT_NO_FATAL_FAILURE(this->bondOfTwo(spec, {a, b}));
 
     auto h = this->host();
     const auto *bond = c::findBond(h, spec.name);
@@ -576,19 +583,13 @@ TYPED_TEST_P(PlatformContract, BondMiimonAndPrimaryChangeUnderItsPorts)
     namespace c = ibnm::test::contract;
     std::string a = this->ethernet("ibnmct0");
     std::string b = this->ethernet("ibnmct1");
-    ASSERT_FALSE(a.empty());
-    ASSERT_FALSE(b.empty());
     ibnm::platform::BondSpec spec;
     spec.name = "ibnmctbond0";
     spec.miimon = 100;
     spec.primary = a;
-    auto st = this->p().createBond(spec);
-    ASSERT_TRUE(st.ok()) << st.error().toString();
-    this->trackLink(spec.name);
-    for (const auto &port : {a, b})
-        ASSERT_TRUE(this->p().enslave(port, spec.name).ok()) << port;
+    ASSERT_NO_FATAL_FAILURE(this->bondOfTwo(spec, {a, b}));
 
-    st = this->p().setBondOptions(spec.name, 250u, b);
+    auto st = this->p().setBondOptions(spec.name, 250u, b);
     ASSERT_TRUE(st.ok()) << st.error().toString();
     auto h = this->host();
     const auto *bond = c::findBond(h, spec.name);

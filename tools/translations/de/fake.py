@@ -76,5 +76,5 @@ T = {
 "not an absolute path": "kein absoluter Pfad",
 "only a simulated host can be reset": "nur ein simulierter Rechner kann zurückgesetzt werden",
 "this inventory is a snapshot without a host": "dieses Inventar ist eine Momentaufnahme ohne Rechner",
-"the simulated host keeps only text files whose paths have no “[”, “]” or control characters": "der simulierte Rechner speichert nur Textdateien, deren Pfade kein „[“, „]“ und keine Steuerzeichen enthalten",
+"the simulated host keeps only UTF-8 text files whose paths are UTF-8 without “[”, “]”, control characters or blanks at either end": "der simulierte Host speichert nur UTF-8-Textdateien, deren Pfade UTF-8 sind und weder „[“, „]“, Steuerzeichen noch Leerraum am Anfang oder Ende enthalten",
 }

@@ -76,5 +76,5 @@ T = {
 "not an absolute path": "pas un chemin absolu",
 "only a simulated host can be reset": "seul un hôte simulé peut être réinitialisé",
 "this inventory is a snapshot without a host": "cet inventaire est un instantané sans hôte",
-"the simulated host keeps only text files whose paths have no “[”, “]” or control characters": "l’hôte simulé ne conserve que des fichiers texte dont le chemin ne contient ni « [ », ni « ] », ni caractère de contrôle",
+"the simulated host keeps only UTF-8 text files whose paths are UTF-8 without “[”, “]”, control characters or blanks at either end": "l’hôte simulé ne garde que des fichiers texte UTF-8 dont les chemins sont en UTF-8, sans « [ », « ] », caractères de contrôle ni blanc au début ou à la fin",
 }
