@@ -305,6 +305,13 @@ private:
     Status overlayRtnetlink(model::Host &host);
     Status overlayRdmaNetlink(model::Host &host);
     void overlayVerbs(model::Host &host);
+    // What a change of one link needs: the platform writable, an rtnetlink
+    // socket, and the link by name (in that order of errors).
+    struct LinkTarget {
+        std::unique_ptr<NlSocket> s;
+        RtnlLinkPtr link;
+    };
+    Result<LinkTarget> writableLink(const std::string &ifname);
     Status linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit);
     // The rxe devices whose netdev is `ifname`, and the siw ones via PORT_GET.
     std::vector<std::string> softDevicesOn(const std::string &ifname);
@@ -692,24 +699,32 @@ Status LinuxPlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
 
 // --- links ---------------------------------------------------------------------
 
-Status LinuxPlatform::linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit)
+Result<LinuxPlatform::LinkTarget> LinuxPlatform::writableLink(const std::string &ifname)
 {
     if (auto st = writable(); !st)
-        return st;
+        return std::move(st).error();
     auto s = route();
     if (!s)
         return std::move(s).error();
     auto link = getLink(**s, ifname);
     if (!link)
         return std::move(link).error();
+    return LinkTarget{std::move(s).value(), std::move(link).value()};
+}
+
+Status LinuxPlatform::linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit)
+{
+    auto t = writableLink(ifname);
+    if (!t)
+        return std::move(t).error();
     RtnlLinkPtr change(rtnl_link_alloc());
     if (!change)
         return Error(IBNM_ERROR_FAILED, "rtnl_link_alloc");
     edit(change.get());
-    (*s)->lastErrno = 0;
-    int err = rtnl_link_change((*s)->sock.get(), link->get(), change.get(), 0);
+    t->s->lastErrno = 0;
+    int err = rtnl_link_change(t->s->sock.get(), t->link.get(), change.get(), 0);
     if (err < 0)
-        return (*s)->error(err, ifname);
+        return t->s->error(err, ifname);
     return {};
 }
 
@@ -805,18 +820,13 @@ Status LinuxPlatform::enslave(const std::string &port, const std::string &bond)
 
 Status LinuxPlatform::release(const std::string &port)
 {
-    if (auto st = writable(); !st)
-        return st;
-    auto s = route();
-    if (!s)
-        return std::move(s).error();
-    auto slave = getLink(**s, port);
-    if (!slave)
-        return std::move(slave).error();
-    (*s)->lastErrno = 0;
-    int err = rtnl_link_bond_release_ifindex((*s)->sock.get(), rtnl_link_get_ifindex(slave->get()));
+    auto t = writableLink(port);
+    if (!t)
+        return std::move(t).error();
+    t->s->lastErrno = 0;
+    int err = rtnl_link_bond_release_ifindex(t->s->sock.get(), rtnl_link_get_ifindex(t->link.get()));
     if (err < 0)
-        return (*s)->error(err, port);
+        return t->s->error(err, port);
     return {};
 }
 
@@ -845,19 +855,14 @@ std::vector<std::string> LinuxPlatform::softDevicesOn(const std::string &ifname)
 
 Status LinuxPlatform::deleteLink(const std::string &ifname)
 {
-    if (auto st = writable(); !st)
-        return st;
-    auto s = route();
-    if (!s)
-        return std::move(s).error();
-    auto link = getLink(**s, ifname);
-    if (!link)
-        return std::move(link).error();
+    auto t = writableLink(ifname);
+    if (!t)
+        return std::move(t).error();
     auto soft = softDevicesOn(ifname);
-    (*s)->lastErrno = 0;
-    int err = rtnl_link_delete((*s)->sock.get(), link->get());
+    t->s->lastErrno = 0;
+    int err = rtnl_link_delete(t->s->sock.get(), t->link.get());
     if (err < 0)
-        return (*s)->error(err, ifname);
+        return t->s->error(err, ifname);
     // rxe and siw unregister their devices from a work queue once the
     // netdev is gone: wait for that, so the next snapshot is consistent.
     waitUntil([&] {
@@ -919,14 +924,9 @@ void LinuxPlatform::settleRoceGids(const std::string &ifname)
 
 Status LinuxPlatform::changeAddress(const std::string &ifname, const std::string &cidr, bool add)
 {
-    if (auto st = writable(); !st)
-        return st;
-    auto s = route();
-    if (!s)
-        return std::move(s).error();
-    auto link = getLink(**s, ifname);
-    if (!link)
-        return std::move(link).error();
+    auto t = writableLink(ifname);
+    if (!t)
+        return std::move(t).error();
     nl_addr *rawLocal = nullptr;
     if (nl_addr_parse(cidr.c_str(), AF_UNSPEC, &rawLocal) < 0 ||
         (nl_addr_get_family(rawLocal) != AF_INET && nl_addr_get_family(rawLocal) != AF_INET6)) {
@@ -939,13 +939,13 @@ Status LinuxPlatform::changeAddress(const std::string &ifname, const std::string
     RtnlAddrPtr addr(rtnl_addr_alloc());
     if (!addr)
         return Error(IBNM_ERROR_FAILED, "rtnl_addr_alloc");
-    rtnl_addr_set_ifindex(addr.get(), rtnl_link_get_ifindex(link->get()));
+    rtnl_addr_set_ifindex(addr.get(), rtnl_link_get_ifindex(t->link.get()));
     if (int err = rtnl_addr_set_local(addr.get(), local.get()); err < 0)
-        return (*s)->error(err, ifname);
-    (*s)->lastErrno = 0;
-    int err = add ? rtnl_addr_add((*s)->sock.get(), addr.get(), 0) : rtnl_addr_delete((*s)->sock.get(), addr.get(), 0);
+        return t->s->error(err, ifname);
+    t->s->lastErrno = 0;
+    int err = add ? rtnl_addr_add(t->s->sock.get(), addr.get(), 0) : rtnl_addr_delete(t->s->sock.get(), addr.get(), 0);
     if (err < 0)
-        return (*s)->error(err, cidr).withContext(ifname);
+        return t->s->error(err, cidr).withContext(ifname);
     settleRoceGids(ifname);
     return {};
 }
@@ -962,14 +962,9 @@ Status LinuxPlatform::removeAddress(const std::string &ifname, const std::string
 
 Status LinuxPlatform::changeRoute(const std::string &ifname, const model::Route &r, bool add)
 {
-    if (auto st = writable(); !st)
-        return st;
-    auto s = route();
-    if (!s)
-        return std::move(s).error();
-    auto link = getLink(**s, ifname);
-    if (!link)
-        return std::move(link).error();
+    auto t = writableLink(ifname);
+    if (!t)
+        return std::move(t).error();
     auto bad = [&](const std::string &what) {
         return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("'%s' is not a valid route"), what.c_str()), EINVAL)
             .withContext(ifname);
@@ -991,9 +986,9 @@ Status LinuxPlatform::changeRoute(const std::string &ifname, const model::Route 
     rtnl_route_set_scope(rt.get(), r.gateway.empty() ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE);
     if (int err = rtnl_route_set_dst(rt.get(), dst.get()); err < 0) {
         rtnl_route_nh_free(nh);
-        return (*s)->error(err, r.dest).withContext(ifname);
+        return t->s->error(err, r.dest).withContext(ifname);
     }
-    rtnl_route_nh_set_ifindex(nh, rtnl_link_get_ifindex(link->get()));
+    rtnl_route_nh_set_ifindex(nh, rtnl_link_get_ifindex(t->link.get()));
     if (!r.gateway.empty()) {
         nl_addr *rawGw = nullptr;
         if (nl_addr_parse(r.gateway.c_str(), v6 ? AF_INET6 : AF_INET, &rawGw) < 0) {
@@ -1004,11 +999,11 @@ Status LinuxPlatform::changeRoute(const std::string &ifname, const model::Route 
         rtnl_route_nh_set_gateway(nh, gw.get()); // takes its own reference
     }
     rtnl_route_add_nexthop(rt.get(), nh); // the route owns nh now
-    (*s)->lastErrno = 0;
-    int err = add ? rtnl_route_add((*s)->sock.get(), rt.get(), NLM_F_EXCL)
-                  : rtnl_route_delete((*s)->sock.get(), rt.get(), 0);
+    t->s->lastErrno = 0;
+    int err = add ? rtnl_route_add(t->s->sock.get(), rt.get(), NLM_F_EXCL)
+                  : rtnl_route_delete(t->s->sock.get(), rt.get(), 0);
     if (err < 0)
-        return (*s)->error(err, r.dest).withContext(ifname);
+        return t->s->error(err, r.dest).withContext(ifname);
     return {};
 }
 
