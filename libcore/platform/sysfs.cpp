@@ -547,6 +547,40 @@ std::string portGuidFromAddress(const std::string &address)
     return hex.substr(0, 4) + ":" + hex.substr(4, 4) + ":" + hex.substr(8, 4) + ":" + hex.substr(12, 4);
 }
 
+namespace {
+
+// The RDMA devices under class/infiniband (directories), in natural order.
+Result<std::vector<std::string>> deviceNames(const std::string &sysfsRoot)
+{
+    std::string ibDir = sysfsRoot + "/class/infiniband";
+    auto names = listDir(ibDir);
+    if (!names)
+        return std::move(names).error();
+    std::vector<std::string> out;
+    for (auto &name : *names)
+        if (g_file_test((ibDir + "/" + name).c_str(), G_FILE_TEST_IS_DIR))
+            out.push_back(std::move(name));
+    return out;
+}
+
+// The port numbers of a device's ports/ directory; any other entry is an
+// error naming it.
+Result<std::vector<unsigned>> portNumbers(const std::string &deviceDir)
+{
+    auto entries = listDir(deviceDir + "/ports");
+    if (!entries)
+        return std::move(entries).error();
+    std::vector<unsigned> out;
+    for (const auto &pn : *entries) {
+        if (!isNumber(pn))
+            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(deviceDir + "/ports/" + pn);
+        out.push_back(static_cast<unsigned>(strtoul(pn.c_str(), nullptr, 10)));
+    }
+    return out;
+}
+
+} // namespace
+
 Result<model::Port> readPort(const std::string &deviceDir, unsigned number)
 {
     std::string dir = deviceDir + "/ports/" + std::to_string(number);
@@ -621,16 +655,14 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
     if (roce->has_value())
         d.roceEnabled = **roce != 0;
 
-    auto ports = listDir(dir + "/ports");
+    auto ports = portNumbers(dir);
     if (!ports)
         return std::move(ports).error();
-    for (const auto &pn : *ports) {
-        if (!isNumber(pn))
-            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(dir + "/ports/" + pn);
-        auto port = readPort(dir, static_cast<unsigned>(strtoul(pn.c_str(), nullptr, 10)));
+    for (unsigned number : *ports) {
+        auto port = readPort(dir, number);
         if (!port)
             return std::move(port).error();
-        std::string tcDir = dir + "/tc/" + pn;
+        std::string tcDir = dir + "/tc/" + std::to_string(number);
         auto tclass = readTcValue(tcDir + "/traffic_class", "tclass");
         if (!tclass)
             return std::move(tclass).error();
@@ -652,12 +684,10 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
 Result<model::Host> readHost(const ReadOptions &options)
 {
     model::Host host;
-    auto devices = listDir(options.sysfsRoot + "/class/infiniband");
+    auto devices = deviceNames(options.sysfsRoot);
     if (!devices)
         return std::move(devices).error();
     for (const auto &name : *devices) {
-        if (!g_file_test((options.sysfsRoot + "/class/infiniband/" + name).c_str(), G_FILE_TEST_IS_DIR))
-            continue;
         auto dev = readDevice(options.sysfsRoot, name);
         if (!dev)
             return std::move(dev).error();
@@ -700,25 +730,20 @@ Result<model::Host> readHost(const ReadOptions &options)
 Result<model::Host> readGidTables(const std::string &sysfsRoot)
 {
     model::Host host;
-    std::string ibDir = sysfsRoot + "/class/infiniband";
-    auto devices = listDir(ibDir);
+    auto devices = deviceNames(sysfsRoot);
     if (!devices)
         return std::move(devices).error();
     for (const auto &name : *devices) {
-        std::string dir = ibDir + "/" + name;
-        if (!g_file_test(dir.c_str(), G_FILE_TEST_IS_DIR))
-            continue;
+        std::string dir = sysfsRoot + "/class/infiniband/" + name;
         model::Device d;
         d.name = name;
-        auto ports = listDir(dir + "/ports");
+        auto ports = portNumbers(dir);
         if (!ports)
             return std::move(ports).error();
-        for (const auto &pn : *ports) {
-            if (!isNumber(pn))
-                return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(dir + "/ports/" + pn);
+        for (unsigned number : *ports) {
             model::Port p;
-            p.number = static_cast<unsigned>(strtoul(pn.c_str(), nullptr, 10));
-            if (auto st = readGids(dir + "/ports/" + pn, p.gids); !st)
+            p.number = number;
+            if (auto st = readGids(dir + "/ports/" + std::to_string(number), p.gids); !st)
                 return std::move(st).error();
             d.ports.push_back(std::move(p));
         }
