@@ -4,6 +4,7 @@
 #include "libcore/ibnm-apply.h"
 
 #include "libcore/activation/engine.hpp"
+#include "libcore/internal/profile-rules.hpp"
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/host-private.hpp"
@@ -183,7 +184,10 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
-// Shared body of up and down.
+// Shared body of up and down. Up refuses, before it changes anything,
+// profiles that `ibnm check` finds an error in on this host (check asks the
+// same planner, so the two always agree); the error keeps its code and
+// names the profile and property.
 gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
              IbnmApplyReport **out, GError **error)
 {
@@ -191,21 +195,43 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         auto selected = toVector(profiles);
         auto everything = all ? toVector(all) : selected;
         bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
+        bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
         auto desired = ibnm::activation::resolve(selected, everything, withIp);
         if (!desired.ok())
             return std::move(desired).error();
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+        options.rdmaOnly = rdmaOnly;
         auto &platform = ibnm::hostPlatform(host);
-        auto report = goingUp ? ibnm::activation::up(platform, *desired, options)
+        auto snapshot = platform.readHost();
+        if (!snapshot.ok())
+            return std::move(snapshot).error();
+        if (goingUp && !rdmaOnly) {
+            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot)) {
+                if (f.severity != IBNM_SEVERITY_ERROR)
+                    continue;
+                ibnm::Error e = ibnm::Error(f.code, f.message).withProfile(f.profileId);
+                if (out) {
+                    ibnm::activation::Report refused;
+                    refused.ok = false;
+                    refused.error = e.toString();
+                    refused.errorCode = e.code();
+                    refused.failure = e;
+                    *out = wrap(std::move(refused));
+                }
+                return e;
+            }
+        }
+        auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
                               : ibnm::activation::down(platform, *desired, options);
         bool ok = report.ok;
+        std::optional<ibnm::Error> failure = report.failure;
         std::string message = report.error;
+        IbnmError code = report.errorCode;
         if (out)
             *out = wrap(std::move(report));
         if (!ok)
-            return ibnm::Error(IBNM_ERROR_PLATFORM, message);
+            return failure ? *failure : ibnm::Error(code, message);
         return {};
     });
 }

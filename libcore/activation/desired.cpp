@@ -5,7 +5,10 @@
 
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/strings.hpp"
+#include "libcore/internal/raii.hpp"
 #include "libcore/internal/user-keys.hpp"
+#include "libcore/model/bond.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <cstdlib>
 #include <initializer_list>
@@ -33,11 +36,23 @@ std::vector<std::string> addressesOf(NMConnection *c)
             continue;
         for (guint i = 0; i < nm_setting_ip_config_get_num_addresses(ip); i++) {
             NMIPAddress *a = nm_setting_ip_config_get_address(ip, i);
-            out.push_back(strprintf("%s/%u", nm_ip_address_get_address(a), nm_ip_address_get_prefix(a)));
+            // The kernel's text form ("2001:db8::1/64"), as the host reads back.
+            auto addr = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(nm_ip_address_get_address(a)));
+            GCharPtr text(addr ? g_inet_address_to_string(addr.get()) : g_strdup(nm_ip_address_get_address(a)));
+            out.push_back(strprintf("%s/%u", text.get(), nm_ip_address_get_prefix(a)));
         }
     }
     return out;
 }
+
+// Whether the profile sets the family's addresses: method manual or disabled
+// (NetworkManager then removes every other address of that family).
+bool managesFamily(NMSettingIPConfig *ip)
+{
+    const char *method = ip ? nm_setting_ip_config_get_method(ip) : nullptr;
+    return g_strcmp0(method, "manual") == 0 || g_strcmp0(method, "disabled") == 0;
+}
+
 
 // Static routes of manual IPv4/IPv6 settings, the gateway as a default route.
 std::vector<model::Route> routesOf(NMConnection *c)
@@ -66,6 +81,16 @@ std::vector<model::Route> routesOf(NMConnection *c)
     return out;
 }
 
+DesiredIp ipOf(NMConnection *c)
+{
+    DesiredIp ip;
+    ip.addresses = addressesOf(c);
+    ip.routes = routesOf(c);
+    ip.manage4 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)));
+    ip.manage6 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c)));
+    return ip;
+}
+
 // The interface a connection names, or that its master reference names.
 std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &all)
 {
@@ -84,18 +109,6 @@ std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &
     return master; // an interface name, as NetworkManager also accepts
 }
 
-// NetworkManager keeps bond options as written; the kernel (and so the host
-// snapshot) names them: "1" is active-backup, fail_over_mac "1" is active.
-std::string bondOptionName(const std::string &v, std::initializer_list<const char *> names)
-{
-    unsigned i = 0;
-    for (const char *n : names) {
-        if (v == std::to_string(i++))
-            return n;
-    }
-    return v;
-}
-
 unsigned parseUnsigned(const char *v, unsigned fallback)
 {
     if (v == nullptr || *v == '\0')
@@ -107,12 +120,12 @@ unsigned parseUnsigned(const char *v, unsigned fallback)
 
 } // namespace
 
-std::string defaultSoftLinkName(model::SoftLinkType type, const std::string &netdev)
+bool DesiredIp::manages(const std::string &cidr) const
 {
-    std::string name = std::string(type == model::SoftLinkType::Rxe ? "rxe_" : "siw_") + netdev;
-    if (name.size() > 63)
-        name.resize(63);
-    return name;
+    if (cidr.find(':') == std::string::npos)
+        return manage4;
+    // The kernel's own link-local address stays.
+    return manage6 && g_ascii_strncasecmp(cidr.c_str(), "fe80:", 5) != 0;
 }
 
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
@@ -127,13 +140,13 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
 
         auto options = userkeys::parse(c);
         if (!options.ok())
-            return std::move(options).error().withContext("user", ".").withContext(origin.id);
+            return std::move(options).error().withProfile(origin.id);
 
         if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
             NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
             if (ib == nullptr)
                 return Error(IBNM_ERROR_MISSING_PROPERTY, _("the profile has no infiniband setting"))
-                    .withContext(origin.id);
+                    .withProfile(origin.id);
             DesiredIpoib x;
             x.origin = origin;
             const char *tm = nm_setting_infiniband_get_transport_mode(ib);
@@ -146,8 +159,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (parent == nullptr)
                     return Error(IBNM_ERROR_MISSING_PROPERTY,
                                  _("a P_Key child needs a parent interface to be created"))
-                        .withContext("infiniband.parent")
-                        .withContext(origin.id);
+                        .withProperty("infiniband.parent")
+                        .withProfile(origin.id);
                 x.parent = parent;
                 x.pkey = uint16_t(pkey);
                 const char *virt = nm_setting_infiniband_get_virtual_interface_name(ib);
@@ -159,14 +172,12 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (x.ifname.empty() && x.macAddress.empty())
                     return Error(IBNM_ERROR_MISSING_PROPERTY,
                                  _("neither an interface name nor a MAC address names the device"))
-                        .withContext("connection.interface-name")
-                        .withContext(origin.id);
+                        .withProperty("connection.interface-name")
+                        .withProfile(origin.id);
             }
             x.master = masterInterface(c, all);
-            if (withIp && x.master.empty()) {
-                x.addresses = addressesOf(c);
-                x.routes = routesOf(c);
-            }
+            if (withIp && x.master.empty())
+                x.ip = ipOf(c);
             d.ipoib.push_back(std::move(x));
         } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
             NMSettingBond *b = nm_connection_get_setting_bond(c);
@@ -175,28 +186,42 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             x.ifname = ifname;
             if (x.ifname.empty())
                 return Error(IBNM_ERROR_MISSING_PROPERTY, _("a bond needs an interface name"))
-                    .withContext("connection.interface-name")
-                    .withContext(origin.id);
+                    .withProperty("connection.interface-name")
+                    .withProfile(origin.id);
             if (b) {
                 if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
-                    x.mode = bondOptionName(m, {"balance-rr", "active-backup", "balance-xor", "broadcast", "802.3ad",
-                                                "balance-tlb", "balance-alb"});
+                    x.mode = model::bondModeName(m);
                 if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MIIMON))
                     x.miimon = parseUnsigned(m, 100);
                 if (const char *p = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_PRIMARY))
                     x.primary = p;
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
-                    x.failOverMac = bondOptionName(f, {"none", "active", "follow"});
+                    x.failOverMac = model::failOverMacName(f);
             }
             if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
             else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
-            if (withIp) {
-                x.addresses = addressesOf(c);
-                x.routes = routesOf(c);
-            }
+            if (withIp)
+                x.ip = ipOf(c);
             d.bonds.push_back(std::move(x));
+        } else if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0 && withIp) {
+            // Standalone mode configures the Ethernet interface as
+            // NetworkManager would; with NetworkManager it does that itself.
+            DesiredEthernet x;
+            x.origin = origin;
+            x.ifname = ifname;
+            if (x.ifname.empty())
+                return Error(IBNM_ERROR_MISSING_PROPERTY,
+                             _("ibnm finds an Ethernet interface by its name; the profile has none"))
+                    .withProperty("connection.interface-name")
+                    .withProfile(origin.id);
+            if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtu = nm_setting_wired_get_mtu(w);
+            x.master = masterInterface(c, all);
+            if (x.master.empty())
+                x.ip = ipOf(c);
+            d.ethernet.push_back(std::move(x));
         }
 
         if (options->linkType || options->roceMode || options->roceTos || options->trafficClass || options->ttl) {
@@ -206,11 +231,11 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             if (r.netdev.empty())
                 return Error(IBNM_ERROR_MISSING_PROPERTY,
                              _("RDMA options need the profile's interface name to find the device"))
-                    .withContext("connection.interface-name")
-                    .withContext(origin.id);
+                    .withProperty("connection.interface-name")
+                    .withProfile(origin.id);
             r.linkType = options->linkType;
             if (r.linkType)
-                r.linkName = options->linkName ? *options->linkName : defaultSoftLinkName(*r.linkType, r.netdev);
+                r.linkName = options->linkName ? *options->linkName : model::defaultSoftLinkName(*r.linkType, r.netdev);
             r.roceMode = options->roceMode;
             r.roceTos = options->roceTos;
             r.trafficClass = options->trafficClass;

@@ -22,6 +22,18 @@ struct Origin {
     std::string uuid;
 };
 
+// The addresses and routes a profile sets (standalone mode). A family whose
+// method is manual or disabled is managed: the interface ends with exactly
+// the profile's addresses of that family (others are removed, link-local
+// IPv6 excepted); other methods leave the family's addresses alone.
+struct DesiredIp {
+    std::vector<std::string> addresses;
+    std::vector<model::Route> routes; // static routes and the gateway
+    bool manage4 = false;
+    bool manage6 = false;
+    bool manages(const std::string &cidr) const;
+};
+
 struct DesiredIpoib {
     Origin origin;
     std::string ifname;             // base: the netdev; child: NM's <parent>.%04x
@@ -32,8 +44,7 @@ struct DesiredIpoib {
     unsigned mtu = 0;               // 0: leave as is
     std::optional<bool> umcast;
     std::string master;             // bond interface when a port
-    std::vector<std::string> addresses;
-    std::vector<model::Route> routes; // static routes and the gateway
+    DesiredIp ip;
 };
 
 struct DesiredBond {
@@ -44,13 +55,20 @@ struct DesiredBond {
     std::string primary;
     std::string failOverMac;
     unsigned mtu = 0;
-    std::vector<std::string> addresses;
-    std::vector<model::Route> routes;
+    DesiredIp ip;
 };
 
-// Any other profile type (ethernet, vlan): only its RDMA extras and, in
-// standalone mode, nothing else (ibnm provisions IPoIB and RDMA, not
-// Ethernet).
+// An Ethernet profile's interface (standalone mode): its MTU, bond and IP,
+// as NetworkManager would configure them. The interface must exist.
+struct DesiredEthernet {
+    Origin origin;
+    std::string ifname;
+    unsigned mtu = 0;
+    std::string master;
+    DesiredIp ip;
+};
+
+// The RDMA extras of any profile (ethernet, infiniband, bond).
 struct DesiredRdma {
     Origin origin;
     std::string netdev;                       // the profile's interface
@@ -66,12 +84,9 @@ struct DesiredRdma {
 struct Desired {
     std::vector<DesiredIpoib> ipoib;
     std::vector<DesiredBond> bonds;
+    std::vector<DesiredEthernet> ethernet;
     std::vector<DesiredRdma> rdma;
 };
-
-// The default name of a profile's soft RDMA link: "rxe_<netdev>" or
-// "siw_<netdev>", within the kernel's 63 characters.
-std::string defaultSoftLinkName(model::SoftLinkType type, const std::string &netdev);
 
 // Resolves `selected` (the profiles to bring up). `all` is every known
 // profile, used to find a port's bond by id, uuid or interface name.

@@ -5,6 +5,9 @@
 
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/strings.hpp"
+#include "libcore/model/bond.hpp"
+#include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -24,34 +27,29 @@ using Op = std::function<Status(Platform &)>;
 struct Step {
     StepRecord rec;
     Op run;
-    Op undo; // empty: nothing to undo
+    Op undo; // empty: nothing to undo of its own
+    // Set for the steps of a new object (a P_Key child, a bond, a soft RDMA
+    // link): the name the kernel gave it, for the report, and whether the
+    // object's own undo (its deletion) ran, which undoes these steps too.
+    std::shared_ptr<std::string> kernelName;
+    std::shared_ptr<bool> removed;
 };
-
-const char *modeName(IpoibMode m)
-{
-    return m == IpoibMode::Connected ? "connected" : "datagram";
-}
-
-const char *roceModeName(model::RoceMode m)
-{
-    return m == model::RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
-}
 
 std::string pkeyHex(uint16_t p)
 {
     return strprintf("0x%04x", p);
 }
 
-// The last 8 bytes (port GUID) of a 20-byte IPoIB hardware address, lower
-// case, or "" when the address is not one.
-std::string guidPart(const std::string &address)
+bool contains(const std::vector<std::string> &v, const std::string &s)
 {
-    if (address.size() != 59)
-        return {};
-    std::string g = address.substr(36);
-    for (auto &c : g)
-        c = g_ascii_tolower(c);
-    return g;
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// A planning error: the code and errno of the fact that refused, the
+// property and the profile as context.
+Error refused(Error e, const char *property, const std::string &origin)
+{
+    return std::move(e).withProperty(property).withProfile(origin);
 }
 
 class Planner {
@@ -76,67 +74,86 @@ public:
         steps.push_back(std::move(s));
     }
 
+    // The steps from `first` on configure the object that steps[first]
+    // creates: deleting it (its undo) undoes them.
+    void coverFrom(size_t first)
+    {
+        auto removed = std::make_shared<bool>(false);
+        Op undo = std::move(steps[first].undo);
+        steps[first].undo = [undo, removed](Platform &p) -> Status {
+            Status s = undo(p);
+            *removed = s.ok();
+            return s;
+        };
+        for (size_t i = first; i < steps.size(); i++)
+            steps[i].removed = removed;
+    }
+
     void note(const std::string &origin, const std::string &object, std::string message)
     {
         report_.notes.push_back({origin, object, std::move(message)});
-    }
-
-    const model::Port *portOf(const std::string &netdev) const
-    {
-        std::string name = netdev;
-        // A child's port is its parent's.
-        if (const auto *ib = host_.findIpoib(netdev); ib && !ib->parent.empty())
-            name = ib->parent;
-        const auto *nd = host_.findNetdev(name);
-        if (nd == nullptr || nd->rdmaDevice.empty())
-            return nullptr;
-        const auto *dev = host_.findDevice(nd->rdmaDevice);
-        if (dev == nullptr)
-            return nullptr;
-        for (const auto &p : dev->ports)
-            if (p.number == nd->rdmaPort)
-                return &p;
-        return nullptr;
-    }
-
-    const model::IpoibNetdev *findChild(const std::string &parent, uint16_t pkey) const
-    {
-        for (const auto &ib : host_.ipoib)
-            if (ib.parent == parent && (ib.pkey | 0x8000) == (pkey | 0x8000))
-                return &ib;
-        return nullptr;
     }
 
     const model::IpoibNetdev *findBase(const activation::DesiredIpoib &x) const
     {
         if (!x.ifname.empty())
             return host_.findIpoib(x.ifname);
-        std::string want = guidPart(x.macAddress);
         for (const auto &ib : host_.ipoib)
-            if (ib.parent.empty() && !want.empty() && guidPart(ib.address) == want)
+            if (ib.parent.empty() && model::sameIpoibPort(ib.address, x.macAddress))
                 return &ib;
         return nullptr;
     }
 
+    const model::IpoibNetdev *find(const activation::DesiredIpoib &x) const
+    {
+        return x.pkey ? model::findChild(host_, x.parent, *x.pkey) : findBase(x);
+    }
+
+    // The MTU the bond `name` has once `up` has run: what its profile asks,
+    // else what it has, else the driver's default.
+    unsigned bondMtu(const std::string &name) const
+    {
+        for (const auto *b : desiredBonds_)
+            if (b->ifname == name && b->mtu != 0)
+                return b->mtu;
+        const auto *nd = host_.findNetdev(name);
+        return nd ? nd->mtu : model::kBondDefaultMtu;
+    }
+
+    void setDesiredBonds(const std::vector<DesiredBond> &bonds)
+    {
+        for (const auto &b : bonds)
+            desiredBonds_.push_back(&b);
+    }
+
     Status planIpoib(const DesiredIpoib &x);
     Status planBond(const DesiredBond &x);
-    Status planPorts(const DesiredIpoib &x, const std::string &ifname);
+    Status planEthernet(const DesiredEthernet &x);
     Status planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs);
-    void planAddresses(const std::string &origin, const std::string &ifname, const std::vector<std::string> &want);
-    // `flushed`: an earlier step takes the link down, which removes its routes.
-    void planRoutes(const std::string &origin, const std::string &ifname, const std::vector<model::Route> &want,
-                    bool flushed);
+    // Addresses and routes of ifname as `ip` says. `flushed`: an earlier step
+    // takes the link down, which removes its routes and IPv6 addresses.
+    void planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed);
     void planUp(const std::string &origin, const std::string &ifname, bool isUp);
+    // Takes ifname down; the undo brings it up with the addresses and routes
+    // the kernel flushed.
+    void planDown(const std::string &origin, const std::string &ifname, std::string detail);
+    // Enslaves ifname (whose MTU is `mtu` now) into bond; the undo releases
+    // it and puts the MTU back that enslaving replaced with the bond's.
+    void planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond, unsigned mtu);
 
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
 
 private:
     Status planIpoibExtras(const DesiredIpoib &x);
+    // The port's MTU once it joins its bond, refused as the kernel refuses it.
+    Status checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
+                        IpoibMode mode, const model::Port *rdmaPort) const;
 
     const Host &host_;
     Report &report_;
     bool rdmaOnly_ = false;
+    std::vector<const DesiredBond *> desiredBonds_;
 };
 
 // NetworkManager has created and configured the interface: only umcast,
@@ -144,21 +161,17 @@ private:
 Status Planner::planIpoibExtras(const DesiredIpoib &x)
 {
     const std::string &origin = x.origin.id;
-    const model::IpoibNetdev *cur = x.pkey ? findChild(x.parent, *x.pkey) : findBase(x);
+    const model::IpoibNetdev *cur = find(x);
     if (cur == nullptr)
         return Error(IBNM_ERROR_NOT_FOUND,
                      strprintf(_("the interface %s does not exist (yet)"), x.ifname.c_str()))
-            .withContext("connection.interface-name")
-            .withContext(origin);
-    const auto *nd = host_.findNetdev(cur->parent.empty() ? cur->name : cur->parent);
-    const auto *dev = nd ? host_.findDevice(nd->rdmaDevice) : nullptr;
-    if (x.mode == IpoibMode::Connected && dev && (dev->enhancedIpoib || !dev->connectedModeSupported))
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("%s cannot use connected mode (%s: %s); set transport-mode datagram"),
-                               cur->name.c_str(), dev->name.c_str(),
-                               dev->enhancedIpoib ? _("Enhanced IPoIB") : _("no IPoIB connected mode")))
-            .withContext("infiniband.transport-mode")
-            .withContext(origin);
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    const model::Device *dev = model::deviceOf(host_, cur->name);
+    if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
+            .withProperty("infiniband.transport-mode")
+            .withProfile(origin);
     if (x.umcast && *x.umcast != cur->umcast) {
         bool old = cur->umcast;
         std::string ifname = cur->name;
@@ -169,24 +182,29 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
     return {};
 }
 
-void Planner::planAddresses(const std::string &origin, const std::string &ifname,
-                            const std::vector<std::string> &want)
+void Planner::planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed)
 {
     const auto *nd = host_.findNetdev(ifname);
-    for (const auto &a : want) {
-        if (nd && std::find(nd->addresses.begin(), nd->addresses.end(), a) != nd->addresses.end())
+    std::vector<std::string> have;
+    if (nd)
+        for (const auto &a : nd->addresses)
+            if (!(flushed && model::flushedOnLinkDown(a)))
+                have.push_back(a);
+    for (const auto &a : have) {
+        if (!ip.manages(a) || contains(ip.addresses, a))
+            continue;
+        add("remove-address", ifname, strprintf(_("remove address %s"), a.c_str()), origin,
+            [ifname, a](Platform &p) { return p.removeAddress(ifname, a); },
+            [ifname, a](Platform &p) { return p.addAddress(ifname, a); });
+    }
+    for (const auto &a : ip.addresses) {
+        if (contains(have, a))
             continue;
         add("add-address", ifname, strprintf(_("add address %s"), a.c_str()), origin,
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); });
     }
-}
-
-void Planner::planRoutes(const std::string &origin, const std::string &ifname, const std::vector<model::Route> &want,
-                         bool flushed)
-{
-    const auto *nd = host_.findNetdev(ifname);
-    for (const auto &r : want) {
+    for (const auto &r : ip.routes) {
         if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             continue;
         add("add-route", ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
@@ -203,71 +221,71 @@ void Planner::planUp(const std::string &origin, const std::string &ifname, bool 
         [ifname](Platform &p) { return p.setUp(ifname, false); });
 }
 
+void Planner::planDown(const std::string &origin, const std::string &ifname, std::string detail)
+{
+    const auto *nd = host_.findNetdev(ifname);
+    std::vector<std::string> flushed;
+    std::vector<model::Route> routes;
+    if (nd) {
+        for (const auto &a : nd->addresses)
+            if (model::flushedOnLinkDown(a))
+                flushed.push_back(a);
+        routes = nd->routes;
+    }
+    add("set-down", ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
+        [ifname, flushed, routes](Platform &p) -> Status {
+            if (Status s = p.setUp(ifname, true); !s.ok())
+                return s;
+            for (const auto &a : flushed)
+                if (Status s = p.addAddress(ifname, a); !s.ok())
+                    return s;
+            for (const auto &r : routes)
+                if (Status s = p.addRoute(ifname, r); !s.ok())
+                    return s;
+            return {};
+        });
+}
+
+void Planner::planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond,
+                          unsigned mtu)
+{
+    add("enslave", ifname, strprintf(_("add to bond %s"), bond.c_str()), origin,
+        [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
+        [ifname, mtu](Platform &p) -> Status {
+            if (Status s = p.release(ifname); !s.ok())
+                return s;
+            return mtu ? p.setMtu(ifname, mtu) : Status{};
+        });
+}
+
+Status Planner::checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
+                             IpoibMode mode, const model::Port *rdmaPort) const
+{
+    unsigned mtu = bondMtu(bond);
+    auto r = model::portMtuAtEnslave(mtu, mode, rdmaPort);
+    if (r.ok())
+        return {};
+    return Error(IBNM_ERROR_INVALID_PROPERTY,
+                 strprintf(_("the bond %s has MTU %u, which the kernel sets on its port %s at enslave: %s"),
+                           bond.c_str(), mtu, port.c_str(), r.error().message().c_str()),
+                 EINVAL)
+        .withProperty("connection.master")
+        .withProfile(origin);
+}
+
 Status Planner::planIpoib(const DesiredIpoib &x)
 {
     if (rdmaOnly_)
         return planIpoibExtras(x);
     const std::string &origin = x.origin.id;
-    std::string ifname;
     const model::IpoibNetdev *cur = nullptr;
 
     if (x.pkey) {
-        if (host_.findIpoib(x.parent) == nullptr && host_.findNetdev(x.parent) == nullptr)
-            return Error(IBNM_ERROR_NOT_FOUND,
-                         strprintf(_("the parent interface %s does not exist on this host"), x.parent.c_str()))
-                .withContext("infiniband.parent")
-                .withContext(origin);
-        cur = findChild(x.parent, *x.pkey);
-        if (cur == nullptr) {
-            platform::IpoibChildSpec spec;
-            spec.parent = x.parent;
-            spec.pkey = *x.pkey;
-            spec.mode = x.mode;
-            spec.umcast = x.umcast;
-            // The kernel names the child; later steps use the name it gave.
-            auto name = std::make_shared<std::string>();
-            std::string parent = x.parent;
-            uint16_t pkey = *x.pkey;
-            add("create-ipoib-child", x.ifname,
-                strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
-                          modeName(x.mode)),
-                origin,
-                [spec, name](Platform &p) -> Status {
-                    auto r = p.createIpoibChild(spec);
-                    if (!r.ok())
-                        return std::move(r).error();
-                    *name = *r;
-                    return {};
-                },
-                [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
-            ifname = x.ifname; // provisional; runtime steps below use *name
-            const model::Port *port = portOf(x.parent);
-            if (x.mtu != 0) {
-                unsigned eff = effectiveIpoibMtu(x.mtu, x.mode, port);
-                add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
-                    [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
-                if (eff != x.mtu)
-                    note(origin, x.ifname,
-                         strprintf(_("the kernel clamps the MTU %u to %u in datagram mode (IB link and broadcast "
-                                     "group MTU)"),
-                                   x.mtu, eff));
-            }
-            if (x.master.empty())
-                add("set-up", x.ifname, _("set the link up"), origin,
-                    [name](Platform &p) { return p.setUp(*name, true); }, {});
-            else
-                add("enslave", x.ifname, strprintf(_("add to bond %s"), x.master.c_str()), origin,
-                    [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
-            // Addresses need the kernel's name too.
-            for (const auto &a : x.addresses)
-                add("add-address", x.ifname, strprintf(_("add address %s"), a.c_str()), origin,
-                    [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
-            for (const auto &r : x.routes)
-                add("add-route", x.ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
-                    [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
-            return {};
-        }
-        ifname = cur->name;
+        if (Status s = model::childCreatable(host_, x.parent, *x.pkey); !s.ok())
+            return refused(std::move(s).error(),
+                           s.error().code() == IBNM_ERROR_NOT_FOUND ? "infiniband.parent" : "infiniband.p-key",
+                           origin);
+        cur = model::findChild(host_, x.parent, *x.pkey);
     } else {
         cur = findBase(x);
         if (cur == nullptr)
@@ -275,40 +293,101 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                          x.ifname.empty()
                              ? strprintf(_("no IPoIB interface has the address %s"), x.macAddress.c_str())
                              : strprintf(_("no IPoIB interface %s on this host"), x.ifname.c_str()))
-                .withContext(x.ifname.empty() ? "infiniband.mac-address" : "connection.interface-name")
-                .withContext(origin);
-        ifname = cur->name;
+                .withProperty(x.ifname.empty() ? "infiniband.mac-address" : "connection.interface-name")
+                .withProfile(origin);
+    }
+    const std::string base = x.pkey ? x.parent : cur->name;
+    const model::Port *port = model::portOf(host_, base);
+    const model::Device *dev = model::deviceOf(host_, base);
+    if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
+            .withProperty("infiniband.transport-mode")
+            .withProfile(origin);
+    unsigned eff = 0;
+    if (x.mtu != 0) {
+        auto e = model::effectiveMtu(x.mtu, x.mode, port);
+        if (!e.ok())
+            return refused(std::move(e).error(), "infiniband.mtu", origin);
+        eff = *e;
+        if (eff != x.mtu)
+            note(origin, x.ifname,
+                 strprintf(_("the kernel uses the MTU %u, not %u: the partition's broadcast group and the IB link "
+                             "allow no more in datagram mode"),
+                           eff, x.mtu));
+    }
+    if (!x.master.empty())
+        if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
+            return s;
+
+    if (cur == nullptr) {
+        platform::IpoibChildSpec spec;
+        spec.parent = x.parent;
+        spec.pkey = *x.pkey;
+        spec.mode = x.mode;
+        spec.umcast = x.umcast;
+        // The kernel names the child; later steps use the name it gave, and
+        // the report names it too.
+        auto name = std::make_shared<std::string>();
+        std::string parent = x.parent;
+        uint16_t pkey = *x.pkey;
+        std::string guess = model::childName(parent, pkey, host_.childNaming);
+        add("create-ipoib-child", guess,
+            strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
+                      model::modeName(x.mode)),
+            origin,
+            [spec, name](Platform &p) -> Status {
+                auto r = p.createIpoibChild(spec);
+                if (!r.ok())
+                    return std::move(r).error();
+                *name = *r;
+                return {};
+            },
+            [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
+        size_t first = steps.size() - 1;
+        if (x.mtu != 0)
+            add("set-mtu", guess, strprintf(_("set the MTU to %u"), x.mtu), origin,
+                [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
+        if (x.master.empty())
+            add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
+                {});
+        else
+            add("enslave", guess, strprintf(_("add to bond %s"), x.master.c_str()), origin,
+                [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
+        for (const auto &a : x.ip.addresses)
+            add("add-address", guess, strprintf(_("add address %s"), a.c_str()), origin,
+                [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
+        for (const auto &r : x.ip.routes)
+            add("add-route", guess, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
+                [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
+        // The steps of the new child report the name the kernel gave; its
+        // deletion undoes them all.
+        coverFrom(first);
+        for (size_t i = first; i < steps.size(); i++)
+            steps[i].kernelName = name;
+        return {};
     }
 
+    std::string ifname = cur->name;
     const auto *nd = host_.findNetdev(ifname);
     bool isUp = nd ? nd->up : false;
     bool flushed = false;
-    const model::Port *port = portOf(ifname);
+    unsigned curMtu = nd ? nd->mtu : cur->mtu;
 
     if (cur->mode != x.mode) {
-        const auto *dev = port ? [&]() -> const model::Device * {
-            const auto *n = host_.findNetdev(x.parent.empty() ? ifname : x.parent);
-            return n ? host_.findDevice(n->rdmaDevice) : nullptr;
-        }()
-                               : nullptr;
-        if (x.mode == IpoibMode::Connected && dev && (dev->enhancedIpoib || !dev->connectedModeSupported))
-            return Error(IBNM_ERROR_NOT_SUPPORTED,
-                         strprintf(dev->enhancedIpoib
-                                       ? _("%s uses Enhanced IPoIB (%s), which supports datagram mode only; set "
-                                           "transport-mode datagram")
-                                       : _("%s has no IPoIB connected mode (%s); set transport-mode datagram"),
-                                   ifname.c_str(), dev->name.c_str()))
-                .withContext("infiniband.transport-mode")
-                .withContext(origin);
-        flushed = isUp;
         if (isUp)
-            add("set-down", ifname, _("set the link down to change the transport mode"), origin,
-                [ifname](Platform &p) { return p.setUp(ifname, false); },
-                [ifname](Platform &p) { return p.setUp(ifname, true); });
+            planDown(origin, ifname, _("set the link down to change the transport mode"));
+        flushed = isUp;
         IpoibMode old = cur->mode;
-        add("set-transport-mode", ifname, strprintf(_("set the transport mode to %s"), modeName(x.mode)), origin,
-            [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
-            [ifname, old](Platform &p) { return p.setIpoibMode(ifname, old); });
+        // The mode change sets the MTU as a side effect: the undo puts the
+        // mode and the MTU back.
+        add("set-transport-mode", ifname, strprintf(_("set the transport mode to %s"), model::modeName(x.mode)),
+            origin, [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
+            [ifname, old, curMtu](Platform &p) -> Status {
+                if (Status s = p.setIpoibMode(ifname, old); !s.ok())
+                    return s;
+                return p.setMtu(ifname, curMtu);
+            });
+        curMtu = model::mtuAfterModeChange(curMtu, x.mode, port);
         isUp = false;
     }
     if (x.umcast && *x.umcast != cur->umcast) {
@@ -317,30 +396,49 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
-    if (x.mtu != 0) {
-        unsigned eff = effectiveIpoibMtu(x.mtu, x.mode, port);
-        unsigned curMtu = nd ? nd->mtu : cur->mtu;
-        if (eff != x.mtu)
-            note(origin, ifname,
-                 strprintf(_("the kernel clamps the MTU %u to %u in datagram mode (IB link and broadcast group "
-                             "MTU)"),
-                           x.mtu, eff));
-        if (curMtu != eff) {
-            add("set-mtu", ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
-                [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
-                [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
-        }
+    if (x.mtu != 0 && curMtu != eff && x.master.empty()) {
+        add("set-mtu", ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
+            [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
+        curMtu = eff;
     }
     if (!x.master.empty()) {
         if (!nd || nd->master != x.master)
-            add("enslave", ifname, strprintf(_("add to bond %s"), x.master.c_str()), origin,
-                [ifname, bond = x.master](Platform &p) { return p.enslave(ifname, bond); },
-                [ifname](Platform &p) { return p.release(ifname); });
+            planEnslave(origin, ifname, x.master, curMtu);
         return {};
     }
     planUp(origin, ifname, isUp);
-    planAddresses(origin, ifname, x.addresses);
-    planRoutes(origin, ifname, x.routes, flushed);
+    planIp(origin, ifname, x.ip, flushed);
+    return {};
+}
+
+Status Planner::planEthernet(const DesiredEthernet &x)
+{
+    const std::string &origin = x.origin.id;
+    const auto *nd = host_.findNetdev(x.ifname);
+    if (nd == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no interface %s on this host"), x.ifname.c_str()), ENODEV)
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    if (nd->type != 1)
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     strprintf(_("%s is not an Ethernet interface"), x.ifname.c_str()), EINVAL)
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    unsigned curMtu = nd->mtu;
+    if (x.mtu != 0 && curMtu != x.mtu && x.master.empty()) {
+        add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
+            [name = x.ifname, curMtu](Platform &p) { return p.setMtu(name, curMtu); });
+        curMtu = x.mtu;
+    }
+    if (!x.master.empty()) {
+        if (nd->master != x.master)
+            planEnslave(origin, x.ifname, x.master, curMtu);
+        return {};
+    }
+    planUp(origin, x.ifname, nd->up);
+    planIp(origin, x.ifname, x.ip, false);
     return {};
 }
 
@@ -349,6 +447,11 @@ Status Planner::planBond(const DesiredBond &x)
     const std::string &origin = x.origin.id;
     const model::Bond *cur = host_.findBond(x.ifname);
     if (cur == nullptr) {
+        if (host_.findNetdev(x.ifname))
+            return Error(IBNM_ERROR_EXISTS,
+                         strprintf(_("%s exists and is not a bond"), x.ifname.c_str()), EEXIST)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
         platform::BondSpec spec;
         spec.name = x.ifname;
         spec.mode = x.mode;
@@ -358,9 +461,11 @@ Status Planner::planBond(const DesiredBond &x)
         add("create-bond", x.ifname, strprintf(_("create the %s bond"), x.mode.c_str()), origin,
             [spec](Platform &p) { return p.createBond(spec); },
             [name = x.ifname](Platform &p) { return p.deleteLink(name); });
-        if (x.mtu != 0)
+        size_t first = steps.size() - 1;
+        if (x.mtu != 0 && x.mtu != model::kBondDefaultMtu)
             add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
                 [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); }, {});
+        coverFrom(first);
         pendingUp.emplace_back(origin, x.ifname);
         return {};
     }
@@ -372,8 +477,8 @@ Status Planner::planBond(const DesiredBond &x)
                      strprintf(_("bond %s exists with mode %s; ibnm does not change it under its ports (take the "
                                  "bond down first to recreate it with %s)"),
                                x.ifname.c_str(), cur->mode.c_str(), x.mode.c_str()))
-            .withContext("bond.options.mode")
-            .withContext(origin);
+            .withProperty("bond.options.mode")
+            .withProfile(origin);
     std::optional<unsigned> miimon;
     std::optional<std::string> primary;
     std::vector<std::string> changes;
@@ -399,6 +504,8 @@ Status Planner::planBond(const DesiredBond &x)
     }
     const auto *nd = host_.findNetdev(x.ifname);
     if (x.mtu != 0 && nd && nd->mtu != x.mtu) {
+        // The driver sets the new MTU on every port too; the undo puts the
+        // bond's back, which the driver also passes on.
         unsigned old = nd->mtu;
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
@@ -412,37 +519,52 @@ Status Planner::planBond(const DesiredBond &x)
 Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs)
 {
     const std::string &origin = x.origin.id;
-    bool netdevKnown = host_.findNetdev(x.netdev) != nullptr || newNetdevs.count(x.netdev) > 0;
+    const auto *netdev = host_.findNetdev(x.netdev);
+    bool netdevKnown = netdev != nullptr || newNetdevs.count(x.netdev) > 0;
     std::string device;
     unsigned portNo = 1;
     bool newDevice = false;
+    std::optional<model::SoftLinkType> softType;
+    model::LinkLayer linkLayer = model::LinkLayer::Ethernet;
+    const model::Device *dev = nullptr;
     if (x.linkType) {
         if (!netdevKnown)
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("the netdev %s of the soft RDMA link does not exist on this host"),
-                                   x.netdev.c_str()))
-                .withContext("connection.interface-name")
-                .withContext(origin);
-        const model::SoftLink *cur = nullptr;
-        for (const auto &l : host_.softLinks)
-            if (l.name == x.linkName)
-                cur = &l;
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        if (netdev && netdev->type != 1)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("%s is not an Ethernet interface; soft RDMA links run over Ethernet"),
+                                   x.netdev.c_str()),
+                         EINVAL)
+                .withProperty("rdma.link-type")
+                .withProfile(origin);
+        const model::SoftLink *cur = model::findSoftLink(host_, x.linkName);
         if (cur && (cur->netdev != x.netdev || cur->type != *x.linkType))
             return Error(IBNM_ERROR_EXISTS,
                          strprintf(_("the RDMA link %s exists already over %s"), x.linkName.c_str(),
-                                   cur->netdev.c_str()))
-                .withContext("user.rdma.link-name")
-                .withContext(origin);
+                                   cur->netdev.c_str()),
+                         EEXIST)
+                .withProperty("rdma.link-name")
+                .withProfile(origin);
         if (cur == nullptr) {
+            if (host_.findDevice(x.linkName))
+                return Error(IBNM_ERROR_EXISTS,
+                             strprintf(_("an RDMA device named %s exists already"), x.linkName.c_str()), EEXIST)
+                    .withProperty("rdma.link-name")
+                    .withProfile(origin);
             for (const auto &l : host_.softLinks)
                 if (l.netdev == x.netdev && l.type == *x.linkType)
                     return Error(IBNM_ERROR_EXISTS,
                                  strprintf(_("%s already has the %s link %s; the kernel allows one per netdev"),
-                                           x.netdev.c_str(), *x.linkType == model::SoftLinkType::Rxe ? "rxe" : "siw",
-                                           l.name.c_str()))
-                        .withContext("user.rdma.link-name")
-                        .withContext(origin);
-            const char *type = *x.linkType == model::SoftLinkType::Rxe ? "rxe" : "siw";
+                                           x.netdev.c_str(), model::softLinkTypeName(*x.linkType), l.name.c_str()),
+                                 EEXIST)
+                        .withProperty("rdma.link-name")
+                        .withProfile(origin);
+            const char *type = model::softLinkTypeName(*x.linkType);
             add("add-rdma-link", x.linkName, strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(),
                                                         x.netdev.c_str()),
                 origin,
@@ -453,68 +575,103 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
             newDevice = true;
         }
         device = x.linkName;
+        softType = x.linkType;
+        dev = host_.findDevice(device);
     } else {
-        const auto *nd = host_.findNetdev(x.netdev);
-        if (nd == nullptr || nd->rdmaDevice.empty())
+        if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),
-                                   x.netdev.c_str()))
-                .withContext("connection.interface-name")
-                .withContext(origin);
-        device = nd->rdmaDevice;
-        portNo = nd->rdmaPort;
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        device = netdev->rdmaDevice;
+        portNo = netdev->rdmaPort;
+        dev = host_.findDevice(device);
+        if (const auto *l = model::findSoftLink(host_, device))
+            softType = l->type;
     }
 
     const model::Port *port = nullptr;
-    if (!newDevice)
-        if (const auto *dev = host_.findDevice(device))
-            for (const auto &p : dev->ports)
-                if (p.number == portNo)
-                    port = &p;
+    if (dev && !newDevice)
+        for (const auto &p : dev->ports)
+            if (p.number == portNo)
+                port = &p;
+    if (port)
+        linkLayer = port->linkLayer;
     std::string object = strprintf("%s/%u", device.c_str(), portNo);
+    size_t first = steps.size();
 
+    if (x.roceMode && !model::roceModeSupported(softType, linkLayer, *x.roceMode))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s does not support %s; the kernel refuses it"), object.c_str(),
+                               model::roceModeName(*x.roceMode)),
+                     EINVAL)
+            .withProperty("rdma.roce-mode")
+            .withProfile(origin);
+    if ((x.trafficClass || x.ttl) && !(dev && model::hasTrafficClassFiles(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no traffic class or TTL files (mlx5 devices only)"), device.c_str()),
+                     ENOENT)
+            .withProperty(x.trafficClass ? "rdma.traffic-class" : "rdma.ttl")
+            .withProfile(origin);
+
+    // configfs rdma_cm: the device's directory appears with the first write;
+    // when it was not there before, the undo removes it again.
+    bool configfsNew = newDevice || !port || !port->defaultRoceMode;
+    Op removeConfigfs = [device](Platform &p) { return p.removeRoceDefaults(device); };
+    bool configfsUndoPlanned = false;
     if (x.roceMode && (newDevice || !port || port->defaultRoceMode != x.roceMode)) {
-        std::optional<model::RoceMode> old = port ? port->defaultRoceMode : std::nullopt;
         Op undo;
-        if (old && !newDevice)
-            undo = [device, portNo, o = *old](Platform &p) { return p.setDefaultRoceMode(device, portNo, o); };
+        if (!newDevice)
+            undo = configfsNew ? removeConfigfs
+                               : Op([device, portNo, o = *port->defaultRoceMode](Platform &p) {
+                                     return p.setDefaultRoceMode(device, portNo, o);
+                                 });
+        configfsUndoPlanned = configfsNew;
         add("set-roce-mode", object,
-            strprintf(_("set the default RoCE mode for RDMA-CM to %s"), roceModeName(*x.roceMode)), origin,
+            strprintf(_("set the default RoCE mode for RDMA-CM to %s"), model::roceModeName(*x.roceMode)), origin,
             [device, portNo, m = *x.roceMode](Platform &p) { return p.setDefaultRoceMode(device, portNo, m); },
             undo);
     }
     if (x.roceTos && (newDevice || !port || port->defaultRoceTos != x.roceTos)) {
-        std::optional<unsigned> old = port ? port->defaultRoceTos : std::nullopt;
         Op undo;
-        if (old && !newDevice)
-            undo = [device, portNo, o = *old](Platform &p) { return p.setDefaultRoceTos(device, portNo, o); };
+        if (!newDevice && !configfsUndoPlanned)
+            undo = configfsNew ? removeConfigfs
+                               : Op([device, portNo, o = port->defaultRoceTos.value_or(0)](Platform &p) {
+                                     return p.setDefaultRoceTos(device, portNo, o);
+                                 });
+        else if (!newDevice)
+            undo = [](Platform &) { return Status{}; }; // the mode step's undo removes the directory
         add("set-roce-tos", object, strprintf(_("set the default RoCE ToS for RDMA-CM to %u"), *x.roceTos), origin,
             [device, portNo, t = *x.roceTos](Platform &p) { return p.setDefaultRoceTos(device, portNo, t); }, undo);
     }
     if (x.trafficClass && (newDevice || !port || port->trafficClass != x.trafficClass)) {
-        std::optional<unsigned> old = port ? port->trafficClass : std::nullopt;
         Op undo;
-        if (old && !newDevice)
-            undo = [device, portNo, o = *old](Platform &p) { return p.setTrafficClass(device, portNo, o); };
+        if (port && port->trafficClass)
+            undo = [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); };
         add("set-traffic-class", object, strprintf(_("set the traffic class to %u"), *x.trafficClass), origin,
             [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
     }
     if (x.ttl && (newDevice || !port || port->ttl != x.ttl)) {
-        std::optional<unsigned> old = port ? port->ttl : std::nullopt;
         Op undo;
-        if (old && !newDevice)
-            undo = [device, portNo, o = *old](Platform &p) { return p.setTtl(device, portNo, o); };
+        if (port && port->ttl)
+            undo = [device, portNo, o = *port->ttl](Platform &p) { return p.setTtl(device, portNo, o); };
         add("set-ttl", object, strprintf(_("set the TTL to %u"), *x.ttl), origin,
             [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
     }
+    // Deleting a new soft link removes its device and all set on it.
+    if (newDevice)
+        coverFrom(first - 1);
     return {};
 }
 
-// Undoes steps [0, end) that ran, in reverse order.
+// Undoes the steps that ran, in reverse order. The report says the host is
+// as before only if every step that changed it was undone: by its own undo,
+// or by the deletion of the object it configured.
 void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report)
 {
-    report.rolledBack = true;
     for (size_t j = end; j-- > 0;) {
         Step &s = steps[j];
         if (s.rec.state != StepState::Done || !s.undo)
@@ -528,6 +685,15 @@ void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &
             s.rec.error = st.error().toString();
         }
     }
+    bool all = true;
+    for (size_t j = 0; j < end; j++) {
+        Step &s = steps[j];
+        if (s.rec.state == StepState::Done && s.removed && *s.removed)
+            s.rec.state = StepState::Undone;
+        all = all && (s.rec.state == StepState::Undone || s.rec.state == StepState::Planned ||
+                      s.rec.state == StepState::Failed);
+    }
+    report.rolledBack = all;
 }
 
 // Runs the steps in order; the first failure stops the run and undoes the
@@ -546,6 +712,8 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
         s.rec.error = st.error().toString();
         report.ok = false;
         report.error = s.rec.error;
+        report.errorCode = st.error().code();
+        report.failure = st.error();
         rollback(platform, steps, i, report);
         return false;
     }
@@ -554,8 +722,11 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
 
 void finish(std::vector<Step> &steps, Report &report)
 {
-    for (auto &s : steps)
+    for (auto &s : steps) {
+        if (s.kernelName && !s.kernelName->empty())
+            s.rec.object = *s.kernelName;
         report.steps.push_back(std::move(s.rec));
+    }
 }
 
 // Reads what the kernel now has and checks every object the profiles asked
@@ -567,34 +738,83 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     auto mismatch = [](const std::string &origin, const std::string &object, std::string what) {
         return Error(IBNM_ERROR_PLATFORM, strprintf(_("verification failed: %s"), what.c_str()))
             .withContext(object)
-            .withContext(origin);
+            .withProfile(origin);
+    };
+    // The addresses and routes of ifname are those the profile asks.
+    auto verifyIp = [&](const std::string &origin, const std::string &ifname, const model::Netdev *nd,
+                        const DesiredIp &ip) -> Status {
+        for (const auto &a : ip.addresses)
+            if (!nd || !contains(nd->addresses, a))
+                return mismatch(origin, ifname, strprintf(_("no address %s"), a.c_str()));
+        if (nd)
+            for (const auto &a : nd->addresses)
+                if (ip.manages(a) && !contains(ip.addresses, a))
+                    return mismatch(origin, ifname, strprintf(_("address %s is not in the profile"), a.c_str()));
+        for (const auto &r : ip.routes)
+            if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
+                return mismatch(origin, ifname, strprintf(_("no route %s"), model::formatRoute(r).c_str()));
+        return {};
+    };
+    auto verifyPortMtu = [&](const std::string &origin, const std::string &ifname, const model::Netdev *nd,
+                             const std::string &bond, IpoibMode mode, const model::Port *port) -> Status {
+        const auto *b = h.findNetdev(bond);
+        if (!nd || !b)
+            return {};
+        auto want = model::portMtuAtEnslave(b->mtu, mode, port);
+        if (want.ok() && nd->mtu != *want)
+            return mismatch(origin, ifname, strprintf(_("MTU is %u, expected %u (the bond's)"), nd->mtu, *want));
+        return {};
     };
     for (const auto &x : d.ipoib) {
         if (rdmaOnly)
             break;
-        const model::IpoibNetdev *cur = x.pkey ? lookup.findChild(x.parent, *x.pkey) : lookup.findBase(x);
+        const model::IpoibNetdev *cur = lookup.find(x);
         std::string object = x.ifname.empty() ? x.macAddress : x.ifname;
         if (cur == nullptr)
             return mismatch(x.origin.id, object, _("the interface does not exist"));
         if (cur->mode != x.mode)
             return mismatch(x.origin.id, cur->name,
-                            strprintf(_("transport mode is %s, not %s"), modeName(cur->mode), modeName(x.mode)));
+                            strprintf(_("transport mode is %s, not %s"), model::modeName(cur->mode),
+                                      model::modeName(x.mode)));
         if (x.umcast && cur->umcast != *x.umcast)
             return mismatch(x.origin.id, cur->name, _("umcast was not set"));
         const auto *nd = h.findNetdev(cur->name);
         unsigned mtu = nd ? nd->mtu : cur->mtu;
-        if (x.mtu != 0) {
-            unsigned eff = effectiveIpoibMtu(x.mtu, x.mode, lookup.portOf(cur->name));
-            if (mtu != eff)
-                return mismatch(x.origin.id, cur->name, strprintf(_("MTU is %u, expected %u"), mtu, eff));
+        const model::Port *port = model::portOf(h, cur->name);
+        if (x.mtu != 0 && x.master.empty()) {
+            auto eff = model::effectiveMtu(x.mtu, x.mode, port);
+            if (eff.ok() && mtu != *eff)
+                return mismatch(x.origin.id, cur->name, strprintf(_("MTU is %u, expected %u"), mtu, *eff));
         }
-        if (!x.master.empty() && (!nd || nd->master != x.master))
-            return mismatch(x.origin.id, cur->name, strprintf(_("not a port of %s"), x.master.c_str()));
-        if (x.master.empty() && nd && !nd->up)
+        if (!x.master.empty()) {
+            if (!nd || nd->master != x.master)
+                return mismatch(x.origin.id, cur->name, strprintf(_("not a port of %s"), x.master.c_str()));
+            if (Status s = verifyPortMtu(x.origin.id, cur->name, nd, x.master, x.mode, port); !s.ok())
+                return s;
+            continue;
+        }
+        if (nd && !nd->up)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
-        for (const auto &r : x.routes)
-            if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
-                return mismatch(x.origin.id, cur->name, strprintf(_("no route %s"), model::formatRoute(r).c_str()));
+        if (Status s = verifyIp(x.origin.id, cur->name, nd, x.ip); !s.ok())
+            return s;
+    }
+    for (const auto &x : d.ethernet) {
+        if (rdmaOnly)
+            break;
+        const auto *nd = h.findNetdev(x.ifname);
+        if (nd == nullptr)
+            return mismatch(x.origin.id, x.ifname, _("the interface does not exist"));
+        if (!x.master.empty()) {
+            if (nd->master != x.master)
+                return mismatch(x.origin.id, x.ifname, strprintf(_("not a port of %s"), x.master.c_str()));
+            continue;
+        }
+        if (x.mtu != 0 && nd->mtu != x.mtu)
+            return mismatch(x.origin.id, x.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, x.mtu));
+        if (!nd->up)
+            return mismatch(x.origin.id, x.ifname, _("the link is down"));
+        if (Status s = verifyIp(x.origin.id, x.ifname, nd, x.ip); !s.ok())
+            return s;
     }
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
@@ -609,15 +829,43 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
         if (!b.primary.empty() && cur->primary != b.primary)
             return mismatch(b.origin.id, b.ifname,
                             strprintf(_("bond primary is %s"), cur->primary.empty() ? "-" : cur->primary.c_str()));
+        const auto *nd = h.findNetdev(b.ifname);
+        if (b.mtu != 0 && nd && nd->mtu != b.mtu)
+            return mismatch(b.origin.id, b.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, b.mtu));
+        if (nd && !nd->up)
+            return mismatch(b.origin.id, b.ifname, _("the link is down"));
+        if (Status s = verifyIp(b.origin.id, b.ifname, nd, b.ip); !s.ok())
+            return s;
     }
     for (const auto &r : d.rdma) {
-        if (!r.linkType)
-            continue;
-        bool found = false;
-        for (const auto &l : h.softLinks)
-            found = found || (l.name == r.linkName && l.netdev == r.netdev);
-        if (!found)
-            return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
+        std::string device;
+        unsigned portNo = 1;
+        if (r.linkType) {
+            const model::SoftLink *l = model::findSoftLink(h, r.linkName);
+            if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
+                return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
+            device = r.linkName;
+        } else if (const auto *nd = h.findNetdev(r.netdev)) {
+            device = nd->rdmaDevice;
+            portNo = nd->rdmaPort;
+        }
+        const model::Device *dev = h.findDevice(device);
+        const model::Port *port = nullptr;
+        if (dev)
+            for (const auto &p : dev->ports)
+                if (p.number == portNo)
+                    port = &p;
+        std::string object = strprintf("%s/%u", device.c_str(), portNo);
+        if (port == nullptr)
+            return mismatch(r.origin.id, object, _("the RDMA port does not exist"));
+        if (r.roceMode && port->defaultRoceMode != r.roceMode)
+            return mismatch(r.origin.id, object, _("the default RoCE mode was not set"));
+        if (r.roceTos && port->defaultRoceTos != r.roceTos)
+            return mismatch(r.origin.id, object, _("the default RoCE ToS was not set"));
+        if (r.trafficClass && port->trafficClass != r.trafficClass)
+            return mismatch(r.origin.id, object, _("the traffic class was not set"));
+        if (r.ttl && port->ttl != r.ttl)
+            return mismatch(r.origin.id, object, _("the TTL was not set"));
     }
     return {};
 }
@@ -626,48 +874,30 @@ Report planningFailed(Report report, Error e)
 {
     report.ok = false;
     report.error = e.toString();
+    report.errorCode = e.code();
+    report.failure = std::move(e);
     return report;
 }
 
-} // namespace
-
-unsigned effectiveIpoibMtu(unsigned requested, IpoibMode mode, const model::Port *port)
+// The steps that bring `desired` onto `host`, in order; a planning error
+// (a fact that refuses) fails before anything is changed.
+Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report)
 {
-    if (mode == IpoibMode::Connected)
-        return std::min(requested, 65520u);
-    unsigned eff = requested;
-    if (port && port->activeMtu)
-        eff = std::min(eff, *port->activeMtu - 4);
-    if (port && port->broadcastMtu)
-        eff = std::min(eff, *port->broadcastMtu - 4);
-    return eff;
-}
-
-// Undo of a step planned for a P_Key child that does not exist yet uses the
-// kernel's name, known only once the create step ran; the planner keeps the
-// shared names alive with the steps.
-
-Report up(Platform &platform, const Desired &desired, const Options &options)
-{
-    Report report;
-    auto host = platform.readHost();
-    if (!host.ok())
-        return planningFailed(std::move(report), std::move(host).error());
-
-    Planner planner(*host, report, options.rdmaOnly);
+    Planner planner(host, report, options.rdmaOnly);
+    planner.setDesiredBonds(desired.bonds);
     std::set<std::string> newNetdevs;
     if (!options.rdmaOnly)
         for (const auto &b : desired.bonds)
             newNetdevs.insert(b.ifname);
 
     // Order: bonds are created first so ports can join them; ports and other
-    // IPoIB interfaces are configured (mode, MTU) and then enslaved or set
-    // up; bonds come up after their ports; soft RDMA links come last, over
+    // interfaces are configured (mode, MTU) and then enslaved or set up;
+    // bonds come up after their ports; soft RDMA links come last, over
     // netdevs that now exist.
     std::vector<Step> bondSteps, ipoibSteps, upSteps, rdmaSteps;
     for (const auto &b : desired.bonds)
         if (Status s = options.rdmaOnly ? Status{} : planner.planBond(b); !s.ok())
-            return planningFailed(std::move(report), std::move(s).error());
+            return std::move(s).error();
     bondSteps = std::move(planner.steps);
     planner.steps.clear();
     // Parents before children.
@@ -675,29 +905,59 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
         for (const auto &x : desired.ipoib)
             if (bool(x.pkey) == (pass == 1))
                 if (Status s = planner.planIpoib(x); !s.ok())
-                    return planningFailed(std::move(report), std::move(s).error());
+                    return std::move(s).error();
+    if (!options.rdmaOnly)
+        for (const auto &x : desired.ethernet)
+            if (Status s = planner.planEthernet(x); !s.ok())
+                return std::move(s).error();
     ipoibSteps = std::move(planner.steps);
     planner.steps.clear();
     for (const auto &[origin, ifname] : planner.pendingUp)
         planner.planUp(origin, ifname, false);
-    if (!options.rdmaOnly) {
-        for (const auto &b : desired.bonds) {
-            planner.planAddresses(b.origin.id, b.ifname, b.addresses);
-            planner.planRoutes(b.origin.id, b.ifname, b.routes, false);
-        }
-    }
+    if (!options.rdmaOnly)
+        for (const auto &b : desired.bonds)
+            planner.planIp(b.origin.id, b.ifname, b.ip, false);
     upSteps = std::move(planner.steps);
     planner.steps.clear();
     for (const auto &r : desired.rdma)
         if (Status s = planner.planRdma(r, newNetdevs); !s.ok())
-            return planningFailed(std::move(report), std::move(s).error());
+            return std::move(s).error();
     rdmaSteps = std::move(planner.steps);
 
     std::vector<Step> steps;
     for (auto *v : {&bondSteps, &ipoibSteps, &upSteps, &rdmaSteps})
         for (auto &s : *v)
             steps.push_back(std::move(s));
+    return steps;
+}
 
+} // namespace
+
+Report plan(const Host &host, const Desired &desired, const Options &options)
+{
+    Report report;
+    auto steps = makePlan(host, desired, options, report);
+    if (!steps.ok())
+        return planningFailed(std::move(report), std::move(steps).error());
+    finish(*steps, report);
+    return report;
+}
+
+Report up(Platform &platform, const Desired &desired, const Options &options)
+{
+    auto host = platform.readHost();
+    if (!host.ok())
+        return planningFailed(Report{}, std::move(host).error());
+    return up(platform, *host, desired, options);
+}
+
+Report up(Platform &platform, const Host &host, const Desired &desired, const Options &options)
+{
+    Report report;
+    auto planned = makePlan(host, desired, options, report);
+    if (!planned.ok())
+        return planningFailed(std::move(report), std::move(planned).error());
+    std::vector<Step> &steps = *planned;
     if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
         auto after = platform.readHost();
         Status verified =
@@ -705,6 +965,8 @@ Report up(Platform &platform, const Desired &desired, const Options &options)
         if (!verified.ok()) {
             report.ok = false;
             report.error = verified.error().toString();
+            report.errorCode = verified.error().code();
+            report.failure = verified.error();
             rollback(platform, steps, steps.size(), report);
         }
     }
@@ -721,6 +983,34 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
     const Host &host = *hostR;
     Planner planner(host, report);
 
+    // A base interface (IPoIB port, Ethernet NIC): out of its bond, its
+    // profile's routes and addresses removed, link down.
+    auto takeDown = [&](const std::string &origin, const std::string &name, const DesiredIp &ip) {
+        const auto *nd = host.findNetdev(name);
+        if (nd == nullptr)
+            return;
+        if (!nd->master.empty())
+            planner.add("release", name, strprintf(_("remove from bond %s"), nd->master.c_str()), origin,
+                        [name](Platform &p) { return p.release(name); },
+                        [name, bond = nd->master, mtu = nd->mtu](Platform &p) -> Status {
+                            if (Status s = p.enslave(name, bond); !s.ok())
+                                return s;
+                            return p.setMtu(name, mtu);
+                        });
+        for (const auto &r : ip.routes)
+            if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+                planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
+                            origin, [name, r](Platform &p) { return p.removeRoute(name, r); },
+                            [name, r](Platform &p) { return p.addRoute(name, r); });
+        for (const auto &a : ip.addresses)
+            if (contains(nd->addresses, a))
+                planner.add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
+                            [name, a](Platform &p) { return p.removeAddress(name, a); },
+                            [name, a](Platform &p) { return p.addAddress(name, a); });
+        if (nd->up && nd->master.empty())
+            planner.planDown(origin, name, _("set the link down"));
+    };
+
     // Reverse of up: soft links first, then children and ports, then bonds.
     for (const auto &x : desired.rdma) {
         if (!x.linkType)
@@ -733,12 +1023,43 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
                         [l](Platform &p) { return p.addSoftLink(l.name, l.type, l.netdev); });
         }
     }
+    // RDMA-CM defaults a profile set on a hardware device: the configfs
+    // directory goes, so the kernel's defaults apply again.
+    for (const auto &x : desired.rdma) {
+        if (x.linkType || !(x.roceMode || x.roceTos))
+            continue;
+        const auto *nd = host.findNetdev(x.netdev);
+        const model::Device *dev = nd ? host.findDevice(nd->rdmaDevice) : nullptr;
+        if (dev == nullptr)
+            continue;
+        std::vector<std::pair<unsigned, const model::Port *>> set;
+        for (const auto &p : dev->ports)
+            if (p.defaultRoceMode)
+                set.emplace_back(p.number, &p);
+        if (set.empty())
+            continue;
+        std::vector<std::tuple<unsigned, model::RoceMode, unsigned>> old;
+        for (const auto &[n, p] : set)
+            old.emplace_back(n, *p->defaultRoceMode, p->defaultRoceTos.value_or(0));
+        planner.add("remove-roce-defaults", dev->name,
+                    strprintf(_("remove the RDMA-CM defaults of %s (the kernel's apply again)"), dev->name.c_str()),
+                    x.origin.id, [name = dev->name](Platform &p) { return p.removeRoceDefaults(name); },
+                    [name = dev->name, old](Platform &p) -> Status {
+                        for (const auto &[n, mode, tos] : old) {
+                            if (Status s = p.setDefaultRoceMode(name, n, mode); !s.ok())
+                                return s;
+                            if (Status s = p.setDefaultRoceTos(name, n, tos); !s.ok())
+                                return s;
+                        }
+                        return {};
+                    });
+    }
     for (const auto &x : desired.ipoib) {
         if (options.rdmaOnly)
             break;
         const model::IpoibNetdev *cur = nullptr;
         if (x.pkey) {
-            cur = planner.findChild(x.parent, *x.pkey);
+            cur = model::findChild(host, x.parent, *x.pkey);
             if (cur == nullptr)
                 continue;
             const auto *nd = host.findNetdev(cur->name);
@@ -762,27 +1083,13 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         cur = planner.findBase(x);
         if (cur == nullptr)
             continue;
-        const auto *nd = host.findNetdev(cur->name);
-        if (nd && !nd->master.empty())
-            planner.add("release", cur->name, strprintf(_("remove from bond %s"), nd->master.c_str()), x.origin.id,
-                        [name = cur->name](Platform &p) { return p.release(name); },
-                        [name = cur->name, bond = nd->master](Platform &p) { return p.enslave(name, bond); });
-        if (nd)
-            for (const auto &r : x.routes)
-                if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
-                    planner.add("remove-route", cur->name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
-                                x.origin.id, [name = cur->name, r](Platform &p) { return p.removeRoute(name, r); },
-                                [name = cur->name, r](Platform &p) { return p.addRoute(name, r); });
-        if (nd)
-            for (const auto &a : x.addresses)
-                if (std::find(nd->addresses.begin(), nd->addresses.end(), a) != nd->addresses.end())
-                    planner.add("remove-address", cur->name, strprintf(_("remove address %s"), a.c_str()),
-                                x.origin.id, [name = cur->name, a](Platform &p) { return p.removeAddress(name, a); },
-                                [name = cur->name, a](Platform &p) { return p.addAddress(name, a); });
-        if (nd && nd->up && nd->master.empty())
-            planner.add("set-down", cur->name, _("set the link down"), x.origin.id,
-                        [name = cur->name](Platform &p) { return p.setUp(name, false); },
-                        [name = cur->name](Platform &p) { return p.setUp(name, true); });
+        takeDown(x.origin.id, cur->name, x.ip);
+    }
+    for (const auto &x : desired.ethernet) {
+        if (options.rdmaOnly)
+            break;
+        if (host.findNetdev(x.ifname))
+            takeDown(x.origin.id, x.ifname, x.ip);
     }
     for (const auto &x : desired.bonds) {
         if (options.rdmaOnly)
@@ -821,6 +1128,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
     return report;
 }
 
+
 std::string memlockPolicy()
 {
     return "# Written by ibnm. Members of group rdma may pin unlimited memory for RDMA\n"
@@ -839,7 +1147,8 @@ std::string udevRules(const std::vector<NMConnection *> &profiles)
         const char *ifname = nm_connection_get_interface_name(c);
         if (ib == nullptr || ifname == nullptr || nm_setting_infiniband_get_p_key(ib) >= 0)
             continue;
-        std::string guid = guidPart(nm_setting_infiniband_get_mac_address(ib) ? nm_setting_infiniband_get_mac_address(ib) : "");
+        const char *mac = nm_setting_infiniband_get_mac_address(ib);
+        std::string guid = model::portGuidBytes(mac ? mac : "");
         if (guid.empty())
             continue;
         lines.push_back(strprintf("ACTION==\"add\", SUBSYSTEM==\"net\", DRIVERS==\"?*\", ATTR{type}==\"32\", "
@@ -856,7 +1165,8 @@ std::string udevRules(const std::vector<NMConnection *> &profiles)
 Report writeHostFiles(Platform &platform, const std::vector<NMConnection *> &profiles, const Options &options)
 {
     Report report;
-    Planner planner(Host{}, report);
+    Host none;
+    Planner planner(none, report);
     struct File {
         const char *path;
         std::string contents;

@@ -11,6 +11,7 @@
 #include "libcore/activation/desired.hpp"
 #include "libcore/platform/platform.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,13 @@ struct Note {
 
 struct Report {
     bool ok = true;
+    // After a failure: every step that changed the host was undone, so the
+    // host is as before. False when a step could not be undone (its state
+    // says which).
     bool rolledBack = false;
     std::string error;            // the failure, when !ok
+    IbnmError errorCode = IBNM_ERROR_FAILED; // its code, kept from the step or fact that failed
+    std::optional<Error> failure;  // the failure itself, with its property and profile
     unsigned operations = 0;      // platform operations performed (incl. undo)
     std::vector<StepRecord> steps;
     std::vector<Note> notes;
@@ -56,6 +62,13 @@ struct Options {
 // Brings the objects of `desired` up. Planning errors (a missing parent, a
 // device that cannot do what is asked) fail before anything is changed.
 Report up(platform::Platform &platform, const Desired &desired, const Options &options);
+// The same on a snapshot of the host the caller has read.
+Report up(platform::Platform &platform, const model::Host &host, const Desired &desired, const Options &options);
+
+// What up() would do on `host`, without a platform: the steps (Planned), or
+// the planning error. `ibnm check` asks this, so check and `up --dry-run`
+// agree by construction.
+Report plan(const model::Host &host, const Desired &desired, const Options &options);
 
 // Takes down what `up` of the same profiles created: soft links, P_Key
 // children, bonds, addresses; base IPoIB interfaces are set down.
@@ -71,10 +84,5 @@ std::string memlockPolicy();
 std::string udevRules(const std::vector<NMConnection *> &profiles);
 Report writeHostFiles(platform::Platform &platform, const std::vector<NMConnection *> &profiles,
                       const Options &options);
-
-// The MTU the kernel will actually use for `requested` on an IPoIB interface
-// behind `port` (datagram: clamped to the IB link MTU - 4 and the broadcast
-// group's MTU - 4; connected: at most 65520).
-unsigned effectiveIpoibMtu(unsigned requested, model::IpoibMode mode, const model::Port *port);
 
 } // namespace ibnm::activation

@@ -791,7 +791,20 @@ Error verifyError(NMConnection *connection, const GError *error)
             message = name + "." + message;
         break;
     }
-    return Error(IBNM_ERROR_INVALID_PROPERTY, std::move(message));
+    // libnm gives the property only as the text's "setting.property: "
+    // prefix: this is the one place that reads it, for Error::property().
+    Error out(IBNM_ERROR_INVALID_PROPERTY, std::move(message));
+    const std::string &m = out.message();
+    auto colon = m.find(": ");
+    auto dot = m.find('.');
+    if (colon != std::string::npos && dot < colon && m.find(' ') > colon) {
+        GCharPtr setting(g_strndup(m.c_str(), dot));
+        NMSetting *st = nm_connection_get_setting_by_name(connection, setting.get());
+        std::string prop = m.substr(dot + 1, colon - dot - 1);
+        if (st && g_object_class_find_property(G_OBJECT_GET_CLASS(st), prop.c_str()))
+            out = Error(IBNM_ERROR_INVALID_PROPERTY, m.substr(colon + 2)).withProperty(m.substr(0, colon));
+    }
+    return out;
 }
 
 Status verify(NMConnection *connection)

@@ -11,6 +11,7 @@
 // ibnm_check_profiles() wraps them in IbnmFinding objects.
 #pragma once
 
+#include "libcore/ibnm-error.h"
 #include "libcore/ibnm-finding.h"
 #include "libcore/internal/host-model.hpp"
 
@@ -27,6 +28,7 @@ struct Finding {
     IbnmSeverity severity = IBNM_SEVERITY_INFO;
     std::string message;  // translated, prefixed with the property
     std::string hint;     // translated, may be empty
+    IbnmError code = IBNM_ERROR_INVALID_PROPERTY; // of an error: what up would fail with
 
     bool operator==(const Finding &o) const
     {
@@ -34,13 +36,6 @@ struct Finding {
                message == o.message && hint == o.hint;
     }
 };
-
-// NetworkManager's name for a P_Key child: "<parent>.%04x" of the raw p-key,
-// cut to 15 characters (nm_net_devname_infiniband()).
-std::string nmChildName(const std::string &parent, int pkey);
-
-// The name the kernel gives the child it creates for `pkey` under `naming`.
-std::string kernelChildName(const std::string &parent, int pkey, model::ChildNaming naming);
 
 // Rule 1: NetworkManager's verify(), the first error as a finding.
 std::vector<Finding> checkNetworkManager(NMConnection *profile);
@@ -56,6 +51,10 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
 
 // Rule 5: combinations of ibnm's [user] options that no host accepts.
 std::vector<Finding> checkOptions(NMConnection *profile);
+
+// Rule 6 (with a host): what the planner refuses, each profile alone and
+// then all together: `up --dry-run` of these profiles refuses exactly then.
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host);

@@ -40,6 +40,31 @@ Error Error::withContext(std::string prefix, const char *sep) &&
     return std::move(*this);
 }
 
+Error &Error::withProperty(std::string property) &
+{
+    if (property_.empty())
+        property_ = property;
+    return withContext(std::move(property));
+}
+
+Error Error::withProperty(std::string property) &&
+{
+    withProperty(std::move(property));
+    return std::move(*this);
+}
+
+Error &Error::withProfile(std::string id) &
+{
+    profile_ = id;
+    return withContext(std::move(id));
+}
+
+Error Error::withProfile(std::string id) &&
+{
+    withProfile(std::move(id));
+    return std::move(*this);
+}
+
 std::string Error::toString() const
 {
     if (context_.empty())

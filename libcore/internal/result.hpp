@@ -41,6 +41,17 @@ public:
     Error withContext(std::string prefix, const char *sep = ": ") &&;
     Error &withContext(std::string prefix, const char *sep = ": ") &;
 
+    // withContext() that also records the profile property the error is
+    // about ("infiniband.mtu") or the profile's id, so that callers (the
+    // findings of `ibnm check`) need not parse the text. The innermost
+    // property and the outermost profile win.
+    Error withProperty(std::string property) &&;
+    Error &withProperty(std::string property) &;
+    Error withProfile(std::string id) &&;
+    Error &withProfile(std::string id) &;
+    const std::string &property() const { return property_; }
+    const std::string &profile() const { return profile_; }
+
     // "context: message", or just the message without context.
     std::string toString() const;
 
@@ -54,6 +65,8 @@ private:
     int errno_ = 0;
     std::string message_;
     std::string context_;
+    std::string property_;
+    std::string profile_;
 };
 
 template <typename T>

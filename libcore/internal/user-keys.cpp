@@ -18,7 +18,7 @@ namespace {
 // `infiniband.mtu abc`).
 Error badValue(std::string_view key, std::string message)
 {
-    return Error(IBNM_ERROR_INVALID_VALUE, std::move(message)).withContext(std::string(key));
+    return Error(IBNM_ERROR_INVALID_VALUE, std::move(message)).withProperty(std::string(key));
 }
 
 std::string lower(std::string_view v)
@@ -162,7 +162,7 @@ Status validate(std::string_view key, std::string_view value)
     if (const KeyInfo *k = find(key))
         return k->validate(key, value);
     if (isIbnmKey(key))
-        return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withContext(std::string(key));
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withProperty(std::string(key));
     return {};
 }
 

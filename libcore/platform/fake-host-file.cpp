@@ -850,7 +850,8 @@ model::Device softLinkDevice(const std::string &name, SoftLinkType type, const m
     p.linkLayer = LinkLayer::Ethernet;
     p.state = "4: ACTIVE";
     p.physState = "5: LinkUp";
-    p.maxMtu = 4096;
+    // siw reports a maximum of IB_MTU_1024 (siw_query_port()), rxe 4096.
+    p.maxMtu = type == SoftLinkType::Siw ? 1024 : 4096;
     p.lid = 0;
     p.smLid = 0;
     d.ports.push_back(std::move(p));

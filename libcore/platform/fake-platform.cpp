@@ -233,7 +233,7 @@ void derive(model::Host &h)
                 bool up = !base.empty() && base.front()->up;
                 p.state = up ? "4: ACTIVE" : "1: DOWN";
                 p.physState = up ? "5: LinkUp" : "3: Disabled";
-                p.activeMtu = base.empty() ? 1024 : ibMtuFor(base.front()->mtu);
+                p.activeMtu = std::min(p.maxMtu.value_or(4096), base.empty() ? 1024 : ibMtuFor(base.front()->mtu));
             }
         }
     }
@@ -303,7 +303,7 @@ const std::vector<std::string> &fakeOperationNames()
         "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
         "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
-        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "setTrafficClass",
+        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults", "setTrafficClass",
         "setTtl",           "writeHostFile",    "removeHostFile",
     };
     return names;
@@ -726,37 +726,69 @@ Status FakePlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
 
 // --- links --------------------------------------------------------------------
 
+namespace {
+
+// dev_set_mtu() on one netdev: IPoIB's ipoib_change_mtu() limits, an
+// Ethernet NIC's maximum, a bond's bond_change_mtu() passing the MTU on to
+// every port (all or none).
+Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
+{
+    auto &h = st.host;
+    const std::string &ifname = nd.name;
+    if (const model::IpoibNetdev *ib = h.findIpoib(ifname)) {
+        if (ib->mode == IpoibMode::Connected) {
+            if (mtu > kIpoibCmMtu || mtu < 68)
+                return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                                   strprintf(_("MTU %u is out of range (at most %u in connected mode)"), mtu,
+                                             kIpoibCmMtu));
+            nd.mtu = mtu;
+            return {};
+        }
+        auto [max, ceiling] = datagramLimits(h, nd);
+        if (mtu > max || mtu < 68)
+            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
+        // The kernel clamps silently to the broadcast group's MTU.
+        nd.mtu = std::min(mtu, ceiling);
+        return {};
+    }
+    if (findBond(h, ifname)) {
+        std::vector<std::pair<model::Netdev *, unsigned>> done;
+        for (auto &port : h.netdevs) {
+            if (port.master != ifname)
+                continue;
+            unsigned old = port.mtu;
+            if (Status s = setNetdevMtu(st, port, mtu); !s.ok()) {
+                for (auto &[p, m] : done)
+                    p->mtu = m;
+                return s;
+            }
+            done.emplace_back(&port, old);
+        }
+        if (mtu < 68 || mtu > 65535)
+            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("MTU %u is out of range (68 to %u)"), mtu, 65535u));
+        nd.mtu = mtu;
+        return {};
+    }
+    auto mm = st.maxMtu.find(ifname);
+    unsigned max = mm != st.maxMtu.end() ? mm->second : 65535;
+    if (mtu < 68 || mtu > max)
+        return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                           strprintf(_("MTU %u is out of range (68 to %u)"), mtu, max));
+    nd.mtu = mtu;
+    return {};
+}
+
+} // namespace
+
 Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 {
     return mutate("setMtu", ifname, [&]() -> Status {
-        auto &h = state_.host;
-        model::Netdev *nd = findNetdev(h, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        if (const model::IpoibNetdev *ib = h.findIpoib(ifname)) {
-            if (ib->mode == IpoibMode::Connected) {
-                if (mtu > kIpoibCmMtu || mtu < 68)
-                    return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
-                                       strprintf(_("MTU %u is out of range (at most %u in connected mode)"), mtu,
-                                                 kIpoibCmMtu));
-                nd->mtu = mtu;
-                return {};
-            }
-            auto [max, ceiling] = datagramLimits(h, *nd);
-            if (mtu > max || mtu < 68)
-                return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
-                                   strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
-            // The kernel clamps silently to the broadcast group's MTU.
-            nd->mtu = std::min(mtu, ceiling);
-            return {};
-        }
-        auto mm = state_.maxMtu.find(ifname);
-        unsigned max = mm != state_.maxMtu.end() ? mm->second : 65535;
-        if (mtu < 68 || mtu > max)
-            return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
-                               strprintf(_("MTU %u is out of range (68 to %u)"), mtu, max));
-        nd->mtu = mtu;
-        return {};
+        return setNetdevMtu(state_, *nd, mtu);
     });
 }
 
@@ -767,9 +799,15 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         nd->up = up;
-        // The kernel flushes the routes through a link that goes down.
-        if (!up)
+        // The kernel flushes the routes through a link that goes down, and
+        // its IPv6 addresses (keep_addr_on_down defaults to 0); IPv4
+        // addresses stay.
+        if (!up) {
             nd->routes.clear();
+            nd->addresses.erase(std::remove_if(nd->addresses.begin(), nd->addresses.end(),
+                                               [](const std::string &a) { return a.find(':') != std::string::npos; }),
+                                nd->addresses.end());
+        }
         return {};
     });
 }
@@ -889,12 +927,15 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                 bond->failOverMac = "active";
             }
         }
+        // bond_enslave(): the port takes the bond's MTU (dev_set_mtu(); a
+        // datagram IPoIB port refuses one above its maximum), then a first
+        // port of another link type gives the bond its type and address.
+        if (Status s = setNetdevMtu(state_, *nd, bondNd->mtu); !s.ok())
+            return s;
         if (!hasPorts) {
             bondNd->type = nd->type;
-            if (nd->type == 32) {
+            if (nd->type == 32)
                 bondNd->address = nd->address;
-                bondNd->mtu = nd->mtu;
-            }
         }
         nd->master = bondName;
         if (bond->activePort.empty() || bond->primary == port)
@@ -1194,6 +1235,20 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
             return kernelError(ERANGE, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("ToS %u is out of range (0 to 255)"), tos));
         (*p)->defaultRoceTos = tos;
+        return {};
+    });
+}
+
+Status FakePlatform::removeRoceDefaults(const std::string &device)
+{
+    return mutate("removeRoceDefaults", device, [&]() -> Status {
+        model::Device *d = findDevice(state_.host, device);
+        if (d == nullptr)
+            return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
+        for (auto &p : d->ports) {
+            p.defaultRoceMode.reset();
+            p.defaultRoceTos.reset();
+        }
         return {};
     });
 }

@@ -107,6 +107,7 @@ public:
     Status deleteSoftLink(const std::string &name) override;
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
     Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) override;
+    Status removeRoceDefaults(const std::string &device) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
 

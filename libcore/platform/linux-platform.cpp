@@ -6,6 +6,8 @@
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/strings.hpp"
+#include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
 #include "libcore/platform/ipoib-netlink.hpp"
 #include "libcore/platform/rdma-netlink.hpp"
 #include "libcore/platform/sysfs.hpp"
@@ -233,10 +235,6 @@ std::string formatAddress(nl_addr *a, unsigned prefixlen)
     return std::string(buf) + "/" + std::to_string(prefixlen);
 }
 
-const char *roceModeName(model::RoceMode mode)
-{
-    return mode == model::RoceMode::V2 ? "RoCE v2" : "IB/RoCE v1";
-}
 
 unsigned mtuBytes(ibv_mtu mtu)
 {
@@ -281,6 +279,7 @@ public:
     Status deleteSoftLink(const std::string &name) override;
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
     Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) override;
+    Status removeRoceDefaults(const std::string &device) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
 
@@ -556,10 +555,8 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
 {
     if (auto st = writable(); !st)
         return std::move(st).error();
-    if (spec.pkey == 0 || spec.pkey == 0x8000)
-        return Error(IBNM_ERROR_INVALID_ARGUMENT,
-                     strprintf(_("the P_Key 0x%04x is not valid: use 0x0001-0xffff except 0x8000"), spec.pkey), EINVAL)
-            .withContext(spec.parent);
+    if (auto v = model::validatePkey(spec.pkey); !v)
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, v.error().message(), EINVAL).withContext(spec.parent);
     auto s = route();
     if (!s)
         return std::move(s).error();
@@ -570,17 +567,16 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
     auto host = sysfs::readHost({options_.sysfsRoot, ""});
     if (!host)
         return std::move(host).error();
-    uint16_t full = static_cast<uint16_t>(spec.pkey | 0x8000);
-    for (const auto &ib : host->ipoib)
-        if (ib.parent == spec.parent && ib.pkey == full)
-            return Error::fromErrno(EEXIST, ib.name, IBNM_ERROR_EXISTS).withContext(spec.parent);
+    uint16_t full = model::fullMembership(spec.pkey);
+    if (const auto *ib = model::findChild(*host, spec.parent, spec.pkey))
+        return Error::fromErrno(EEXIST, ib->name, IBNM_ERROR_EXISTS).withContext(spec.parent);
     auto before = sysfs::listDir(netDir());
     if (!before)
         return std::move(before).error();
 
     // The upstream kernel's name for a child made through create_child
     // (NetworkManager's interface-name); what the kernel made is read back.
-    std::string name = strprintf("%s.%04x", spec.parent.c_str(), spec.pkey).substr(0, IFNAMSIZ - 1);
+    std::string name = model::childName(spec.parent, spec.pkey, model::ChildNaming::Upstream);
     ipoib::LinkRequest req;
     req.ifname = name;
     req.parentIfindex = static_cast<unsigned>(rtnl_link_get_ifindex(parent->get()));
@@ -643,11 +639,8 @@ Status LinuxPlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
     auto host = sysfs::readHost({options_.sysfsRoot, ""});
     if (!host)
         return std::move(host).error();
-    uint16_t full = static_cast<uint16_t>(pkey | 0x8000);
-    const model::IpoibNetdev *child = nullptr;
-    for (const auto &ib : host->ipoib)
-        if (ib.parent == parent && ib.pkey == full)
-            child = &ib;
+    uint16_t full = model::fullMembership(pkey);
+    const model::IpoibNetdev *child = model::findChild(*host, parent, pkey);
     if (child == nullptr)
         return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no P_Key child 0x%04x"), full), ENODEV).withContext(parent);
     std::string name = child->name;
@@ -664,22 +657,9 @@ Status LinuxPlatform::setIpoibMode(const std::string &ifname, model::IpoibMode m
     std::string dir = netDir() + "/" + ifname;
     if (!exists(dir))
         return noSuchInterface(ifname);
-    auto host = sysfs::readHost({options_.sysfsRoot, ""});
-    if (!host)
-        return std::move(host).error();
-    const auto *nd = host->findNetdev(ifname);
-    if (mode == model::IpoibMode::Connected && nd) {
-        // The port's own interface, or the parent of a child, names the HCA.
-        std::string portIf = ifname;
-        if (const auto *ib = host->findIpoib(ifname); ib && !ib->parent.empty())
-            portIf = ib->parent;
-        const auto *pnd = host->findNetdev(portIf);
-        const auto *dev = pnd ? host->findDevice(pnd->rdmaDevice) : nullptr;
-        if (dev && !dev->connectedModeSupported)
-            return Error(IBNM_ERROR_NOT_SUPPORTED, _("Enhanced IPoIB supports datagram mode only"), EOPNOTSUPP)
-                .withContext(ifname);
-    }
-    auto st = sysfs::writeAttr(dir + "/mode", mode == model::IpoibMode::Connected ? "connected" : "datagram");
+    // Whether the device can do connected mode is the planner's question
+    // (model::connectedModeAvailable); the kernel's refusal is mapped here.
+    auto st = sysfs::writeAttr(dir + "/mode", model::modeName(mode));
     if (!st && mode == model::IpoibMode::Connected &&
         (st.error().errnum() == EINVAL || st.error().errnum() == EOPNOTSUPP))
         return Error(IBNM_ERROR_NOT_SUPPORTED, _("the kernel refuses connected mode"), st.error().errnum())
@@ -1093,7 +1073,17 @@ Status LinuxPlatform::setDefaultRoceMode(const std::string &device, unsigned por
     std::string dir;
     if (auto st = roceDir(device, port, dir); !st)
         return st;
-    return sysfs::writeAttr(dir + "/default_roce_mode", roceModeName(mode));
+    return sysfs::writeAttr(dir + "/default_roce_mode", model::roceModeName(mode));
+}
+
+Status LinuxPlatform::removeRoceDefaults(const std::string &device)
+{
+    if (auto st = writable(); !st)
+        return st;
+    std::string dir = options_.configfsRoot + "/rdma_cm/" + device;
+    if (::rmdir(dir.c_str()) < 0 && errno != ENOENT)
+        return Error::fromErrno(errno, dir, IBNM_ERROR_PLATFORM);
+    return {};
 }
 
 Status LinuxPlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)

@@ -79,6 +79,9 @@ public:
     virtual Status deleteSoftLink(const std::string &name) = 0;
     virtual Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) = 0;
     virtual Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) = 0;
+    // Removes the device's configfs rdma_cm directory, so the kernel's
+    // defaults apply again (nothing to do when it is not there).
+    virtual Status removeRoceDefaults(const std::string &device) = 0;
     virtual Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) = 0;
     virtual Status setTtl(const std::string &device, unsigned port, unsigned ttl) = 0;
 

@@ -6,6 +6,7 @@
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/strings.hpp"
+#include "libcore/model/ipoib.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -676,7 +677,7 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
     // mlx5 IPoIB is Enhanced IPoIB (datagram only) on InfiniBand ports.
     bool ib = std::any_of(d.ports.begin(), d.ports.end(),
                           [](const model::Port &p) { return p.linkLayer == model::LinkLayer::InfiniBand; });
-    d.enhancedIpoib = ib && d.driver == "mlx5_core";
+    d.enhancedIpoib = ib && model::enhancedIpoibDriver(d.driver);
     d.connectedModeSupported = !d.enhancedIpoib;
     return d;
 }

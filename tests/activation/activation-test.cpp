@@ -8,6 +8,7 @@
 #include "libcore/internal/raii.hpp"
 #include "libcore/platform/fake-host-file.hpp"
 #include "libcore/platform/fake-platform.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <NetworkManager.h>
 #include <gtest/gtest.h>
@@ -386,13 +387,33 @@ TEST(Activation, FailureAtEveryStepRollsBackCompletely)
     }
 }
 
-TEST(Activation, KernelRefusalRollsBack)
+// rxe is RoCE v2 only (model::roceModeSupported): the planner refuses v1
+// before anything changes, naming the property.
+TEST(Activation, RoceModeTheDeviceLacksIsRefusedBeforeAnyChange)
 {
-    // rxe is RoCE v2 only: asking for v1 fails at the configfs write, and the
-    // link created just before is removed again.
     auto p = makeHost();
     std::string before = snapshot(*p);
+    uint64_t ops = p->operationCount();
     std::vector<ConnPtr> v{ethernet("r", "enp1s0", {{"rdma.link-type", "rxe"}, {"rdma.roce-mode", "v1"}})};
+    Report r = upAll(*p, v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.steps.empty());
+    EXPECT_EQ(r.errorCode, IBNM_ERROR_NOT_SUPPORTED);
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->property(), "rdma.roce-mode");
+    EXPECT_EQ(r.failure->profile(), "r");
+    EXPECT_EQ(p->operationCount(), ops);
+    EXPECT_EQ(snapshot(*p), before);
+}
+
+TEST(Activation, KernelRefusalRollsBack)
+{
+    // The configfs write fails: the link created just before is removed
+    // again, and the report says the host is as before.
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    std::vector<ConnPtr> v{ethernet("r", "enp1s0", {{"rdma.link-type", "rxe"}, {"rdma.roce-mode", "v2"}})};
+    p->failNext("setDefaultRoceMode", EINVAL);
     Report r = upAll(*p, v);
     EXPECT_FALSE(r.ok);
     EXPECT_TRUE(r.rolledBack);
@@ -432,8 +453,8 @@ TEST(Activation, SoftLinkNeedsItsNetdev)
 
 TEST(Activation, DefaultSoftLinkName)
 {
-    EXPECT_EQ(defaultSoftLinkName(model::SoftLinkType::Rxe, "enp1s0"), "rxe_enp1s0");
-    EXPECT_EQ(defaultSoftLinkName(model::SoftLinkType::Siw, "veth0"), "siw_veth0");
+    EXPECT_EQ(model::defaultSoftLinkName(model::SoftLinkType::Rxe, "enp1s0"), "rxe_enp1s0");
+    EXPECT_EQ(model::defaultSoftLinkName(model::SoftLinkType::Siw, "veth0"), "siw_veth0");
 }
 
 TEST(Activation, BadUserKeyNamesProfileAndKey)
@@ -441,7 +462,9 @@ TEST(Activation, BadUserKeyNamesProfileAndKey)
     std::vector<ConnPtr> v{ethernet("r", "enp1s0", {{"rdma.ttl", "300"}})};
     auto d = resolve(raw(v), raw(v), true);
     ASSERT_FALSE(d.ok());
-    EXPECT_EQ(d.error().toString().rfind("r: user.rdma.ttl: ", 0), 0u) << d.error().toString();
+    EXPECT_EQ(d.error().toString().rfind("r: rdma.ttl: ", 0), 0u) << d.error().toString();
+    EXPECT_EQ(d.error().property(), "rdma.ttl");
+    EXPECT_EQ(d.error().profile(), "r");
 }
 
 TEST(HostFiles, WrittenOnceAndRolledBack)
@@ -508,7 +531,9 @@ TEST(Activation, RdmaOnlyProbesConnectedMode)
     o.rdmaOnly = true;
     Report r = up(*p, *d, o);
     EXPECT_FALSE(r.ok);
-    EXPECT_NE(r.error.find("cx6: infiniband.transport-mode: ib0 cannot use connected mode"), std::string::npos)
+    EXPECT_NE(r.error.find("cx6: infiniband.transport-mode: mlx5_0 uses Enhanced IPoIB, which supports datagram mode "
+                           "only"),
+              std::string::npos)
         << r.error;
 }
 

@@ -9,6 +9,7 @@
 #include "libcore/internal/inventory-private.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/platform/fake-host-file.hpp"
+#include "libcore/platform/fake-platform.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>
@@ -87,8 +88,9 @@ TEST(ApplyApi, FailureSetsErrorAndStillReports)
 {
     test::TempDir dir;
     auto host = simulated(dir);
-    auto c = rxeProfile("v1"); // rxe is RoCE v2 only
+    auto c = rxeProfile("v2");
     auto profiles = one(c.get());
+    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
     IbnmApplyReport *raw = nullptr;
     GErrorPtr err;
     EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
@@ -103,6 +105,27 @@ TEST(ApplyApi, FailureSetsErrorAndStillReports)
     EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 0))), IBNM_STEP_STATE_UNDONE);
     EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 1))), IBNM_STEP_STATE_FAILED);
     EXPECT_NE(ibnm_step_get_error(IBNM_STEP(g_ptr_array_index(steps, 1))), nullptr);
+}
+
+// A profile `ibnm check` finds an error in is refused before anything
+// changes, with the check's code and property, and a report without steps.
+TEST(ApplyApi, CheckErrorRefusesUpWithItsCode)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v1"); // rxe is RoCE v2 only
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, &raw, outPtr(err)));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_INVALID_PROPERTY)) << err->message;
+    EXPECT_NE(std::string(err->message).find("rdma.roce-mode: "), std::string::npos) << err->message;
+    ASSERT_TRUE(report);
+    EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_EQ(ibnm_apply_report_get_steps(report.get())->len, 0u);
+    EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 0u);
 }
 
 TEST(ApplyApi, DryRunChangesNothing)
@@ -134,7 +157,7 @@ TEST(ApplyApi, BadProfileIsAnErrorWithoutReport)
     EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
     EXPECT_EQ(raw, nullptr);
     ASSERT_TRUE(err);
-    EXPECT_EQ(std::string(err->message).rfind("rxe-enp1s0: user.rdma.roce-tos: ", 0), 0u) << err->message;
+    EXPECT_EQ(std::string(err->message).rfind("rxe-enp1s0: rdma.roce-tos: ", 0), 0u) << err->message;
 }
 
 TEST(ApplyApi, FlagsAreRegistered)
@@ -149,8 +172,9 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
 {
     test::TempDir dir;
     auto host = simulated(dir);
-    auto c = rxeProfile("v1");
+    auto c = rxeProfile("v2");
     auto profiles = one(c.get());
+    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
     IbnmApplyReport *raw = nullptr;
     EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);

@@ -94,13 +94,17 @@ TEST(CliHost, ReportAsJson)
     EXPECT_FALSE(rep->get("rolled-back")->b);
     ASSERT_EQ(rep->get("steps")->kind, JsonValue::Array);
     ASSERT_FALSE(rep->get("steps")->items.empty());
-    bool mtu = false;
+    // Datagram to connected: the mode change itself sets the MTU to 65520
+    // (ipoib_set_mode()), so no set-mtu step follows.
+    bool mode = false, mtu = false;
     for (const auto &s : rep->get("steps")->items) {
         EXPECT_EQ(s.get("state")->s, "done");
         EXPECT_EQ(s.get("profile")->s, "mlx4_ib0");
+        mode = mode || s.get("action")->s == "set-transport-mode";
         mtu = mtu || s.get("action")->s == "set-mtu";
     }
-    EXPECT_TRUE(mtu);
+    EXPECT_TRUE(mode);
+    EXPECT_FALSE(mtu);
     EXPECT_EQ(rep->get("notes")->kind, JsonValue::Array);
 }
 
@@ -108,7 +112,8 @@ TEST(CliHost, FailedUpRollsBackAndExitsOne)
 {
     Cli cli("mlx4-dual-port.host");
     ASSERT_EQ(cli.run(kAddMlx4).status, 0);
-    Result r = cli.run({"-j", "connection", "up", "mlx4_ib0"}, {}, {{"IBNM_FAKE_FAIL", "op=setMtu,nth=1,errno=EINVAL"}});
+    Result r = cli.run({"-j", "connection", "up", "mlx4_ib0"}, {},
+                       {{"IBNM_FAKE_FAIL", "op=setIpoibMode,nth=1,errno=EINVAL"}});
     EXPECT_EQ(r.status, 1);
     JsonValue v = parseJson(r.out);
     EXPECT_FALSE(v.get("report")->get("success")->b);
@@ -207,6 +212,8 @@ TEST(CliHost, RxeLinkWithRoceV1IsRefusedBeforeActivation)
     EXPECT_EQ(check.status, 1) << check.out << check.err;
     EXPECT_NE(check.out.find("error:rdma.roce-mode"), std::string::npos) << check.out;
 
+    // One rxe link per netdev: the v2 profile replaces the v1 one.
+    ASSERT_EQ(g_unlink(path.c_str()), 0);
     add.back() = "v2";
     add[5] = "rxe-v2";
     EXPECT_EQ(cli.run(add).status, 0);

@@ -11,6 +11,7 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/internal/raii.hpp"
 #include "libcore/platform/linux-platform.hpp"
+#include "tests/test-util.hpp"
 
 #include <NetworkManager.h>
 #include <gtest/gtest.h>
@@ -146,11 +147,34 @@ TEST_F(ActivationKernel, RxeSiwRoceDefaultsAndBondApplyAndVerify)
     EXPECT_EQ(after->findNetdev("kbond0"), nullptr);
 }
 
-TEST_F(ActivationKernel, KernelRefusalOfRoceV1RollsBackTheLink)
+// rxe is RoCE v2 only: the planner (model::roceModeSupported) refuses v1
+// before anything reaches the kernel, which would refuse it too (platform
+// contract RxeRefusesRoceV1AcceptsV2).
+TEST_F(ActivationKernel, RoceV1OnRxeIsRefusedBeforeTheKernel)
 {
     std::vector<ConnPtr> v{profile("rxe", "802-3-ethernet", "kact0",
                                    {{"rdma.link-type", "rxe"}, {"rdma.link-name", "kact_rxe"},
                                     {"rdma.roce-mode", "v1"}})};
+    Report r = upAll(v);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(r.steps.empty());
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_TRUE(h->softLinks.empty());
+}
+
+// A failure the planner cannot foresee (configfs rdma_cm missing: here a
+// configfs root without it) stops the apply after the kernel created the
+// link; the rollback deletes it from the real kernel.
+TEST_F(ActivationKernel, KernelFailureRollsBackTheLink)
+{
+    test::TempDir noConfigfs;
+    platform::LinuxOptions o;
+    o.configfsRoot = noConfigfs.path();
+    p_ = platform::createLinuxPlatform(o);
+    std::vector<ConnPtr> v{profile("rxe", "802-3-ethernet", "kact0",
+                                   {{"rdma.link-type", "rxe"}, {"rdma.link-name", "kact_rxe"},
+                                    {"rdma.roce-mode", "v2"}})};
     Report r = upAll(v);
     EXPECT_FALSE(r.ok);
     EXPECT_TRUE(r.rolledBack);

@@ -68,10 +68,9 @@ public:
         for (const char *m : {"configfs", "dummy", "veth", "bonding", "8021q", "ib_core", "ib_uverbs", "rdma_ucm",
                               "rdma_rxe", "siw", "ib_ipoib"})
             sh(std::string("modprobe ") + m);
-        // Linux removes a link's IPv6 addresses when it goes down unless
-        // keep_addr_on_down is set; the platform contract
-        // (MtuUpAndAddresses) expects them to stay, as on hosts that set it.
-        sh("for c in all default; do echo 1 > /proc/sys/net/ipv6/conf/$c/keep_addr_on_down; done");
+        // keep_addr_on_down stays at the kernel's default (0): a link that
+        // goes down loses its IPv6 addresses, which the platform contract
+        // (MtuUpAndAddresses) and the simulated host both state.
         g_mkdir_with_parents("/sys/kernel/config", 0755);
         if (::mount("none", "/sys/kernel/config", "configfs", 0, nullptr) != 0 && errno != EBUSY)
             ADD_FAILURE() << "mount configfs: " << g_strerror(errno);

@@ -499,7 +499,22 @@ TYPED_TEST_P(PlatformContract, MtuUpAndAddresses)
     ASSERT_NE(nd, nullptr);
     EXPECT_FALSE(nd->up);
     EXPECT_FALSE(c::contains(nd->addresses, "192.0.2.1/24"));
-    EXPECT_TRUE(c::contains(nd->addresses, "2001:db8::1/64"));
+    // keep_addr_on_down defaults to 0: the kernel flushes IPv6 addresses
+    // when the link goes down (addrconf_ifdown()); IPv4 ones stay.
+    EXPECT_FALSE(c::contains(nd->addresses, "2001:db8::1/64"));
+    auto a4b = this->p().addAddress(eth, "192.0.2.2/24");
+    ASSERT_TRUE(a4b.ok()) << a4b.error().toString();
+    auto up2 = this->p().setUp(eth, true);
+    ASSERT_TRUE(up2.ok()) << up2.error().toString();
+    auto a6b = this->p().addAddress(eth, "2001:db8::2/64");
+    ASSERT_TRUE(a6b.ok()) << a6b.error().toString();
+    auto down2 = this->p().setUp(eth, false);
+    ASSERT_TRUE(down2.ok()) << down2.error().toString();
+    h = this->host();
+    nd = h.findNetdev(eth);
+    ASSERT_NE(nd, nullptr);
+    EXPECT_TRUE(c::contains(nd->addresses, "192.0.2.2/24"));
+    EXPECT_FALSE(c::contains(nd->addresses, "2001:db8::2/64"));
 }
 
 TYPED_TEST_P(PlatformContract, RemovingAMissingAddressFails)

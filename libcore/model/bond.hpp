@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Bonding facts, each stated once: option names as NetworkManager writes
+// them and the kernel reports them, and what the bonding driver does with
+// IPoIB ports (drivers/net/bonding/bond_main.c bond_enslave(); FACTS.md
+// "Bonding"). Profile rules and the planner ask these; the simulated host
+// states the driver's behaviour on its own.
+#pragma once
+
+#include "libcore/internal/host-model.hpp"
+#include "libcore/internal/result.hpp"
+
+#include <string>
+
+namespace ibnm::model {
+
+// A new bond's MTU (ether_setup()); its IPoIB ports take it at enslave.
+inline constexpr unsigned kBondDefaultMtu = 1500;
+
+// The kernel's name of a bonding mode given by name or number ("1" and
+// "active-backup" are "active-backup"), through libnm's
+// nm_utils_bond_mode_string_to_int(); "" when it is none. An empty value is
+// the driver's default, balance-rr.
+std::string bondModeName(const std::string &value);
+
+// fail_over_mac by name or number ("0" none, "1" active, "2" follow); "" when
+// it is none. Empty: the driver's default, none.
+std::string failOverMacName(const std::string &value);
+
+// Whether an IPoIB port may join a bond of `mode` (the kernel's name):
+// only active-backup ("Only active-backup mode is supported for infiniband
+// slaves", EOPNOTSUPP).
+bool ipoibBondModeSupported(const std::string &mode);
+
+// fail_over_mac of an active-backup bond with IPoIB ports: IPoIB ports
+// cannot take a MAC, so bond_enslave() switches a bond with no ports to
+// "active" at its first IPoIB port, whatever was configured (the NVIDIA
+// page's fail_over_mac=0 therefore works). A bond that already has ports
+// and is not "active" refuses further IPoIB ports (EOPNOTSUPP).
+std::string failOverMacAfterIpoibEnslave(const std::string &configured, bool bondHasPorts);
+
+// At enslave the bonding driver sets the port's MTU to the bond's
+// (dev_set_mtu(slave, bond->mtu)); an IPoIB port in datagram mode refuses an
+// MTU above its datagram maximum. The MTU the port then has, or the
+// refusal (IBNM_ERROR_INVALID_PROPERTY, EINVAL).
+Result<unsigned> portMtuAtEnslave(unsigned bondMtu, IpoibMode portMode, const Port *port);
+
+} // namespace ibnm::model

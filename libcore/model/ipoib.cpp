@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/model/ipoib.hpp"
+
+#include "libcore/internal/i18n.hpp"
+#include "libcore/internal/raii.hpp"
+#include "libcore/internal/strings.hpp"
+
+#include <NetworkManager.h>
+
+#include <algorithm>
+#include <cerrno>
+
+namespace ibnm::model {
+
+Status validatePkey(long pkey)
+{
+    // nm-setting-infiniband.c verify(); the kernel's ipoib_vlan_add() refuses
+    // the same two values.
+    if (pkey < 0 || pkey > 0xffff)
+        return Error(IBNM_ERROR_INVALID_PROPERTY, strprintf(_("%ld is out of range (0x0001 to 0xffff)"), pkey));
+    if (pkey == 0 || pkey == kFullMembership)
+        return Error(IBNM_ERROR_INVALID_PROPERTY, _("the values 0 and 0x8000 are not allowed"));
+    return {};
+}
+
+std::string childName(const std::string &parent, uint16_t pkey, ChildNaming naming)
+{
+    uint16_t shown = naming == ChildNaming::FullMembershipBit ? fullMembership(pkey) : pkey;
+    return strprintf("%s.%04x", parent.c_str(), unsigned(shown)).substr(0, kIfNameMax);
+}
+
+std::string nmChildName(const std::string &parent, uint16_t pkey)
+{
+    auto s = GObjectPtr<NMSettingInfiniband>::adopt(NM_SETTING_INFINIBAND(nm_setting_infiniband_new()));
+    g_object_set(s.get(), NM_SETTING_INFINIBAND_PARENT, parent.c_str(), NM_SETTING_INFINIBAND_P_KEY, int(pkey),
+                 nullptr);
+    // libnm 1.42 returns "<parent>.%04x" whole (and verify() compares
+    // interface-name with that); the daemon's nm_net_devname_infiniband()
+    // cuts it to 15 characters, as the kernel does.
+    const char *name = nm_setting_infiniband_get_virtual_interface_name(s.get());
+    return std::string(name ? name : "").substr(0, kIfNameMax);
+}
+
+const IpoibNetdev *findChild(const Host &host, const std::string &parent, uint16_t pkey)
+{
+    for (const auto &ib : host.ipoib)
+        if (ib.parent == parent && samePartition(ib.pkey, pkey))
+            return &ib;
+    return nullptr;
+}
+
+Status childCreatable(const Host &host, const std::string &parent, uint16_t pkey)
+{
+    if (findChild(host, parent, pkey))
+        return {};
+    const IpoibNetdev *p = host.findIpoib(parent);
+    if (p == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND,
+                     host.findNetdev(parent)
+                         ? strprintf(_("%s is not an IPoIB interface; P_Key children need one"), parent.c_str())
+                         : strprintf(_("the parent interface %s does not exist on this host"), parent.c_str()),
+                     ENODEV);
+    if (!p->parent.empty())
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     strprintf(_("%s is a P_Key child itself; a child's parent is a port's interface"),
+                               parent.c_str()),
+                     EINVAL);
+    // ipoib_vlan_add(): a child with the parent's own P_Key is ENOTUNIQ.
+    if (samePartition(p->pkey, pkey))
+        return Error(IBNM_ERROR_EXISTS,
+                     strprintf(_("0x%04x is the P_Key of %s itself; the kernel refuses a child in the partition "
+                                 "of its parent"),
+                               unsigned(pkey), parent.c_str()),
+                     ENOTUNIQ);
+    std::string name = childName(parent, pkey, host.childNaming);
+    if (host.findNetdev(name))
+        return Error(IBNM_ERROR_EXISTS,
+                     strprintf(_("the kernel would name the child %s, which another interface has already "
+                                 "(names are cut to 15 characters)"),
+                               name.c_str()),
+                     EEXIST);
+    return {};
+}
+
+const char *modeName(IpoibMode mode)
+{
+    return mode == IpoibMode::Connected ? "connected" : "datagram";
+}
+
+bool enhancedIpoibDriver(const std::string &driver)
+{
+    return driver == "mlx5_core";
+}
+
+bool connectedModeAvailable(const Device &device)
+{
+    return !device.enhancedIpoib && device.connectedModeSupported;
+}
+
+std::string connectedModeRefusal(const Device &device)
+{
+    if (device.enhancedIpoib)
+        return strprintf(_("%s uses Enhanced IPoIB, which supports datagram mode only"), device.name.c_str());
+    if (!device.connectedModeSupported)
+        return strprintf(_("connected mode is not available on %s (the kernel has no IPoIB connected mode)"),
+                         device.name.c_str());
+    return {};
+}
+
+std::optional<unsigned> datagramMax(const Port *port)
+{
+    if (port == nullptr)
+        return std::nullopt;
+    if (port->maxMtu)
+        return *port->maxMtu - kIpoibHeader;
+    if (port->activeMtu)
+        return *port->activeMtu - kIpoibHeader;
+    return std::nullopt;
+}
+
+std::optional<unsigned> datagramCeiling(const Port *port)
+{
+    if (port == nullptr)
+        return std::nullopt;
+    std::optional<unsigned> c;
+    for (const auto &m : {port->activeMtu, port->broadcastMtu})
+        if (m && *m > kIpoibHeader)
+            c = std::min(c.value_or(*m - kIpoibHeader), *m - kIpoibHeader);
+    return c;
+}
+
+Result<unsigned> effectiveMtu(unsigned requested, IpoibMode mode, const Port *port)
+{
+    if (mode == IpoibMode::Connected) {
+        if (requested > kConnectedMtuMax || requested < kMinMtu)
+            return Error(IBNM_ERROR_INVALID_PROPERTY,
+                         strprintf(_("%u is out of range in connected mode (%u to %u)"), requested, kMinMtu,
+                                   kConnectedMtuMax),
+                         EINVAL);
+        return requested;
+    }
+    std::optional<unsigned> max = datagramMax(port);
+    if (requested < kDatagramMinMtu || (max && requested > *max))
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     requested >= kDatagramMinMtu
+                         ? strprintf(_("%u exceeds the datagram maximum %u (the port's IB MTU - 4); the kernel "
+                                       "refuses it"),
+                                     requested, max.value_or(0))
+                         : strprintf(_("%u is below the minimum %u"), requested, kDatagramMinMtu),
+                     EINVAL);
+    std::optional<unsigned> ceiling = datagramCeiling(port);
+    return ceiling ? std::min(requested, *ceiling) : requested;
+}
+
+unsigned mtuAfterModeChange(unsigned current, IpoibMode to, const Port *port)
+{
+    if (to == IpoibMode::Connected)
+        return kConnectedMtuMax;
+    std::optional<unsigned> ceiling = datagramCeiling(port);
+    if (!ceiling)
+        ceiling = datagramMax(port);
+    return ceiling ? std::min(current, *ceiling) : current;
+}
+
+bool sameIpoibPort(const std::string &a, const std::string &b)
+{
+    // Both must be 20-byte addresses; libnm then compares the last 8 bytes.
+    guint8 x[20], y[20];
+    if (!nm_utils_hwaddr_aton(a.c_str(), x, sizeof x) || !nm_utils_hwaddr_aton(b.c_str(), y, sizeof y))
+        return false;
+    return nm_utils_hwaddr_matches(x, sizeof x, y, sizeof y);
+}
+
+std::string portGuidBytes(const std::string &address)
+{
+    guint8 b[20];
+    if (!nm_utils_hwaddr_aton(address.c_str(), b, sizeof b))
+        return {};
+    GCharPtr text(nm_utils_hwaddr_ntoa(b + 12, 8));
+    std::string out = text.get();
+    std::transform(out.begin(), out.end(), out.begin(), [](char c) { return g_ascii_tolower(c); });
+    return out;
+}
+
+const Device *deviceOf(const Host &host, const std::string &netdev)
+{
+    std::string name = netdev;
+    if (const auto *ib = host.findIpoib(netdev); ib && !ib->parent.empty())
+        name = ib->parent;
+    const auto *nd = host.findNetdev(name);
+    if (nd == nullptr || nd->rdmaDevice.empty())
+        return nullptr;
+    return host.findDevice(nd->rdmaDevice);
+}
+
+const Port *portOf(const Host &host, const std::string &netdev)
+{
+    std::string name = netdev;
+    if (const auto *ib = host.findIpoib(netdev); ib && !ib->parent.empty())
+        name = ib->parent;
+    const auto *nd = host.findNetdev(name);
+    const Device *dev = deviceOf(host, name);
+    if (dev == nullptr)
+        return nullptr;
+    for (const auto &p : dev->ports)
+        if (p.number == nd->rdmaPort)
+            return &p;
+    return nullptr;
+}
+
+bool flushedOnLinkDown(const std::string &cidr)
+{
+    return cidr.find(':') != std::string::npos;
+}
+
+} // namespace ibnm::model

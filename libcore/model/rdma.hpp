@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// RDMA facts, each stated once: soft RDMA links (rxe, siw), the RoCE modes
+// each kind of device accepts as RDMA-CM default, and which devices have the
+// mlx5 traffic class and TTL files. Sources: the kernel's
+// drivers/infiniband/core/cma_configfs.c and roce_gid_mgmt.c, rdma-core,
+// the kernel lab (tests/kernel), FACTS.md "RDMA".
+#pragma once
+
+#include "libcore/internal/host-model.hpp"
+
+#include <optional>
+#include <string>
+
+namespace ibnm::model {
+
+// "rxe" / "siw", as `rdma link add NAME type TYPE` spells them.
+const char *softLinkTypeName(SoftLinkType type);
+// configfs rdma_cm's words: "IB/RoCE v1", "RoCE v2".
+const char *roceModeName(RoceMode mode);
+
+// The default name of a profile's soft RDMA link: "rxe_<netdev>" or
+// "siw_<netdev>", within the kernel's 63 characters (IB_DEVICE_NAME_MAX - 1).
+std::string defaultSoftLinkName(SoftLinkType type, const std::string &netdev);
+
+// The GID types (and so RDMA-CM default RoCE modes) a port supports
+// (roce_gid_type_mask_support()): rxe RoCE v2 only; siw (iWARP) and
+// InfiniBand ports only "IB/RoCE v1"; RoCE NICs both. `softLink` is the type
+// of the soft link behind the device, if it is one.
+bool roceModeSupported(std::optional<SoftLinkType> softLink, LinkLayer linkLayer, RoceMode mode);
+
+// Whether `device` has tc/<port>/traffic_class and tc/<port>/ttl: mlx5 only.
+bool hasTrafficClassFiles(const Device &device);
+
+// The soft link of that name on the host, or nullptr.
+const SoftLink *findSoftLink(const Host &host, const std::string &name);
+
+} // namespace ibnm::model

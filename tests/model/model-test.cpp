@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The facts of libcore/model/, each against its source: NetworkManager
+// (libnm itself, where it knows the fact), the kernel's behaviour as
+// FACTS.md records it, and the simulated host's independent statement.
+#include "config.h"
+
+#include "libcore/model/bond.hpp"
+#include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ibnm;
+using namespace ibnm::model;
+
+namespace {
+
+Port ibPort(unsigned active, unsigned max, std::optional<unsigned> broadcast)
+{
+    Port p;
+    p.number = 1;
+    p.linkLayer = LinkLayer::InfiniBand;
+    p.activeMtu = active;
+    p.maxMtu = max;
+    p.broadcastMtu = broadcast;
+    return p;
+}
+
+} // namespace
+
+TEST(PkeyFacts, ZeroAnd0x8000AreRefusedAsNetworkManagerDoes)
+{
+    EXPECT_FALSE(validatePkey(0).ok());
+    EXPECT_FALSE(validatePkey(0x8000).ok());
+    EXPECT_EQ(validatePkey(0x8000).error().code(), IBNM_ERROR_INVALID_PROPERTY);
+    EXPECT_EQ(validatePkey(0).error().message(), "the values 0 and 0x8000 are not allowed");
+    EXPECT_FALSE(validatePkey(0x10000).ok());
+    EXPECT_FALSE(validatePkey(-1).ok());
+    for (long v : {0x0001L, 0x7fffL, 0x8001L, 0xffffL})
+        EXPECT_TRUE(validatePkey(v).ok()) << v;
+}
+
+TEST(PkeyFacts, FullMembershipBitDefinesThePartition)
+{
+    EXPECT_EQ(fullMembership(2), 0x8002);
+    EXPECT_TRUE(samePartition(0x0002, 0x8002));
+    EXPECT_TRUE(samePartition(0x7fff, 0xffff));
+    EXPECT_FALSE(samePartition(0x0002, 0x0003));
+}
+
+// NetworkManager's names for P_Key children, asked of libnm itself, and the
+// kernel's in both styles: upstream's equals NetworkManager's.
+TEST(PkeyFacts, ChildNamesFollowLibnmAndTheKernel)
+{
+    struct Row {
+        const char *parent;
+        uint16_t pkey;
+        const char *name;
+    } rows[] = {
+        {"foo", 15, "foo.000f"},
+        {"x23456789012345", 15, "x23456789012345"},
+        {"x2345678901234", 15, "x2345678901234."},
+        {"x234567890123", 15, "x234567890123.0"},
+        {"x234567890", 15, "x234567890.000f"},
+        {"ib0", 0x8002, "ib0.8002"},
+        {"ib0", 2, "ib0.0002"},
+    };
+    for (const auto &r : rows) {
+        EXPECT_EQ(nmChildName(r.parent, r.pkey), r.name) << r.parent << " " << r.pkey;
+        EXPECT_EQ(childName(r.parent, r.pkey, ChildNaming::Upstream), r.name) << r.parent << " " << r.pkey;
+    }
+    EXPECT_EQ(childName("ib0", 2, ChildNaming::FullMembershipBit), "ib0.8002");
+    EXPECT_EQ(childName("x2345678901234", 2, ChildNaming::FullMembershipBit), "x2345678901234.");
+}
+
+TEST(PkeyFacts, ChildCreatableRefusesWhatTheKernelRefuses)
+{
+    Host h;
+    h.childNaming = ChildNaming::Upstream;
+    h.netdevs.push_back({"x2345678901234", 5, 32});
+    h.ipoib.push_back({"x2345678901234", "", 0xffff});
+    h.netdevs.push_back({"x2345678901234.", 6, 32});
+    h.ipoib.push_back({"x2345678901234.", "x2345678901234", 0x8002});
+    h.netdevs.push_back({"eth0", 7, 1});
+    // The parent's own partition: ENOTUNIQ.
+    auto own = childCreatable(h, "x2345678901234", 0x7fff);
+    ASSERT_FALSE(own.ok());
+    EXPECT_EQ(own.error().errnum(), ENOTUNIQ);
+    // Another P_Key whose cut name is taken: EEXIST.
+    auto cut = childCreatable(h, "x2345678901234", 0x0003);
+    ASSERT_FALSE(cut.ok());
+    EXPECT_EQ(cut.error().errnum(), EEXIST);
+    // The existing child itself: nothing to create.
+    EXPECT_TRUE(childCreatable(h, "x2345678901234", 0x0002).ok());
+    EXPECT_EQ(childCreatable(h, "eth0", 2).error().code(), IBNM_ERROR_NOT_FOUND);
+    EXPECT_EQ(childCreatable(h, "nope", 2).error().errnum(), ENODEV);
+}
+
+// ipoib_change_mtu(): above the port's datagram maximum is EINVAL, below it
+// the MTU is clamped silently to the broadcast group's.
+TEST(MtuFacts, DatagramRefusesAboveTheMaximumAndClampsBelow)
+{
+    Port p = ibPort(2048, 4096, 2048);
+    EXPECT_EQ(datagramMax(&p), 4092u);
+    EXPECT_EQ(datagramCeiling(&p), 2044u);
+    auto refused = effectiveMtu(65520, IpoibMode::Datagram, &p);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().errnum(), EINVAL);
+    EXPECT_EQ(*effectiveMtu(4092, IpoibMode::Datagram, &p), 2044u);
+    EXPECT_EQ(*effectiveMtu(1500, IpoibMode::Datagram, &p), 1500u);
+    EXPECT_FALSE(effectiveMtu(60, IpoibMode::Datagram, &p).ok());
+    EXPECT_EQ(*effectiveMtu(65520, IpoibMode::Connected, &p), 65520u);
+    EXPECT_FALSE(effectiveMtu(65521, IpoibMode::Connected, &p).ok());
+    // Unknown port: no limit known but the minimum.
+    EXPECT_EQ(*effectiveMtu(9000, IpoibMode::Datagram, nullptr), 9000u);
+}
+
+TEST(MtuFacts, ModeChangeSetsTheMtu)
+{
+    Port p = ibPort(4096, 4096, 2048);
+    EXPECT_EQ(mtuAfterModeChange(2044, IpoibMode::Connected, &p), kConnectedMtuMax);
+    EXPECT_EQ(mtuAfterModeChange(65520, IpoibMode::Datagram, &p), 2044u);
+    EXPECT_EQ(mtuAfterModeChange(1500, IpoibMode::Datagram, &p), 1500u);
+}
+
+TEST(ModeFacts, EnhancedIpoibIsDatagramOnly)
+{
+    Device d;
+    d.name = "mlx5_0";
+    d.enhancedIpoib = true;
+    d.connectedModeSupported = false;
+    EXPECT_FALSE(connectedModeAvailable(d));
+    EXPECT_NE(connectedModeRefusal(d).find("Enhanced IPoIB"), std::string::npos);
+    d.enhancedIpoib = false;
+    EXPECT_FALSE(connectedModeAvailable(d));
+    d.connectedModeSupported = true;
+    EXPECT_TRUE(connectedModeAvailable(d));
+    EXPECT_EQ(connectedModeRefusal(d), "");
+    EXPECT_TRUE(enhancedIpoibDriver("mlx5_core"));
+    EXPECT_FALSE(enhancedIpoibDriver("mlx4_core"));
+}
+
+// libnm's nm_utils_hwaddr_matches(): only the last 8 of 20 bytes count.
+TEST(GuidFacts, OnlyThePortGuidMatches)
+{
+    const char *a = "80:00:02:08:FE:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51";
+    const char *b = "00:00:00:48:fe:80:00:00:00:00:00:01:00:02:C9:03:00:31:78:51";
+    const char *c = "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:52";
+    EXPECT_TRUE(sameIpoibPort(a, b));
+    EXPECT_FALSE(sameIpoibPort(a, c));
+    EXPECT_FALSE(sameIpoibPort(a, "00:11:22:33:44:55"));
+    EXPECT_EQ(portGuidBytes(a), "00:02:c9:03:00:31:78:51");
+    EXPECT_EQ(portGuidBytes("junk"), "");
+}
+
+TEST(BondFacts, NamesComeFromLibnm)
+{
+    EXPECT_EQ(bondModeName("1"), "active-backup");
+    EXPECT_EQ(bondModeName("active-backup"), "active-backup");
+    EXPECT_EQ(bondModeName("4"), "802.3ad");
+    EXPECT_EQ(bondModeName(""), "balance-rr");
+    EXPECT_EQ(bondModeName("nonsense"), "");
+    EXPECT_EQ(failOverMacName("0"), "none");
+    EXPECT_EQ(failOverMacName("active"), "active");
+    EXPECT_EQ(failOverMacName("2"), "follow");
+    EXPECT_EQ(failOverMacName("x"), "");
+}
+
+// bond_enslave(): the first IPoIB port switches fail_over_mac to active;
+// later ones need it; every port takes the bond's MTU.
+TEST(BondFacts, IpoibPortsAsTheKernelEnslavesThem)
+{
+    EXPECT_TRUE(ipoibBondModeSupported("active-backup"));
+    EXPECT_FALSE(ipoibBondModeSupported("802.3ad"));
+    EXPECT_EQ(failOverMacAfterIpoibEnslave("0", false), "active");
+    EXPECT_EQ(failOverMacAfterIpoibEnslave("none", true), "none");
+    Port p = ibPort(2048, 2048, 2048);
+    EXPECT_EQ(*portMtuAtEnslave(1500, IpoibMode::Datagram, &p), 1500u);
+    EXPECT_FALSE(portMtuAtEnslave(65520, IpoibMode::Datagram, &p).ok());
+    EXPECT_EQ(*portMtuAtEnslave(65520, IpoibMode::Connected, &p), 65520u);
+}
+
+TEST(RdmaFacts, RoceModesPerDeviceKind)
+{
+    EXPECT_TRUE(roceModeSupported(SoftLinkType::Rxe, LinkLayer::Ethernet, RoceMode::V2));
+    EXPECT_FALSE(roceModeSupported(SoftLinkType::Rxe, LinkLayer::Ethernet, RoceMode::V1));
+    EXPECT_TRUE(roceModeSupported(SoftLinkType::Siw, LinkLayer::Ethernet, RoceMode::V1));
+    EXPECT_FALSE(roceModeSupported(SoftLinkType::Siw, LinkLayer::Ethernet, RoceMode::V2));
+    EXPECT_TRUE(roceModeSupported(std::nullopt, LinkLayer::Ethernet, RoceMode::V1));
+    EXPECT_TRUE(roceModeSupported(std::nullopt, LinkLayer::Ethernet, RoceMode::V2));
+    EXPECT_FALSE(roceModeSupported(std::nullopt, LinkLayer::InfiniBand, RoceMode::V2));
+    Device mlx5, mlx4;
+    mlx5.driver = "mlx5_core";
+    mlx4.driver = "mlx4_core";
+    EXPECT_TRUE(hasTrafficClassFiles(mlx5));
+    EXPECT_FALSE(hasTrafficClassFiles(mlx4));
+    EXPECT_EQ(defaultSoftLinkName(SoftLinkType::Rxe, "enp1s0"), "rxe_enp1s0");
+    EXPECT_EQ(defaultSoftLinkName(SoftLinkType::Siw, std::string(80, 'a')).size(), 63u);
+}
