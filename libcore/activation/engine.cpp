@@ -425,6 +425,15 @@ Status Planner::planEthernet(const DesiredEthernet &x)
                      strprintf(_("%s is not an Ethernet interface"), x.ifname.c_str()), EINVAL)
             .withProperty("connection.interface-name")
             .withProfile(origin);
+    // dev_set_mtu() refuses more than the NIC's maximum, for the profile's
+    // MTU and for the bond's, which the port takes at enslave.
+    unsigned wantMtu = x.master.empty() ? x.mtu : bondMtu(x.master);
+    if (wantMtu != 0 && nd->maxMtu && wantMtu > *nd->maxMtu)
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     strprintf(_("%s takes an MTU of at most %u, not %u"), x.ifname.c_str(), *nd->maxMtu, wantMtu),
+                     EINVAL)
+            .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
+            .withProfile(origin);
     unsigned curMtu = nd->mtu;
     if (x.mtu != 0 && curMtu != x.mtu && x.master.empty()) {
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
@@ -650,6 +659,8 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         Op undo;
         if (port && port->trafficClass)
             undo = [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); };
+        else if (!newDevice)
+            undo = [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); };
         add("set-traffic-class", object, strprintf(_("set the traffic class to %u"), *x.trafficClass), origin,
             [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
@@ -924,10 +935,14 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
             return std::move(s).error();
     rdmaSteps = std::move(planner.steps);
 
-    std::vector<Step> steps;
+    // A step nothing can undo (a TTL whose previous value the kernel does
+    // not show) runs last, so that no later failure leaves it behind.
+    std::vector<Step> steps, last;
     for (auto *v : {&bondSteps, &ipoibSteps, &upSteps, &rdmaSteps})
         for (auto &s : *v)
-            steps.push_back(std::move(s));
+            (s.undo || s.removed ? steps : last).push_back(std::move(s));
+    for (auto &s : last)
+        steps.push_back(std::move(s));
     return steps;
 }
 

@@ -95,6 +95,7 @@ struct Netdev {
     unsigned type = 0;            // ARPHRD_*: 1 Ethernet, 32 InfiniBand
     std::string address;          // "80:00:02:08:fe:80:..." lower-case, as sysfs
     unsigned mtu = 0;
+    std::optional<unsigned> maxMtu; // IFLA_MAX_MTU, where known
     bool up = false;
     std::string kind;             // rtnetlink kind: "ipoib", "bond", "vlan", "dummy", "veth", ""
     std::string master;           // bond this netdev is a port of

@@ -421,8 +421,12 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
         std::string fom = model::failOverMacName(bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC));
         const model::Bond *onHost = host ? host->findBond(ifnameOf(bond)) : nullptr;
         bool hasPorts = onHost && !onHost->ports.empty();
-        if (!ib.empty() && fom != "active" && !bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC).empty()) {
-            if (model::failOverMacAfterIpoibEnslave(fom, hasPorts) == "active")
+        // An existing bond keeps the fail_over_mac it has (the driver does
+        // not change it under its ports).
+        std::string current = hasPorts ? onHost->failOverMac : fom;
+        if (!ib.empty() && current != "active" &&
+            (hasPorts || !bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC).empty())) {
+            if (model::failOverMacAfterIpoibEnslave(current, hasPorts) == "active")
                 out.push_back(make(bond, "bond.options", IBNM_SEVERITY_INFO,
                                    strprintf(_("bond.options: fail_over_mac=%s: IPoIB ports cannot take a MAC "
                                                "address, so the kernel switches the bond to fail_over_mac=active "
@@ -491,18 +495,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         if (oib == nullptr || nm_setting_infiniband_get_p_key(oib) != -1 || typeOf(o) != NM_SETTING_INFINIBAND_SETTING_NAME)
             continue;
         std::string ifname = ifnameOf(o);
-        if (!ifname.empty()) {
-            auto [it, inserted] = bases.emplace(ifname, o);
-            if (!inserted &&
-                (g_strcmp0(nm_setting_infiniband_get_transport_mode(oib),
-                           nm_setting_infiniband_get_transport_mode(nm_connection_get_setting_infiniband(it->second))) != 0 ||
-                 nm_setting_infiniband_get_mtu(oib) != nm_setting_infiniband_get_mtu(nm_connection_get_setting_infiniband(it->second))))
-                out.push_back(make(o, "connection.interface-name", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("connection.interface-name: profile '%s' configures %s too, with "
-                                               "another transport mode or MTU; both cannot be up"),
-                                             idOf(it->second).c_str(), ifname.c_str()),
-                                   _("Delete one of the two profiles, or give them the same settings.")));
-        }
+        if (!ifname.empty())
+            bases.emplace(ifname, o);
         // Persistent names (udev rules) match the port GUID of mac-address.
         const char *mac = nm_setting_infiniband_get_mac_address(oib);
         std::string guid = mac ? model::portGuidBytes(mac) : "";
@@ -515,6 +509,27 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                              idOf(it->second).c_str(), guid.c_str(), ifnameOf(it->second).c_str()),
                                    _("Give both profiles the same interface name, or remove one mac-address.")));
         }
+    }
+    // One interface, one profile: NetworkManager activates one profile per
+    // device, and two would configure it twice (P_Key children are keyed by
+    // parent and P_Key below).
+    std::map<std::string, NMConnection *> interfaces;
+    for (NMConnection *c : profiles) {
+        auto *cib = nm_connection_get_setting_infiniband(c);
+        if (cib && nm_setting_infiniband_get_p_key(cib) != -1 && typeOf(c) == NM_SETTING_INFINIBAND_SETTING_NAME)
+            continue;
+        std::string ifname = ifnameOf(c);
+        if (ifname.empty() && cib) // a MAC-only profile: the port with its GUID
+            ifname = netdevByMac(host, nm_setting_infiniband_get_mac_address(cib));
+        if (ifname.empty())
+            continue;
+        auto [it, inserted] = interfaces.emplace(ifname, c);
+        if (!inserted)
+            out.push_back(make(c, "connection.interface-name", IBNM_SEVERITY_ERROR,
+                               strprintf(_("connection.interface-name: profile '%s' configures %s too; one interface "
+                                           "has one active profile"),
+                                         idOf(it->second).c_str(), ifname.c_str()),
+                               _("Bring up one of the two profiles, or delete one.")));
     }
     for (NMConnection *c : profiles) {
         auto options = userkeys::parse(c);

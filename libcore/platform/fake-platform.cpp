@@ -303,7 +303,7 @@ const std::vector<std::string> &fakeOperationNames()
         "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
         "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
-        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults", "setTrafficClass",
+        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults", "setTrafficClass", "clearTrafficClass",
         "setTtl",           "writeHostFile",    "removeHostFile",
     };
     return names;
@@ -583,6 +583,9 @@ Result<model::Host> FakePlatform::readHost()
         return std::move(s).error();
     model::Host h = state_.host;
     derive(h);
+    for (auto &n : h.netdevs)
+        if (auto it = state_.maxMtu.find(n.name); it != state_.maxMtu.end())
+            n.maxMtu = it->second;
     return h;
 }
 
@@ -1262,6 +1265,16 @@ Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, u
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
         findDevice(state_.host, device)->ports[port - 1].trafficClass = tclass;
+        return {};
+    });
+}
+
+Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
+{
+    return mutate("clearTrafficClass", device, [&]() -> Status {
+        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        findDevice(state_.host, device)->ports[port - 1].trafficClass.reset();
         return {};
     });
 }

@@ -108,6 +108,7 @@ public:
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
     Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) override;
     Status removeRoceDefaults(const std::string &device) override;
+    Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
 

@@ -280,6 +280,7 @@ public:
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
     Status setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos) override;
     Status removeRoceDefaults(const std::string &device) override;
+    Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
 
@@ -318,6 +319,8 @@ private:
     void settleRoceGids(const std::string &ifname);
     Status changeAddress(const std::string &ifname, const std::string &cidr, bool add);
     Status roceDir(const std::string &device, unsigned port, std::string &portDir);
+    // tcWrite's value for "-1".
+    static constexpr unsigned kTcDisable = ~0u;
     Status tcWrite(const std::string &device, unsigned port, const char *file, unsigned value);
 
     LinuxOptions options_;
@@ -1101,7 +1104,7 @@ Status LinuxPlatform::tcWrite(const std::string &device, unsigned port, const ch
 {
     if (auto st = writable(); !st)
         return st;
-    if (value > 255)
+    if (value > 255 && value != kTcDisable)
         return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("the value %u is out of range (0-255)"), value), ERANGE)
             .withContext(device);
     if (!exists(ibDir(device)))
@@ -1110,7 +1113,13 @@ Status LinuxPlatform::tcWrite(const std::string &device, unsigned port, const ch
     if (!exists(path))
         return Error(IBNM_ERROR_NOT_SUPPORTED, _("the device has no such setting (only mlx5 has it)"), ENOENT)
             .withContext(path);
-    return sysfs::writeAttr(path, std::to_string(value));
+    return sysfs::writeAttr(path, value == kTcDisable ? std::string("-1") : std::to_string(value));
+}
+
+Status LinuxPlatform::clearTrafficClass(const std::string &device, unsigned port)
+{
+    // A negative value disables the global traffic class (NVIDIA's RoCE page).
+    return tcWrite(device, port, "traffic_class", kTcDisable);
 }
 
 Status LinuxPlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)

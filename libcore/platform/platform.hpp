@@ -83,6 +83,8 @@ public:
     // defaults apply again (nothing to do when it is not there).
     virtual Status removeRoceDefaults(const std::string &device) = 0;
     virtual Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) = 0;
+    // Disables the global traffic class again ("-1"): what an unset one is.
+    virtual Status clearTrafficClass(const std::string &device, unsigned port) = 0;
     virtual Status setTtl(const std::string &device, unsigned port, unsigned ttl) = 0;
 
     // Host-wide files (limits.d memlock policy, udev rules), written
