@@ -51,6 +51,16 @@ int cmdCheck(Context &ctx, const Args &args)
         findings = std::move(mine);
     }
     int rc = printFindings(ctx, findings.get(), false);
+    // A keyfile that could not be read (a bad value, an insecure file) holds
+    // a profile check cannot vouch for.
+    guint unread = 0;
+    for (const char *const *w = ibnm_settings_get_load_warnings(s); w && *w; w++)
+        unread++;
+    if (unread > 0) {
+        printError("%s", _("some profile files could not be read (see the warnings above); the profiles in them were "
+                           "not checked"));
+        return kExitFailed;
+    }
     if (findings->len == 0 && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues)
         std::printf("%s\n", _("No findings: the profiles fit the host."));
     return rc;

@@ -282,8 +282,18 @@ int printReport(Context &ctx, IbnmApplyReport *report)
     if (ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
         for (const char *const *n = notes; n && *n; n++)
             std::printf(_("Note: %s\n"), *n);
-        if (ibnm_apply_report_get_rolled_back(report))
+        if (ibnm_apply_report_get_rolled_back(report)) {
             std::printf("%s\n", _("The steps done before the failure were undone."));
+        } else if (!ok) {
+            // Never claim the host is as before when it is not: name what stays.
+            for (guint i = 0; steps && i < steps->len; i++) {
+                auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
+                IbnmStepState st = ibnm_step_get_state(s);
+                if (st == IBNM_STEP_STATE_DONE || st == IBNM_STEP_STATE_UNDO_FAILED)
+                    std::printf(_("Not undone: %s %s (%s)\n"), ibnm_step_get_action(s), ibnm_step_get_object(s),
+                                ibnm_step_get_detail(s));
+            }
+        }
     }
     if (!ok)
         printError("%s", ibnm_apply_report_get_error(report) ? ibnm_apply_report_get_error(report)

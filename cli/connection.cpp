@@ -114,7 +114,9 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
     PtrArray old(ibnm_check_profiles(others.get(), inv));
     for (guint i = 0; i < old->len; i++)
         before.insert(findingKey(static_cast<IbnmFinding *>(g_ptr_array_index(old.get(), i))));
-    g_ptr_array_insert(others.get(), 0, g_object_ref(profile));
+    // Last: a conflict with a stored profile is then this profile's finding,
+    // naming the stored one.
+    g_ptr_array_add(others.get(), g_object_ref(profile));
     PtrArray findings(ibnm_check_profiles(others.get(), inv));
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
@@ -298,6 +300,11 @@ int cmdAdd(Context &ctx, const Args &args)
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
+    if (ctx.options.dryRun) {
+        std::printf(_("Dry run: connection '%s' (%s) would be added; nothing was written.\n"),
+                    ibnm_profile_get_id(profile.get()), ibnm_profile_get_uuid(profile.get()));
+        return kExitOk;
+    }
     if (!ibnm_settings_add(s, ibnm_profile_get_connection(profile.get()), nullptr, Out(err)))
         return reportError(err.get());
     std::printf(_("Connection '%s' (%s) successfully added.\n"), ibnm_profile_get_id(profile.get()),
@@ -344,12 +351,55 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return argumentsError(err.get());
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
+    if (ctx.options.dryRun) {
+        std::printf(_("Dry run: connection '%s' would be modified; nothing was written.\n"),
+                    nm_connection_get_id(copy.get()));
+        return kExitOk;
+    }
     if (!ibnm_settings_update(s, copy.get(), Out(err)))
         return reportError(err.get());
     return kExitOk;
 }
 
 // --- delete / reload / import / export ---------------------------------------------------
+
+// Takes down what `c` brought up on the host before it is deleted; says what
+// was done. False (and nothing deleted) when that fails.
+bool deactivate(Context &ctx, IbnmSettings *s, NMConnection *c)
+{
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return false;
+    PtrArray all = allConnections(s);
+    PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
+    g_ptr_array_add(one.get(), g_object_ref(c));
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    gboolean ok = ibnm_apply_down(host, one.get(), all.get(), IBNM_APPLY_FLAGS_NONE, Out(report), Out(err));
+    if (report && ibnm_apply_report_get_steps(report.get())->len > 0) {
+        if (printReport(ctx, report.get()) != kExitOk)
+            return false;
+    } else if (!ok) {
+        reportError(err.get());
+        return false;
+    }
+    if (!ok)
+        return false;
+    // A bond whose profile goes keeps no ports; its port profiles remain.
+    if (g_strcmp0(nm_connection_get_connection_type(c), NM_SETTING_BOND_SETTING_NAME) == 0) {
+        const char *ifname = nm_connection_get_interface_name(c);
+        for (guint i = 0; i < all->len; i++) {
+            auto *o = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+            NMSettingConnection *sc = nm_connection_get_setting_connection(o);
+            const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+            if (master && (g_strcmp0(master, ifname) == 0 || g_strcmp0(master, nm_connection_get_uuid(c)) == 0))
+                std::fprintf(stderr, _("Warning: profile '%s' is a port of the deleted bond %s; it stays, and "
+                                       "`ibnm connection up` refuses it until it names another bond.\n"),
+                             nm_connection_get_id(o), ifname ? ifname : nm_connection_get_id(c));
+        }
+    }
+    return true;
+}
 
 int cmdDelete(Context &ctx, const Args &args)
 {
@@ -367,6 +417,18 @@ int cmdDelete(Context &ctx, const Args &args)
             continue;
         }
         std::string name = nm_connection_get_id(c), uuid = nm_connection_get_uuid(c);
+        if (ctx.options.dryRun) {
+            std::printf(_("Dry run: connection '%s' (%s) would be deleted; nothing was changed.\n"), name.c_str(),
+                        uuid.c_str());
+            continue;
+        }
+        // As nmcli deactivates a profile it deletes: in standalone mode ibnm
+        // takes down what the profile brought up (its P_Key child, soft
+        // link, bond), and keeps the profile if that fails.
+        if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0 && !deactivate(ctx, s, c)) {
+            rc = kExitFailed;
+            continue;
+        }
         ErrorPtr err;
         if (!ibnm_settings_delete(s, uuid.c_str(), Out(err))) {
             rc = reportError(err.get());

@@ -27,7 +27,7 @@ const char *const kUsage = N_(
     "      --offline                work on keyfiles on stdin/stdout, touch nothing\n"
     "      --keyfile-dir DIR        keep profiles as keyfiles in DIR\n"
     "      --simulate HOSTFILE      run on a simulated host (or IBNM_SIMULATE)\n"
-    "      --dry-run                print the plan of up/down, change nothing\n"
+    "      --dry-run                say what add/modify/delete/up/down would do, change nothing\n"
     "  -v, --version                show the version\n"
     "  -h, --help                   show this help\n"
     "\n"

@@ -118,7 +118,7 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
       "pkeys", "port-guid", "default-roce-mode", "default-roce-tos", "traffic-class", "ttl"}},
     {"netdev",
      {"ifindex", "type", "kind", "address", "mtu", "max-mtu", "up", "addresses", "routes", "rdma-port", "link", "master",
-      "parent", "pkey", "mode", "umcast"}},
+      "original-mtu", "parent", "pkey", "mode", "umcast"}},
     {"bond", {"mode", "miimon", "primary", "active-port", "fail-over-mac"}},
     {"soft-link", {"type", "netdev"}},
     {"file", {"mode", "contents"}},
@@ -588,6 +588,11 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
         return std::move(maxMtu).error();
     if (*maxMtu)
         st_.maxMtu[id] = static_cast<unsigned>(**maxMtu);
+    auto originalMtu = number(g, "original-mtu", 65535);
+    if (!originalMtu.ok())
+        return std::move(originalMtu).error();
+    if (*originalMtu)
+        st_.originalMtu[id] = static_cast<unsigned>(**originalMtu);
     auto up = boolean(g, "up");
     if (!up.ok())
         return std::move(up).error();
@@ -1050,6 +1055,8 @@ std::string formatHostDescription(const FakeState &st)
         auto mm = st.maxMtu.find(n.name);
         if (mm != st.maxMtu.end())
             w.number("max-mtu", mm->second);
+        if (auto om = st.originalMtu.find(n.name); om != st.originalMtu.end())
+            w.number("original-mtu", om->second);
         w.boolean("up", n.up);
         w.nonEmpty("addresses", joinList(n.addresses));
         std::vector<std::string> routes;

@@ -933,8 +933,10 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         // bond_enslave(): the port takes the bond's MTU (dev_set_mtu(); a
         // datagram IPoIB port refuses one above its maximum), then a first
         // port of another link type gives the bond its type and address.
+        unsigned original = nd->mtu;
         if (Status s = setNetdevMtu(state_, *nd, bondNd->mtu); !s.ok())
             return s;
+        state_.originalMtu[port] = original;
         if (!hasPorts) {
             bondNd->type = nd->type;
             if (nd->type == 32)
@@ -967,6 +969,12 @@ Status FakePlatform::release(const std::string &port)
             }
         }
         nd->master.clear();
+        // __bond_release_one() puts the port's own MTU back.
+        if (auto it = state_.originalMtu.find(port); it != state_.originalMtu.end()) {
+            if (Status s = setNetdevMtu(state_, *nd, it->second); !s.ok())
+                return s;
+            state_.originalMtu.erase(it);
+        }
         return {};
     });
 }
@@ -1002,9 +1010,16 @@ Status FakePlatform::deleteLink(const std::string &ifname)
                                                   softGone.end();
                                        }),
                         h.devices.end());
-        for (auto &n : h.netdevs)
-            if (isGone(n.master))
-                n.master.clear();
+        // Deleting a bond releases its ports, each with its own MTU back.
+        for (auto &n : h.netdevs) {
+            if (!isGone(n.master))
+                continue;
+            n.master.clear();
+            if (auto it = state_.originalMtu.find(n.name); it != state_.originalMtu.end()) {
+                n.mtu = it->second;
+                state_.originalMtu.erase(it);
+            }
+        }
         for (auto &b : h.bonds)
             if (isGone(b.activePort))
                 b.activePort.clear();
@@ -1016,6 +1031,7 @@ Status FakePlatform::deleteLink(const std::string &ifname)
             std::remove_if(h.netdevs.begin(), h.netdevs.end(), [&](const auto &x) { return isGone(x.name); }),
             h.netdevs.end());
         state_.maxMtu.erase(ifname);
+        state_.originalMtu.erase(ifname);
         return {};
     });
 }

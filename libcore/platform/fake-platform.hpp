@@ -48,6 +48,9 @@ struct FakeState {
     std::map<std::string, std::string> portGuids;
     // Largest MTU a netdev takes (Ethernet NICs); absent: 65535.
     std::map<std::string, unsigned> maxMtu;
+    // A bond port's MTU before it joined (bond_enslave() keeps it as
+    // original_mtu; release puts it back).
+    std::map<std::string, unsigned> originalMtu;
     std::map<std::string, FakeHostFile> files;
     uint64_t operations = 0;
 };

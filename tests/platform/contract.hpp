@@ -517,6 +517,36 @@ TYPED_TEST_P(PlatformContract, MtuUpAndAddresses)
     EXPECT_FALSE(c::contains(nd->addresses, "2001:db8::2/64"));
 }
 
+// bond_enslave() sets the port's MTU to the bond's, bond_change_mtu()
+// passes a new one on to its ports, and release puts the port's own back
+// (checked on Debian's kernel in the kernel lab).
+TYPED_TEST_P(PlatformContract, PortsTakeTheBondsMtuAndGetTheirOwnBack)
+{
+    std::string eth = this->ethernet("ibnmct4");
+    ASSERT_FALSE(eth.empty());
+    ibnm::platform::BondSpec spec;
+    spec.name = "ibnmctb4";
+    ASSERT_TRUE(this->p().createBond(spec).ok());
+    ASSERT_TRUE(this->p().setMtu(spec.name, 1400).ok());
+    ASSERT_TRUE(this->p().setMtu(eth, 1500).ok());
+    auto en = this->p().enslave(eth, spec.name);
+    ASSERT_TRUE(en.ok()) << en.error().toString();
+    auto h = this->host();
+    EXPECT_EQ(h.findNetdev(eth)->mtu, 1400u);
+    ASSERT_TRUE(this->p().setMtu(spec.name, 1300).ok());
+    h = this->host();
+    EXPECT_EQ(h.findNetdev(eth)->mtu, 1300u);
+    ASSERT_TRUE(this->p().release(eth).ok());
+    h = this->host();
+    EXPECT_EQ(h.findNetdev(eth)->mtu, 1500u);
+    // Deleting the bond releases its ports the same way.
+    ASSERT_TRUE(this->p().enslave(eth, spec.name).ok());
+    ASSERT_TRUE(this->p().deleteLink(spec.name).ok());
+    h = this->host();
+    EXPECT_EQ(h.findNetdev(eth)->mtu, 1500u);
+    EXPECT_EQ(h.findNetdev(eth)->master, "");
+}
+
 TYPED_TEST_P(PlatformContract, RemovingAMissingAddressFails)
 {
     std::string eth = this->ethernet("ibnmct0");
@@ -787,7 +817,7 @@ REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, GidT
                             DeletingAMissingSoftLinkIsNotFound, SoftLinkOverAMissingNetdevFails,
                             RxeRefusesRoceV1AcceptsV2, SiwRefusesRoceV2, RoceTosTakes0To255,
                             RoceDefaultsOnAMissingDeviceAreNotFound, TrafficClassIsMlx5Only, MtuUpAndAddresses,
-                            RemovingAMissingAddressFails, LinkOperationsOnAMissingNetdevAreNotFound,
+                            PortsTakeTheBondsMtuAndGetTheirOwnBack, RemovingAMissingAddressFails, LinkOperationsOnAMissingNetdevAreNotFound,
                             DeleteLinkRemovesTheNetdevAndItsSoftLinks, ActiveBackupBondWithPortsMiimonPrimary,
                             BondMiimonAndPrimaryChangeUnderItsPorts,
                             EnslavingIntoAMissingBondFails, IpoibChildOnAnEthernetParentIsRefused,
