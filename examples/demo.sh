@@ -80,9 +80,9 @@ say "The seed's commands, verbatim:"
 ok connection add type infiniband con-name mlx4_ib0 ifname mlx4_ib0 transport-mode Connected mtu 65520
 say "The seed's next command fails in nmcli 1.42 too: a P_Key profile needs its parent."
 refused 1 connection modify mlx4_ib0 infiniband.p-key 0x8002
-say "The P_Key 0x8002 child is a profile of its own, over the parent. In datagram mode its MTU"
-echo "# is bounded by the IB link MTU (2048 on this port): 4092 is refused, with a hint:"
-refused 1 connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002 mtu 4092
+say "The P_Key 0x8002 child is a profile of its own, over the parent. In datagram mode the kernel"
+echo "# refuses an MTU above the port's IB MTU - 4 (4092 here): 65520 is refused, with a hint:"
+refused 1 connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002 mtu 65520
 ok connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002
 ok connection modify mlx4_ib0 ipv4.method manual ipv4.addresses 192.0.2.1/24 ipv4.gateway 192.0.2.254 ipv4.dns 192.0.2.253
 ok connection modify mlx4_ib0 ipv6.method manual ipv6.addresses 2001:db8:1::1/32 ipv6.gateway 2001:db8:1::fffe ipv6.dns 2001:db8:1::fffd

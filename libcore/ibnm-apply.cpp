@@ -10,6 +10,7 @@
 #include "libcore/internal/host-private.hpp"
 #include "libcore/internal/raii.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -165,8 +166,8 @@ IbnmApplyReport *wrap(ibnm::activation::Report report)
         g_ptr_array_add(priv->steps.get(), step);
     }
     for (const auto &n : report.notes)
-        priv->notes.push_back(n.origin.empty() ? n.object + ": " + n.message
-                                               : n.origin + ": " + n.object + ": " + n.message);
+        priv->notes.push_back(n.origin.empty() || n.origin == n.object ? n.object + ": " + n.message
+                                                                         : n.origin + ": " + n.object + ": " + n.message);
     priv->notesView.clear();
     for (const auto &n : priv->notes)
         priv->notesView.push_back(n.c_str());
@@ -184,6 +185,32 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
+// `selected` and the bond profiles of its ports whose bond is not on the host.
+std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
+                                             const std::vector<NMConnection *> &everything, const ibnm::model::Host &host)
+{
+    std::vector<NMConnection *> add;
+    for (NMConnection *c : selected) {
+        NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+        const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+        if (master == nullptr || g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
+            continue;
+        for (NMConnection *b : everything) {
+            if (g_strcmp0(nm_connection_get_connection_type(b), NM_SETTING_BOND_SETTING_NAME) != 0)
+                continue;
+            const char *ifname = nm_connection_get_interface_name(b);
+            if (g_strcmp0(ifname, master) != 0 && g_strcmp0(nm_connection_get_uuid(b), master) != 0)
+                continue;
+            if ((ifname == nullptr || host.findBond(ifname) == nullptr) &&
+                std::find(selected.begin(), selected.end(), b) == selected.end() &&
+                std::find(add.begin(), add.end(), b) == add.end())
+                add.push_back(b);
+        }
+    }
+    selected.insert(selected.end(), add.begin(), add.end());
+    return selected;
+}
+
 // Shared body of up and down. Up refuses, before it changes anything,
 // profiles that `ibnm check` finds an error in on this host (check asks the
 // same planner, so the two always agree); the error keeps its code and
@@ -196,18 +223,22 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         auto everything = all ? toVector(all) : selected;
         bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
         bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+        auto &platform = ibnm::hostPlatform(host);
+        auto snapshot = platform.readHost();
+        if (!snapshot.ok())
+            return std::move(snapshot).error();
+        // As NetworkManager activates a port's controller with it, a port
+        // whose bond is not on the host brings its bond profile up too.
+        if (goingUp && !rdmaOnly)
+            selected = withMissingBonds(selected, everything, *snapshot);
         auto desired = ibnm::activation::resolve(selected, everything, withIp);
         if (!desired.ok())
             return std::move(desired).error();
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
         options.rdmaOnly = rdmaOnly;
-        auto &platform = ibnm::hostPlatform(host);
-        auto snapshot = platform.readHost();
-        if (!snapshot.ok())
-            return std::move(snapshot).error();
         if (goingUp && !rdmaOnly) {
-            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot)) {
+            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot, &everything)) {
                 if (f.severity != IBNM_SEVERITY_ERROR)
                     continue;
                 ibnm::Error e = ibnm::Error(f.code, f.message).withProfile(f.profileId);

@@ -315,9 +315,33 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                              "allow no more in datagram mode"),
                            eff, x.mtu));
     }
-    if (!x.master.empty())
+    if (!x.master.empty()) {
         if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
             return s;
+        // A bond that is there already (and not recreated by this plan)
+        // takes IPoIB ports only as bond_enslave() allows.
+        const model::Bond *b = host_.findBond(x.master);
+        bool planned = std::any_of(desiredBonds_.begin(), desiredBonds_.end(),
+                                   [&](const DesiredBond *d) { return d->ifname == x.master; });
+        if (b && !planned) {
+            if (!model::ipoibBondModeSupported(b->mode))
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             strprintf(_("the bond %s has mode %s; IPoIB ports can only join an active-backup bond"),
+                                       x.master.c_str(), b->mode.c_str()),
+                             EOPNOTSUPP)
+                    .withProperty("connection.master")
+                    .withProfile(origin);
+            bool alreadyIn = cur && host_.findNetdev(cur->name) && host_.findNetdev(cur->name)->master == x.master;
+            if (!alreadyIn && model::failOverMacAfterIpoibEnslave(b->failOverMac, !b->ports.empty()) != "active")
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
+                                         "ports"),
+                                       x.master.c_str(), b->failOverMac.c_str()),
+                             EOPNOTSUPP)
+                    .withProperty("connection.master")
+                    .withProfile(origin);
+        }
+    }
 
     if (cur == nullptr) {
         platform::IpoibChildSpec spec;

@@ -358,13 +358,15 @@ std::vector<Finding> checkOptions(NMConnection *profile)
     return out;
 }
 
-std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host)
+std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                const std::vector<NMConnection *> *context)
 {
     std::vector<Finding> out;
     // Index once: a port names its bond by interface name or UUID. (A loop
-    // over all profiles per bond made 10,000 profiles take seconds.)
+    // over all profiles per bond made 10,000 profiles take seconds.) The
+    // bond may be a profile that is not checked itself (the context).
     std::map<std::string, std::vector<NMConnection *>> bondsByRef;
-    for (NMConnection *b : profiles) {
+    for (NMConnection *b : context ? *context : profiles) {
         if (typeOf(b) != NM_SETTING_BOND_SETTING_NAME)
             continue;
         std::string ifname = ifnameOf(b), uuid = str(nm_connection_get_uuid(b));
@@ -625,7 +627,8 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
     return out;
 }
 
-std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host)
+std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                              const std::vector<NMConnection *> *context)
 {
     std::vector<Finding> out;
     auto append = [&](std::vector<Finding> v) { std::move(v.begin(), v.end(), std::back_inserter(out)); };
@@ -634,7 +637,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkHost(c, host));
         append(checkOptions(c));
     }
-    append(checkBonds(profiles, host));
+    append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));
     if (host) {
         // What `up` would refuse that no rule above names: the planner's

@@ -44,7 +44,10 @@ std::vector<Finding> checkNetworkManager(NMConnection *profile);
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host);
 
 // Rule 3: bonds and their ports (all profiles, for looking up the peers).
-std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host);
+// `context`: every known profile, where a port's bond profile is looked up
+// (nullptr: `profiles`).
+std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                const std::vector<NMConnection *> *context = nullptr);
 
 // Rule 4: conflicts and missing parents across profiles.
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
@@ -57,6 +60,7 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
-std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host);
+std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                              const std::vector<NMConnection *> *context = nullptr);
 
 } // namespace ibnm::rules

@@ -192,4 +192,31 @@ TEST(CliAgreement, RefusedBeforeUp)
     EXPECT_TRUE(cli.keyfiles().empty());
 }
 
+// As NetworkManager activates a port's controller with it, up of a port
+// whose bond is not there brings the bond profile up too; the port of an
+// existing bond names it without the bond being brought up again.
+TEST(CliAgreement, PortBringsItsBondUp)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(add({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                           "mode=active-backup,fail_over_mac=0"}))
+                  .status,
+              0);
+    ASSERT_EQ(cli.run(add({"type", "infiniband", "con-name", "port", "ifname", "mlx4_ib0", "master", "bond0",
+                           "slave-type", "bond"}))
+                  .status,
+              0);
+    Result up = cli.run({"connection", "up", "port"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("create-bond"), std::string::npos) << up.out;
+    EXPECT_NE(up.out.find("enslave"), std::string::npos) << up.out;
+    std::string state = hostState(cli);
+    EXPECT_NE(state.find("master=bond0"), std::string::npos) << state;
+    // The kernel switched fail_over_mac to active at the first IPoIB port.
+    EXPECT_NE(state.find("fail-over-mac=active"), std::string::npos) << state;
+    Result again = cli.run({"connection", "up", "port"});
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.out.find("Nothing to do"), std::string::npos) << again.out;
+}
+
 } // namespace
