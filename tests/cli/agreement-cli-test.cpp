@@ -219,4 +219,33 @@ TEST(CliAgreement, PortBringsItsBondUp)
     EXPECT_NE(again.out.find("Nothing to do"), std::string::npos) << again.out;
 }
 
+// The keyfiles of ibnm-keyfile(5)'s EXAMPLE section pass check on hosts
+// that have their interfaces, and come up.
+TEST(CliAgreement, KeyfileManPageExamplesComeUp)
+{
+    char *raw = nullptr;
+    std::string page = std::string(IBNM_TOP_SRCDIR) + "/doc/ibnm-keyfile.5";
+    ASSERT_TRUE(g_file_get_contents(page.c_str(), &raw, nullptr, nullptr)) << page;
+    std::string text = raw;
+    g_free(raw);
+    text = text.substr(text.find(".SH EXAMPLE"));
+    std::vector<std::string> examples;
+    for (size_t at = text.find(".nf\n"); at != std::string::npos; at = text.find(".nf\n", at + 1))
+        examples.push_back(text.substr(at + 4, text.find(".fi\n", at) - at - 4));
+    ASSERT_EQ(examples.size(), 2u);
+    struct Case {
+        const char *host, *id;
+    } cases[] = {{"cx6-mlx5-ib.host", "ib0.8002"}, {"ethernet-only.host", "enp1s0"}};
+    for (size_t i = 0; i < 2; i++) {
+        Cli cli(cases[i].host);
+        std::string path = cli.keyfileDir() + "/example.nmconnection";
+        ASSERT_TRUE(g_file_set_contents(path.c_str(), examples[i].c_str(), -1, nullptr));
+        g_chmod(path.c_str(), 0600);
+        Result check = cli.run({"check"});
+        EXPECT_EQ(check.status, 0) << cases[i].host << "\n" << check.out << check.err;
+        Result up = cli.run({"connection", "up", cases[i].id});
+        EXPECT_EQ(up.status, 0) << cases[i].host << "\n" << up.out << up.err;
+    }
+}
+
 } // namespace
