@@ -329,13 +329,11 @@ int cmdUdevRules(Context &ctx, const Args &args)
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
         const char *mac = ibnm_profile_get_mac_address(p);
         const char *ifname = ibnm_profile_get_interface_name(p);
+        CharPtr guid(ibnm_profile_dup_port_guid(p));
         if (g_strcmp0(ibnm_profile_get_connection_type(p), "infiniband") != 0 || !mac || !ifname ||
-            ibnm_profile_get_p_key(p) >= 0 || std::strlen(mac) < 23)
+            ibnm_profile_get_p_key(p) >= 0 || !guid)
             continue;
-        std::string guid(mac + std::strlen(mac) - 23);
-        for (auto &c : guid)
-            c = g_ascii_tolower(c);
-        t.add({ifname, guid, ibnm_profile_get_id(p)});
+        t.add({ifname, guid.get(), ibnm_profile_get_id(p)});
     }
     if (int rc = t.print(ctx); rc != kExitOk)
         return rc;

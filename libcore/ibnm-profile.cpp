@@ -3,6 +3,7 @@
 
 #include "libcore/ibnm-profile.h"
 
+#include "libcore/model/ipoib.hpp"
 #include "libcore/internal/boundary.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/i18n.hpp"
@@ -181,6 +182,20 @@ IBNM_CON_GETTER(slave_type, slave_type)
 IBNM_IB_GETTER(transport_mode)
 IBNM_IB_GETTER(parent)
 IBNM_IB_GETTER(mac_address)
+
+/**
+ * ibnm_profile_dup_port_guid:
+ * Returns: (transfer full) (nullable): the port GUID of the profile's 20-byte
+ *   mac-address ("00:02:c9:03:00:31:78:51", its last 8 bytes, the only stable
+ *   part, as NetworkManager matches it), or %NULL without one.
+ */
+char *ibnm_profile_dup_port_guid(IbnmProfile *self)
+{
+    g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);
+    const char *mac = ibnm_profile_get_mac_address(self);
+    std::string guid = mac ? ibnm::model::portGuidBytes(mac) : "";
+    return guid.empty() ? nullptr : g_strdup(guid.c_str());
+}
 
 /** ibnm_profile_get_mtu: Returns: the [infiniband] MTU; 0 = automatic or no [infiniband]. */
 guint32 ibnm_profile_get_mtu(IbnmProfile *self)

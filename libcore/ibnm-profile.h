@@ -38,6 +38,7 @@ guint32 ibnm_profile_get_mtu(IbnmProfile *profile);
 int ibnm_profile_get_p_key(IbnmProfile *profile);
 const char *ibnm_profile_get_parent(IbnmProfile *profile);
 const char *ibnm_profile_get_mac_address(IbnmProfile *profile);
+char *ibnm_profile_dup_port_guid(IbnmProfile *profile);
 const char *ibnm_profile_get_master(IbnmProfile *profile);
 const char *ibnm_profile_get_slave_type(IbnmProfile *profile);
 

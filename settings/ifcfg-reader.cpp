@@ -3,6 +3,7 @@
 
 #include "settings/ifcfg-reader.hpp"
 
+#include "libcore/model/ipoib.hpp"
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/strings.hpp"
 
@@ -348,7 +349,7 @@ Status readInfiniband(const ShellVars &vars, NMConnection *c)
             return keyError(vars, key, strprintf(_("'%s' is not a P_Key from 0x0000 to 0xffff"), raw->c_str()));
         int pkey = int(*id);
         if (key == "PKEY_ID")
-            pkey |= 0x8000;
+            pkey = model::fullMembership(uint16_t(pkey));
         g_object_set(s_ib, NM_SETTING_INFINIBAND_P_KEY, pkey, NM_SETTING_INFINIBAND_PARENT, parent->c_str(), nullptr);
         if (auto dev = vars.getNonEmpty("DEVICE")) {
             const char *expected = nm_setting_infiniband_get_virtual_interface_name(s_ib);

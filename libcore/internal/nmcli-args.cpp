@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
+#include "libcore/model/ipoib.hpp"
 #include "libcore/internal/nmcli-args.hpp"
 
 #include "libcore/internal/i18n.hpp"
@@ -761,8 +762,8 @@ Status normalize(NMConnection *c)
     // libnm 1.42 sets a GError twice inside nm_connection_normalize() when
     // it clamps an [infiniband] MTU above 65520, and GLib warns. Clamp first,
     // exactly as its _normalize_infiniband_mtu() does, so it has nothing to do.
-    if (auto *ib = nm_connection_get_setting_infiniband(c); ib && nm_setting_infiniband_get_mtu(ib) > 65520)
-        g_object_set(ib, NM_SETTING_INFINIBAND_MTU, 65520u, nullptr);
+    if (auto *ib = nm_connection_get_setting_infiniband(c); ib && nm_setting_infiniband_get_mtu(ib) > model::kConnectedMtuMax)
+        g_object_set(ib, NM_SETTING_INFINIBAND_MTU, model::kConnectedMtuMax, nullptr);
     if (nm_connection_normalize(c, nullptr, nullptr, nullptr))
         return {};
     return verify(c);

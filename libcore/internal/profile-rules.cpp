@@ -266,7 +266,8 @@ const OptionConflict kOptionConflicts[] = {
     // KernelRefusalOfRoceV1RollsBackTheLink).
     {"rdma.roce-mode",
      [](const userkeys::Options &o) {
-         return o.linkType == model::SoftLinkType::Rxe && o.roceMode == model::RoceMode::V1;
+         return o.linkType == model::SoftLinkType::Rxe && o.roceMode &&
+                !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
      },
      N_("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
         "activation"),
@@ -276,7 +277,8 @@ const OptionConflict kOptionConflicts[] = {
     // SiwRefusesRoceV2, on Debian's kernel in the kernel lab).
     {"rdma.roce-mode",
      [](const userkeys::Options &o) {
-         return o.linkType == model::SoftLinkType::Siw && o.roceMode == model::RoceMode::V2;
+         return o.linkType == model::SoftLinkType::Siw && o.roceMode &&
+                !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
      },
      N_("rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation"),
      N_("Remove rdma.roce-mode: RoCE modes do not apply to iWARP.")},
