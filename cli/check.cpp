@@ -12,8 +12,12 @@
 
 namespace ibnm::cli {
 
-int cmdCheck(Context &ctx, const Args &args)
+int cmdCheck(Context &ctx, const Args &argsIn)
 {
+    Args args = argsIn;
+    bool opensm = !args.empty() && args[0] == "--opensm";
+    if (opensm)
+        args.erase(args.begin());
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
@@ -35,6 +39,14 @@ int cmdCheck(Context &ctx, const Args &args)
             }
             g_ptr_array_add(selected.get(), ibnm_profile_new(c));
         }
+    }
+    if (opensm) {
+        // The subnet manager's side: partitions.conf lines for these profiles.
+        char **lines = ibnm_check_opensm_partitions(selected.get(), inv);
+        for (char **l = lines; l && *l; l++)
+            std::printf("%s\n", *l);
+        g_strfreev(lines);
+        return kExitOk;
     }
     PtrArray findings(ibnm_check_profiles(args.empty() ? selected.get() : all.get(), inv));
     if (!args.empty()) {

@@ -16,10 +16,12 @@ namespace ibnm::cli {
 const char *const kDeviceUsage = N_(
     "Usage: ibnm device { COMMAND | help }\n"
     "\n"
-    "COMMAND := { status | show }\n"
+    "COMMAND := { status | show | dhcp-reservations }\n"
     "\n"
     "  status              IPoIB interfaces, RDMA ports and soft RDMA links\n"
-    "  show [NAME]         details of an RDMA device or IPoIB interface\n");
+    "  show [NAME]         details of an RDMA device or IPoIB interface\n"
+    "  dhcp-reservations [dhcpd|kea]\n"
+    "                      host reservations for the IPoIB interfaces\n");
 
 namespace {
 
@@ -174,6 +176,7 @@ Record ipoibRecord(IbnmIpoibInterface *x)
     r.add("IPOIB.P-KEY", pkeyText(ibnm_ipoib_interface_get_p_key(x)));
     r.add("IPOIB.UMCAST", Cell(ibnm_ipoib_interface_get_umcast(x) ? "yes" : "no"));
     r.add("IPOIB.PORT-GUID", cell(ibnm_ipoib_interface_get_port_guid(x)));
+    r.add("IPOIB.DHCP-CLIENT-ID", cell(ibnm_ipoib_interface_get_dhcp_client_id(x)));
     const char *dev = ibnm_ipoib_interface_get_rdma_device(x);
     r.add("IPOIB.RDMA-PORT",
           dev ? Cell(std::string(dev) + "/" + std::to_string(ibnm_ipoib_interface_get_rdma_port(x))) : Cell());
@@ -208,11 +211,79 @@ int cmdShow(Context &ctx, const Args &args)
     return printRecords(ctx, records, "devices");
 }
 
+// The first IPv4 address a profile for `ifname` sets, without its prefix.
+std::string profileAddress(IbnmSettings *s, const char *ifname)
+{
+    if (s == nullptr)
+        return {};
+    PtrArray all = allConnections(s);
+    for (guint i = 0; i < all->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+        NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
+        const char *name = nm_connection_get_interface_name(c);
+        if (!name && ib)
+            name = nm_setting_infiniband_get_virtual_interface_name(ib);
+        NMSettingIPConfig *ip = NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
+        if (g_strcmp0(name, ifname) != 0 || ip == nullptr || nm_setting_ip_config_get_num_addresses(ip) == 0)
+            continue;
+        return nm_ip_address_get_address(nm_setting_ip_config_get_address(ip, 0));
+    }
+    return {};
+}
+
+// Ready-to-paste host reservations for ISC dhcpd or Kea: IPoIB clients are
+// known by their DHCP client identifier (NVIDIA's IPoIB page), not by a
+// hardware address; the address is the one a profile of the interface sets.
+int cmdDhcpReservations(Context &ctx, const Args &args)
+{
+    std::string format = args.empty() ? "dhcpd" : args[0];
+    if (args.size() > 1 || (format != "dhcpd" && format != "kea"))
+        return usageError(_(kDeviceUsage), _("argument '%s' not understood"), args.back().c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    IbnmSettings *s = ctx.settings();
+    PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
+    if (format == "kea") {
+        Json j;
+        j.beginObject().beginArray("reservations");
+        for (guint i = 0; i < ipoib->len; i++) {
+            auto *x = static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i));
+            const char *id = ibnm_ipoib_interface_get_dhcp_client_id(x);
+            if (!id)
+                continue;
+            std::string addr = profileAddress(s, ibnm_ipoib_interface_get_name(x));
+            j.beginObject().value("client-id", id);
+            if (!addr.empty())
+                j.value("ip-address", addr.c_str());
+            j.value("hostname", ibnm_ipoib_interface_get_name(x)).endObject();
+        }
+        j.endArray().endObject();
+        std::fputs(j.str().c_str(), stdout);
+        return kExitOk;
+    }
+    for (guint i = 0; i < ipoib->len; i++) {
+        auto *x = static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i));
+        const char *id = ibnm_ipoib_interface_get_dhcp_client_id(x);
+        if (!id)
+            continue;
+        std::string addr = profileAddress(s, ibnm_ipoib_interface_get_name(x));
+        std::printf("host %s {\n  option dhcp-client-identifier %s;\n", ibnm_ipoib_interface_get_name(x), id);
+        if (addr.empty())
+            std::printf("  # %s\n", _("no profile of this interface sets an IPv4 address: add fixed-address here"));
+        else
+            std::printf("  fixed-address %s;\n", addr.c_str());
+        std::printf("}\n");
+    }
+    return kExitOk;
+}
+
 } // namespace
 
 const Command kDeviceCommands[] = {
     {"status", cmdStatus, nullptr},
     {"show", cmdShow, nullptr},
+    {"dhcp-reservations", cmdDhcpReservations, nullptr},
     {nullptr, nullptr, nullptr},
 };
 

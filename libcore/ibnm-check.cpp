@@ -4,7 +4,16 @@
 #include "libcore/ibnm-check.h"
 
 #include "libcore/internal/inventory-private.hpp"
+#include "libcore/internal/i18n.hpp"
 #include "libcore/internal/profile-rules.hpp"
+#include "libcore/internal/strings.hpp"
+#include "libcore/model/ipoib.hpp"
+
+#include <NetworkManager.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
 
 #include <exception>
 #include <vector>
@@ -44,4 +53,69 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
         g_critical("ibnm_check_profiles: %s", e.what());
     }
     return result;
+}
+
+/**
+ * ibnm_check_opensm_partitions:
+ * @profiles: (element-type IbnmProfile): the profiles whose partitions the
+ *   subnet manager must define
+ * @inventory: (nullable): the host, for the MTU of ports whose profiles leave
+ *   it automatic
+ *
+ * The OpenSM partitions.conf lines for the P_Keys the IPoIB profiles use:
+ * `ipoib`, the `mtu=` code of the IB MTU the profiles' datagram MTU needs
+ * (the port's link MTU where the MTU is automatic or the mode connected,
+ * 2048 without an inventory), and full membership, which the kernel's
+ * children use whatever the profile's P_Key says.
+ *
+ * Returns: (transfer full): the lines, ready to paste, each with its comment.
+ */
+char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventory)
+{
+    g_return_val_if_fail(profiles != nullptr, nullptr);
+    g_return_val_if_fail(inventory == nullptr || IBNM_IS_INVENTORY(inventory), nullptr);
+    GPtrArray *lines = g_ptr_array_new();
+    try {
+        const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
+        // P_Key (15 bits) -> IB MTU needed, profiles using it.
+        std::map<unsigned, std::pair<unsigned, std::string>> partitions;
+        for (guint i = 0; i < profiles->len; i++) {
+            auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(profiles, i));
+            g_return_val_if_fail(IBNM_IS_PROFILE(p), nullptr);
+            auto *c = static_cast<NMConnection *>(ibnm_profile_get_connection(p));
+            NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
+            if (ib == nullptr)
+                continue;
+            int pkey = nm_setting_infiniband_get_p_key(ib);
+            unsigned key = pkey < 0 ? 0x7fff : unsigned(pkey) & 0x7fff;
+            const char *port = pkey < 0 ? nm_connection_get_interface_name(c) : nm_setting_infiniband_get_parent(ib);
+            const ibnm::model::Port *rp = host && port ? ibnm::model::portOf(*host, port) : nullptr;
+            unsigned need = rp && rp->activeMtu ? *rp->activeMtu : 2048;
+            guint32 mtu = nm_setting_infiniband_get_mtu(ib);
+            if (mtu && g_strcmp0(nm_setting_infiniband_get_transport_mode(ib), "datagram") == 0)
+                need = ibnm::model::ibMtuForIpoib(mtu).value_or(4096);
+            // The subnet manager makes no group larger than the port's link.
+            if (rp && rp->activeMtu)
+                need = std::min(need, *rp->activeMtu);
+            auto &entry = partitions[key];
+            entry.first = std::max(entry.first, need);
+            entry.second += (entry.second.empty() ? "" : ", ") + std::string(nm_connection_get_id(c));
+        }
+        for (const auto &[key, entry] : partitions) {
+            std::string name = key == 0x7fff ? "Default" : ibnm::strprintf("ibnm_%04x", key);
+            unsigned code = ibnm::model::opensmMtuCode(entry.first).value_or(5);
+            g_ptr_array_add(lines, g_strdup(ibnm::strprintf(_("# for %s: IB MTU %u; the kernel's children use full membership"),
+                                                            entry.second.c_str(), entry.first)
+                                                .c_str()));
+            g_ptr_array_add(lines, g_strdup(ibnm::strprintf("%s=0x%04x, ipoib, mtu=%u : ALL=full;", name.c_str(),
+                                                            key == 0x7fff ? 0xffffu : key, code)
+                                                .c_str()));
+        }
+    } catch (const std::bad_alloc &) {
+        g_error("libibnm: out of memory");
+    } catch (const std::exception &e) {
+        g_critical("ibnm_check_opensm_partitions: %s", e.what());
+    }
+    g_ptr_array_add(lines, nullptr);
+    return reinterpret_cast<char **>(g_ptr_array_free(lines, FALSE));
 }

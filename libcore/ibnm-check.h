@@ -8,5 +8,6 @@
 G_BEGIN_DECLS
 
 GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory);
+char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventory);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include "libcore/ibnm-inventory-types.h"
 
+#include "libcore/model/ipoib.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/inventory-types-private.hpp"
 #include "libcore/internal/raii.hpp"
@@ -531,6 +532,7 @@ struct _IbnmIpoibInterface {
 
 struct IbnmIpoibInterfacePrivate {
     ibnm::model::IpoibNetdev ipoib_;
+    std::string dhcpClientId_;
     std::string rdmaDevice_;
     unsigned rdmaPort_ = 0;
 };
@@ -546,6 +548,7 @@ static const Prop<IbnmIpoibInterface> ipoibProps[] = {
     uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_MTU, ibnm_ipoib_interface_get_mtu),
     strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_MAC_ADDRESS, ibnm_ipoib_interface_get_mac_address),
     strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_PORT_GUID, ibnm_ipoib_interface_get_port_guid),
+    strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_DHCP_CLIENT_ID, ibnm_ipoib_interface_get_dhcp_client_id),
     strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_DEVICE, ibnm_ipoib_interface_get_rdma_device),
     uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_PORT, ibnm_ipoib_interface_get_rdma_port),
 };
@@ -617,6 +620,18 @@ const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
     return nullIfEmpty(ib.portGuid);
+}
+
+/**
+ * ibnm_ipoib_interface_get_dhcp_client_id:
+ * Returns: (transfer none) (nullable): the DHCP client identifier the
+ *   interface's DHCP clients send (NVIDIA's form: ff:00:00:00:00:00:02:00:00:02:c9:00
+ *   and the port GUID), for host reservations in dhcpd or Kea.
+ */
+const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self)
+{
+    g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), nullptr);
+    return nullIfEmpty(ibnm_ipoib_interface_priv(self)->dhcpClientId_);
 }
 
 /** ibnm_ipoib_interface_get_rdma_device: Returns: (transfer none) (nullable): the RDMA device behind it. */
@@ -736,6 +751,7 @@ IbnmIpoibInterface *ipoibInterfaceNew(const model::IpoibNetdev &ipoib, const mod
     IbnmIpoibInterface *obj = IBNM_IPOIB_INTERFACE(g_object_new(IBNM_TYPE_IPOIB_INTERFACE, nullptr));
     auto *priv = ibnm_ipoib_interface_priv(obj);
     priv->ipoib_ = ipoib;
+    priv->dhcpClientId_ = model::dhcpClientId(ipoib.address);
     if (const auto *n = host.findNetdev(ipoib.name)) {
         priv->rdmaDevice_ = n->rdmaDevice;
         priv->rdmaPort_ = n->rdmaPort;

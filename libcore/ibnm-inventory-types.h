@@ -99,6 +99,7 @@ G_DECLARE_FINAL_TYPE(IbnmIpoibInterface, ibnm_ipoib_interface, IBNM, IPOIB_INTER
 #define IBNM_IPOIB_INTERFACE_MTU "mtu"
 #define IBNM_IPOIB_INTERFACE_MAC_ADDRESS "mac-address"
 #define IBNM_IPOIB_INTERFACE_PORT_GUID "port-guid"
+#define IBNM_IPOIB_INTERFACE_DHCP_CLIENT_ID "dhcp-client-id"
 #define IBNM_IPOIB_INTERFACE_RDMA_DEVICE "rdma-device"
 #define IBNM_IPOIB_INTERFACE_RDMA_PORT "rdma-port"
 
@@ -110,6 +111,7 @@ gboolean ibnm_ipoib_interface_get_umcast(IbnmIpoibInterface *self);
 guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_rdma_device(IbnmIpoibInterface *self);
 guint ibnm_ipoib_interface_get_rdma_port(IbnmIpoibInterface *self);
 

@@ -136,7 +136,7 @@ void checkMtu(NMConnection *c, NMSettingInfiniband *ib, const PortOnHost &at, st
                                            "silently)"),
                                          *eff, mtu),
                                strprintf(_("Set infiniband.mtu %u, or raise the partition's MTU in the subnet "
-                                           "manager (OpenSM partitions.conf: mtu=5 is 4096)."),
+                                           "manager (ibnm check --opensm prints its partitions.conf line)."),
                                          *eff)));
         return;
     }
@@ -179,8 +179,8 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::Host *host
                                strprintf(_("infiniband.p-key: 0x%04x is not in the P_Key table of %s port %u; "
                                            "the child is created but carries no traffic"),
                                          unsigned(pkey), at.device->name.c_str(), at.port->number),
-                               strprintf(_("The subnet manager must add the partition (OpenSM partitions.conf: "
-                                           "0x%04x, ipoib : ALL=full;)."),
+                               strprintf(_("The subnet manager must add the partition 0x%04x (ibnm check --opensm "
+                                           "prints its partitions.conf line)."),
                                          unsigned(pkey & ~model::kFullMembership))));
     }
     if (parent.empty()) {

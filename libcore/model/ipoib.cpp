@@ -164,6 +164,25 @@ unsigned mtuAfterModeChange(unsigned current, IpoibMode to, const Port *port)
     return ceiling ? std::min(current, *ceiling) : current;
 }
 
+std::optional<unsigned> ibMtuForIpoib(unsigned ipoibMtu)
+{
+    for (unsigned ib : {256u, 512u, 1024u, 2048u, 4096u})
+        if (ipoibMtu + kIpoibHeader <= ib)
+            return ib;
+    return std::nullopt;
+}
+
+std::optional<unsigned> opensmMtuCode(unsigned ibMtu)
+{
+    unsigned code = 1;
+    for (unsigned ib : {256u, 512u, 1024u, 2048u, 4096u}) {
+        if (ib == ibMtu)
+            return code;
+        code++;
+    }
+    return std::nullopt;
+}
+
 bool sameIpoibPort(const std::string &a, const std::string &b)
 {
     // Both must be 20-byte addresses; libnm then compares the last 8 bytes.
@@ -182,6 +201,12 @@ std::string portGuidBytes(const std::string &address)
     std::string out = text.get();
     std::transform(out.begin(), out.end(), out.begin(), [](char c) { return g_ascii_tolower(c); });
     return out;
+}
+
+std::string dhcpClientId(const std::string &address)
+{
+    std::string guid = portGuidBytes(address);
+    return guid.empty() ? std::string() : "ff:00:00:00:00:00:02:00:00:02:c9:00:" + guid;
 }
 
 const Device *deviceOf(const Host &host, const std::string &netdev)

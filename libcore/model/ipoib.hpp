@@ -103,6 +103,14 @@ Result<unsigned> effectiveMtu(unsigned requested, IpoibMode mode, const Port *po
 // connected the connected maximum, to datagram min(ceiling, current).
 unsigned mtuAfterModeChange(unsigned current, IpoibMode to, const Port *port);
 
+// The IB MTU a partition's IPoIB broadcast group needs for `ipoibMtu` in
+// datagram mode: the smallest IB MTU (256..4096) of at least ipoibMtu + 4;
+// nullopt above 4092.
+std::optional<unsigned> ibMtuForIpoib(unsigned ipoibMtu);
+// OpenSM's partitions.conf code for an IB MTU (mtu=1 is 256 ... 4 is 2048,
+// 5 is 4096; opensm's partition-config docs); nullopt for other values.
+std::optional<unsigned> opensmMtuCode(unsigned ibMtu);
+
 // --- ports and addresses ------------------------------------------------------
 
 // Whether two 20-byte IPoIB hardware addresses belong to the same port: only
@@ -112,6 +120,13 @@ bool sameIpoibPort(const std::string &a, const std::string &b);
 // The last 8 bytes of a 20-byte IPoIB address, lower case and colon
 // separated ("00:02:c9:03:00:31:78:51"), or "" when it is not one.
 std::string portGuidBytes(const std::string &address);
+
+// The DHCP client identifier of an IPoIB interface: a 20-byte hardware
+// address does not fit DHCP's chaddr, so clients send RFC 4390's form; NVIDIA
+// (FlexBoot and MLNX_OFED, the IPoIB page) uses
+// ff:00:00:00:00:00:02:00:00:02:c9:00 followed by the port GUID. "" when
+// `address` is not a 20-byte IPoIB address.
+std::string dhcpClientId(const std::string &address);
 
 // The RDMA port behind a netdev (a child's is its parent's), or nullptr.
 const Port *portOf(const Host &host, const std::string &netdev);

@@ -197,3 +197,26 @@ TEST(RdmaFacts, RoceModesPerDeviceKind)
     EXPECT_EQ(defaultSoftLinkName(SoftLinkType::Rxe, "enp1s0"), "rxe_enp1s0");
     EXPECT_EQ(defaultSoftLinkName(SoftLinkType::Siw, std::string(80, 'a')).size(), 63u);
 }
+
+// NVIDIA's IPoIB page: clients send ff:00:00:00:00:00:02:00:00:02:c9:00 and
+// the port GUID as their DHCP client identifier.
+TEST(DhcpFacts, ClientIdIsNvidiasFormOfThePortGuid)
+{
+    EXPECT_EQ(dhcpClientId("80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:00:10:39"),
+              "ff:00:00:00:00:00:02:00:00:02:c9:00:00:02:c9:03:00:00:10:39");
+    EXPECT_EQ(dhcpClientId("52:54:00:6b:2e:11"), "");
+}
+
+// OpenSM partitions.conf: mtu=4 is 2048, mtu=5 is 4096 (the seed's
+// "Default=0xffff, ipoib, mtu=5 : ALL=full;").
+TEST(OpensmFacts, MtuCodesAndTheIbMtuADatagramMtuNeeds)
+{
+    EXPECT_EQ(opensmMtuCode(2048), 4u);
+    EXPECT_EQ(opensmMtuCode(4096), 5u);
+    EXPECT_EQ(opensmMtuCode(256), 1u);
+    EXPECT_FALSE(opensmMtuCode(1500));
+    EXPECT_EQ(ibMtuForIpoib(2044), 2048u);
+    EXPECT_EQ(ibMtuForIpoib(2045), 4096u);
+    EXPECT_EQ(ibMtuForIpoib(4092), 4096u);
+    EXPECT_FALSE(ibMtuForIpoib(4093));
+}

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What admins look up by hand (NVIDIA's IPoIB page): the OpenSM partition
+// lines for the profiles' P_Keys, and DHCP reservations by client identifier.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+using ibnm::test::Cli;
+using ibnm::test::lines;
+using ibnm::test::parseJson;
+using ibnm::test::Result;
+
+namespace {
+
+TEST(CliSubnet, OpensmLinesForTheProfilesPartitions)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "a", "ifname", "mlx4_ib0"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "c", "parent", "mlx4_ib0", "p-key",
+                       "0x8002", "mtu", "2044"})
+                  .status,
+              0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "d", "parent", "mlx4_ib0", "p-key",
+                       "0x0003", "mtu", "1000"})
+                  .status,
+              0);
+    Result r = cli.run({"check", "--opensm"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::vector<std::string> config;
+    for (const auto &l : lines(r.out))
+        if (l.rfind("#", 0) != 0)
+            config.push_back(l);
+    // The limited-membership 0x0003 is defined without the bit, with full
+    // membership: the kernel's child uses 0x8003. 1000 + 4 needs IB MTU 1024.
+    EXPECT_EQ(config, (std::vector<std::string>{"ibnm_0002=0x0002, ipoib, mtu=4 : ALL=full;",
+                                                "ibnm_0003=0x0003, ipoib, mtu=3 : ALL=full;",
+                                                "Default=0xffff, ipoib, mtu=4 : ALL=full;"}))
+        << r.out;
+    // The findings that need the subnet manager point to it.
+    Result check = cli.run({"check", "d"});
+    EXPECT_NE(check.out.find("ibnm check --opensm"), std::string::npos) << check.out;
+}
+
+TEST(CliSubnet, DhcpReservationsByClientIdentifier)
+{
+    Cli cli("mlx4-dual-port.host");
+    const char *id = "ff:00:00:00:00:00:02:00:00:02:c9:00:00:02:c9:03:00:31:78:f2";
+    Result show = cli.run({"device", "show", "mlx4_ib0"});
+    ASSERT_EQ(show.status, 0) << show.err;
+    bool found = false;
+    for (const auto &l : lines(show.out))
+        found = found || (l.rfind("IPOIB.DHCP-CLIENT-ID:", 0) == 0 && l.find(id) != std::string::npos);
+    EXPECT_TRUE(found) << show.out;
+    Result none = cli.run({"device", "dhcp-reservations"});
+    ASSERT_EQ(none.status, 0) << none.err;
+    EXPECT_NE(none.out.find(std::string("option dhcp-client-identifier ") + id + ";"), std::string::npos)
+        << none.out;
+    EXPECT_EQ(none.out.find("  fixed-address"), std::string::npos) << none.out;
+    EXPECT_NE(none.out.find("add fixed-address here"), std::string::npos) << none.out;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "a", "ifname", "mlx4_ib0",
+                       "ipv4.method", "manual", "ipv4.addresses", "192.0.2.9/24"})
+                  .status,
+              0);
+    Result dhcpd = cli.run({"device", "dhcp-reservations", "dhcpd"});
+    EXPECT_NE(dhcpd.out.find("host mlx4_ib0 {"), std::string::npos) << dhcpd.out;
+    EXPECT_NE(dhcpd.out.find("  fixed-address 192.0.2.9;"), std::string::npos) << dhcpd.out;
+    Result kea = cli.run({"device", "dhcp-reservations", "kea"});
+    ASSERT_EQ(kea.status, 0) << kea.err;
+    auto v = parseJson(kea.out);
+    ASSERT_TRUE(v.get("reservations"));
+    ASSERT_EQ(v.get("reservations")->items.size(), 1u);
+    const auto &res = v.get("reservations")->items[0];
+    EXPECT_EQ(res.get("client-id")->s, id);
+    EXPECT_EQ(res.get("ip-address")->s, "192.0.2.9");
+    EXPECT_EQ(cli.run({"device", "dhcp-reservations", "isc"}).status, 2);
+}
+
+} // namespace
