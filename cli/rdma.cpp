@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -28,7 +29,7 @@ const char *const kRdmaUsage = N_(
     "  link show\n"
     "  link add NAME type rxe|siw netdev NETDEV\n"
     "  link delete NAME\n"
-    "  gid show [DEVICE]\n"
+    "  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n"
     "  roce-mode DEVICE [PORT] [v1|v2]\n"
     "  memlock [write]\n");
 
@@ -156,10 +157,81 @@ const Command kLinkCommands[] = {
 
 // --- gid ------------------------------------------------------------------------
 
-int cmdGidShow(Context &ctx, const Args &args)
+// `gid show --for PURPOSE`: per RoCE port, the GID index an application
+// should use (model::gidIndexFor), with the lines NCCL and UCX read.
+int gidAdvice(Context &ctx, IbnmInventory *inv, const std::string &device, const std::string &purpose,
+              const std::string &netdev)
 {
+    static const struct {
+        const char *word, *type;
+        bool ipv6;
+    } kPurposes[] = {{"rocev2-ipv4", "RoCE v2", false},
+                     {"rocev2-ipv6", "RoCE v2", true},
+                     {"rocev1-ipv4", "IB/RoCE v1", false},
+                     {"rocev1-ipv6", "IB/RoCE v1", true}};
+    const auto *want = std::find_if(std::begin(kPurposes), std::end(kPurposes),
+                                    [&](const auto &p) { return purpose == p.word; });
+    if (want == std::end(kPurposes))
+        return usageError(_(kRdmaUsage), _("invalid value '%s' for --for"), purpose.c_str());
+    Table t("gid-index", {{"DEV"}, {"PORT"}, {"INDEX"}, {"GID"}, {"NETDEV"}, {"ENV"}});
+    PtrArray devices(ibnm_inventory_get_devices(inv));
+    for (guint i = 0; i < devices->len; i++) {
+        auto *d = static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i));
+        if (!device.empty() && device != ibnm_rdma_device_get_name(d))
+            continue;
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            if (g_strcmp0(ibnm_rdma_port_get_link_layer(p), "Ethernet") != 0)
+                continue;
+            gint index = ibnm_rdma_port_find_gid_index(p, want->type, want->ipv6,
+                                                        netdev.empty() ? nullptr : netdev.c_str());
+            std::string port = std::string(ibnm_rdma_device_get_name(d)) + "/" +
+                               std::to_string(ibnm_rdma_port_get_number(p));
+            if (index < 0) {
+                std::fprintf(stderr, _("Warning: %s has no %s GID for an %s address of %s (no such address on the "
+                                       "netdev, or RoCE disabled)\n"),
+                             port.c_str(), want->type, want->ipv6 ? "IPv6" : "IPv4",
+                             netdev.empty() ? _("its netdev") : netdev.c_str());
+                continue;
+            }
+            GPtrArray *gids = ibnm_rdma_port_get_gids(p);
+            IbnmGid *gid = nullptr;
+            for (guint g = 0; gids && g < gids->len; g++)
+                if (ibnm_gid_get_index(static_cast<IbnmGid *>(g_ptr_array_index(gids, g))) == guint(index))
+                    gid = static_cast<IbnmGid *>(g_ptr_array_index(gids, g));
+            std::string env = "NCCL_IB_GID_INDEX=" + std::to_string(index) + " UCX_IB_GID_INDEX=" +
+                              std::to_string(index);
+            t.add({ibnm_rdma_device_get_name(d), std::to_string(ibnm_rdma_port_get_number(p)),
+                   std::to_string(index), cell(gid ? ibnm_gid_get_gid(gid) : nullptr),
+                   cell(gid ? ibnm_gid_get_netdev(gid) : nullptr), env});
+        }
+    }
+    if (t.size() == 0) {
+        printError(_("no RoCE port has such a GID"));
+        return kExitFailed;
+    }
+    return t.print(ctx);
+}
+
+int cmdGidShow(Context &ctx, const Args &argsIn)
+{
+    Args args;
+    std::string purpose, netdev;
+    for (size_t i = 0; i < argsIn.size(); i++) {
+        if (argsIn[i] == "--for" || argsIn[i] == "--netdev") {
+            if (i + 1 >= argsIn.size())
+                return usageError(_(kRdmaUsage), _("value is missing for '%s'"), argsIn[i].c_str());
+            (argsIn[i] == "--for" ? purpose : netdev) = argsIn[i + 1];
+            i++;
+            continue;
+        }
+        args.push_back(argsIn[i]);
+    }
     if (args.size() > 1)
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[1].c_str());
+    if (!netdev.empty() && purpose.empty())
+        return usageError(_(kRdmaUsage), _("--netdev goes with --for"));
     IbnmInventory *inv = ctx.inventory(Context::InventoryScope::GidTables);
     if (!inv)
         return kExitFailed;
@@ -167,6 +239,8 @@ int cmdGidShow(Context &ctx, const Args &args)
         printError(_("device '%s' not found"), args[0].c_str());
         return kExitNotFound;
     }
+    if (!purpose.empty())
+        return gidAdvice(ctx, inv, args.empty() ? "" : args[0], purpose, netdev);
     Table t("gids", {{"DEV"}, {"PORT"}, {"INDEX"}, {"GID"}, {"IPV4"}, {"TYPE"}, {"NETDEV"}});
     PtrArray devices(ibnm_inventory_get_devices(inv));
     for (guint i = 0; i < devices->len; i++) {

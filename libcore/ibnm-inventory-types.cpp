@@ -4,6 +4,7 @@
 #include "libcore/ibnm-inventory-types.h"
 
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/inventory-types-private.hpp"
 #include "libcore/internal/raii.hpp"
@@ -384,6 +385,30 @@ gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
     return port.trafficClass ? gint(*port.trafficClass) : -1;
+}
+
+/**
+ * ibnm_rdma_port_find_gid_index:
+ * @gid_type: "RoCE v2" or "IB/RoCE v1"
+ * @ipv6: an IPv6 address (never the link-local one) instead of IPv4
+ * @netdev: (nullable): the netdev whose address it is; %NULL: the port's own
+ *   netdev (that of GID 0), not a VLAN over it
+ *
+ * The GID index applications should use for RoCE traffic over that address,
+ * as NCCL_IB_GID_INDEX and UCX_IB_GID_INDEX want it.
+ *
+ * Returns: the index, or -1 when the port has no such GID.
+ */
+gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), -1);
+    g_return_val_if_fail(gid_type != nullptr, -1);
+    ibnm::model::GidType type = g_strcmp0(gid_type, "RoCE v2") == 0      ? ibnm::model::GidType::RoceV2
+                                : g_strcmp0(gid_type, "IB/RoCE v1") == 0 ? ibnm::model::GidType::IbRoceV1
+                                                                         : ibnm::model::GidType::Unknown;
+    g_return_val_if_fail(type != ibnm::model::GidType::Unknown, -1);
+    auto index = ibnm::model::gidIndexFor(ibnm_rdma_port_priv(self)->port_, type, ipv6, netdev ? netdev : "");
+    return index ? gint(*index) : -1;
 }
 
 /** ibnm_rdma_port_get_ttl: Returns: mlx5 tc/<port>/ttl, or -1. */

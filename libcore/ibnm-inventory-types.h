@@ -62,6 +62,7 @@ const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self);
+gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev);
 
 #define IBNM_TYPE_RDMA_DEVICE (ibnm_rdma_device_get_type())
 G_DECLARE_FINAL_TYPE(IbnmRdmaDevice, ibnm_rdma_device, IBNM, RDMA_DEVICE, GObject)

@@ -39,6 +39,29 @@ bool hasTrafficClassFiles(const Device &device)
     return device.driver == "mlx5_core";
 }
 
+bool isIpv4MappedGid(const std::string &gid)
+{
+    return gid.rfind("0000:0000:0000:0000:0000:ffff:", 0) == 0;
+}
+
+std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, const std::string &netdev)
+{
+    std::string want = netdev;
+    if (want.empty())
+        for (const auto &g : port.gids)
+            if (g.index == 0)
+                want = g.netdev;
+    for (const auto &g : port.gids) {
+        if (g.type != type || g.netdev != want || g.gid.find_first_not_of("0:") == std::string::npos)
+            continue;
+        bool v4 = isIpv4MappedGid(g.gid);
+        bool linkLocal = g.gid.rfind("fe80:", 0) == 0;
+        if (ipv6 ? (!v4 && !linkLocal) : v4)
+            return g.index;
+    }
+    return std::nullopt;
+}
+
 const SoftLink *findSoftLink(const Host &host, const std::string &name)
 {
     for (const auto &l : host.softLinks)

@@ -31,6 +31,18 @@ bool roceModeSupported(std::optional<SoftLinkType> softLink, LinkLayer linkLayer
 // Whether `device` has tc/<port>/traffic_class and tc/<port>/ttl: mlx5 only.
 bool hasTrafficClassFiles(const Device &device);
 
+// Whether a GID as sysfs prints it is an IPv4-mapped address
+// (0000:...:ffff:a.b.c.d): the RoCE GIDs of a netdev's IPv4 addresses.
+bool isIpv4MappedGid(const std::string &gid);
+
+// The GID index applications should use on `port` for `type` traffic
+// ("RoCE v2" or "IB/RoCE v1") over an IPv4 address (IPv6 when `ipv6`, never
+// the link-local one) of `netdev`; "" means the port's own netdev, that of
+// GID 0 (the default GID is its link-local address), not a VLAN over it.
+// What NCCL_IB_GID_INDEX and UCX_IB_GID_INDEX want; nullopt when the table
+// has no such entry (no address of that family, or RoCE disabled).
+std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, const std::string &netdev);
+
 // The soft link of that name on the host, or nullptr.
 const SoftLink *findSoftLink(const Host &host, const std::string &name);
 

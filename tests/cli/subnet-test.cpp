@@ -77,4 +77,21 @@ TEST(CliSubnet, DhcpReservationsByClientIdentifier)
     EXPECT_EQ(cli.run({"device", "dhcp-reservations", "isc"}).status, 2);
 }
 
+// NVIDIA's RoCE page: which GID index NCCL and UCX should use.
+TEST(CliSubnet, GidIndexAdviceForNcclAndUcx)
+{
+    Cli cli("mlx5-roce.host");
+    Result r = cli.run({"-t", "-f", "DEV,INDEX,NETDEV,ENV", "rdma", "gid", "show", "--for", "rocev2-ipv4"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "mlx5_0:3:p4p1:NCCL_IB_GID_INDEX=3 UCX_IB_GID_INDEX=3\n");
+    // mlx5_1's netdev has no IPv4 address: said, not guessed.
+    EXPECT_NE(r.err.find("mlx5_1/1 has no RoCE v2 GID for an IPv4 address"), std::string::npos) << r.err;
+    Result vlan = cli.run({"-t", "-f", "INDEX,NETDEV", "rdma", "gid", "show", "mlx5_0", "--for", "rocev2-ipv4",
+                           "--netdev", "p4p1.100"});
+    EXPECT_EQ(vlan.out, "5:p4p1.100\n") << vlan.err;
+    Result none = cli.run({"rdma", "gid", "show", "mlx5_1", "--for", "rocev2-ipv4"});
+    EXPECT_EQ(none.status, 1);
+    EXPECT_EQ(cli.run({"rdma", "gid", "show", "--for", "roce"}).status, 2);
+}
+
 } // namespace

@@ -9,6 +9,7 @@
 // host's network.
 #include "config.h"
 
+#include "libcore/model/rdma.hpp"
 #include "libcore/platform/linux-platform.hpp"
 #include "tests/platform/contract.hpp"
 
@@ -191,6 +192,12 @@ TEST_F(KernelLabLinux, RxeOverAVlanGidsFromVerbsMatchSysfs)
     EXPECT_EQ(vlan->kind, "vlan");
     EXPECT_EQ(vlan->rdmaDevice, "krxe0");
     EXPECT_TRUE(c::contains(vlan->addresses, "198.51.100.20/24"));
+
+    // GID-index advice on Debian's kernel: the RoCE v2 entry of the
+    // netdev's IPv4 address, and of the VLAN's when asked for it.
+    EXPECT_EQ(ibnm::model::gidIndexFor(pv, GidType::RoceV2, false, ""), std::optional<unsigned>(g4->index));
+    EXPECT_EQ(ibnm::model::gidIndexFor(pv, GidType::RoceV2, false, "kdum0.5"), std::optional<unsigned>(g5->index));
+    EXPECT_FALSE(ibnm::model::gidIndexFor(pv, GidType::IbRoceV1, false, ""));
 }
 
 // siw over one end of a veth pair, created and deleted over RDMA netlink;

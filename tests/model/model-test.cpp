@@ -220,3 +220,26 @@ TEST(OpensmFacts, MtuCodesAndTheIbMtuADatagramMtuNeeds)
     EXPECT_EQ(ibMtuForIpoib(4092), 4096u);
     EXPECT_FALSE(ibMtuForIpoib(4093));
 }
+
+// The GID index NCCL_IB_GID_INDEX wants: the RoCE v2 entry of the port's own
+// netdev's IPv4 address (GID 0 is that netdev's link-local address), a
+// VLAN's when asked, IPv6 never the link-local one.
+TEST(GidFacts, IndexForRoceTrafficOverAnAddress)
+{
+    Port p;
+    auto gid = [&](unsigned i, const char *g, GidType t, const char *nd) { p.gids.push_back({i, g, t, nd}); };
+    gid(0, "fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea", GidType::IbRoceV1, "p4p1");
+    gid(1, "fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea", GidType::RoceV2, "p4p1");
+    gid(2, "0000:0000:0000:0000:0000:ffff:0a0a:0a01", GidType::IbRoceV1, "p4p1");
+    gid(3, "0000:0000:0000:0000:0000:ffff:0a0a:0a01", GidType::RoceV2, "p4p1");
+    gid(4, "0000:0000:0000:0000:0000:ffff:c1a8:0146", GidType::RoceV2, "p4p1.100");
+    gid(5, "2001:0db8:0010:0000:0000:0000:0000:0001", GidType::RoceV2, "p4p1");
+    EXPECT_EQ(gidIndexFor(p, GidType::RoceV2, false, ""), 3u);
+    EXPECT_EQ(gidIndexFor(p, GidType::IbRoceV1, false, ""), 2u);
+    EXPECT_EQ(gidIndexFor(p, GidType::RoceV2, false, "p4p1.100"), 4u);
+    EXPECT_EQ(gidIndexFor(p, GidType::RoceV2, true, ""), 5u);
+    EXPECT_FALSE(gidIndexFor(p, GidType::IbRoceV1, true, ""));
+    EXPECT_FALSE(gidIndexFor(p, GidType::RoceV2, false, "nosuch"));
+    EXPECT_TRUE(isIpv4MappedGid("0000:0000:0000:0000:0000:ffff:0a0a:0a01"));
+    EXPECT_FALSE(isIpv4MappedGid("fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea"));
+}
