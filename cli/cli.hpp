@@ -64,6 +64,7 @@ struct Options {
     bool dryRun = false;
     std::string keyfileDir;
     std::string simulate;
+    std::string sysfsRoot; // --sysfs-root: a sysfs tree or sosreport, read only
     OutputMode mode = OutputMode::Tabular;
     bool pretty = false;
     std::string fields;     // -f / -g selection, empty = default

@@ -40,7 +40,8 @@ IbnmSettings *Context::settings()
 
 bool Context::hostChosen() const
 {
-    return !options.simulate.empty() || g_getenv("IBNM_SIMULATE") || g_getenv("IBNM_SYSFS_ROOT");
+    return !options.simulate.empty() || !options.sysfsRoot.empty() || g_getenv("IBNM_SIMULATE") ||
+           g_getenv("IBNM_SYSFS_ROOT");
 }
 
 IbnmHost *Context::host()
@@ -49,6 +50,8 @@ IbnmHost *Context::host()
         return host_.get();
     if (!options.simulate.empty())
         g_setenv("IBNM_SIMULATE", options.simulate.c_str(), TRUE);
+    if (!options.sysfsRoot.empty())
+        g_setenv("IBNM_SYSFS_ROOT", options.sysfsRoot.c_str(), TRUE);
     ErrorPtr err;
     host_.reset(ibnm_host_new_from_environment(Out(err)));
     if (!host_)

@@ -27,6 +27,7 @@ const char *const kUsage = N_(
     "      --offline                work on keyfiles on stdin/stdout, touch nothing\n"
     "      --keyfile-dir DIR        keep profiles as keyfiles in DIR\n"
     "      --simulate HOSTFILE      run on a simulated host (or IBNM_SIMULATE)\n"
+    "      --sysfs-root DIR         read a sysfs tree or sosreport taken elsewhere (or IBNM_SYSFS_ROOT)\n"
     "      --dry-run                say what add/modify/delete/up/down would do, change nothing\n"
     "  -v, --version                show the version\n"
     "  -h, --help                   show this help\n"
@@ -126,6 +127,10 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         if (!need())
             return missing();
         o.simulate = value;
+    } else if (a == "--sysfs-root") {
+        if (!need())
+            return missing();
+        o.sysfsRoot = value;
     } else if (a == "-v" || a == "--version") {
         std::printf(_("ibnm version %s\n"), ibnm_get_version());
         return kExitOk;

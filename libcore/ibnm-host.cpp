@@ -112,21 +112,26 @@ IbnmHost *ibnm_host_new_system(void)
 
 /**
  * ibnm_host_new_sysfs_dump:
- * @root: the directory holding the dump's sysfs tree (class/infiniband, ...)
+ * @root: a sysfs tree taken elsewhere (it has class/infiniband, class/net,
+ *   ...), or the root of a tree holding one under sys/ (an extracted
+ *   sosreport)
+ * @error: return location for a #GError
  *
- * Returns: (transfer full): a read-only host: every change fails with
- *   %IBNM_ERROR_NOT_SUPPORTED.
+ * Returns: (transfer full) (nullable): a read-only host (every change fails
+ *   with %IBNM_ERROR_NOT_SUPPORTED), or NULL with @error set
+ *   (%IBNM_ERROR_NOT_FOUND) when @root holds no sysfs tree.
  */
-IbnmHost *ibnm_host_new_sysfs_dump(const char *root)
+IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error)
 {
     g_return_val_if_fail(root != nullptr, nullptr);
-    ibnm::platform::LinuxOptions options;
-    options.sysfsRoot = root;
-    options.configfsRoot = std::string(root) + "/kernel/config";
-    options.readOnly = true;
-    options.useNetlink = false;
-    options.useVerbs = false;
-    return ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(options), IBNM_HOST_KIND_SYSFS_DUMP, root);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    auto options = ibnm::platform::sysfsDumpOptions(root);
+    if (!options.ok()) {
+        options.error().propagate(error);
+        return nullptr;
+    }
+    return ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(*options), IBNM_HOST_KIND_SYSFS_DUMP,
+                                     options->sysfsRoot);
 }
 
 /**
@@ -175,7 +180,7 @@ IbnmHost *ibnm_host_new_from_environment(GError **error)
     }
     const char *root = g_getenv("IBNM_SYSFS_ROOT");
     if (root != nullptr && *root != '\0')
-        return ibnm_host_new_sysfs_dump(root);
+        return ibnm_host_new_sysfs_dump(root, error);
     return ibnm_host_new_system();
 }
 

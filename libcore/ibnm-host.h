@@ -35,7 +35,7 @@ G_DECLARE_FINAL_TYPE(IbnmHost, ibnm_host, IBNM, HOST, GObject)
 #define IBNM_HOST_LOCATION "location"
 
 IbnmHost *ibnm_host_new_system(void);
-IbnmHost *ibnm_host_new_sysfs_dump(const char *root);
+IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error);
 IbnmHost *ibnm_host_new_simulated(const char *host_file, const char *state_dir, GError **error);
 IbnmHost *ibnm_host_new_from_environment(GError **error);
 

@@ -34,6 +34,12 @@ struct LinuxOptions {
 // DIR read only (configfs under DIR/kernel/config), without netlink or verbs.
 LinuxOptions linuxOptionsFromEnvironment();
 
+// The read-only options for a sysfs tree taken elsewhere: `dir` is a sysfs
+// root (it has class/), or the root of a tree that holds one under sys/ (an
+// extracted sosreport, a chroot). IBNM_ERROR_NOT_FOUND naming `dir` when it
+// is neither, rather than an empty inventory.
+Result<LinuxOptions> sysfsDumpOptions(const std::string &dir);
+
 std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options);
 
 } // namespace ibnm::platform

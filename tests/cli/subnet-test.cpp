@@ -94,4 +94,26 @@ TEST(CliSubnet, GidIndexAdviceForNcclAndUcx)
     EXPECT_EQ(cli.run({"rdma", "gid", "show", "--for", "roce"}).status, 2);
 }
 
+// A sosreport's root is read as a sysfs dump; a directory holding neither
+// kind of tree is an error that says what was expected.
+TEST(CliSubnet, SysfsRootTakesASosreportOrSaysWhatIsMissing)
+{
+    Cli cli;
+    std::string sos = cli.keyfileDir() + "/../sosreport-node1";
+    ASSERT_EQ(g_mkdir_with_parents((sos + "/sys/class/net/ib0").c_str(), 0755), 0);
+    for (const auto &[file, text] : std::vector<std::pair<std::string, std::string>>{
+             {"type", "32\n"}, {"mtu", "2044\n"}, {"address", "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:f2\n"},
+             {"mode", "datagram\n"}, {"pkey", "0xffff\n"}, {"umcast", "0\n"}, {"operstate", "up\n"}, {"flags", "0x1003\n"},
+             {"ifindex", "4\n"}})
+        ASSERT_TRUE(g_file_set_contents((sos + "/sys/class/net/ib0/" + file).c_str(), text.c_str(), -1, nullptr));
+    Result r = cli.run({"--sysfs-root", sos, "-t", "-f", "DEVICE,MTU", "device", "status"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("ib0:2044"), std::string::npos) << r.out << r.err;
+    std::string empty = cli.keyfileDir() + "/../empty";
+    ASSERT_EQ(g_mkdir_with_parents(empty.c_str(), 0755), 0);
+    Result bad = cli.run({"--sysfs-root", empty, "device", "status"});
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("neither a sysfs tree"), std::string::npos) << bad.err;
+}
+
 } // namespace

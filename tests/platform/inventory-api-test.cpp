@@ -12,6 +12,8 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <string>
 
 using ibnm::GErrorPtr;
@@ -244,7 +246,8 @@ TEST(InventoryApi, BrokenHostFileNamesFileAndLine)
 TEST(InventoryApi, SysfsDumpIsReadOnly)
 {
     ibnm::test::TempDir dir;
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str()));
+    dir.write("class/net/.keep", "");
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str(), nullptr));
     ASSERT_TRUE(host);
     EXPECT_EQ(ibnm_host_get_kind(host.get()), IBNM_HOST_KIND_SYSFS_DUMP);
     GErrorPtr err;
@@ -256,6 +259,32 @@ TEST(InventoryApi, SysfsDumpIsReadOnly)
     EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
 }
 
+// A sosreport's root (sys/class/... under it) is accepted; a directory with
+// neither class/ nor sys/class/ is an error naming it, not an empty host.
+TEST(InventoryApi, SysfsDumpRootOfASosreportOrAnError)
+{
+    ibnm::test::TempDir dir;
+    ibnm::test::TempDir sos;
+    ibnm::test::sysfs::writeMlx5Roce(sos);
+    std::string sosRoot = sos.path();
+    ibnm::test::TempDir top;
+    ASSERT_EQ(g_mkdir_with_parents((top.path() + "/sosreport-x").c_str(), 0755), 0);
+    ASSERT_EQ(symlink(sosRoot.c_str(), (top.path() + "/sosreport-x/sys").c_str()), 0);
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump((top.path() + "/sosreport-x").c_str(), outPtr(err)));
+    ASSERT_TRUE(host) << err->message;
+    EXPECT_EQ(std::string(ibnm_host_get_location(host.get())), top.path() + "/sosreport-x/sys");
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+    EXPECT_TRUE(ibnm_inventory_reload_gid_tables(inv.get(), nullptr));
+    EXPECT_TRUE(ibnm_inventory_find_device(inv.get(), "mlx5_0"));
+
+    GErrorPtr none;
+    EXPECT_FALSE(ibnm_host_new_sysfs_dump(dir.path().c_str(), outPtr(none)));
+    ASSERT_TRUE(none);
+    EXPECT_EQ(none->code, IBNM_ERROR_NOT_FOUND);
+    EXPECT_EQ(std::string(none->message).rfind(dir.path() + ": neither a sysfs tree", 0), 0u) << none->message;
+}
+
 // What `ibnm rdma gid show` reads: the GID tables alone, so a netdev file
 // that the whole reload refuses does not stop it.
 TEST(InventoryApi, GidTablesAloneFromASysfsDump)
@@ -263,7 +292,7 @@ TEST(InventoryApi, GidTablesAloneFromASysfsDump)
     ibnm::test::TempDir dir;
     ibnm::test::sysfs::writeMlx5Roce(dir);
     dir.write("class/net/p4p1/mtu", "1500 bytes\n");
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str()));
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str(), nullptr));
     auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
     GErrorPtr err;
     EXPECT_FALSE(ibnm_inventory_reload(inv.get(), outPtr(err)));
