@@ -3,6 +3,7 @@
 
 #include "libcore/activation/engine.hpp"
 
+#include "libcore/internal/host-index.hpp"
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/strings.hpp"
 
@@ -57,9 +58,12 @@ std::string guidPart(const std::string &address)
 class Planner {
 public:
     Planner(const Host &host, Report &report, bool rdmaOnly = false)
-        : host_(host), report_(report), rdmaOnly_(rdmaOnly)
+        : host_(host), index_(host), report_(report), rdmaOnly_(rdmaOnly)
     {
     }
+
+    // Lookups by name in the host, each in constant time (issue 17).
+    const model::HostIndex &index() const { return index_; }
 
     std::vector<Step> steps;
 
@@ -85,12 +89,12 @@ public:
     {
         std::string name = netdev;
         // A child's port is its parent's.
-        if (const auto *ib = host_.findIpoib(netdev); ib && !ib->parent.empty())
+        if (const auto *ib = index_.ipoib(netdev); ib && !ib->parent.empty())
             name = ib->parent;
-        const auto *nd = host_.findNetdev(name);
+        const auto *nd = index_.netdev(name);
         if (nd == nullptr || nd->rdmaDevice.empty())
             return nullptr;
-        const auto *dev = host_.findDevice(nd->rdmaDevice);
+        const auto *dev = index_.device(nd->rdmaDevice);
         if (dev == nullptr)
             return nullptr;
         for (const auto &p : dev->ports)
@@ -101,16 +105,13 @@ public:
 
     const model::IpoibNetdev *findChild(const std::string &parent, uint16_t pkey) const
     {
-        for (const auto &ib : host_.ipoib)
-            if (ib.parent == parent && (ib.pkey | 0x8000) == (pkey | 0x8000))
-                return &ib;
-        return nullptr;
+        return index_.child(parent, pkey);
     }
 
     const model::IpoibNetdev *findBase(const activation::DesiredIpoib &x) const
     {
         if (!x.ifname.empty())
-            return host_.findIpoib(x.ifname);
+            return index_.ipoib(x.ifname);
         std::string want = guidPart(x.macAddress);
         for (const auto &ib : host_.ipoib)
             if (ib.parent.empty() && !want.empty() && guidPart(ib.address) == want)
@@ -135,6 +136,7 @@ private:
     Status planIpoibExtras(const DesiredIpoib &x);
 
     const Host &host_;
+    model::HostIndex index_;
     Report &report_;
     bool rdmaOnly_ = false;
 };
@@ -150,8 +152,8 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
                      strprintf(_("the interface %s does not exist (yet)"), x.ifname.c_str()))
             .withContext("connection.interface-name")
             .withContext(origin);
-    const auto *nd = host_.findNetdev(cur->parent.empty() ? cur->name : cur->parent);
-    const auto *dev = nd ? host_.findDevice(nd->rdmaDevice) : nullptr;
+    const auto *nd = index_.netdev(cur->parent.empty() ? cur->name : cur->parent);
+    const auto *dev = nd ? index_.device(nd->rdmaDevice) : nullptr;
     if (x.mode == IpoibMode::Connected && dev && (dev->enhancedIpoib || !dev->connectedModeSupported))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("%s cannot use connected mode (%s: %s); set transport-mode datagram"),
@@ -172,7 +174,7 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
 void Planner::planAddresses(const std::string &origin, const std::string &ifname,
                             const std::vector<std::string> &want)
 {
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.netdev(ifname);
     for (const auto &a : want) {
         if (nd && std::find(nd->addresses.begin(), nd->addresses.end(), a) != nd->addresses.end())
             continue;
@@ -185,7 +187,7 @@ void Planner::planAddresses(const std::string &origin, const std::string &ifname
 void Planner::planRoutes(const std::string &origin, const std::string &ifname, const std::vector<model::Route> &want,
                          bool flushed)
 {
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.netdev(ifname);
     for (const auto &r : want) {
         if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             continue;
@@ -212,7 +214,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     const model::IpoibNetdev *cur = nullptr;
 
     if (x.pkey) {
-        if (host_.findIpoib(x.parent) == nullptr && host_.findNetdev(x.parent) == nullptr)
+        if (index_.ipoib(x.parent) == nullptr && index_.netdev(x.parent) == nullptr)
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("the parent interface %s does not exist on this host"), x.parent.c_str()))
                 .withContext("infiniband.parent")
@@ -280,15 +282,15 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         ifname = cur->name;
     }
 
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.netdev(ifname);
     bool isUp = nd ? nd->up : false;
     bool flushed = false;
     const model::Port *port = portOf(ifname);
 
     if (cur->mode != x.mode) {
         const auto *dev = port ? [&]() -> const model::Device * {
-            const auto *n = host_.findNetdev(x.parent.empty() ? ifname : x.parent);
-            return n ? host_.findDevice(n->rdmaDevice) : nullptr;
+            const auto *n = index_.netdev(x.parent.empty() ? ifname : x.parent);
+            return n ? index_.device(n->rdmaDevice) : nullptr;
         }()
                                : nullptr;
         if (x.mode == IpoibMode::Connected && dev && (dev->enhancedIpoib || !dev->connectedModeSupported))
@@ -347,7 +349,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
 Status Planner::planBond(const DesiredBond &x)
 {
     const std::string &origin = x.origin.id;
-    const model::Bond *cur = host_.findBond(x.ifname);
+    const model::Bond *cur = index_.bond(x.ifname);
     if (cur == nullptr) {
         platform::BondSpec spec;
         spec.name = x.ifname;
@@ -397,7 +399,7 @@ Status Planner::planBond(const DesiredBond &x)
                 return p.setBondOptions(name, oldMiimon, oldPrimary);
             });
     }
-    const auto *nd = host_.findNetdev(x.ifname);
+    const auto *nd = index_.netdev(x.ifname);
     if (x.mtu != 0 && nd && nd->mtu != x.mtu) {
         unsigned old = nd->mtu;
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
@@ -412,7 +414,7 @@ Status Planner::planBond(const DesiredBond &x)
 Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs)
 {
     const std::string &origin = x.origin.id;
-    bool netdevKnown = host_.findNetdev(x.netdev) != nullptr || newNetdevs.count(x.netdev) > 0;
+    bool netdevKnown = index_.netdev(x.netdev) != nullptr || newNetdevs.count(x.netdev) > 0;
     std::string device;
     unsigned portNo = 1;
     bool newDevice = false;
@@ -454,7 +456,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         }
         device = x.linkName;
     } else {
-        const auto *nd = host_.findNetdev(x.netdev);
+        const auto *nd = index_.netdev(x.netdev);
         if (nd == nullptr || nd->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),
@@ -467,7 +469,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
 
     const model::Port *port = nullptr;
     if (!newDevice)
-        if (const auto *dev = host_.findDevice(device))
+        if (const auto *dev = index_.device(device))
             for (const auto &p : dev->ports)
                 if (p.number == portNo)
                     port = &p;
@@ -581,7 +583,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
                             strprintf(_("transport mode is %s, not %s"), modeName(cur->mode), modeName(x.mode)));
         if (x.umcast && cur->umcast != *x.umcast)
             return mismatch(x.origin.id, cur->name, _("umcast was not set"));
-        const auto *nd = h.findNetdev(cur->name);
+        const auto *nd = lookup.index().netdev(cur->name);
         unsigned mtu = nd ? nd->mtu : cur->mtu;
         if (x.mtu != 0) {
             unsigned eff = effectiveIpoibMtu(x.mtu, x.mode, lookup.portOf(cur->name));
@@ -599,7 +601,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
             break;
-        const model::Bond *cur = h.findBond(b.ifname);
+        const model::Bond *cur = lookup.index().bond(b.ifname);
         if (cur == nullptr)
             return mismatch(b.origin.id, b.ifname, _("the bond does not exist"));
         if (cur->mode != b.mode)
@@ -741,7 +743,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
             cur = planner.findChild(x.parent, *x.pkey);
             if (cur == nullptr)
                 continue;
-            const auto *nd = host.findNetdev(cur->name);
+            const auto *nd = planner.index().netdev(cur->name);
             platform::IpoibChildSpec spec{x.parent, *x.pkey, cur->mode, cur->umcast};
             unsigned mtu = nd ? nd->mtu : cur->mtu;
             bool wasUp = nd && nd->up;
@@ -762,7 +764,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         cur = planner.findBase(x);
         if (cur == nullptr)
             continue;
-        const auto *nd = host.findNetdev(cur->name);
+        const auto *nd = planner.index().netdev(cur->name);
         if (nd && !nd->master.empty())
             planner.add("release", cur->name, strprintf(_("remove from bond %s"), nd->master.c_str()), x.origin.id,
                         [name = cur->name](Platform &p) { return p.release(name); },
@@ -787,11 +789,11 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
     for (const auto &x : desired.bonds) {
         if (options.rdmaOnly)
             break;
-        const model::Bond *cur = host.findBond(x.ifname);
+        const model::Bond *cur = planner.index().bond(x.ifname);
         if (cur == nullptr)
             continue;
         model::Bond old = *cur;
-        const auto *nd = host.findNetdev(x.ifname);
+        const auto *nd = planner.index().netdev(x.ifname);
         unsigned mtu = nd ? nd->mtu : 0;
         bool wasUp = nd && nd->up;
         planner.add("delete-bond", x.ifname, strprintf(_("delete the bond %s"), x.ifname.c_str()), x.origin.id,

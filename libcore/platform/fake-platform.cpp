@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 #include <utility>
 
 #include <arpa/inet.h>
@@ -195,8 +196,13 @@ void derive(model::Host &h)
             if (n.master == b.name)
                 b.ports.push_back(n.name);
     }
+    // One index of the netdevs, not a scan per IPoIB netdev (issue 17).
+    std::unordered_map<std::string, const model::Netdev *> netdevs;
+    for (const auto &n : h.netdevs)
+        netdevs.emplace(n.name, &n);
     for (auto &ib : h.ipoib) {
-        if (const auto *n = h.findNetdev(ib.name)) {
+        auto it = netdevs.find(ib.name);
+        if (const auto *n = it == netdevs.end() ? nullptr : it->second) {
             ib.mtu = n->mtu;
             ib.address = n->address;
             ib.portGuid = portGuidFromIpoibAddress(n->address);
