@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The floor for the inventory: every file libcore/platform/sysfs.cpp reads
 // under ROOT/class/{infiniband,net}, read once each with open/read/close,
-// and the directories listed once, with nothing parsed or kept.
+// and the directories listed once, with nothing parsed or kept. Each file
+// is opened the way ibnm opens it: by its path, except the GID tables,
+// whose files are opened relative to their directory (openat), as
+// readGids() does.
 // usage: raw-reads ROOT [--gids-only]
 // Prints "files=N dirs=M bytes=B".
 #include <cerrno>
@@ -19,10 +22,11 @@ namespace {
 
 unsigned long files, dirs, bytes;
 
-// Returns the length read (trailing newline removed), or -1.
-long readFile(const std::string &path, char *buf, size_t size)
+// Returns the length read (trailing newline removed), or -1. dirfd
+// AT_FDCWD: path as given.
+long readFileAt(int dirfd, const char *path, char *buf, size_t size)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = ::openat(dirfd, path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     files++;
@@ -35,6 +39,11 @@ long readFile(const std::string &path, char *buf, size_t size)
         n--;
     buf[n] = '\0';
     return n;
+}
+
+long readFile(const std::string &path, char *buf, size_t size)
+{
+    return readFileAt(AT_FDCWD, path.c_str(), buf, size);
 }
 
 std::vector<std::string> list(const std::string &path)
@@ -93,12 +102,24 @@ int main(int argc, char **argv)
                 readFile(d + "/tc/" + port + "/traffic_class", buf, sizeof buf);
                 readFile(d + "/tc/" + port + "/ttl", buf, sizeof buf);
             }
-            for (const auto &g : list(p + "/gids")) {
-                if (readFile(p + "/gids/" + g, buf, sizeof buf) < 0 || strcmp(buf, zero) == 0)
+            // As libcore/platform/sysfs.cpp readGids(): the listing, then
+            // each of the three directories opened once and every file
+            // opened relative to it (openat), one path component each.
+            auto gids = list(p + "/gids");
+            if (gids.empty())
+                continue;
+            int gidsFd = ::open((p + "/gids").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            int typesFd = ::open((p + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            int ndevsFd = ::open((p + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            for (const auto &g : gids) {
+                if (readFileAt(gidsFd, g.c_str(), buf, sizeof buf) < 0 || strcmp(buf, zero) == 0)
                     continue;
-                readFile(p + "/gid_attrs/types/" + g, buf, sizeof buf);
-                readFile(p + "/gid_attrs/ndevs/" + g, buf, sizeof buf);
+                readFileAt(typesFd, g.c_str(), buf, sizeof buf);
+                readFileAt(ndevsFd, g.c_str(), buf, sizeof buf);
             }
+            for (int fd : {gidsFd, typesFd, ndevsFd})
+                if (fd >= 0)
+                    ::close(fd);
         }
     }
     if (!gidsOnly) {

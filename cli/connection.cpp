@@ -261,9 +261,11 @@ int cmdShow(Context &ctx, const Args &args)
     }
     PtrArray all = allProfiles(s);
     Table t("connections", {{"NAME"}, {"UUID"}, {"TYPE"}, {"DEVICE"}, {"FILENAME", false}});
+    // FILENAME is not shown by default: then it costs nothing.
+    bool files = t.shows(ctx, "FILENAME");
     for (guint i = 0; i < all->len; i++) {
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
-        const char *file = ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p));
+        const char *file = files ? ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p)) : nullptr;
         t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p),
                activeDevice(ctx, p), file ? Cell(file) : Cell()});
     }

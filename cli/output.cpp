@@ -176,10 +176,9 @@ void Table::add(std::vector<Cell> cells, Tone tone, int toneColumn)
     rows_.push_back({std::move(cells), tone, toneColumn});
 }
 
-int Table::print(const Context &ctx) const
+bool Table::columns(const Context &ctx, std::vector<size_t> &cols, bool complain) const
 {
     const Options &o = ctx.options;
-    std::vector<size_t> cols;
     std::string spec = o.fields.empty() ? "common" : o.fields;
     for (const auto &name : splitFields(spec)) {
         std::string u = upper(name);
@@ -191,11 +190,29 @@ int Table::print(const Context &ctx) const
         }
         auto it = std::find_if(fields_.begin(), fields_.end(), [&](const Field &f) { return f.name == u; });
         if (it == fields_.end()) {
-            printError(_("invalid field '%s'; allowed fields: %s"), name.c_str(), fieldList(fields_).c_str());
-            return kExitUsage;
+            if (complain)
+                printError(_("invalid field '%s'; allowed fields: %s"), name.c_str(), fieldList(fields_).c_str());
+            return false;
         }
         cols.push_back(static_cast<size_t>(it - fields_.begin()));
     }
+    return true;
+}
+
+bool Table::shows(const Context &ctx, const char *name) const
+{
+    std::vector<size_t> cols;
+    if (!columns(ctx, cols, false))
+        return true; // print() reports the bad field; nothing is printed
+    return std::any_of(cols.begin(), cols.end(), [&](size_t c) { return fields_[c].name == name; });
+}
+
+int Table::print(const Context &ctx) const
+{
+    const Options &o = ctx.options;
+    std::vector<size_t> cols;
+    if (!columns(ctx, cols, true))
+        return kExitUsage;
 
     if (o.mode == OutputMode::Json) {
         Json j;

@@ -32,8 +32,13 @@ public:
     size_t size() const { return rows_.size(); }
     // Prints per the options; kExitUsage (after the message) for an unknown field.
     int print(const Context &ctx) const;
+    // Whether print() would show the field: a caller can leave the cells
+    // of a column that is not shown empty instead of computing them.
+    bool shows(const Context &ctx, const char *name) const;
 
 private:
+    // The columns to print, in order; false (after the message) for an unknown field.
+    bool columns(const Context &ctx, std::vector<size_t> &cols, bool complain) const;
     struct Row {
         std::vector<Cell> cells;
         Tone tone;

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct _IbnmSettings {
@@ -28,6 +29,10 @@ struct IbnmSettingsPrivate {
     ibnm::settings::KeyfileBackend *keyfile_ = nullptr;
     // NULL-terminated view of the backend's warnings.
     std::vector<const char *> warningsView_{nullptr};
+    // UUID -> position in backend_->profiles(), built at the first lookup
+    // after a change, so that a lookup per profile (`connection show`'s
+    // FILENAME column) stays linear in all. Cleared by every change.
+    std::unordered_map<std::string, size_t> byUuid_;
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmSettings, ibnm_settings, G_TYPE_OBJECT)
@@ -51,6 +56,24 @@ void refreshWarnings(IbnmSettingsPrivate *priv)
     for (const auto &w : priv->backend_->warnings())
         priv->warningsView_.push_back(w.c_str());
     priv->warningsView_.push_back(nullptr);
+}
+
+void profilesChanged(IbnmSettingsPrivate *priv)
+{
+    priv->byUuid_.clear();
+}
+
+const ibnm::settings::StoredProfile *findByUuid(IbnmSettingsPrivate *priv, const char *uuid)
+{
+    const auto &profiles = priv->backend_->profiles();
+    if (priv->byUuid_.empty() && !profiles.empty()) {
+        priv->byUuid_.reserve(profiles.size());
+        for (size_t i = 0; i < profiles.size(); i++)
+            if (const char *u = nm_connection_get_uuid(profiles[i].connection.get()))
+                priv->byUuid_.emplace(u, i); // the first of equal UUIDs, as a scan finds
+    }
+    auto it = priv->byUuid_.find(uuid);
+    return it == priv->byUuid_.end() ? nullptr : &profiles[it->second];
 }
 
 bool matchesId(const ibnm::settings::StoredProfile &p, const char *key)
@@ -205,6 +228,7 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
     auto *priv = ibnm_settings_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
         ibnm::Status s = priv->backend_->load();
+        profilesChanged(priv);
         refreshWarnings(priv);
         return s;
     });
@@ -266,10 +290,10 @@ NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_file
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(id_uuid_or_filename != nullptr, nullptr);
-    const auto &profiles = ibnm_settings_priv(self)->backend_->profiles();
-    for (const auto &p : profiles)
-        if (g_strcmp0(nm_connection_get_uuid(p.connection.get()), id_uuid_or_filename) == 0)
-            return p.connection.get();
+    auto *priv = ibnm_settings_priv(self);
+    if (const auto *p = findByUuid(priv, id_uuid_or_filename))
+        return p->connection.get();
+    const auto &profiles = priv->backend_->profiles();
     for (const auto &p : profiles)
         if (matchesId(p, id_uuid_or_filename))
             return p.connection.get();
@@ -290,10 +314,8 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(uuid != nullptr, nullptr);
-    for (const auto &p : ibnm_settings_priv(self)->backend_->profiles())
-        if (g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) == 0)
-            return p.filename.empty() ? nullptr : p.filename.c_str();
-    return nullptr;
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr || p->filename.empty() ? nullptr : p->filename.c_str();
 }
 
 /**
@@ -313,6 +335,7 @@ gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **
     auto *priv = ibnm_settings_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
         auto path = priv->backend_->add(connection);
+        profilesChanged(priv);
         if (!path)
             return std::move(path).error();
         if (out_path != nullptr)
@@ -335,7 +358,11 @@ gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GErr
     g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
-    return ibnm::guard(error, [&]() -> ibnm::Status { return priv->backend_->update(connection); });
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status s = priv->backend_->update(connection);
+        profilesChanged(priv);
+        return s;
+    });
 }
 
 /**
@@ -352,7 +379,11 @@ gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **err
     g_return_val_if_fail(uuid != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
-    return ibnm::guard(error, [&]() -> ibnm::Status { return priv->backend_->remove(uuid); });
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status s = priv->backend_->remove(uuid);
+        profilesChanged(priv);
+        return s;
+    });
 }
 
 /**

@@ -3,6 +3,7 @@
 
 #include "libcore/activation/engine.hpp"
 
+#include "libcore/internal/host-index.hpp"
 #include "libcore/internal/i18n.hpp"
 #include "libcore/internal/strings.hpp"
 #include "libcore/model/bond.hpp"
@@ -55,7 +56,7 @@ Error refused(Error e, const char *property, const std::string &origin)
 class Planner {
 public:
     Planner(const Host &host, Report &report, bool rdmaOnly = false)
-        : host_(host), report_(report), rdmaOnly_(rdmaOnly)
+        : host_(host), index_(host), report_(report), rdmaOnly_(rdmaOnly)
     {
     }
 
@@ -97,7 +98,7 @@ public:
     const model::IpoibNetdev *findBase(const activation::DesiredIpoib &x) const
     {
         if (!x.ifname.empty())
-            return host_.findIpoib(x.ifname);
+            return index_.findIpoib(x.ifname);
         for (const auto &ib : host_.ipoib)
             if (ib.parent.empty() && model::sameIpoibPort(ib.address, x.macAddress))
                 return &ib;
@@ -106,7 +107,7 @@ public:
 
     const model::IpoibNetdev *find(const activation::DesiredIpoib &x) const
     {
-        return x.pkey ? model::findChild(host_, x.parent, *x.pkey) : findBase(x);
+        return x.pkey ? index_.child(x.parent, *x.pkey) : findBase(x);
     }
 
     // The MTU the bond `name` has once `up` has run: what its profile asks,
@@ -116,7 +117,7 @@ public:
         for (const auto *b : desiredBonds_)
             if (b->ifname == name && b->mtu != 0)
                 return b->mtu;
-        const auto *nd = host_.findNetdev(name);
+        const auto *nd = index_.findNetdev(name);
         return nd ? nd->mtu : model::kBondDefaultMtu;
     }
 
@@ -151,6 +152,8 @@ private:
                         IpoibMode mode, const model::Port *rdmaPort) const;
 
     const Host &host_;
+    // Lookups by name in constant time: planning a large host stays linear.
+    model::HostIndex index_;
     Report &report_;
     bool rdmaOnly_ = false;
     std::vector<const DesiredBond *> desiredBonds_;
@@ -167,7 +170,7 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
                      strprintf(_("the interface %s does not exist (yet)"), x.ifname.c_str()))
             .withProperty("connection.interface-name")
             .withProfile(origin);
-    const model::Device *dev = model::deviceOf(host_, cur->name);
+    const model::Device *dev = model::deviceOf(index_, cur->name);
     if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
         return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
             .withProperty("infiniband.transport-mode")
@@ -184,7 +187,7 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
 
 void Planner::planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed)
 {
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.findNetdev(ifname);
     std::vector<std::string> have;
     if (nd)
         for (const auto &a : nd->addresses)
@@ -223,7 +226,7 @@ void Planner::planUp(const std::string &origin, const std::string &ifname, bool 
 
 void Planner::planDown(const std::string &origin, const std::string &ifname, std::string detail)
 {
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.findNetdev(ifname);
     std::vector<std::string> flushed;
     std::vector<model::Route> routes;
     if (nd) {
@@ -285,7 +288,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             return refused(std::move(s).error(),
                            s.error().code() == IBNM_ERROR_NOT_FOUND ? "infiniband.parent" : "infiniband.p-key",
                            origin);
-        cur = model::findChild(host_, x.parent, *x.pkey);
+        cur = index_.child(x.parent, *x.pkey);
     } else {
         cur = findBase(x);
         if (cur == nullptr)
@@ -297,8 +300,8 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                 .withProfile(origin);
     }
     const std::string base = x.pkey ? x.parent : cur->name;
-    const model::Port *port = model::portOf(host_, base);
-    const model::Device *dev = model::deviceOf(host_, base);
+    const model::Port *port = model::portOf(index_, base);
+    const model::Device *dev = model::deviceOf(index_, base);
     if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
         return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
             .withProperty("infiniband.transport-mode")
@@ -320,7 +323,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             return s;
         // A bond that is there already (and not recreated by this plan)
         // takes IPoIB ports only as bond_enslave() allows.
-        const model::Bond *b = host_.findBond(x.master);
+        const model::Bond *b = index_.findBond(x.master);
         bool planned = std::any_of(desiredBonds_.begin(), desiredBonds_.end(),
                                    [&](const DesiredBond *d) { return d->ifname == x.master; });
         if (b && !planned) {
@@ -331,7 +334,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                              EOPNOTSUPP)
                     .withProperty("connection.master")
                     .withProfile(origin);
-            bool alreadyIn = cur && host_.findNetdev(cur->name) && host_.findNetdev(cur->name)->master == x.master;
+            bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
             if (!alreadyIn && model::failOverMacAfterIpoibEnslave(b->failOverMac, !b->ports.empty()) != "active")
                 return Error(IBNM_ERROR_NOT_SUPPORTED,
                              strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
@@ -392,7 +395,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     }
 
     std::string ifname = cur->name;
-    const auto *nd = host_.findNetdev(ifname);
+    const auto *nd = index_.findNetdev(ifname);
     bool isUp = nd ? nd->up : false;
     bool flushed = false;
     unsigned curMtu = nd ? nd->mtu : cur->mtu;
@@ -439,7 +442,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
 Status Planner::planEthernet(const DesiredEthernet &x)
 {
     const std::string &origin = x.origin.id;
-    const auto *nd = host_.findNetdev(x.ifname);
+    const auto *nd = index_.findNetdev(x.ifname);
     if (nd == nullptr)
         return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no interface %s on this host"), x.ifname.c_str()), ENODEV)
             .withProperty("connection.interface-name")
@@ -478,9 +481,9 @@ Status Planner::planEthernet(const DesiredEthernet &x)
 Status Planner::planBond(const DesiredBond &x)
 {
     const std::string &origin = x.origin.id;
-    const model::Bond *cur = host_.findBond(x.ifname);
+    const model::Bond *cur = index_.findBond(x.ifname);
     if (cur == nullptr) {
-        if (host_.findNetdev(x.ifname))
+        if (index_.findNetdev(x.ifname))
             return Error(IBNM_ERROR_EXISTS,
                          strprintf(_("%s exists and is not a bond"), x.ifname.c_str()), EEXIST)
                 .withProperty("connection.interface-name")
@@ -535,7 +538,7 @@ Status Planner::planBond(const DesiredBond &x)
                 return p.setBondOptions(name, oldMiimon, oldPrimary);
             });
     }
-    const auto *nd = host_.findNetdev(x.ifname);
+    const auto *nd = index_.findNetdev(x.ifname);
     if (x.mtu != 0 && nd && nd->mtu != x.mtu) {
         // The driver sets the new MTU on every port too; the undo puts the
         // bond's back, which the driver also passes on.
@@ -552,7 +555,7 @@ Status Planner::planBond(const DesiredBond &x)
 Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs)
 {
     const std::string &origin = x.origin.id;
-    const auto *netdev = host_.findNetdev(x.netdev);
+    const auto *netdev = index_.findNetdev(x.netdev);
     bool netdevKnown = netdev != nullptr || newNetdevs.count(x.netdev) > 0;
     std::string device;
     unsigned portNo = 1;
@@ -584,7 +587,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                 .withProperty("rdma.link-name")
                 .withProfile(origin);
         if (cur == nullptr) {
-            if (host_.findDevice(x.linkName))
+            if (index_.findDevice(x.linkName))
                 return Error(IBNM_ERROR_EXISTS,
                              strprintf(_("an RDMA device named %s exists already"), x.linkName.c_str()), EEXIST)
                     .withProperty("rdma.link-name")
@@ -609,7 +612,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         }
         device = x.linkName;
         softType = x.linkType;
-        dev = host_.findDevice(device);
+        dev = index_.findDevice(device);
     } else {
         if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
@@ -620,7 +623,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                 .withProfile(origin);
         device = netdev->rdmaDevice;
         portNo = netdev->rdmaPort;
-        dev = host_.findDevice(device);
+        dev = index_.findDevice(device);
         if (const auto *l = model::findSoftLink(host_, device))
             softType = l->type;
     }
@@ -770,6 +773,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
 {
     Report scratch;
     Planner lookup(h, scratch);
+    model::HostIndex hi(h);
     auto mismatch = [](const std::string &origin, const std::string &object, std::string what) {
         return Error(IBNM_ERROR_PLATFORM, strprintf(_("verification failed: %s"), what.c_str()))
             .withContext(object)
@@ -792,7 +796,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     };
     auto verifyPortMtu = [&](const std::string &origin, const std::string &ifname, const model::Netdev *nd,
                              const std::string &bond, IpoibMode mode, const model::Port *port) -> Status {
-        const auto *b = h.findNetdev(bond);
+        const auto *b = hi.findNetdev(bond);
         if (!nd || !b)
             return {};
         auto want = model::portMtuAtEnslave(b->mtu, mode, port);
@@ -813,9 +817,9 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
                                       model::modeName(x.mode)));
         if (x.umcast && cur->umcast != *x.umcast)
             return mismatch(x.origin.id, cur->name, _("umcast was not set"));
-        const auto *nd = h.findNetdev(cur->name);
+        const auto *nd = hi.findNetdev(cur->name);
         unsigned mtu = nd ? nd->mtu : cur->mtu;
-        const model::Port *port = model::portOf(h, cur->name);
+        const model::Port *port = model::portOf(hi, cur->name);
         if (x.mtu != 0 && x.master.empty()) {
             auto eff = model::effectiveMtu(x.mtu, x.mode, port);
             if (eff.ok() && mtu != *eff)
@@ -836,7 +840,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     for (const auto &x : d.ethernet) {
         if (rdmaOnly)
             break;
-        const auto *nd = h.findNetdev(x.ifname);
+        const auto *nd = hi.findNetdev(x.ifname);
         if (nd == nullptr)
             return mismatch(x.origin.id, x.ifname, _("the interface does not exist"));
         if (!x.master.empty()) {
@@ -854,7 +858,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     for (const auto &b : d.bonds) {
         if (rdmaOnly)
             break;
-        const model::Bond *cur = h.findBond(b.ifname);
+        const model::Bond *cur = hi.findBond(b.ifname);
         if (cur == nullptr)
             return mismatch(b.origin.id, b.ifname, _("the bond does not exist"));
         if (cur->mode != b.mode)
@@ -864,7 +868,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
         if (!b.primary.empty() && cur->primary != b.primary)
             return mismatch(b.origin.id, b.ifname,
                             strprintf(_("bond primary is %s"), cur->primary.empty() ? "-" : cur->primary.c_str()));
-        const auto *nd = h.findNetdev(b.ifname);
+        const auto *nd = hi.findNetdev(b.ifname);
         if (b.mtu != 0 && nd && nd->mtu != b.mtu)
             return mismatch(b.origin.id, b.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, b.mtu));
         if (nd && !nd->up)
@@ -880,11 +884,11 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
                 return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
             device = r.linkName;
-        } else if (const auto *nd = h.findNetdev(r.netdev)) {
+        } else if (const auto *nd = hi.findNetdev(r.netdev)) {
             device = nd->rdmaDevice;
             portNo = nd->rdmaPort;
         }
-        const model::Device *dev = h.findDevice(device);
+        const model::Device *dev = hi.findDevice(device);
         const model::Port *port = nullptr;
         if (dev)
             for (const auto &p : dev->ports)

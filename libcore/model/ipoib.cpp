@@ -209,32 +209,6 @@ std::string dhcpClientId(const std::string &address)
     return guid.empty() ? std::string() : "ff:00:00:00:00:00:02:00:00:02:c9:00:" + guid;
 }
 
-const Device *deviceOf(const Host &host, const std::string &netdev)
-{
-    std::string name = netdev;
-    if (const auto *ib = host.findIpoib(netdev); ib && !ib->parent.empty())
-        name = ib->parent;
-    const auto *nd = host.findNetdev(name);
-    if (nd == nullptr || nd->rdmaDevice.empty())
-        return nullptr;
-    return host.findDevice(nd->rdmaDevice);
-}
-
-const Port *portOf(const Host &host, const std::string &netdev)
-{
-    std::string name = netdev;
-    if (const auto *ib = host.findIpoib(netdev); ib && !ib->parent.empty())
-        name = ib->parent;
-    const auto *nd = host.findNetdev(name);
-    const Device *dev = deviceOf(host, name);
-    if (dev == nullptr)
-        return nullptr;
-    for (const auto &p : dev->ports)
-        if (p.number == nd->rdmaPort)
-            return &p;
-    return nullptr;
-}
-
 bool flushedOnLinkDown(const std::string &cidr)
 {
     return cidr.find(':') != std::string::npos;

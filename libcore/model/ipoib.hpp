@@ -128,9 +128,28 @@ std::string portGuidBytes(const std::string &address);
 // `address` is not a 20-byte IPoIB address.
 std::string dhcpClientId(const std::string &address);
 
-// The RDMA port behind a netdev (a child's is its parent's), or nullptr.
-const Port *portOf(const Host &host, const std::string &netdev);
-const Device *deviceOf(const Host &host, const std::string &netdev);
+// The RDMA device and port behind a netdev (a child's are its parent's), or
+// nullptr. `host` is a Host or anything with its find* lookups (HostIndex).
+template <typename H>
+const Device *deviceOf(const H &host, const std::string &netdev)
+{
+    const IpoibNetdev *ib = host.findIpoib(netdev);
+    const Netdev *nd = host.findNetdev(ib && !ib->parent.empty() ? ib->parent : netdev);
+    return nd == nullptr || nd->rdmaDevice.empty() ? nullptr : host.findDevice(nd->rdmaDevice);
+}
+template <typename H>
+const Port *portOf(const H &host, const std::string &netdev)
+{
+    const IpoibNetdev *ib = host.findIpoib(netdev);
+    const Netdev *nd = host.findNetdev(ib && !ib->parent.empty() ? ib->parent : netdev);
+    const Device *dev = nd == nullptr || nd->rdmaDevice.empty() ? nullptr : host.findDevice(nd->rdmaDevice);
+    if (dev == nullptr)
+        return nullptr;
+    for (const auto &p : dev->ports)
+        if (p.number == nd->rdmaPort)
+            return &p;
+    return nullptr;
+}
 
 // Taking a link down flushes its IPv6 addresses (net.ipv6.conf.*.
 // keep_addr_on_down defaults to 0) and the routes through it; IPv4

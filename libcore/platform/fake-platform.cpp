@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 #include <utility>
 
 #include <arpa/inet.h>
@@ -40,6 +41,26 @@ Error kernelError(int errnum, const std::string &object, IbnmError code = IBNM_E
 {
     std::string msg = detail.empty() ? std::string(g_strerror(errnum)) : detail + " (" + g_strerror(errnum) + ")";
     return Error(code, std::move(msg), errnum).withContext(object);
+}
+
+// A journal record's arguments (fake-journal.hpp): numbers, enums and
+// booleans in decimal; an optional is "" when absent, "=" and the value
+// when set.
+template <typename T>
+std::string num(T v)
+{
+    return std::to_string(static_cast<unsigned long long>(v));
+}
+
+template <typename T>
+std::string optNum(const std::optional<T> &v)
+{
+    return v ? "=" + num(*v) : std::string();
+}
+
+std::string optText(const std::optional<std::string> &v)
+{
+    return v ? "=" + *v : std::string();
 }
 
 Error noSuchNetdev(const std::string &name)
@@ -175,8 +196,13 @@ void derive(model::Host &h)
             if (n.master == b.name)
                 b.ports.push_back(n.name);
     }
+    // One index of the netdevs, not a scan per IPoIB netdev (issue 17).
+    std::unordered_map<std::string, const model::Netdev *> netdevs;
+    for (const auto &n : h.netdevs)
+        netdevs.emplace(n.name, &n);
     for (auto &ib : h.ipoib) {
-        if (const auto *n = h.findNetdev(ib.name)) {
+        auto it = netdevs.find(ib.name);
+        if (const auto *n = it == netdevs.end() ? nullptr : it->second) {
             ib.mtu = n->mtu;
             ib.address = n->address;
             ib.portGuid = portGuidFromIpoibAddress(n->address);
@@ -364,7 +390,7 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
     return rules;
 }
 
-FakePlatform::FakePlatform(FakeState state) : state_(std::move(state)) {}
+FakePlatform::FakePlatform(FakeState state) : state_(std::move(state)), base_(state_) {}
 
 FakePlatform::~FakePlatform() = default;
 
@@ -405,37 +431,76 @@ void FakePlatform::addFaults(std::vector<FaultRule> rules)
 
 Status FakePlatform::loadState()
 {
-    // The state file, or the host as described while there is none.
-    std::string path = stateDir_ + "/state";
-    auto text = readHostDescriptionText(path);
-    if (!text.ok() && text.error().errnum() == ENOENT) {
-        path = hostFile_;
-        text = readHostDescriptionText(path);
-    }
-    if (!text.ok())
-        return std::move(text).error();
-    // The bytes this instance last read or wrote: state_ is what they say
-    // already, and parsing them again was most of an operation's cost. The
-    // bytes are compared, not the file's identity (device, inode, mtime,
-    // size): a writer's rename can reuse a freed inode within one mtime
-    // tick with the same size, and reading 100 kB costs microseconds.
-    if (loadedValid_ && path == loadedPath_ && *text == loadedText_)
+    std::string statePath = stateDir_ + "/state";
+    std::string journalPath = stateDir_ + "/journal";
+    auto id = journal::snapshotId(statePath);
+    if (!id.ok())
+        return std::move(id).error();
+    if (!id->has_value()) {
+        // No snapshot: the host as described. Its bytes are compared with
+        // those this instance parsed (only until the first operation
+        // writes a snapshot).
+        auto text = readHostDescriptionText(hostFile_);
+        if (!text.ok())
+            return std::move(text).error();
+        if (loadedValid_ && loadedId_.empty() && *text == loadedText_)
+            return {};
+        auto st = parseHostDescription(*text, hostFile_);
+        if (!st.ok())
+            return std::move(st).error();
+        state_ = std::move(st).value();
+        rebase();
+        loadedText_ = std::move(text).value();
+        loadedId_.clear();
+        journalEnd_ = 0;
+        journalOk_ = false;
+        loadedValid_ = true;
         return {};
-    auto st = parseHostDescription(*text, path);
-    if (!st.ok())
-        return std::move(st).error();
-    state_ = std::move(st).value();
-    loadedPath_ = std::move(path);
-    loadedText_ = std::move(text).value();
-    loadedValid_ = true;
+    }
+    if (!loadedValid_ || **id != loadedId_ || loadedId_.empty()) {
+        // Another instance wrote a new snapshot (or this one has none yet).
+        // A file without an id (older ibnm) is a snapshot without journal.
+        auto text = readHostDescriptionText(statePath);
+        if (!text.ok())
+            return std::move(text).error();
+        auto st = parseHostDescription(*text, statePath);
+        if (!st.ok())
+            return std::move(st).error();
+        state_ = std::move(st).value();
+        rebase();
+        loadedText_.clear();
+        loadedId_ = **id;
+        journalEnd_ = 0;
+        journalOk_ = false;
+        loadedValid_ = true;
+        if (loadedId_.empty())
+            return {};
+    }
+    // The operations other instances did since this one last looked.
+    auto tail = journal::readFrom(journalPath, loadedId_, journalEnd_);
+    if (!tail.ok()) {
+        loadedValid_ = false;
+        return std::move(tail).error();
+    }
+    journalOk_ = tail->sameId;
+    for (const auto &r : tail->records) {
+        if (auto st = replay(r); !st.ok()) {
+            loadedValid_ = false;
+            return std::move(st).withContext(journalPath + ": " + r.op);
+        }
+        if (r.ok)
+            records_.push_back(r);
+    }
+    journalEnd_ = tail->end;
     return {};
 }
 
 Status FakePlatform::saveState()
 {
     std::string path = stateDir_ + "/state";
+    std::string id = journal::newId();
     std::string text = "# The simulated host's state (ibnm). Delete this directory to reset it.\n" +
-                       formatHostDescription(state_);
+                       journal::snapshotLine(id) + formatHostDescription(state_);
     // A temporary file renamed over the old one: readers see the old or the
     // new state, never half of one. No fsync: a simulation need not survive
     // a power cut, and fsync made every operation cost 5-10 ms.
@@ -462,17 +527,67 @@ Status FakePlatform::saveState()
         g_unlink(tmp.c_str());
         return Error::fromErrno(e, path);
     }
-    loadedPath_ = std::move(path);
-    loadedText_ = std::move(text);
+    rebase();
+    loadedText_.clear();
+    loadedId_ = std::move(id);
     loadedValid_ = true;
+    // The snapshot holds everything: if the new journal cannot be started,
+    // the old one (another id) is ignored, and the next operation writes a
+    // snapshot again.
+    auto end = journal::create(stateDir_ + "/journal", loadedId_);
+    journalOk_ = end.ok();
+    journalEnd_ = end.ok() ? *end : 0;
+    return {};
+}
+
+Status FakePlatform::saveRecord(const journal::Record &r)
+{
+    if (loadedId_.empty() || !journalOk_ || records_.size() >= compactAfter())
+        return saveState();
+    std::string line = journal::encode(r);
+    if (auto st = journal::append(stateDir_ + "/journal", journalEnd_, line); !st.ok())
+        return st;
+    journalEnd_ += line.size();
+    return {};
+}
+
+size_t FakePlatform::compactAfter() const
+{
+    const auto &h = state_.host;
+    return std::max<size_t>(256, h.netdevs.size() + h.ipoib.size() + h.devices.size() + h.bonds.size() +
+                                     h.softLinks.size() + state_.files.size());
+}
+
+void FakePlatform::rebase()
+{
+    base_ = state_;
+    records_.clear();
+}
+
+Status FakePlatform::restore()
+{
+    state_ = base_;
+    for (const auto &r : records_)
+        if (auto st = replay(r); !st.ok())
+            return st;
     return {};
 }
 
 template <typename Fn>
 Status FakePlatform::transact(bool write, Fn &&fn)
 {
-    if (stateDir_.empty())
+    if (replaying_)
         return fn();
+    if (stateDir_.empty()) {
+        Status result = fn();
+        // A change no record describes (addNetdev, reset) is the new base.
+        if (write && !pending_)
+            rebase();
+        else if (records_.size() >= compactAfter())
+            rebase();
+        pending_.reset();
+        return result;
+    }
     std::string lockPath = stateDir_ + "/lock";
     UniqueFd fd(::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
     if (!fd)
@@ -485,17 +600,21 @@ Status FakePlatform::transact(bool write, Fn &&fn)
         return s;
     if (!write)
         return fn();
+    pending_.reset();
     Status result = fn();
+    std::optional<journal::Record> record = std::move(pending_);
+    pending_.reset();
     if (discardState_) {
         discardState_ = false;
         loadedValid_ = false; // the next operation reads the host file
-        std::string path = stateDir_ + "/state";
-        if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
-            return Error::fromErrno(errno, path);
-    } else if (auto s = saveState(); !s.ok()) {
-        // Nothing was written: the next operation reads the file again
-        // instead of this instance's unsaved state (cheaper than a copy of
-        // the state kept for this rare case at every operation).
+        for (const char *name : {"/state", "/journal"}) {
+            std::string path = stateDir_ + name;
+            if (g_unlink(path.c_str()) != 0 && errno != ENOENT)
+                return Error::fromErrno(errno, path);
+        }
+    } else if (auto s = record ? saveRecord(*record) : saveState(); !s.ok()) {
+        // Nothing was written: the next operation reads the files again
+        // instead of this instance's unsaved state.
         loadedValid_ = false;
         return s;
     }
@@ -503,10 +622,13 @@ Status FakePlatform::transact(bool write, Fn &&fn)
 }
 
 template <typename Fn>
-Status FakePlatform::mutate(const char *op, const std::string &object, Fn &&fn)
+Status FakePlatform::mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn)
 {
     return transact(true, [&]() -> Status {
         state_.operations++;
+        if (replaying_)
+            return fn();
+        pending_ = journal::Record{false, op, {}};
         for (auto &r : faults_) {
             if (!r.op.empty() && r.op != op)
                 continue;
@@ -514,14 +636,19 @@ Status FakePlatform::mutate(const char *op, const std::string &object, Fn &&fn)
             if (r.nth == 0 || r.seen == r.nth)
                 return kernelError(r.errnum, object);
         }
-        // The operation works on a copy: a refusal halfway changes nothing.
-        FakeState saved = state_;
         Status s = fn();
         if (!s.ok()) {
+            // A refusal halfway changes nothing: back to the last base and
+            // the operations since (no copy of the state on success).
             uint64_t ops = state_.operations;
-            state_ = std::move(saved);
+            if (auto r = restore(); !r.ok())
+                loadedValid_ = false;
             state_.operations = ops;
+            return s;
         }
+        pending_->ok = true;
+        pending_->args = std::move(args);
+        records_.push_back(*pending_);
         return s;
     });
 }
@@ -541,6 +668,7 @@ Status FakePlatform::reset()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
+        rebase();
         return {};
     }
     return transact(true, [&]() -> Status {
@@ -594,7 +722,7 @@ Result<model::Host> FakePlatform::readHost()
 Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
 {
     std::string created;
-    auto s = mutate("createIpoibChild", spec.parent, [&]() -> Status {
+    auto s = mutate("createIpoibChild", spec.parent, {spec.parent, num(spec.pkey), optNum(spec.mode), optNum(spec.umcast)}, [&]() -> Status {
         auto &h = state_.host;
         model::Netdev *parentNd = findNetdev(h, spec.parent);
         if (parentNd == nullptr)
@@ -662,7 +790,7 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
 
 Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
 {
-    return mutate("deleteIpoibChild", parent, [&]() -> Status {
+    return mutate("deleteIpoibChild", parent, {parent, num(pkey)}, [&]() -> Status {
         auto &h = state_.host;
         if (h.findIpoib(parent) == nullptr)
             return noSuchNetdev(parent);
@@ -686,7 +814,7 @@ Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
 
 Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
 {
-    return mutate("setIpoibMode", ifname, [&]() -> Status {
+    return mutate("setIpoibMode", ifname, {ifname, num(mode)}, [&]() -> Status {
         auto &h = state_.host;
         model::Netdev *nd = findNetdev(h, ifname);
         if (nd == nullptr)
@@ -715,7 +843,7 @@ Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
 
 Status FakePlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
 {
-    return mutate("setIpoibUmcast", ifname, [&]() -> Status {
+    return mutate("setIpoibUmcast", ifname, {ifname, num(umcast)}, [&]() -> Status {
         auto &h = state_.host;
         if (h.findNetdev(ifname) == nullptr)
             return noSuchNetdev(ifname);
@@ -787,7 +915,7 @@ Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
 
 Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 {
-    return mutate("setMtu", ifname, [&]() -> Status {
+    return mutate("setMtu", ifname, {ifname, num(mtu)}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -797,7 +925,7 @@ Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 
 Status FakePlatform::setUp(const std::string &ifname, bool up)
 {
-    return mutate("setUp", ifname, [&]() -> Status {
+    return mutate("setUp", ifname, {ifname, num(up)}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -817,7 +945,7 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
 
 Status FakePlatform::createBond(const BondSpec &spec)
 {
-    return mutate("createBond", spec.name, [&]() -> Status {
+    return mutate("createBond", spec.name, {spec.name, spec.mode, optNum(spec.miimon), spec.primary, spec.failOverMac}, [&]() -> Status {
         auto &h = state_.host;
         if (!validNetdevName(spec.name))
             return kernelError(EINVAL, spec.name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"));
@@ -869,7 +997,7 @@ Status FakePlatform::createBond(const BondSpec &spec)
 Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<unsigned> miimon,
                                     std::optional<std::string> primary)
 {
-    return mutate("setBondOptions", bondName, [&]() -> Status {
+    return mutate("setBondOptions", bondName, {bondName, optNum(miimon), optText(primary)}, [&]() -> Status {
         auto &h = state_.host;
         model::Bond *bond = findBond(h, bondName);
         if (bond == nullptr)
@@ -893,7 +1021,7 @@ Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<u
 
 Status FakePlatform::enslave(const std::string &port, const std::string &bondName)
 {
-    return mutate("enslave", port, [&]() -> Status {
+    return mutate("enslave", port, {port, bondName}, [&]() -> Status {
         auto &h = state_.host;
         model::Netdev *nd = findNetdev(h, port);
         if (nd == nullptr)
@@ -951,7 +1079,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
 
 Status FakePlatform::release(const std::string &port)
 {
-    return mutate("release", port, [&]() -> Status {
+    return mutate("release", port, {port}, [&]() -> Status {
         auto &h = state_.host;
         model::Netdev *nd = findNetdev(h, port);
         if (nd == nullptr)
@@ -981,7 +1109,7 @@ Status FakePlatform::release(const std::string &port)
 
 Status FakePlatform::deleteLink(const std::string &ifname)
 {
-    return mutate("deleteLink", ifname, [&]() -> Status {
+    return mutate("deleteLink", ifname, {ifname}, [&]() -> Status {
         auto &h = state_.host;
         model::Netdev *nd = findNetdev(h, ifname);
         if (nd == nullptr)
@@ -1038,7 +1166,7 @@ Status FakePlatform::deleteLink(const std::string &ifname)
 
 Status FakePlatform::addAddress(const std::string &ifname, const std::string &cidr)
 {
-    return mutate("addAddress", ifname, [&]() -> Status {
+    return mutate("addAddress", ifname, {ifname, cidr}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -1055,7 +1183,7 @@ Status FakePlatform::addAddress(const std::string &ifname, const std::string &ci
 
 Status FakePlatform::removeAddress(const std::string &ifname, const std::string &cidr)
 {
-    return mutate("removeAddress", ifname, [&]() -> Status {
+    return mutate("removeAddress", ifname, {ifname, cidr}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -1096,7 +1224,7 @@ bool inSubnet(const std::string &ip, const std::string &cidr)
 
 Status FakePlatform::addRoute(const std::string &ifname, const model::Route &route)
 {
-    return mutate("addRoute", ifname, [&]() -> Status {
+    return mutate("addRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -1122,7 +1250,7 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
 
 Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &route)
 {
-    return mutate("removeRoute", ifname, [&]() -> Status {
+    return mutate("removeRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
@@ -1140,7 +1268,7 @@ Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &
 
 Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, const std::string &netdev)
 {
-    return mutate("addSoftLink", name, [&]() -> Status {
+    return mutate("addSoftLink", name, {name, num(type), netdev}, [&]() -> Status {
         auto &h = state_.host;
         if (name.size() >= 64 || name.find_first_of("/% ") != std::string::npos || !isStorableId(name))
             return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
@@ -1167,7 +1295,7 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
 
 Status FakePlatform::deleteSoftLink(const std::string &name)
 {
-    return mutate("deleteSoftLink", name, [&]() -> Status {
+    return mutate("deleteSoftLink", name, {name}, [&]() -> Status {
         auto &h = state_.host;
         if (findSoftLink(h, name) == nullptr)
             return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND, _("no such RDMA link"));
@@ -1231,7 +1359,7 @@ Status mlx5Only(const model::Host &h, const std::string &device, unsigned port, 
 
 Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port, RoceMode mode)
 {
-    return mutate("setDefaultRoceMode", device, [&]() -> Status {
+    return mutate("setDefaultRoceMode", device, {device, num(port), num(mode)}, [&]() -> Status {
         auto &h = state_.host;
         auto p = configfsPort(h, device, port);
         if (!p.ok())
@@ -1246,7 +1374,7 @@ Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port
 
 Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
 {
-    return mutate("setDefaultRoceTos", device, [&]() -> Status {
+    return mutate("setDefaultRoceTos", device, {device, num(port), num(tos)}, [&]() -> Status {
         auto p = configfsPort(state_.host, device, port);
         if (!p.ok())
             return std::move(p).error();
@@ -1260,7 +1388,7 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
 
 Status FakePlatform::removeRoceDefaults(const std::string &device)
 {
-    return mutate("removeRoceDefaults", device, [&]() -> Status {
+    return mutate("removeRoceDefaults", device, {device}, [&]() -> Status {
         model::Device *d = findDevice(state_.host, device);
         if (d == nullptr)
             return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
@@ -1274,7 +1402,7 @@ Status FakePlatform::removeRoceDefaults(const std::string &device)
 
 Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
 {
-    return mutate("setTrafficClass", device, [&]() -> Status {
+    return mutate("setTrafficClass", device, {device, num(port), num(tclass)}, [&]() -> Status {
         if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
         if (tclass > 255)
@@ -1287,7 +1415,7 @@ Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, u
 
 Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 {
-    return mutate("clearTrafficClass", device, [&]() -> Status {
+    return mutate("clearTrafficClass", device, {device, num(port)}, [&]() -> Status {
         if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
         findDevice(state_.host, device)->ports[port - 1].trafficClass.reset();
@@ -1297,7 +1425,7 @@ Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 
 Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
 {
-    return mutate("setTtl", device, [&]() -> Status {
+    return mutate("setTtl", device, {device, num(port), num(ttl)}, [&]() -> Status {
         if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/ttl"); !s.ok())
             return s;
         if (ttl > 255)
@@ -1323,7 +1451,7 @@ Result<std::optional<std::string>> FakePlatform::readHostFile(const std::string 
 
 Status FakePlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
 {
-    return mutate("writeHostFile", path, [&]() -> Status {
+    return mutate("writeHostFile", path, {path, contents, num(mode)}, [&]() -> Status {
         if (path.empty() || path[0] != '/')
             return kernelError(EINVAL, path, IBNM_ERROR_INVALID_ARGUMENT, _("not an absolute path"));
         // What the state file (a GLib key file) holds and reads back.
@@ -1339,11 +1467,119 @@ Status FakePlatform::writeHostFile(const std::string &path, const std::string &c
 
 Status FakePlatform::removeHostFile(const std::string &path)
 {
-    return mutate("removeHostFile", path, [&]() -> Status {
+    return mutate("removeHostFile", path, {path}, [&]() -> Status {
         if (state_.files.erase(path) == 0)
             return kernelError(ENOENT, path, IBNM_ERROR_NOT_FOUND);
         return {};
     });
+}
+
+// --- the journal's records, done again ----------------------------------------
+
+namespace {
+
+unsigned long long toNum(const std::string &s)
+{
+    return g_ascii_strtoull(s.c_str(), nullptr, 10);
+}
+
+template <typename T>
+std::optional<T> toOptNum(const std::string &s)
+{
+    if (s.empty())
+        return std::nullopt;
+    return static_cast<T>(toNum(s.substr(1)));
+}
+
+std::optional<std::string> toOptText(const std::string &s)
+{
+    if (s.empty())
+        return std::nullopt;
+    return s.substr(1);
+}
+
+} // namespace
+
+Status FakePlatform::replay(const journal::Record &r)
+{
+    if (!r.ok) {
+        state_.operations++; // refused: it only counted
+        return {};
+    }
+    using Args = std::vector<std::string>;
+    struct Op {
+        size_t args;
+        Status (*run)(FakePlatform &p, const Args &a);
+    };
+    static const std::map<std::string, Op> ops = {
+        {"createIpoibChild", {4, [](FakePlatform &p, const Args &a) -> Status {
+             IpoibChildSpec spec{a[0], static_cast<uint16_t>(toNum(a[1])), std::nullopt, std::nullopt};
+             if (auto m = toOptNum<unsigned>(a[2]))
+                 spec.mode = static_cast<IpoibMode>(*m);
+             if (auto u = toOptNum<unsigned>(a[3]))
+                 spec.umcast = *u != 0;
+             auto created = p.createIpoibChild(spec);
+             return created.ok() ? Status() : Status(std::move(created).error());
+         }}},
+        {"deleteIpoibChild", {2, [](FakePlatform &p, const Args &a) {
+             return p.deleteIpoibChild(a[0], static_cast<uint16_t>(toNum(a[1])));
+         }}},
+        {"setIpoibMode", {2, [](FakePlatform &p, const Args &a) {
+             return p.setIpoibMode(a[0], static_cast<IpoibMode>(toNum(a[1])));
+         }}},
+        {"setIpoibUmcast", {2, [](FakePlatform &p, const Args &a) { return p.setIpoibUmcast(a[0], toNum(a[1]) != 0); }}},
+        {"setMtu", {2, [](FakePlatform &p, const Args &a) { return p.setMtu(a[0], static_cast<unsigned>(toNum(a[1]))); }}},
+        {"setUp", {2, [](FakePlatform &p, const Args &a) { return p.setUp(a[0], toNum(a[1]) != 0); }}},
+        {"createBond", {5, [](FakePlatform &p, const Args &a) {
+             return p.createBond(BondSpec{a[0], a[1], toOptNum<unsigned>(a[2]), a[3], a[4]});
+         }}},
+        {"setBondOptions", {3, [](FakePlatform &p, const Args &a) {
+             return p.setBondOptions(a[0], toOptNum<unsigned>(a[1]), toOptText(a[2]));
+         }}},
+        {"enslave", {2, [](FakePlatform &p, const Args &a) { return p.enslave(a[0], a[1]); }}},
+        {"release", {1, [](FakePlatform &p, const Args &a) { return p.release(a[0]); }}},
+        {"deleteLink", {1, [](FakePlatform &p, const Args &a) { return p.deleteLink(a[0]); }}},
+        {"addAddress", {2, [](FakePlatform &p, const Args &a) { return p.addAddress(a[0], a[1]); }}},
+        {"removeAddress", {2, [](FakePlatform &p, const Args &a) { return p.removeAddress(a[0], a[1]); }}},
+        {"addRoute", {4, [](FakePlatform &p, const Args &a) {
+             return p.addRoute(a[0], model::Route{a[1], a[2], static_cast<unsigned>(toNum(a[3]))});
+         }}},
+        {"removeRoute", {4, [](FakePlatform &p, const Args &a) {
+             return p.removeRoute(a[0], model::Route{a[1], a[2], static_cast<unsigned>(toNum(a[3]))});
+         }}},
+        {"addSoftLink", {3, [](FakePlatform &p, const Args &a) {
+             return p.addSoftLink(a[0], static_cast<SoftLinkType>(toNum(a[1])), a[2]);
+         }}},
+        {"deleteSoftLink", {1, [](FakePlatform &p, const Args &a) { return p.deleteSoftLink(a[0]); }}},
+        {"setDefaultRoceMode", {3, [](FakePlatform &p, const Args &a) {
+             return p.setDefaultRoceMode(a[0], static_cast<unsigned>(toNum(a[1])), static_cast<RoceMode>(toNum(a[2])));
+         }}},
+        {"setDefaultRoceTos", {3, [](FakePlatform &p, const Args &a) {
+             return p.setDefaultRoceTos(a[0], static_cast<unsigned>(toNum(a[1])), static_cast<unsigned>(toNum(a[2])));
+         }}},
+        {"setTrafficClass", {3, [](FakePlatform &p, const Args &a) {
+             return p.setTrafficClass(a[0], static_cast<unsigned>(toNum(a[1])), static_cast<unsigned>(toNum(a[2])));
+         }}},
+        {"removeRoceDefaults", {1, [](FakePlatform &p, const Args &a) { return p.removeRoceDefaults(a[0]); }}},
+        {"clearTrafficClass", {2, [](FakePlatform &p, const Args &a) {
+             return p.clearTrafficClass(a[0], static_cast<unsigned>(toNum(a[1])));
+         }}},
+        {"setTtl", {3, [](FakePlatform &p, const Args &a) {
+             return p.setTtl(a[0], static_cast<unsigned>(toNum(a[1])), static_cast<unsigned>(toNum(a[2])));
+         }}},
+        {"writeHostFile", {3, [](FakePlatform &p, const Args &a) {
+             return p.writeHostFile(a[0], a[1], static_cast<unsigned>(toNum(a[2])));
+         }}},
+        {"removeHostFile", {1, [](FakePlatform &p, const Args &a) { return p.removeHostFile(a[0]); }}},
+    };
+    auto it = ops.find(r.op);
+    if (it == ops.end() || it->second.args != r.args.size())
+        return Error(IBNM_ERROR_PARSE, _("not a journal record"));
+    bool was = replaying_;
+    replaying_ = true;
+    Status s = it->second.run(*this, r.args);
+    replaying_ = was;
+    return s;
 }
 
 } // namespace ibnm::platform

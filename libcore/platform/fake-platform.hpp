@@ -8,12 +8,18 @@
 // addresses, rxe/siw links creating RDMA devices, configfs rdma_cm rules.
 //
 // With a state directory the host persists between processes: every
-// operation takes an flock on <dir>/lock, rereads <dir>/state (a host
-// description too), applies itself and writes the state back atomically
-// (a temporary file renamed over it) before it returns. The state is parsed
-// again only when the file's bytes differ from those this instance last
-// read or wrote, i.e. when another instance or process changed it.
-// reset() deletes the state, so the next read starts from the host file.
+// operation takes an flock on <dir>/lock, catches up with what other
+// instances did (the journal lines it has not seen, fake-journal.hpp),
+// applies itself and appends one line to <dir>/journal before it returns;
+// now and then it writes a new snapshot, <dir>/state (a host description
+// too). The snapshot is parsed again only when another instance wrote a new
+// one. No operation copies or writes the whole state: its cost does not
+// grow with the host (the snapshot's cost is spread over a number of
+// operations that grows with the host). reset() deletes the state, so the
+// next read starts from the host file.
+//
+// A refused operation changes nothing: the state is rebuilt from the last
+// snapshot and the operations since (a copy only on failure).
 //
 // Fault injection: failNext()/failEvery() or IBNM_FAKE_FAIL
 // ("op=addSoftLink,nth=1,errno=EBUSY", rules separated by ';') make a
@@ -23,6 +29,7 @@
 
 #include "libcore/internal/host-model.hpp"
 #include "libcore/internal/result.hpp"
+#include "libcore/platform/fake-journal.hpp"
 #include "libcore/platform/platform.hpp"
 
 #include <cstdint>
@@ -142,18 +149,44 @@ private:
     // and saving it afterwards when `write`.
     template <typename Fn>
     Status transact(bool write, Fn &&fn);
-    // A counted mutating operation: fault injection first, then fn.
+    // A counted mutating operation: fault injection first, then fn. args:
+    // what replay() needs to do it again.
     template <typename Fn>
-    Status mutate(const char *op, const std::string &object, Fn &&fn);
+    Status mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn);
     Status loadState();
+    // Writes a new snapshot of state_ and starts its journal.
     Status saveState();
+    // Persists the operation just done: a journal line, or a snapshot when
+    // the journal is long enough to compact.
+    Status saveRecord(const journal::Record &r);
+    // Does a recorded operation again on state_ (no lock, no faults, no
+    // record).
+    Status replay(const journal::Record &r);
+    // state_ = base_ and the operations since: undoes a refused operation.
+    Status restore();
+    // base_ = state_ (after a change no record describes, and to compact).
+    void rebase();
+    // Operations kept before a compaction: grows with the host, so that the
+    // snapshot costs the same per operation on every host.
+    size_t compactAfter() const;
 
     FakeState state_;
-    // The file text state_ was read from or written as, and its path (the
-    // state file or the host file): loadState() parses only other text.
-    std::string loadedPath_;
+    // The state at the last snapshot (or host file), and the operations
+    // done on it since: state_ is base_ with records_ replayed.
+    FakeState base_;
+    std::vector<journal::Record> records_;
+    // The host file's text state_ was read from while there is no snapshot:
+    // loadState() parses only other text.
     std::string loadedText_;
+    // The snapshot state_ is built on ("": the host file), and the journal
+    // offset up to which this instance has replayed it.
+    std::string loadedId_;
+    uint64_t journalEnd_ = 0;
+    bool journalOk_ = false;
     bool loadedValid_ = false;
+    // The record of the operation in progress (transact() saves it).
+    std::optional<journal::Record> pending_;
+    bool replaying_ = false;
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;

@@ -304,7 +304,12 @@ private:
 
     Status overlayRtnetlink(model::Host &host);
     Status overlayRdmaNetlink(model::Host &host);
-    void overlayVerbs(model::Host &host);
+    // Reads the GID tables (and port MTUs) through verbs; returns the
+    // devices whose GID tables it read.
+    std::set<std::string> overlayVerbs(model::Host &host);
+    // Every GID table read once: through verbs when useVerbs, from sysfs for
+    // the devices verbs could not read.
+    Status readGidTablesOnce(model::Host &host);
     // What a change of one link needs: the platform writable, an rtnetlink
     // socket, and the link by name (in that order of errors).
     struct LinkTarget {
@@ -333,6 +338,9 @@ Result<model::Host> LinuxPlatform::readHost()
     sysfs::ReadOptions ro;
     ro.sysfsRoot = options_.sysfsRoot;
     ro.configfsRoot = options_.configfsRoot;
+    // With verbs the GID tables come from ibv_query_gid_table(), read once
+    // below, not from sysfs as well.
+    ro.gidTables = !options_.useVerbs;
     auto host = sysfs::readHost(ro);
     if (!host)
         return host;
@@ -363,17 +371,36 @@ Result<model::Host> LinuxPlatform::readHost()
             if (auto st = overlayRdmaNetlink(*host); !st)
                 return std::move(st).error();
     }
-    if (options_.useVerbs && !host->devices.empty())
-        overlayVerbs(*host);
+    if (options_.useVerbs) {
+        if (auto st = readGidTablesOnce(*host); !st)
+            return std::move(st).error();
+        sysfs::mapNetdevsByGids(*host);
+    }
     return host;
 }
 
 Result<model::Host> LinuxPlatform::readGidTables()
 {
-    auto host = sysfs::readGidTables(options_.sysfsRoot);
-    if (host && options_.useVerbs && !host->devices.empty())
-        overlayVerbs(*host);
+    auto host = sysfs::readGidTables(options_.sysfsRoot, !options_.useVerbs);
+    if (host && options_.useVerbs)
+        if (auto st = readGidTablesOnce(*host); !st)
+            return std::move(st).error();
     return host;
+}
+
+Status LinuxPlatform::readGidTablesOnce(model::Host &host)
+{
+    if (host.devices.empty())
+        return {};
+    std::set<std::string> read = overlayVerbs(host);
+    for (auto &dev : host.devices) {
+        if (read.count(dev.name))
+            continue;
+        for (auto &port : dev.ports)
+            if (auto st = sysfs::readPortGids(options_.sysfsRoot, dev.name, port.number, port.gids); !st)
+                return st;
+    }
+    return {};
 }
 
 Status LinuxPlatform::overlayRtnetlink(model::Host &host)
@@ -483,12 +510,13 @@ Status LinuxPlatform::overlayRdmaNetlink(model::Host &host)
     return {};
 }
 
-void LinuxPlatform::overlayVerbs(model::Host &host)
+std::set<std::string> LinuxPlatform::overlayVerbs(model::Host &host)
 {
+    std::set<std::string> read;
     int n = 0;
     IbvDeviceListPtr list(ibv_get_device_list(&n));
     if (!list)
-        return;
+        return read;
     std::map<unsigned, std::string> ifnames;
     for (const auto &nd : host.netdevs)
         ifnames[nd.ifindex] = nd.name;
@@ -549,7 +577,9 @@ void LinuxPlatform::overlayVerbs(model::Host &host)
         for (auto &port : dev->ports)
             std::sort(port.gids.begin(), port.gids.end(),
                       [](const model::Gid &a, const model::Gid &b) { return a.index < b.index; });
+        read.insert(dev->name);
     }
+    return read;
 }
 
 // --- IPoIB ---------------------------------------------------------------------

@@ -9,6 +9,7 @@
 #include "libcore/model/ipoib.hpp"
 
 #include <algorithm>
+#include <map>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -582,7 +583,7 @@ Result<std::vector<unsigned>> portNumbers(const std::string &deviceDir)
 
 } // namespace
 
-Result<model::Port> readPort(const std::string &deviceDir, unsigned number)
+Result<model::Port> readPort(const std::string &deviceDir, unsigned number, bool gidTables)
 {
     std::string dir = deviceDir + "/ports/" + std::to_string(number);
     model::Port p;
@@ -617,12 +618,13 @@ Result<model::Port> readPort(const std::string &deviceDir, unsigned number)
         p.smLid = static_cast<uint32_t>(**smLid);
     if (auto st = readPkeys(dir, p.pkeys); !st)
         return std::move(st).error();
-    if (auto st = readGids(dir, p.gids); !st)
-        return std::move(st).error();
+    if (gidTables)
+        if (auto st = readGids(dir, p.gids); !st)
+            return std::move(st).error();
     return p;
 }
 
-Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string &name)
+Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string &name, bool gidTables)
 {
     std::string dir = sysfsRoot + "/class/infiniband/" + name;
     model::Device d;
@@ -660,7 +662,7 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
     if (!ports)
         return std::move(ports).error();
     for (unsigned number : *ports) {
-        auto port = readPort(dir, number);
+        auto port = readPort(dir, number, gidTables);
         if (!port)
             return std::move(port).error();
         std::string tcDir = dir + "/tc/" + std::to_string(number);
@@ -689,7 +691,7 @@ Result<model::Host> readHost(const ReadOptions &options)
     if (!devices)
         return std::move(devices).error();
     for (const auto &name : *devices) {
-        auto dev = readDevice(options.sysfsRoot, name);
+        auto dev = readDevice(options.sysfsRoot, name, options.gidTables);
         if (!dev)
             return std::move(dev).error();
         if (!options.configfsRoot.empty())
@@ -712,23 +714,39 @@ Result<model::Host> readHost(const ReadOptions &options)
         host.netdevs.push_back(std::move(nd).value());
     }
 
-    // Netdevs without device/infiniband (rxe, VLANs on RoCE ports) map to
-    // the port whose GID entries name them.
-    for (auto &nd : host.netdevs) {
-        if (!nd.rdmaDevice.empty())
-            continue;
-        for (const auto &dev : host.devices)
-            for (const auto &port : dev.ports)
-                for (const auto &gid : port.gids)
-                    if (nd.rdmaDevice.empty() && gid.netdev == nd.name) {
-                        nd.rdmaDevice = dev.name;
-                        nd.rdmaPort = port.number;
-                    }
-    }
+    if (options.gidTables)
+        mapNetdevsByGids(host);
     return host;
 }
 
-Result<model::Host> readGidTables(const std::string &sysfsRoot)
+void mapNetdevsByGids(model::Host &host)
+{
+    // One pass over the GID tables (the first port naming a netdev wins, as
+    // the scan per netdev did), then one lookup per netdev.
+    std::map<std::string, std::pair<const std::string *, unsigned>> byNetdev;
+    for (const auto &dev : host.devices)
+        for (const auto &port : dev.ports)
+            for (const auto &gid : port.gids)
+                if (!gid.netdev.empty())
+                    byNetdev.emplace(gid.netdev, std::make_pair(&dev.name, port.number));
+    for (auto &nd : host.netdevs) {
+        if (!nd.rdmaDevice.empty())
+            continue;
+        auto it = byNetdev.find(nd.name);
+        if (it != byNetdev.end()) {
+            nd.rdmaDevice = *it->second.first;
+            nd.rdmaPort = it->second.second;
+        }
+    }
+}
+
+Status readPortGids(const std::string &sysfsRoot, const std::string &device, unsigned port,
+                    std::vector<model::Gid> &out)
+{
+    return readGids(sysfsRoot + "/class/infiniband/" + device + "/ports/" + std::to_string(port), out);
+}
+
+Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables)
 {
     model::Host host;
     auto devices = deviceNames(sysfsRoot);
@@ -744,8 +762,9 @@ Result<model::Host> readGidTables(const std::string &sysfsRoot)
         for (unsigned number : *ports) {
             model::Port p;
             p.number = number;
-            if (auto st = readGids(dir + "/ports/" + std::to_string(number), p.gids); !st)
-                return std::move(st).error();
+            if (gidTables)
+                if (auto st = readGids(dir + "/ports/" + std::to_string(number), p.gids); !st)
+                    return std::move(st).error();
             d.ports.push_back(std::move(p));
         }
         host.devices.push_back(std::move(d));

@@ -51,6 +51,11 @@ struct ReadOptions {
     std::string sysfsRoot = "/sys";
     // configfs root ("/sys/kernel/config"); empty: do not read rdma_cm.
     std::string configfsRoot;
+    // false: leave the ports' GID tables empty and map no netdev by them,
+    // for a caller that reads the tables another way (verbs) and then
+    // calls readPortGids() for what that could not read and
+    // mapNetdevsByGids().
+    bool gidTables = true;
 };
 
 // Reads devices, ports, GIDs, P_Keys, netdevs, IPoIB netdevs, bonds and the
@@ -60,11 +65,18 @@ struct ReadOptions {
 Result<model::Host> readHost(const ReadOptions &options);
 
 // Only class/infiniband/<dev>/ports/<n>/{gids,gid_attrs}: device names, port
-// numbers and the used GID entries.
-Result<model::Host> readGidTables(const std::string &sysfsRoot);
+// numbers and the used GID entries (gidTables false: names and numbers only).
+Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables = true);
+
+// The used entries of one port's GID table (ports/<n>/gids, gid_attrs).
+Status readPortGids(const std::string &sysfsRoot, const std::string &device, unsigned port,
+                    std::vector<model::Gid> &out);
+// Netdevs without device/infiniband (rxe, VLANs on RoCE ports) map to the
+// port whose GID entries name them.
+void mapNetdevsByGids(model::Host &host);
 
 // One device (class/infiniband/<name>) and one netdev (class/net/<name>).
-Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string &name);
-Result<model::Port> readPort(const std::string &deviceDir, unsigned number);
+Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string &name, bool gidTables = true);
+Result<model::Port> readPort(const std::string &deviceDir, unsigned number, bool gidTables = true);
 
 } // namespace ibnm::platform::sysfs

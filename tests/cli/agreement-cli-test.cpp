@@ -5,6 +5,8 @@
 // what the profile brought up; up configures everything a profile says.
 #include "config.h"
 
+#include "libcore/platform/fake-host-file.hpp"
+#include "libcore/platform/fake-platform.hpp"
 #include "tests/cli/cli-test-util.hpp"
 
 #include <glib.h>
@@ -26,14 +28,19 @@ Args add(std::initializer_list<const char *> words)
     return a;
 }
 
-// The host's state file, or "" before anything changed it.
+// The simulated host as its description file would hold it now (its state
+// directory keeps a snapshot and a journal; this reads both).
 std::string hostState(const Cli &cli)
 {
-    char *c = nullptr;
-    g_file_get_contents((cli.stateDir() + "/state").c_str(), &c, nullptr, nullptr);
-    std::string s = c ? c : "";
-    g_free(c);
-    return s;
+    auto p = ibnm::platform::FakePlatform::open(ibnm::test::hostFile(cli.host()), cli.stateDir());
+    EXPECT_TRUE(p.ok()) << p.error().toString();
+    if (!p.ok())
+        return {};
+    auto h = (*p)->readHost();
+    EXPECT_TRUE(h.ok());
+    ibnm::platform::FakeState st;
+    st.host = *h;
+    return ibnm::platform::formatHostDescription(st);
 }
 
 // The same verdict from check, up --dry-run and up, on the host as it is.

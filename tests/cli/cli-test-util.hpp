@@ -119,6 +119,7 @@ public:
         return s;
     }
     const TempDir &tmp() const { return tmp_; }
+    const std::string &host() const { return host_; }
 
 private:
     TempDir tmp_;

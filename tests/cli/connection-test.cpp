@@ -167,6 +167,17 @@ TEST(CliConnection, TerseGetValuesAndJsonOfTheList)
     }
     Result all = cli.run({"-j", "-f", "all", "connection", "show"});
     EXPECT_TRUE(parseJson(all.out).get("connections")->items[0].get("filename"));
+
+    // FILENAME, when asked for, is each row's own file.
+    Result f = cli.run({"-t", "-f", "NAME,FILENAME", "connection", "show"});
+    ASSERT_EQ(f.status, 0) << f.err;
+    auto fl = lines(f.out);
+    ASSERT_EQ(fl.size(), 2u);
+    for (const auto &line : fl) {
+        bool mlx4 = line.rfind("mlx4_ib0:", 0) == 0;
+        EXPECT_EQ(line.find("/mlx4_ib0.nmconnection") != std::string::npos, mlx4) << line;
+        EXPECT_NE(line.find(".nmconnection"), std::string::npos) << line;
+    }
 }
 
 TEST(CliConnection, DeleteExportImport)

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -134,6 +135,7 @@ TEST(FakeState, DeletingTheStateDirectoryResetsToo)
         ASSERT_TRUE(first->setMtu("enp1s0", 1400).ok());
     }
     g_unlink((dir / "h.host.state/state").c_str());
+    g_unlink((dir / "h.host.state/journal").c_str());
     g_unlink((dir / "h.host.state/lock").c_str());
     g_rmdir((dir / "h.host.state").c_str());
     auto again = open(dir);
@@ -394,4 +396,123 @@ TEST(FakeState, WhatTheStateFileCannotHoldIsRefused)
     EXPECT_EQ(fresh->readHost()->findDevice("rxe[0]"), nullptr);
     EXPECT_TRUE(p->writeHostFile("/etc/ibnm/ok file.conf", "caf\u00e9\n", 0644).ok());
     EXPECT_EQ(fresh->readHostFile("/etc/ibnm/ok file.conf")->value(), "caf\u00e9\n");
+}
+
+// An operation appends one journal line; the snapshot (the state file) is
+// written only when the journal is compacted, not at every operation.
+TEST(FakeState, AnOperationAppendsToTheJournalAndLeavesTheSnapshot)
+{
+    ibnm::test::TempDir dir;
+    dir.write("h.host", ibnm::test::kTestHost);
+    auto p = open(dir);
+    ASSERT_TRUE(p);
+    const std::string state = dir / "h.host.state/state";
+    const std::string journal = dir / "h.host.state/journal";
+    ASSERT_TRUE(p->setMtu("enp1s0", 1400).ok()); // the first operation writes a snapshot
+    struct stat s0 {}, j0 {};
+    ASSERT_EQ(stat(state.c_str(), &s0), 0);
+    ASSERT_EQ(stat(journal.c_str(), &j0), 0);
+    for (int i = 1; i <= 20; i++)
+        ASSERT_TRUE(p->addAddress("enp1s0", ibnm::strprintf("192.0.2.%d/24", i)).ok());
+    struct stat s1 {}, j1 {};
+    ASSERT_EQ(stat(state.c_str(), &s1), 0);
+    ASSERT_EQ(stat(journal.c_str(), &j1), 0);
+    EXPECT_EQ(s1.st_ino, s0.st_ino) << "the snapshot was rewritten";
+    EXPECT_EQ(s1.st_size, s0.st_size);
+    EXPECT_GT(j1.st_size, j0.st_size);
+    EXPECT_EQ(j1.st_ino, j0.st_ino) << "the journal is appended to, not replaced";
+    auto fresh = open(dir);
+    ASSERT_TRUE(fresh);
+    EXPECT_EQ(fresh->readHost()->findNetdev("enp1s0")->addresses.size(), 20u);
+    EXPECT_EQ(fresh->operationCount(), 21u);
+
+    // Compaction: after enough operations a new snapshot, and a fresh
+    // instance still reads the same host.
+    for (int i = 0; i < 600; i++)
+        ASSERT_TRUE(p->setMtu("enp1s0", 1400 + static_cast<unsigned>(i % 2)).ok());
+    struct stat s2 {};
+    ASSERT_EQ(stat(state.c_str(), &s2), 0);
+    EXPECT_NE(s2.st_ino, s0.st_ino) << "never compacted";
+    auto after = open(dir);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->readHost()->findNetdev("enp1s0")->mtu, 1401u);
+    EXPECT_EQ(after->readHost()->findNetdev("enp1s0")->addresses.size(), 20u);
+    EXPECT_EQ(after->operationCount(), 621u);
+    EXPECT_EQ(fresh->operationCount(), 621u) << "an instance catches up across a compaction";
+}
+
+// What a kill -9 can leave: a torn last journal line (ignored, and cut off
+// by the next writer), or a new snapshot with the old journal (ignored).
+TEST(FakeState, AKilledWriterLeavesAStateThatParses)
+{
+    ibnm::test::TempDir dir;
+    dir.write("h.host", ibnm::test::kTestHost);
+    auto p = open(dir);
+    ASSERT_TRUE(p);
+    ASSERT_TRUE(p->setMtu("enp1s0", 1400).ok());
+    ASSERT_TRUE(p->addAddress("enp1s0", "192.0.2.1/24").ok());
+    const std::string journal = dir / "h.host.state/journal";
+    {
+        int fd = ::open(journal.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+        ASSERT_GE(fd, 0);
+        const char torn[] = "ok\taddAddress\tenp1s0\t192.0.2.9/2";
+        ASSERT_EQ(::write(fd, torn, sizeof torn - 1), static_cast<ssize_t>(sizeof torn - 1));
+        ::close(fd);
+    }
+    auto fresh = open(dir);
+    ASSERT_TRUE(fresh);
+    EXPECT_EQ(fresh->readHost()->findNetdev("enp1s0")->addresses, std::vector<std::string>{"192.0.2.1/24"});
+    EXPECT_EQ(fresh->operationCount(), 2u);
+    ASSERT_TRUE(fresh->addAddress("enp1s0", "192.0.2.2/24").ok());
+    auto again = open(dir);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->readHost()->findNetdev("enp1s0")->addresses,
+              (std::vector<std::string>{"192.0.2.1/24", "192.0.2.2/24"}));
+    EXPECT_EQ(p->readHost()->findNetdev("enp1s0")->addresses.size(), 2u);
+
+    // A journal of another snapshot (the writer died between writing the
+    // snapshot and starting its journal) is not replayed.
+    const std::string stale = "ibnm-journal 1 not-this-snapshot\nok\tsetMtu\tenp1s0\t9000\n";
+    ASSERT_TRUE(g_file_set_contents(journal.c_str(), stale.c_str(), -1, nullptr));
+    auto other = open(dir);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->readHost()->findNetdev("enp1s0")->mtu, 1400u);
+    ASSERT_TRUE(other->setMtu("enp1s0", 1500).ok());
+    EXPECT_EQ(open(dir)->readHost()->findNetdev("enp1s0")->mtu, 1500u);
+}
+
+// A real kill -9 at a random point of a run of operations: what is left
+// parses, counts no operation twice, and the next operation works.
+TEST(FakeState, KillNineAtAnyPointConverges)
+{
+    for (int round = 0; round < 5; round++) {
+        ibnm::test::TempDir dir;
+        dir.write("h.host", ibnm::test::kTestHost);
+        ASSERT_TRUE(open(dir));
+        pid_t child = fork();
+        ASSERT_GE(child, 0);
+        if (child == 0) {
+            auto q = FakePlatform::open(dir / "h.host", dir / "h.host.state");
+            for (unsigned i = 0; q.ok(); i++)
+                (void)q.value()->setMtu("enp1s0", 1000 + i % 1000);
+            _exit(1);
+        }
+        g_usleep(20000 + 15000 * round);
+        ::kill(child, SIGKILL);
+        int status = 0;
+        ASSERT_EQ(waitpid(child, &status, 0), child);
+        auto p = open(dir);
+        ASSERT_TRUE(p) << "round " << round;
+        auto h = p->readHost();
+        ASSERT_TRUE(h.ok()) << h.error().toString();
+        uint64_t ops = p->operationCount();
+        if (ops > 0) {
+            EXPECT_EQ(h->findNetdev("enp1s0")->mtu, 1000 + (ops - 1) % 1000) << "round " << round;
+        }
+        ASSERT_TRUE(p->setMtu("enp1s0", 2000).ok());
+        auto fresh = open(dir);
+        ASSERT_TRUE(fresh);
+        EXPECT_EQ(fresh->readHost()->findNetdev("enp1s0")->mtu, 2000u);
+        EXPECT_EQ(fresh->operationCount(), ops + 1);
+    }
 }

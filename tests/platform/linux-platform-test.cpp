@@ -45,6 +45,44 @@ TEST(LinuxPlatform, ReadsASysfsTree)
     EXPECT_TRUE(h->softLinks.empty());
 }
 
+// With verbs on, the GID tables are read once, through verbs; a device
+// verbs does not know (none here) has them read from sysfs instead, with
+// the same netdev <-> port map as a sysfs-only read.
+TEST(LinuxPlatform, GidTablesOfDevicesVerbsCannotReadComeFromSysfs)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    fx::writeMlx5Roce(root);
+    LinuxOptions withVerbs = dumpOptions(root);
+    withVerbs.useVerbs = true;
+    auto a = createLinuxPlatform(dumpOptions(root))->readHost();
+    auto b = createLinuxPlatform(withVerbs)->readHost();
+    ASSERT_TRUE(a.ok()) << a.error().toString();
+    ASSERT_TRUE(b.ok()) << b.error().toString();
+    ASSERT_EQ(a->devices.size(), b->devices.size());
+    size_t gids = 0;
+    for (size_t d = 0; d < a->devices.size(); d++)
+        for (size_t k = 0; k < a->devices[d].ports.size(); k++) {
+            const auto &x = a->devices[d].ports[k].gids;
+            const auto &y = b->devices[d].ports[k].gids;
+            ASSERT_EQ(x.size(), y.size()) << a->devices[d].name;
+            for (size_t i = 0; i < x.size(); i++) {
+                EXPECT_EQ(x[i].gid, y[i].gid);
+                EXPECT_EQ(x[i].netdev, y[i].netdev);
+            }
+            gids += x.size();
+        }
+    EXPECT_GT(gids, 0u);
+    ASSERT_EQ(a->netdevs.size(), b->netdevs.size());
+    for (size_t i = 0; i < a->netdevs.size(); i++) {
+        EXPECT_EQ(a->netdevs[i].rdmaDevice, b->netdevs[i].rdmaDevice) << a->netdevs[i].name;
+        EXPECT_EQ(a->netdevs[i].rdmaPort, b->netdevs[i].rdmaPort) << a->netdevs[i].name;
+    }
+    auto t = createLinuxPlatform(withVerbs)->readGidTables();
+    ASSERT_TRUE(t.ok()) << t.error().toString();
+    EXPECT_EQ(t->devices.at(1).ports.at(0).gids.size(), a->devices.at(1).ports.at(0).gids.size());
+}
+
 TEST(LinuxPlatform, SoftLinksFromSysfs)
 {
     TempDir root;

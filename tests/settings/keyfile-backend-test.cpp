@@ -148,6 +148,13 @@ TEST(KeyfileStore, ReloadFindUpdateDelete)
     EXPECT_EQ(ibnm_settings_find(s, path.c_str()), byUuid);
     EXPECT_EQ(ibnm_settings_find(s, "nothing"), nullptr);
     EXPECT_STREQ(ibnm_settings_get_filename(s, kUuidA), path.c_str());
+    NMConnection *other = ibProfile("ib1", "0d0d0d0d-1111-4222-8333-444444444444", "ib1");
+    std::string otherPath = add(s, other);
+    EXPECT_STREQ(ibnm_settings_get_filename(s, "0d0d0d0d-1111-4222-8333-444444444444"), otherPath.c_str());
+    EXPECT_STREQ(ibnm_settings_get_filename(s, kUuidA), path.c_str());
+    ASSERT_TRUE(ibnm_settings_delete(s, "0d0d0d0d-1111-4222-8333-444444444444", nullptr));
+    EXPECT_EQ(ibnm_settings_get_filename(s, "0d0d0d0d-1111-4222-8333-444444444444"), nullptr);
+    g_object_unref(other);
 
     // Update: new content in the same file, even with a new id.
     NMConnection *changed = nm_simple_connection_new_clone(byUuid);
@@ -177,6 +184,9 @@ TEST(KeyfileStore, ReloadFindUpdateDelete)
 
     ASSERT_TRUE(ibnm_settings_delete(s, kUuidA, &err)) << err->message;
     EXPECT_FALSE(g_file_test(path.c_str(), G_FILE_TEST_EXISTS));
+    // The UUID lookup follows every change (it is indexed).
+    EXPECT_EQ(ibnm_settings_get_filename(s, kUuidA), nullptr);
+    EXPECT_EQ(ibnm_settings_find(s, kUuidA), nullptr);
     EXPECT_FALSE(ibnm_settings_delete(s, kUuidA, &err));
     EXPECT_TRUE(g_error_matches(err, IBNM_ERROR, IBNM_ERROR_NOT_FOUND));
     g_clear_error(&err);
