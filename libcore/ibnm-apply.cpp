@@ -183,6 +183,29 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
+// Loads what the profiles' RDMA settings need of the kernel before the first
+// step (the modules of their soft links; configfs and rdma_cm for RoCE
+// defaults), as modprobe would have on a host set up by hand. Errors name
+// the property that needed it.
+ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activation::Desired &desired)
+{
+    for (const auto &r : desired.rdma) {
+        if (r.linkType) {
+            ibnm::platform::Prerequisites needs;
+            needs.softLinkDrivers.insert(*r.linkType);
+            if (auto st = platform.prepare(needs); !st)
+                return std::move(st).error().withContext("rdma.link-type");
+        }
+        if (r.roceMode || r.roceTos) {
+            ibnm::platform::Prerequisites needs;
+            needs.rdmaCmConfigfs = true;
+            if (auto st = platform.prepare(needs); !st)
+                return std::move(st).error().withContext(r.roceMode ? "rdma.roce-mode" : "rdma.roce-tos");
+        }
+    }
+    return {};
+}
+
 // Shared body of up and down.
 gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
              IbnmApplyReport **out, GError **error)
@@ -198,6 +221,9 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
         options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
         auto &platform = ibnm::hostPlatform(host);
+        if (goingUp && !options.dryRun)
+            if (auto st = prepareFor(platform, *desired); !st)
+                return st;
         auto report = goingUp ? ibnm::activation::up(platform, *desired, options)
                               : ibnm::activation::down(platform, *desired, options);
         bool ok = report.ok;

@@ -304,7 +304,7 @@ const std::vector<std::string> &fakeOperationNames()
         "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
         "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "setTrafficClass",
-        "setTtl",           "writeHostFile",    "removeHostFile",
+        "setTtl",           "writeHostFile",    "removeHostFile",  "prepare",
     };
     return names;
 }
@@ -524,6 +524,24 @@ Status FakePlatform::mutate(const char *op, const std::string &object, Fn &&fn)
         }
         return s;
     });
+}
+
+Status FakePlatform::prepare(const Prerequisites &needs)
+{
+    // Modules and mounts are no objects of the simulated host: recorded,
+    // neither counted nor persisted. Only a rule naming "prepare" fails it
+    // ("op=*" rules keep counting the kernel operations alone).
+    if (needs.empty())
+        return {};
+    for (auto &r : faults_) {
+        if (r.op != "prepare")
+            continue;
+        r.seen++;
+        if (r.nth == 0 || r.seen == r.nth)
+            return kernelError(r.errnum, "prepare");
+    }
+    prepared_.push_back(needs);
+    return {};
 }
 
 uint64_t FakePlatform::operationCount()

@@ -103,6 +103,7 @@ public:
     Status addRoute(const std::string &ifname, const model::Route &route) override;
     Status removeRoute(const std::string &ifname, const model::Route &route) override;
 
+    Status prepare(const Prerequisites &needs) override;
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
     Status deleteSoftLink(const std::string &name) override;
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
@@ -119,6 +120,8 @@ public:
     // Adds a netdev as hardware or `ip link add ... type dummy` would (tests
     // and the contract suite's makeEthernet). Fails if the name is taken.
     Status addNetdev(model::Netdev netdev);
+    // What prepare() was asked, in order (in memory only).
+    const std::vector<Prerequisites> &prepared() const { return prepared_; }
     // Mutating calls made so far (persisted with the state).
     uint64_t operationCount();
     void failNext(const std::string &op, int errnum) { faults_.push_back({op, 1, errnum, 0}); }
@@ -152,6 +155,7 @@ private:
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;
+    std::vector<Prerequisites> prepared_;
     bool discardState_ = false;
 };
 

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace ibnm;
 
 namespace {
@@ -176,4 +178,44 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
     GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(step), IBNM_STEP_OBJECT);
     ASSERT_NE(pspec, nullptr);
     EXPECT_FALSE(pspec->flags & G_PARAM_WRITABLE);
+}
+
+TEST(ApplyApi, UpPreparesTheModulesAndConfigfsTheProfileNeeds)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    const auto &asked = hostFakePlatform(host.get())->prepared();
+    ASSERT_EQ(asked.size(), 2u);
+    EXPECT_EQ(asked[0].softLinkDrivers, std::set<model::SoftLinkType>{model::SoftLinkType::Rxe});
+    EXPECT_FALSE(asked[0].rdmaCmConfigfs);
+    EXPECT_TRUE(asked[1].softLinkDrivers.empty());
+    EXPECT_TRUE(asked[1].rdmaCmConfigfs);
+}
+
+TEST(ApplyApi, DryRunAndDownPrepareNothing)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, nullptr, nullptr));
+    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
+}
+
+TEST(ApplyApi, ModuleThatCannotLoadStopsBeforeAnyStep)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    hostFakePlatform(host.get())->failNext("prepare", ENOENT);
+    auto c = rxeProfile(nullptr);
+    auto profiles = one(c.get());
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_EQ(std::string(err->message).rfind("rdma.link-type: ", 0), 0u) << err->message;
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
 }
