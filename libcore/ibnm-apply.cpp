@@ -220,7 +220,8 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
         options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
-        auto &platform = ibnm::hostPlatform(host);
+        auto deadline = ibnm::hostDeadlinePlatform(host);
+        auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
         if (goingUp && !options.dryRun)
             if (auto st = prepareFor(platform, *desired); !st)
                 return st;
@@ -367,7 +368,9 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
     return ibnm::guard(error, [&]() -> ibnm::Status {
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        auto r = ibnm::activation::writeHostFiles(ibnm::hostPlatform(host), toVector(profiles), options);
+        auto deadline = ibnm::hostDeadlinePlatform(host);
+        auto r = ibnm::activation::writeHostFiles(deadline ? *deadline : ibnm::hostPlatform(host), toVector(profiles),
+                                                  options);
         bool ok = r.ok;
         std::string message = r.error;
         if (report)

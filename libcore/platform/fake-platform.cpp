@@ -319,6 +319,7 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
             continue;
         FaultRule r;
         r.nth = 1;
+        bool errnoGiven = false;
         GStrvPtr fields(g_strsplit(text.c_str(), ",", -1));
         for (char **f = fields.get(); *f; f++) {
             std::string kv = g_strstrip(*f);
@@ -353,12 +354,23 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
                     return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("unknown errno “%s”"), val.c_str()))
                         .withContext("IBNM_FAKE_FAIL");
                 r.errnum = found;
+                errnoGiven = true;
+            } else if (key == "delay") {
+                guint64 n = 0;
+                if (!g_ascii_string_to_unsigned(val.c_str(), 10, 0, 600000, &n, nullptr))
+                    return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                                 strprintf(_("delay must be a number of milliseconds, not “%s”"), val.c_str()))
+                        .withContext("IBNM_FAKE_FAIL");
+                r.delayMs = static_cast<unsigned>(n);
             } else {
                 return Error(IBNM_ERROR_INVALID_ARGUMENT,
-                             strprintf(_("unknown field “%s” (expected op, nth, errno)"), key.c_str()))
+                             strprintf(_("unknown field “%s” (expected op, nth, errno, delay)"), key.c_str()))
                     .withContext("IBNM_FAKE_FAIL");
             }
         }
+        // A delay alone slows the operation down and lets it succeed.
+        if (r.delayMs > 0 && !errnoGiven)
+            r.errnum = 0;
         rules.push_back(std::move(r));
     }
     return rules;
@@ -511,7 +523,11 @@ Status FakePlatform::mutate(const char *op, const std::string &object, Fn &&fn)
             if (!r.op.empty() && r.op != op)
                 continue;
             r.seen++;
-            if (r.nth == 0 || r.seen == r.nth)
+            if (r.nth != 0 && r.seen != r.nth)
+                continue;
+            if (r.delayMs > 0)
+                g_usleep(gulong(r.delayMs) * 1000);
+            if (r.errnum != 0)
                 return kernelError(r.errnum, object);
         }
         // The operation works on a copy: a refusal halfway changes nothing.
@@ -537,7 +553,11 @@ Status FakePlatform::prepare(const Prerequisites &needs)
         if (r.op != "prepare")
             continue;
         r.seen++;
-        if (r.nth == 0 || r.seen == r.nth)
+        if (r.nth != 0 && r.seen != r.nth)
+            continue;
+        if (r.delayMs > 0)
+            g_usleep(gulong(r.delayMs) * 1000);
+        if (r.errnum != 0)
             return kernelError(r.errnum, "prepare");
     }
     prepared_.push_back(needs);

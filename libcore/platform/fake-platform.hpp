@@ -53,15 +53,19 @@ struct FakeState {
 };
 
 // A fault rule: make the nth matching mutating call (1-based; 0: every one)
-// fail with errnum. An empty op matches every operation.
+// wait delayMs, then fail with errnum (0: go on and succeed; a slow
+// kernel). An empty op matches every operation.
 struct FaultRule {
     std::string op;
     unsigned nth = 0;
     int errnum = EIO;
+    unsigned delayMs = 0;
     unsigned seen = 0;
 };
 
-// Parses IBNM_FAKE_FAIL syntax: "op=NAME,nth=N,errno=ENAME|NUMBER[;...]".
+// Parses IBNM_FAKE_FAIL syntax:
+// "op=NAME,nth=N,errno=ENAME|NUMBER,delay=MS[;...]" (delay without errno:
+// the operation is slow and succeeds).
 Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec);
 
 // The operation names fault rules match (Platform method names).
