@@ -108,7 +108,7 @@ protected:
     void SetUp() override
     {
         if (!skip_.empty())
-            GTEST_SKIP() << skip_;
+            IBNM_LAB_SKIP(skip_);
     }
 
     Spawned labExec(std::vector<std::string> cmd)
