@@ -211,6 +211,29 @@ std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selecte
     return selected;
 }
 
+// Loads what the profiles' RDMA settings need of the kernel before the first
+// step (the modules of their soft links; configfs and rdma_cm for RoCE
+// defaults), as modprobe would have on a host set up by hand. Errors name
+// the property that needed it.
+ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activation::Desired &desired)
+{
+    for (const auto &r : desired.rdma) {
+        if (r.linkType) {
+            ibnm::platform::Prerequisites needs;
+            needs.softLinkDrivers.insert(*r.linkType);
+            if (auto st = platform.prepare(needs); !st)
+                return std::move(st).error().withContext("rdma.link-type");
+        }
+        if (r.roceMode || r.roceTos) {
+            ibnm::platform::Prerequisites needs;
+            needs.rdmaCmConfigfs = true;
+            if (auto st = platform.prepare(needs); !st)
+                return std::move(st).error().withContext(r.roceMode ? "rdma.roce-mode" : "rdma.roce-tos");
+        }
+    }
+    return {};
+}
+
 // Shared body of up and down. Up refuses, before it changes anything,
 // profiles that `ibnm check` finds an error in on this host (check asks the
 // same planner, so the two always agree); the error keeps its code and
@@ -223,7 +246,10 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         auto everything = all ? toVector(all) : selected;
         bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
         bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
-        auto &platform = ibnm::hostPlatform(host);
+        // With a deadline (the dispatcher hook's), a change after it is
+        // refused and the engine undoes what was done.
+        auto deadline = ibnm::hostDeadlinePlatform(host);
+        auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
         auto snapshot = platform.readHost();
         if (!snapshot.ok())
             return std::move(snapshot).error();
@@ -253,6 +279,11 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
                 return e;
             }
         }
+        // The modules and configfs the RDMA settings need, once the profiles
+        // are known to be right (nothing to load for a dry run or down).
+        if (goingUp && !options.dryRun)
+            if (auto st = prepareFor(platform, *desired); !st)
+                return st;
         auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
                               : ibnm::activation::down(platform, *desired, options);
         bool ok = report.ok;
@@ -398,7 +429,9 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
     return ibnm::guard(error, [&]() -> ibnm::Status {
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        auto r = ibnm::activation::writeHostFiles(ibnm::hostPlatform(host), toVector(profiles), options);
+        auto deadline = ibnm::hostDeadlinePlatform(host);
+        auto r = ibnm::activation::writeHostFiles(deadline ? *deadline : ibnm::hostPlatform(host), toVector(profiles),
+                                                  options);
         bool ok = r.ok;
         std::string message = r.error;
         if (report)

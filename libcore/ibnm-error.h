@@ -37,6 +37,8 @@ GQuark ibnm_error_quark(void);
  *   `transport-mode junk`, `p-key 0x10000`): refused as it is set, before
  *   the profile is verified, as nmcli refuses it (its exit status 2, where a
  *   profile that does not verify is 1)
+ * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
+ *   passed before a change; what the apply had done is undone
  */
 typedef enum {
     IBNM_ERROR_FAILED,
@@ -51,6 +53,7 @@ typedef enum {
     IBNM_ERROR_PARSE,
     IBNM_ERROR_PLATFORM,
     IBNM_ERROR_INVALID_VALUE,
+    IBNM_ERROR_TIMED_OUT,
 } IbnmError;
 
 #define IBNM_TYPE_ERROR (ibnm_error_get_type())

@@ -7,6 +7,7 @@
 #include "libcore/internal/gobject.hpp"
 #include "libcore/internal/host-private.hpp"
 #include "libcore/internal/i18n.hpp"
+#include "libcore/platform/deadline-platform.hpp"
 #include "libcore/platform/fake-platform.hpp"
 #include "libcore/platform/linux-platform.hpp"
 
@@ -21,6 +22,7 @@ struct IbnmHostPrivate {
     std::unique_ptr<ibnm::platform::Platform> platform_;
     IbnmHostKind kind_ = IBNM_HOST_KIND_SYSTEM;
     std::string location_;
+    gint64 deadline_ = 0;
 };
 
 enum { PROP_0, PROP_KIND, PROP_LOCATION, N_PROPS };
@@ -85,6 +87,14 @@ IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, Ibnm
 platform::Platform &hostPlatform(IbnmHost *host)
 {
     return *ibnm_host_priv(host)->platform_;
+}
+
+std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
+{
+    auto *priv = ibnm_host_priv(host);
+    if (priv->deadline_ == 0)
+        return nullptr;
+    return std::make_unique<platform::DeadlinePlatform>(*priv->platform_, priv->deadline_);
 }
 
 platform::FakePlatform *hostFakePlatform(IbnmHost *host)
@@ -220,4 +230,54 @@ gboolean ibnm_host_reset_simulation(IbnmHost *self, GError **error)
             return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host can be reset"));
         return fake->reset();
     });
+}
+
+/**
+ * ibnm_host_add_simulated_faults:
+ * @rules: fault rules, in the syntax of IBNM_FAKE_FAIL
+ *   ("op=addSoftLink,nth=1,errno=EBUSY;...", examples/hosts/README.md)
+ * @error: return location for a #GError
+ *
+ * Makes operations of a simulated host fail, for tests of error paths that
+ * cannot take the rules from the environment (the dispatcher hook).
+ * Fails with %IBNM_ERROR_NOT_SUPPORTED on a real host.
+ */
+gboolean ibnm_host_add_simulated_faults(IbnmHost *self, const char *rules, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(self), FALSE);
+    g_return_val_if_fail(rules != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        auto *fake = ibnm::hostFakePlatform(self);
+        if (fake == nullptr)
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host takes injected faults"));
+        auto parsed = ibnm::platform::parseFaultRules(rules);
+        if (!parsed.ok())
+            return std::move(parsed).error();
+        fake->addFaults(std::move(parsed).value());
+        return {};
+    });
+}
+
+/**
+ * ibnm_host_set_deadline:
+ * @deadline: a g_get_monotonic_time() value, or 0 for none
+ *
+ * Bounds ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() on
+ * this host: once @deadline has passed, the next change fails with
+ * %IBNM_ERROR_TIMED_OUT before it reaches the kernel, and the apply undoes
+ * what it did, as after any failure, so the host ends as before. A change
+ * already under way is not interrupted.
+ */
+void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline)
+{
+    g_return_if_fail(IBNM_IS_HOST(self));
+    g_return_if_fail(deadline >= 0);
+    ibnm_host_priv(self)->deadline_ = deadline;
+}
+
+gint64 ibnm_host_get_deadline(IbnmHost *self)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(self), 0);
+    return ibnm_host_priv(self)->deadline_;
 }

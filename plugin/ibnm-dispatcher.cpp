@@ -6,12 +6,26 @@
 //   CONNECTION_FILENAME, DEVICE_IFACE in the environment.
 //
 // On pre-up of a profile that carries ibnm keys ([user] rdma.* / ipoib.*) it
-// provisions what NetworkManager does not: the soft RDMA link, RoCE defaults,
-// traffic class and TTL, umcast, and the connected-mode probe. On pre-down
-// and down it removes what it created. pre-up blocks activation, so the whole
-// run is bounded (IBNM_DISPATCHER_TIMEOUT seconds, default 5); a dispatcher
-// script cannot veto activation, so failures are logged clearly and end
-// with a non-zero status, which NetworkManager logs too.
+// loads the kernel modules the profile needs and provisions what
+// NetworkManager does not: the soft RDMA link, RoCE defaults, traffic class
+// and TTL, umcast, and the connected-mode probe. On pre-down and down it
+// removes what it created.
+//
+// It runs as root with NetworkManager's environment: it works on this
+// machine and takes nothing else from the environment (IBNM_SIMULATE,
+// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL are removed before anything reads them).
+// Tests name a simulated host, fault rules, a log file and the time-out in
+// a key file given as `--test-config FILE` before the arguments.
+//
+// pre-up blocks activation, so the apply runs under a deadline (5 s): once
+// it has passed, the next change is refused and what was done is undone
+// (ibnm_host_set_deadline()), so a time-out never leaves the host half-done.
+//
+// A dispatcher script cannot veto activation: NetworkManager logs a
+// non-zero exit and goes on. So when pre-up fails, the hook asks
+// NetworkManager over D-Bus to disconnect the device it failed to provision
+// (the README's "Using ibnm with NetworkManager" says why this way), and
+// `nmcli connection up` fails; the reason goes to syslog and stderr.
 #include "config.h"
 
 #include "libcore/ibnm.h"
@@ -21,7 +35,6 @@
 #include <glib/gi18n.h>
 
 #include <clocale>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,9 +48,8 @@ namespace {
 std::string gUuid = "-";
 FILE *gLog = nullptr;
 
-// One line per event, tagged with the profile's UUID: to the log file named
-// by IBNM_DISPATCHER_LOG if set, to syslog, and to stderr (the dispatcher's
-// own log in debug mode).
+// One line per event, tagged with the profile's UUID: to syslog, to stderr
+// (the dispatcher's own log), and to the test configuration's log file.
 void logLine(int priority, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void logLine(int priority, const char *fmt, ...)
 {
@@ -52,14 +64,6 @@ void logLine(int priority, const char *fmt, ...)
         std::fflush(gLog);
     }
     g_free(msg);
-}
-
-void onTimeout(int)
-{
-    static const char msg[] = "ibnm-dispatcher: timed out; giving up so NetworkManager is not blocked\n";
-    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
-    (void)n;
-    _exit(3);
 }
 
 bool hasIbnmKeys(NMConnection *c)
@@ -121,17 +125,106 @@ void logReport(IbnmApplyReport *report)
         logLine(LOG_NOTICE, "%s", *n);
 }
 
+// What only tests set: a key file's [test] group.
+struct TestConfig {
+    std::string simulate;      // host description file
+    std::string simulateState; // its state directory
+    std::string fakeFail;      // fault rules (examples/hosts/README.md)
+    std::string log;           // a copy of the log
+    unsigned timeoutMs = 5000;
+};
+
+bool readTestConfig(const char *path, TestConfig &config, GError **error)
+{
+    GKeyFile *kf = g_key_file_new();
+    bool ok = g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error);
+    if (ok) {
+        auto str = [&](const char *key, std::string &out) {
+            if (char *v = g_key_file_get_string(kf, "test", key, nullptr)) {
+                out = v;
+                g_free(v);
+            }
+        };
+        str("simulate", config.simulate);
+        str("simulate-state", config.simulateState);
+        str("fake-fail", config.fakeFail);
+        str("log", config.log);
+        if (g_key_file_has_key(kf, "test", "timeout-ms", nullptr))
+            config.timeoutMs = unsigned(g_key_file_get_uint64(kf, "test", "timeout-ms", nullptr));
+    }
+    g_key_file_unref(kf);
+    return ok;
+}
+
+void onDisconnected(GObject *device, GAsyncResult *result, gpointer data)
+{
+    auto *error = static_cast<GError **>(data);
+    nm_device_disconnect_finish(NM_DEVICE(device), result, error);
+    if (*error == nullptr)
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_NONE, "");
+}
+
+// A failed pre-up: asks NetworkManager to disconnect `iface` while it is
+// activating the profile `uuid`, so the activation fails instead of going
+// on as if provisioning had worked. Disconnect (not deactivating the
+// active connection) also stops autoconnect from retrying the profile on
+// that device until it is activated by hand.
+void disconnectDevice(const char *iface, const char *uuid)
+{
+    GError *error = nullptr;
+    NMClient *client = nm_client_new(nullptr, &error);
+    if (client == nullptr) {
+        logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"), error->message);
+        g_error_free(error);
+        return;
+    }
+    NMDevice *device = nm_client_get_device_by_iface(client, iface);
+    NMActiveConnection *ac = device ? nm_device_get_active_connection(device) : nullptr;
+    if (ac == nullptr || g_strcmp0(nm_active_connection_get_uuid(ac), uuid) != 0) {
+        logLine(LOG_ERR, _("NetworkManager is not activating %s on %s: nothing to stop"), uuid, iface);
+        g_object_unref(client);
+        return;
+    }
+    nm_device_disconnect_async(device, nullptr, onDisconnected, &error);
+    while (error == nullptr)
+        g_main_context_iteration(nullptr, TRUE);
+    if (error->domain == G_IO_ERROR && error->code == G_IO_ERROR_NONE)
+        logLine(LOG_ERR, _("asked NetworkManager to disconnect %s: the activation fails"), iface);
+    else
+        logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"), error->message);
+    g_error_free(error);
+    g_object_unref(client);
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
+    // NetworkManager's environment could carry these: never let the library
+    // see them.
+    for (const char *name : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})
+        g_unsetenv(name);
     std::setlocale(LC_ALL, "");
     bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
     bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
     textdomain(GETTEXT_PACKAGE);
     openlog("ibnm-dispatcher", LOG_PID, LOG_DAEMON);
-    if (const char *path = g_getenv("IBNM_DISPATCHER_LOG"))
-        gLog = std::fopen(path, "ae");
+
+    TestConfig config;
+    if (argc >= 3 && std::strcmp(argv[1], "--test-config") == 0) {
+        GError *error = nullptr;
+        if (!readTestConfig(argv[2], config, &error)) {
+            std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", argv[2], error->message);
+            g_error_free(error);
+            return 2;
+        }
+        argc -= 2;
+        argv += 2;
+        argv[0] = argv[-2];
+    }
+    if (!config.log.empty())
+        gLog = std::fopen(config.log.c_str(), "ae");
+    gint64 deadline = g_get_monotonic_time() + gint64(config.timeoutMs) * 1000;
 
     if (argc < 3) {
         std::fprintf(stderr, _("Usage: %s INTERFACE ACTION (run by NetworkManager's dispatcher)\n"), argv[0]);
@@ -144,12 +237,6 @@ int main(int argc, char **argv)
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
         return 0;
     gUuid = uuid;
-
-    unsigned timeout = 5;
-    if (const char *t = g_getenv("IBNM_DISPATCHER_TIMEOUT"))
-        timeout = unsigned(std::strtoul(t, nullptr, 10));
-    std::signal(SIGALRM, onTimeout);
-    alarm(timeout ? timeout : 5);
 
     GError *error = nullptr;
     NMConnection *profile = loadProfile(uuid, &error);
@@ -164,13 +251,20 @@ int main(int argc, char **argv)
     }
 
     int rc = 0;
-    IbnmHost *host = ibnm_host_new_from_environment(&error);
+    IbnmHost *host = config.simulate.empty()
+                         ? ibnm_host_new_system()
+                         : ibnm_host_new_simulated(config.simulate.c_str(),
+                                                   config.simulateState.empty() ? nullptr : config.simulateState.c_str(),
+                                                   &error);
+    if (host && !config.fakeFail.empty() && !ibnm_host_add_simulated_faults(host, config.fakeFail.c_str(), &error))
+        g_clear_object(&host);
     if (host == nullptr) {
         logLine(LOG_ERR, _("%s: %s"), action, error->message);
         g_clear_error(&error);
         g_object_unref(profile);
         return 1;
     }
+    ibnm_host_set_deadline(host, deadline);
     GPtrArray *profiles = g_ptr_array_new();
     g_ptr_array_add(profiles, profile);
     IbnmApplyReport *report = nullptr;
@@ -183,6 +277,8 @@ int main(int argc, char **argv)
         logLine(LOG_ERR, _("%s failed: %s"), action, error->message);
         g_clear_error(&error);
         rc = 1;
+        if (up)
+            disconnectDevice(argv[1], uuid);
     } else {
         logLine(LOG_INFO, _("%s done: %u operations"), action,
                 report ? ibnm_apply_report_get_operations(report) : 0u);

@@ -73,4 +73,20 @@ inline std::string srcPath(const std::string &rel)
     return std::string(IBNM_TOP_SRCDIR) + "/" + rel;
 }
 
+// True when a missing lab must fail rather than skip: CI sets
+// IBNM_REQUIRE_LABS=1 (.ci/run), where the labs are meant to run.
+inline bool labsRequired()
+{
+    const char *v = g_getenv("IBNM_REQUIRE_LABS");
+    return v != nullptr && *v != '\0' && std::string(v) != "0";
+}
+
 } // namespace ibnm::test
+
+// Skips the test for a missing lab, or fails it where labs are required.
+#define IBNM_LAB_SKIP(reason)                                                                                          \
+    do {                                                                                                               \
+        if (::ibnm::test::labsRequired())                                                                              \
+            FAIL() << "IBNM_REQUIRE_LABS is set, but: " << (reason);                                                   \
+        GTEST_SKIP() << (reason);                                                                                      \
+    } while (0)

@@ -14,6 +14,10 @@ namespace ibnm {
 // The platform of `host`; valid as long as the host lives.
 platform::Platform &hostPlatform(IbnmHost *host);
 
+// The host's platform under its deadline (ibnm_host_set_deadline()), or
+// nullptr when it has none; it borrows hostPlatform(host).
+std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host);
+
 // The simulated host's platform (operation counter, fault injection), or
 // nullptr when `host` is not simulated.
 platform::FakePlatform *hostFakePlatform(IbnmHost *host);

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #include <infiniband/verbs.h>
+#include <libkmod.h>
 #include <netlink/cache.h>
 #include <netlink/msg.h>
 #include <netlink/addr.h>
@@ -76,6 +77,10 @@ using RtnlRoutePtr = CPtr<rtnl_route, rtnl_route_put>;
 // libibverbs
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;
 using IbvContextPtr = CPtr<ibv_context, detail::closeIbvDevice>;
+
+// libkmod
+using KmodCtxPtr = CPtr<kmod_ctx, kmod_unref>;
+using KmodModulePtr = CPtr<kmod_module, kmod_module_unref>;
 
 // Adapts a unique_ptr to a C out-parameter (T**): the pointer the callee
 // stores is adopted when the full expression ends.

@@ -329,8 +329,9 @@ const std::vector<std::string> &fakeOperationNames()
         "createIpoibChild", "deleteIpoibChild", "setIpoibMode",   "setIpoibUmcast",     "setMtu",
         "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
-        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults", "setTrafficClass", "clearTrafficClass",
-        "setTtl",           "writeHostFile",    "removeHostFile",
+        "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults",
+        "setTrafficClass",  "clearTrafficClass", "setTtl",        "writeHostFile",    "removeHostFile",
+        "prepare",
     };
     return names;
 }
@@ -345,6 +346,7 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
             continue;
         FaultRule r;
         r.nth = 1;
+        bool errnoGiven = false;
         GStrvPtr fields(g_strsplit(text.c_str(), ",", -1));
         for (char **f = fields.get(); *f; f++) {
             std::string kv = g_strstrip(*f);
@@ -379,12 +381,23 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
                     return Error(IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("unknown errno “%s”"), val.c_str()))
                         .withContext("IBNM_FAKE_FAIL");
                 r.errnum = found;
+                errnoGiven = true;
+            } else if (key == "delay") {
+                guint64 n = 0;
+                if (!g_ascii_string_to_unsigned(val.c_str(), 10, 0, 600000, &n, nullptr))
+                    return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                                 strprintf(_("delay must be a number of milliseconds, not “%s”"), val.c_str()))
+                        .withContext("IBNM_FAKE_FAIL");
+                r.delayMs = static_cast<unsigned>(n);
             } else {
                 return Error(IBNM_ERROR_INVALID_ARGUMENT,
-                             strprintf(_("unknown field “%s” (expected op, nth, errno)"), key.c_str()))
+                             strprintf(_("unknown field “%s” (expected op, nth, errno, delay)"), key.c_str()))
                     .withContext("IBNM_FAKE_FAIL");
             }
         }
+        // A delay alone slows the operation down and lets it succeed.
+        if (r.delayMs > 0 && !errnoGiven)
+            r.errnum = 0;
         rules.push_back(std::move(r));
     }
     return rules;
@@ -633,7 +646,11 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
             if (!r.op.empty() && r.op != op)
                 continue;
             r.seen++;
-            if (r.nth == 0 || r.seen == r.nth)
+            if (r.nth != 0 && r.seen != r.nth)
+                continue;
+            if (r.delayMs > 0)
+                g_usleep(gulong(r.delayMs) * 1000);
+            if (r.errnum != 0)
                 return kernelError(r.errnum, object);
         }
         Status s = fn();
@@ -651,6 +668,28 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
         records_.push_back(*pending_);
         return s;
     });
+}
+
+Status FakePlatform::prepare(const Prerequisites &needs)
+{
+    // Modules and mounts are no objects of the simulated host: recorded,
+    // neither counted nor persisted. Only a rule naming "prepare" fails it
+    // ("op=*" rules keep counting the kernel operations alone).
+    if (needs.empty())
+        return {};
+    for (auto &r : faults_) {
+        if (r.op != "prepare")
+            continue;
+        r.seen++;
+        if (r.nth != 0 && r.seen != r.nth)
+            continue;
+        if (r.delayMs > 0)
+            g_usleep(gulong(r.delayMs) * 1000);
+        if (r.errnum != 0)
+            return kernelError(r.errnum, "prepare");
+    }
+    prepared_.push_back(needs);
+    return {};
 }
 
 uint64_t FakePlatform::operationCount()

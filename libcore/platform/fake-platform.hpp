@@ -63,15 +63,19 @@ struct FakeState {
 };
 
 // A fault rule: make the nth matching mutating call (1-based; 0: every one)
-// fail with errnum. An empty op matches every operation.
+// wait delayMs, then fail with errnum (0: go on and succeed; a slow
+// kernel). An empty op matches every operation.
 struct FaultRule {
     std::string op;
     unsigned nth = 0;
     int errnum = EIO;
+    unsigned delayMs = 0;
     unsigned seen = 0;
 };
 
-// Parses IBNM_FAKE_FAIL syntax: "op=NAME,nth=N,errno=ENAME|NUMBER[;...]".
+// Parses IBNM_FAKE_FAIL syntax:
+// "op=NAME,nth=N,errno=ENAME|NUMBER,delay=MS[;...]" (delay without errno:
+// the operation is slow and succeeds).
 Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec);
 
 // The operation names fault rules match (Platform method names).
@@ -113,6 +117,7 @@ public:
     Status addRoute(const std::string &ifname, const model::Route &route) override;
     Status removeRoute(const std::string &ifname, const model::Route &route) override;
 
+    Status prepare(const Prerequisites &needs) override;
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
     Status deleteSoftLink(const std::string &name) override;
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
@@ -131,6 +136,8 @@ public:
     // Adds a netdev as hardware or `ip link add ... type dummy` would (tests
     // and the contract suite's makeEthernet). Fails if the name is taken.
     Status addNetdev(model::Netdev netdev);
+    // What prepare() was asked, in order (in memory only).
+    const std::vector<Prerequisites> &prepared() const { return prepared_; }
     // Mutating calls made so far (persisted with the state).
     uint64_t operationCount();
     void failNext(const std::string &op, int errnum) { faults_.push_back({op, 1, errnum, 0}); }
@@ -190,6 +197,7 @@ private:
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;
+    std::vector<Prerequisites> prepared_;
     bool discardState_ = false;
 };
 

@@ -27,7 +27,9 @@
 #include <netlink/errno.h>
 #include <netlink/route/link/bonding.h>
 #include <rdma/rdma_netlink.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -275,6 +277,7 @@ public:
     Status removeRoute(const std::string &ifname, const model::Route &route) override;
     Status changeRoute(const std::string &ifname, const model::Route &route, bool add);
 
+    Status prepare(const Prerequisites &needs) override;
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override;
     Status deleteSoftLink(const std::string &name) override;
     Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) override;
@@ -1099,6 +1102,73 @@ Status LinuxPlatform::roceDir(const std::string &device, unsigned port, std::str
     if (!exists(portDir))
         return Error(IBNM_ERROR_NOT_FOUND, _("no such port"), ENOENT).withContext(portDir);
     return {};
+}
+
+namespace {
+
+// The module of each soft RDMA driver (drivers/infiniband/sw/rxe builds
+// rdma_rxe, sw/siw builds siw), and rdma_ucm: it pulls in rdma_cm, which
+// registers configfs rdma_cm/ (drivers/infiniband/core/cma_configfs.c), and
+// gives user space /dev/infiniband/rdma_cm.
+const char *softLinkModule(model::SoftLinkType type)
+{
+    return type == model::SoftLinkType::Siw ? "siw" : "rdma_rxe";
+}
+constexpr const char *kRdmaCmModule = "rdma_ucm";
+// statfs(2) f_type of configfs (fs/configfs/mount.c; not in linux/magic.h).
+constexpr long kConfigfsMagic = 0x62656570;
+
+// What `modprobe NAME` does, through libkmod: the module and its
+// dependencies, honouring the blacklist; nothing when it is loaded already
+// or built in.
+Status loadModule(kmod_ctx *ctx, const char *name)
+{
+    KmodModulePtr mod;
+    int rc = kmod_module_new_from_name(ctx, name, outPtr(mod));
+    if (rc == 0) {
+        int state = kmod_module_get_initstate(mod.get());
+        if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN)
+            return {};
+        rc = kmod_module_probe_insert_module(mod.get(), KMOD_PROBE_APPLY_BLACKLIST, nullptr, nullptr, nullptr,
+                                             nullptr);
+        if (rc > 0)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("cannot load the kernel module %s: it is blacklisted"), name));
+    }
+    if (rc < 0)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("cannot load the kernel module %s: %s"), name, g_strerror(-rc)), -rc);
+    return {};
+}
+
+} // namespace
+
+Status LinuxPlatform::prepare(const Prerequisites &needs)
+{
+    if (needs.empty())
+        return {};
+    if (auto st = writable(); !st)
+        return st;
+    KmodCtxPtr ctx(kmod_new(nullptr, nullptr));
+    if (!ctx)
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("cannot read the kernel's module index"));
+    for (auto type : needs.softLinkDrivers)
+        if (auto st = loadModule(ctx.get(), softLinkModule(type)); !st)
+            return st;
+    if (!needs.rdmaCmConfigfs)
+        return {};
+    // configfs at configfsRoot, as systemd's sys-kernel-config.mount does.
+    struct statfs fs {};
+    if (::statfs(options_.configfsRoot.c_str(), &fs) != 0 || fs.f_type != kConfigfsMagic) {
+        if (auto st = loadModule(ctx.get(), "configfs"); !st)
+            return st;
+        if (::mount("configfs", options_.configfsRoot.c_str(), "configfs", 0, nullptr) != 0 && errno != EBUSY)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("cannot mount configfs on %s: %s"), options_.configfsRoot.c_str(),
+                                   g_strerror(errno)),
+                         errno);
+    }
+    return loadModule(ctx.get(), kRdmaCmModule);
 }
 
 Status LinuxPlatform::setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode)

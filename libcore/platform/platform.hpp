@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace ibnm::platform {
@@ -33,6 +34,15 @@ struct BondSpec {
     std::optional<unsigned> miimon;
     std::string primary;      // empty: none
     std::string failOverMac;  // empty: kernel default
+};
+
+// What an apply needs the kernel to offer before its first step: on a host
+// set up by hand, modprobe and systemd's sys-kernel-config.mount did it
+// (FACTS.md: nothing loads rdma_cm for a host that has only rdma_rxe).
+struct Prerequisites {
+    std::set<model::SoftLinkType> softLinkDrivers; // rdma_rxe, siw
+    bool rdmaCmConfigfs = false; // configfs mounted, rdma_cm loaded (rdma_ucm)
+    bool empty() const { return softLinkDrivers.empty() && !rdmaCmConfigfs; }
 };
 
 class Platform {
@@ -75,6 +85,10 @@ public:
     virtual Status removeRoute(const std::string &ifname, const model::Route &route) = 0;
 
     // RDMA.
+    // Loads the kernel modules and mounts the filesystems `needs` names,
+    // doing nothing for what is there already. Not undone: a module or a
+    // mount serves other users too (as modprobe's would).
+    virtual Status prepare(const Prerequisites &needs) = 0;
     virtual Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) = 0;
     virtual Status deleteSoftLink(const std::string &name) = 0;
     virtual Status setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode) = 0;

@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace ibnm;
 
 namespace {
@@ -200,4 +202,92 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
     GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(step), IBNM_STEP_OBJECT);
     ASSERT_NE(pspec, nullptr);
     EXPECT_FALSE(pspec->flags & G_PARAM_WRITABLE);
+}
+
+TEST(ApplyApi, UpPreparesTheModulesAndConfigfsTheProfileNeeds)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    const auto &asked = hostFakePlatform(host.get())->prepared();
+    ASSERT_EQ(asked.size(), 2u);
+    EXPECT_EQ(asked[0].softLinkDrivers, std::set<model::SoftLinkType>{model::SoftLinkType::Rxe});
+    EXPECT_FALSE(asked[0].rdmaCmConfigfs);
+    EXPECT_TRUE(asked[1].softLinkDrivers.empty());
+    EXPECT_TRUE(asked[1].rdmaCmConfigfs);
+}
+
+TEST(ApplyApi, DryRunAndDownPrepareNothing)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, nullptr, nullptr));
+    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
+}
+
+TEST(ApplyApi, ModuleThatCannotLoadStopsBeforeAnyStep)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    hostFakePlatform(host.get())->failNext("prepare", ENOENT);
+    auto c = rxeProfile(nullptr);
+    auto profiles = one(c.get());
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_EQ(std::string(err->message).rfind("rdma.link-type: ", 0), 0u) << err->message;
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
+}
+
+TEST(ApplyApi, PassedDeadlineRefusesTheFirstChangeAndChangesNothing)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    ibnm_host_set_deadline(host.get(), g_get_monotonic_time() - 1);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_NE(std::string(err->message).find("timed out"), std::string::npos) << err->message;
+    EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
+    // Without the deadline the same apply works.
+    ibnm_host_set_deadline(host.get(), 0);
+    EXPECT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+}
+
+TEST(ApplyApi, DeadlinePassingMidApplyUndoesTheDoneSteps)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    GErrorPtr err;
+    ASSERT_TRUE(ibnm_host_add_simulated_faults(host.get(), "op=addSoftLink,delay=150", outPtr(err)));
+    ibnm_host_set_deadline(host.get(), g_get_monotonic_time() + 50000);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    IbnmApplyReport *raw = nullptr;
+    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(ibnm_apply_report_get_rolled_back(report.get()));
+    GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
+    ASSERT_EQ(steps->len, 2u);
+    EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 0))), IBNM_STEP_STATE_UNDONE);
+    EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, 1))), IBNM_STEP_STATE_FAILED);
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+    ASSERT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+    EXPECT_TRUE(inventoryHost(inv.get()).softLinks.empty());
+}
+
+TEST(ApplyApi, FaultsOnlyForASimulatedHost)
+{
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_system());
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_host_add_simulated_faults(host.get(), "op=setMtu", outPtr(err)));
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED));
 }

@@ -80,7 +80,7 @@ TEST(CliSeeds, EveryNmcliCommandRunsAsNmcliWould)
 {
     auto commands = seedCommands();
     if (commands.empty())
-        GTEST_SKIP() << "no seeds at " << sharedDir() << "/seeds (set IBNM_SHARED_DIR)";
+        IBNM_LAB_SKIP("no seeds at " + sharedDir() + "/seeds (set IBNM_SHARED_DIR)");
     std::string nmcli = nmcliPath();
     if (nmcli.empty())
         GTEST_SKIP() << "nmcli is not installed (Debian: network-manager); it is the oracle";

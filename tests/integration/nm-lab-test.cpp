@@ -17,9 +17,11 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace ibnm;
@@ -106,7 +108,7 @@ protected:
     void SetUp() override
     {
         if (!skip_.empty())
-            GTEST_SKIP() << skip_;
+            IBNM_LAB_SKIP(skip_);
     }
 
     Spawned labExec(std::vector<std::string> cmd)
@@ -123,6 +125,59 @@ protected:
 
 } // namespace
 
+namespace {
+
+// The hook, as `make install` lays it out, pointing at the built binary and
+// its test configuration: the simulated host, the log, `extra` (fault
+// rules). NetworkManager's dispatcher passes no environment of ours, and
+// the hook would ignore it.
+void installHook(const test::TempDir &d, const std::string &extra)
+{
+    d.write("work/hook.conf", "[test]\nsimulate=" + (d / "work/veth.host") + "\nsimulate-state=" +
+                                  (d / "work/state") + "\nlog=" + (d / "work/hook.log") + "\n" + extra);
+    std::string hook = d / "etc/dispatcher.d/90-ibnm";
+    d.write("etc/dispatcher.d/90-ibnm", "#!/bin/sh\nexec " + std::string(IBNM_TOP_BUILDDIR) +
+                                            "/plugin/ibnm-dispatcher --test-config " + (d / "work/hook.conf") +
+                                            " \"$@\"\n");
+    g_chmod(hook.c_str(), 0755);
+    for (const char *sub : {"pre-up.d", "pre-down.d"}) {
+        std::string link = d / (std::string("etc/dispatcher.d/") + sub + "/90-ibnm");
+        if (!g_file_test(link.c_str(), G_FILE_TEST_IS_SYMLINK)) {
+            EXPECT_EQ(symlink("../90-ibnm", link.c_str()), 0) << link;
+        }
+    }
+}
+
+// Gives the profile `uuid` ibnm's keys through libibnm's NetworkManager
+// backend, over D-Bus while NetworkManager runs.
+void addUserKeys(const char *uuid, std::vector<std::pair<const char *, const char *>> keys)
+{
+    GErrorPtr err;
+    auto settings = GObjectPtr<IbnmSettings>::adopt(ibnm_settings_new_auto(nullptr, outPtr(err)));
+    ASSERT_TRUE(settings) << err->message;
+    EXPECT_STREQ(ibnm_settings_get_backend_name(settings.get()), "networkmanager");
+    ASSERT_TRUE(ibnm_settings_load(settings.get(), outPtr(err))) << err->message;
+    NMConnection *found = ibnm_settings_find(settings.get(), uuid);
+    ASSERT_NE(found, nullptr);
+    auto edited = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(found));
+    NMSetting *user = nm_setting_user_new();
+    for (auto [k, v] : keys)
+        nm_setting_user_set_data(NM_SETTING_USER(user), k, v, nullptr);
+    nm_connection_add_setting(edited.get(), user);
+    ASSERT_TRUE(ibnm_settings_update(settings.get(), edited.get(), outPtr(err))) << err->message;
+}
+
+model::Host simulatedHost(const test::TempDir &d)
+{
+    auto h = GObjectPtr<IbnmHost>::adopt(
+        ibnm_host_new_simulated((d / "work/veth.host").c_str(), (d / "work/state").c_str(), nullptr));
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));
+    EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+    return inventoryHost(inv.get());
+}
+
+} // namespace
+
 TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
 {
     const test::TempDir &d = *dir_;
@@ -133,16 +188,7 @@ TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
     // The hook, as `make install` lays it out, pointing at the built binary
     // and the simulated host (NetworkManager's dispatcher passes no
     // environment of ours).
-    std::string hook = d / "etc/dispatcher.d/90-ibnm";
-    d.write("etc/dispatcher.d/90-ibnm",
-            "#!/bin/sh\nIBNM_SIMULATE=" + (d / "work/veth.host") + " IBNM_SIMULATE_STATE=" + (d / "work/state") +
-                " IBNM_DISPATCHER_LOG=" + (d / "work/hook.log") + " exec " + IBNM_TOP_BUILDDIR +
-                "/plugin/ibnm-dispatcher \"$@\"\n");
-    g_chmod(hook.c_str(), 0755);
-    for (const char *sub : {"pre-up.d", "pre-down.d"}) {
-        std::string link = d / (std::string("etc/dispatcher.d/") + sub + "/90-ibnm");
-        ASSERT_EQ(symlink("../90-ibnm", link.c_str()), 0) << link;
-    }
+    installHook(d, "");
 
     ASSERT_TRUE(labExec({"ip", "link", "add", "veth-a", "type", "veth", "peer", "name", "veth-b"}).ok());
     ASSERT_TRUE(labExec({"ip", "link", "set", "veth-b", "up"}).ok());
@@ -154,20 +200,7 @@ TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
     ASSERT_TRUE(add.ok()) << add.err;
 
     // ...gets ibnm's keys through libibnm's NetworkManager backend.
-    GErrorPtr err;
-    auto settings = GObjectPtr<IbnmSettings>::adopt(ibnm_settings_new_auto(nullptr, outPtr(err)));
-    ASSERT_TRUE(settings) << err->message;
-    EXPECT_STREQ(ibnm_settings_get_backend_name(settings.get()), "networkmanager");
-    ASSERT_TRUE(ibnm_settings_load(settings.get(), outPtr(err))) << err->message;
-    NMConnection *found = ibnm_settings_find(settings.get(), kUuid);
-    ASSERT_NE(found, nullptr);
-    auto edited = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(found));
-    NMSetting *user = nm_setting_user_new();
-    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.link-type", "rxe", nullptr);
-    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.link-name", "rxe0", nullptr);
-    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.roce-tos", "106", nullptr);
-    nm_connection_add_setting(edited.get(), user);
-    ASSERT_TRUE(ibnm_settings_update(settings.get(), edited.get(), outPtr(err))) << err->message;
+    addUserKeys(kUuid, {{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
 
     // NetworkManager owns the keys now: its own keyfile has them.
     GCharPtr keyfile;
@@ -180,13 +213,7 @@ TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
     Spawned up = spawn({"nmcli", "connection", "up", "rdma-veth"});
     ASSERT_TRUE(up.ok()) << up.out << up.err;
 
-    auto hostModel = [&]() {
-        auto h = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((d / "work/veth.host").c_str(),
-                                                                     (d / "work/state").c_str(), nullptr));
-        auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));
-        EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
-        return inventoryHost(inv.get());
-    };
+    auto hostModel = [&]() { return simulatedHost(d); };
     model::Host h = hostModel();
     ASSERT_EQ(h.softLinks.size(), 1u) << "the pre-up hook did not provision the link";
     EXPECT_EQ(h.softLinks[0].name, "rxe0");
@@ -201,6 +228,53 @@ TEST_F(NmLab, DispatcherHookProvisionsOnUpAndRemovesOnDown)
     // "down" runs after nmcli returns (no-wait); pre-down ran before.
     EXPECT_TRUE(hostModel().softLinks.empty());
     spawn({"nmcli", "connection", "delete", kUuid});
+}
+
+// A provisioning failure in pre-up (the kernel refuses the RoCE ToS) makes
+// `nmcli connection up` fail: the hook undoes its link and asks
+// NetworkManager to disconnect the device. The reason is in the hook's log
+// (syslog on a real host), NetworkManager's log shows the script's failure
+// and the disconnect.
+TEST_F(NmLab, FailedProvisioningMakesNmcliUpFail)
+{
+    const char *uuid = "61c2b9f4-0d7a-4a8e-b3c5-7e9f1a2d4c68";
+    const test::TempDir &d = *dir_;
+    d.write("work/veth.host", "[host]\nkernel-release=6.1.0\nchild-naming=upstream\n\n"
+                              "[netdev veth-a]\naddress=52:54:00:aa:bb:01\nmtu=1500\nup=true\n"
+                              "addresses=198.51.100.1/24\n");
+    installHook(d, "fake-fail=op=setDefaultRoceTos,nth=1,errno=EINVAL\n");
+    (void)labExec({"ip", "link", "add", "veth-a", "type", "veth", "peer", "name", "veth-b"});
+    ASSERT_TRUE(labExec({"ip", "link", "set", "veth-b", "up"}).ok());
+    Spawned add = spawn({"nmcli", "connection", "add", "type", "ethernet", "con-name", "rdma-fail", "ifname",
+                         "veth-a", "autoconnect", "no", "connection.uuid", uuid, "ipv4.method", "manual",
+                         "ipv4.addresses", "198.51.100.1/24"});
+    ASSERT_TRUE(add.ok()) << add.err;
+    addUserKeys(uuid, {{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe1"}, {"rdma.roce-tos", "106"}});
+
+    gint64 t0 = g_get_monotonic_time();
+    Spawned up = spawn({"nmcli", "connection", "up", "rdma-fail"});
+    gint64 ms = (g_get_monotonic_time() - t0) / 1000;
+    EXPECT_TRUE(WIFEXITED(up.status) && WEXITSTATUS(up.status) == 4)
+        << "status " << up.status << ": " << up.out << up.err;
+    std::cout << "nmcli connection up failed in " << ms << " ms: " << up.err;
+    EXPECT_TRUE(simulatedHost(d).softLinks.empty()) << "the link was undone";
+    GCharPtr log;
+    ASSERT_TRUE(g_file_get_contents((d / "work/hook.log").c_str(), outPtr(log), nullptr, nullptr));
+    std::string l = log.get();
+    EXPECT_NE(l.find(std::string(uuid) + ": pre-up failed: "), std::string::npos) << l;
+    EXPECT_NE(l.find("asked NetworkManager to disconnect veth-a"), std::string::npos) << l;
+    GCharPtr nmlog;
+    ASSERT_TRUE(g_file_get_contents((d / "lab/NetworkManager.log").c_str(), outPtr(nmlog), nullptr, nullptr));
+    std::string n = nmlog.get();
+    // As logged by 1.42.4: the disconnect the hook asked for, then the
+    // script's failure.
+    EXPECT_NE(n.find("op=\"device-disconnect\" interface=\"veth-a\""), std::string::npos) << n;
+    EXPECT_NE(n.find("pre-up.d/90-ibnm' exited with status 1"), std::string::npos) << n;
+    Spawned state = spawn({"nmcli", "-g", "GENERAL.STATE", "connection", "show", "rdma-fail"});
+    EXPECT_EQ(state.out, "") << "the profile is not active";
+
+    installHook(d, "");
+    spawn({"nmcli", "connection", "delete", uuid});
 }
 
 // nm-connection-editor opens an ibnm profile and saves it; NetworkManager

@@ -327,3 +327,37 @@ TEST_F(KernelLabLinux, ReadingAThousandGidSlotsIsFast)
 }
 
 } // namespace
+
+namespace {
+
+bool moduleLoaded(const char *name)
+{
+    return g_file_test((std::string("/sys/module/") + name).c_str(), G_FILE_TEST_IS_DIR);
+}
+
+} // namespace
+
+// prepare() loads through libkmod what `rdma link add` and configfs rdma_cm
+// need, on a kernel where nothing loaded them, and mounts configfs.
+TEST_F(KernelLabLinux, PrepareLoadsModulesAndMountsConfigfs)
+{
+    // Unloaded first (the lab's environment modprobed everything). rdma_cm
+    // stays: the configfs groups earlier tests made hold it; the end-to-end
+    // test (tests/kernel/nm-e2e-guest.sh) boots with nothing loaded.
+    ASSERT_TRUE(sh("umount /sys/kernel/config && rmmod siw"));
+    ASSERT_FALSE(moduleLoaded("siw"));
+    ASSERT_FALSE(g_file_test("/sys/kernel/config/rdma_cm", G_FILE_TEST_IS_DIR));
+
+    Prerequisites needs;
+    needs.softLinkDrivers = {SoftLinkType::Siw};
+    needs.rdmaCmConfigfs = true;
+    auto st = p_->prepare(needs);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    EXPECT_TRUE(moduleLoaded("siw"));
+    EXPECT_TRUE(moduleLoaded("rdma_cm"));
+    EXPECT_TRUE(moduleLoaded("rdma_ucm"));
+    EXPECT_TRUE(g_file_test("/sys/kernel/config/rdma_cm", G_FILE_TEST_IS_DIR));
+    // Done already: nothing to do, no error.
+    st = p_->prepare(needs);
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+}

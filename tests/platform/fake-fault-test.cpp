@@ -112,3 +112,19 @@ TEST(FakeFaults, SeveralRulesSeparatedBySemicolons)
     ASSERT_TRUE(r.ok());
     EXPECT_EQ(r->size(), 2u);
 }
+
+TEST(FakeFaults, DelayWithoutErrnoIsASlowOperationThatSucceeds)
+{
+    auto fake = ibnm::test::makeTestFake();
+    auto rules = parseFaultRules("op=setMtu,delay=120");
+    ASSERT_TRUE(rules.ok()) << rules.error().toString();
+    fake->addFaults(std::move(rules).value());
+    gint64 t0 = g_get_monotonic_time();
+    EXPECT_TRUE(fake->setMtu("enp1s0", 1400).ok());
+    EXPECT_GE(g_get_monotonic_time() - t0, 120000);
+    EXPECT_EQ(fake->readHost()->findNetdev("enp1s0")->mtu, 1400u);
+    EXPECT_FALSE(parseFaultRules("op=setMtu,delay=soon").ok());
+    auto both = parseFaultRules("op=setMtu,delay=10,errno=EBUSY");
+    ASSERT_TRUE(both.ok());
+    EXPECT_EQ(both->at(0).errnum, EBUSY);
+}

@@ -31,7 +31,7 @@ protected:
     {
         std::string archive = sharedDir() + "/conformance/sysfs-procfs/sys_class_infiniband.ttar";
         if (!g_file_test(archive.c_str(), G_FILE_TEST_EXISTS))
-            GTEST_SKIP() << "no conformance dump at " << archive << " (set IBNM_SHARED_DIR)";
+            IBNM_LAB_SKIP("no conformance dump at " + archive + " (set IBNM_SHARED_DIR)");
         std::string err = ibnm::test::extractTtar(archive, dir_.path());
         ASSERT_EQ(err, "");
         root_ = dir_ / "fixtures/sys";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The dispatcher hook as NetworkManager runs it: argv = interface, action;
 // the profile named by CONNECTION_UUID / CONNECTION_FILENAME; here on a
-// simulated host (IBNM_SIMULATE), with the log in a file.
+// simulated host named in the hook's --test-config file (the hook takes no
+// host, state or faults from the environment), with the log in a file.
 #include "config.h"
 
 #include "libcore/ibnm.h"
@@ -50,18 +51,22 @@ protected:
     {
         std::string bin = std::string(IBNM_TOP_BUILDDIR) + "/plugin/ibnm-dispatcher";
         std::string host = test::srcPath("examples/hosts/ethernet-only.host");
+        std::string config = "[test]\nsimulate=" + host + "\nsimulate-state=" + (dir_ / "state") +
+                             "\nlog=" + (dir_ / "log") + "\n" + extraConfig_;
+        dir_.write("test.conf", config);
+        std::string configPath = dir_ / "test.conf";
         std::vector<std::string> env = {
             "PATH=/usr/bin:/bin",
             std::string("CONNECTION_UUID=") + kUuid,
             "CONNECTION_ID=rdma-enp1s0",
             "CONNECTION_FILENAME=" + (dir_ / "rdma-enp1s0.nmconnection"),
             "DEVICE_IFACE=enp1s0",
-            "IBNM_SIMULATE=" + host,
-            "IBNM_SIMULATE_STATE=" + (dir_ / "state"),
-            "IBNM_DISPATCHER_LOG=" + (dir_ / "log"),
+            // Never the machine's NetworkManager.
+            "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/ibnm-test-bus",
         };
         env.insert(env.end(), extraEnv_.begin(), extraEnv_.end());
-        std::vector<char *> envp, argv{bin.data(), const_cast<char *>("enp1s0"), const_cast<char *>(action), nullptr};
+        std::vector<char *> envp, argv{bin.data(), const_cast<char *>("--test-config"), configPath.data(),
+                                       const_cast<char *>("enp1s0"), const_cast<char *>(action), nullptr};
         for (auto &e : env)
             envp.push_back(e.data());
         envp.push_back(nullptr);
@@ -94,6 +99,7 @@ protected:
 
     test::TempDir dir_;
     std::vector<std::string> extraEnv_;
+    std::string extraConfig_;
 };
 
 } // namespace
@@ -146,7 +152,53 @@ TEST_F(Dispatcher, FailureIsLoggedWithTheUuidAndRolledBack)
 TEST_F(Dispatcher, UnreadableProfileIsAnError)
 {
     // No keyfile and no NetworkManager on the bus.
-    extraEnv_.push_back("DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/ibnm-test-bus");
     EXPECT_EQ(run("pre-up"), 1);
     EXPECT_NE(log().find("cannot read the profile"), std::string::npos) << log();
+}
+
+TEST_F(Dispatcher, EnvironmentNamesNoHostStateOrFaults)
+{
+    // What NetworkManager's environment could carry is ignored: another
+    // simulated host and state, a fault for the first step, a sysfs dump.
+    test::TempDir other;
+    other.write("other.host", "[host]\nkernel-release=6.1.0\n\n[netdev enp1s0]\naddress=52:54:00:00:00:01\n");
+    extraEnv_ = {"IBNM_SIMULATE=" + (other / "other.host"), "IBNM_SIMULATE_STATE=" + (other / "state"),
+                 "IBNM_FAKE_FAIL=op=addSoftLink,nth=1,errno=EBUSY", "IBNM_SYSFS_ROOT=" + other.path()};
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    EXPECT_EQ(host().softLinks.size(), 1u) << "the test configuration's host was provisioned";
+    EXPECT_FALSE(g_file_test((other / "state").c_str(), G_FILE_TEST_EXISTS));
+}
+
+TEST_F(Dispatcher, FailedPreUpRollsBackAndAsksNetworkManagerToStop)
+{
+    extraConfig_ = "fake-fail=op=setDefaultRoceTos,nth=1,errno=EINVAL\n";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
+    EXPECT_EQ(run("pre-up"), 1);
+    EXPECT_TRUE(host().softLinks.empty()) << log();
+    std::string l = log();
+    EXPECT_NE(l.find("undone add-rdma-link rxe0"), std::string::npos) << l;
+    // No NetworkManager on this bus: the hook says it could not ask.
+    EXPECT_NE(l.find("cannot ask NetworkManager to stop the activation"), std::string::npos) << l;
+}
+
+TEST_F(Dispatcher, TimeOutUndoesWhatWasDone)
+{
+    // The link takes 400 ms, the hook has 150: the ToS step is refused and
+    // the link removed.
+    extraConfig_ = "timeout-ms=150\nfake-fail=op=addSoftLink,nth=1,delay=400\n";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
+    EXPECT_EQ(run("pre-up"), 1);
+    std::string l = log();
+    EXPECT_NE(l.find("timed out"), std::string::npos) << l;
+    EXPECT_NE(l.find("undone add-rdma-link rxe0"), std::string::npos) << l;
+    EXPECT_TRUE(host().softLinks.empty()) << l;
+}
+
+TEST_F(Dispatcher, WithinTheTimeOutASlowStepIsFine)
+{
+    extraConfig_ = "timeout-ms=5000\nfake-fail=op=addSoftLink,nth=1,delay=200\n";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
+    EXPECT_EQ(run("pre-up"), 0) << log();
+    EXPECT_EQ(host().softLinks.size(), 1u);
 }

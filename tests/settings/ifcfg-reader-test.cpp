@@ -107,7 +107,7 @@ TEST(IfcfgConformance, EachFileImportsWithNetworkManagersValues)
 {
     std::string dir = ifcfgDir();
     if (dir.empty())
-        GTEST_SKIP() << "no shared directory (set IBNM_SHARED_DIR): conformance ifcfg files absent";
+        IBNM_LAB_SKIP("no shared directory (set IBNM_SHARED_DIR): conformance ifcfg files absent");
     std::set<std::string> covered;
     for (const auto &tc : kConformance) {
         SCOPED_TRACE(tc.file);
@@ -149,7 +149,7 @@ TEST(IfcfgConformance, TeamPortFromWriterOutput)
 {
     std::string dir = ifcfgDir();
     if (dir.empty())
-        GTEST_SKIP() << "no shared directory (set IBNM_SHARED_DIR): conformance ifcfg files absent";
+        IBNM_LAB_SKIP("no shared directory (set IBNM_SHARED_DIR): conformance ifcfg files absent");
     std::string path = dir + "/ifcfg-Test_Write_Team_Infiniband_Port.cexpected";
     std::string text = readFile(path);
 

@@ -79,7 +79,7 @@ TEST(KeyfileConformance, EveryFileReadsWithNetworkManagersValues)
 {
     std::string dir = keyfileDir();
     if (dir.empty())
-        GTEST_SKIP() << "no shared directory (set IBNM_SHARED_DIR): conformance keyfiles absent";
+        IBNM_LAB_SKIP("no shared directory (set IBNM_SHARED_DIR): conformance keyfiles absent");
 
     std::set<std::string> covered;
     for (const auto &tc : kConformance) {
@@ -116,7 +116,7 @@ TEST(KeyfileConformance, WritesTestWriteInfinibandByteForByte)
 {
     std::string dir = keyfileDir();
     if (dir.empty())
-        GTEST_SKIP() << "no shared directory (set IBNM_SHARED_DIR): conformance keyfiles absent";
+        IBNM_LAB_SKIP("no shared directory (set IBNM_SHARED_DIR): conformance keyfiles absent");
     NMConnection *c = workInfiniband();
     GError *err = nullptr;
     char *data = ibnm_keyfile_to_data(c, &err);

@@ -146,7 +146,7 @@ TEST(NetworkManagerBackend, ProfilesAreSharedWithNmcli)
 {
     NmLab lab;
     if (!lab.skipReason().empty())
-        GTEST_SKIP() << lab.skipReason();
+        IBNM_LAB_SKIP(lab.skipReason());
     if (!haveProgram("nmcli"))
         GTEST_SKIP() << "nmcli not installed";
     ScopedEnv bus("DBUS_SYSTEM_BUS_ADDRESS", lab.busAddress());

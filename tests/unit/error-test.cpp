@@ -30,8 +30,12 @@ TEST(ErrorDomain, EnumIsRegisteredWithNicks)
     ASSERT_NE(v, nullptr);
     EXPECT_STREQ(v->value_nick, "invalid-value");
     EXPECT_EQ(IBNM_ERROR_INVALID_VALUE, IBNM_ERROR_PLATFORM + 1);
-    // One value per enumerator: FAILED .. INVALID_VALUE.
-    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_INVALID_VALUE + 1));
+    v = g_enum_get_value(klass, IBNM_ERROR_TIMED_OUT);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "timed-out");
+    EXPECT_EQ(IBNM_ERROR_TIMED_OUT, IBNM_ERROR_INVALID_VALUE + 1);
+    // One value per enumerator: FAILED .. TIMED_OUT.
+    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_TIMED_OUT + 1));
     g_type_class_unref(klass);
 }
 
