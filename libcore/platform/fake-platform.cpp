@@ -642,17 +642,8 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
         if (replaying_)
             return fn();
         pending_ = journal::Record{false, op, {}};
-        for (auto &r : faults_) {
-            if (!r.op.empty() && r.op != op)
-                continue;
-            r.seen++;
-            if (r.nth != 0 && r.seen != r.nth)
-                continue;
-            if (r.delayMs > 0)
-                g_usleep(gulong(r.delayMs) * 1000);
-            if (r.errnum != 0)
-                return kernelError(r.errnum, object);
-        }
+        if (Status f = injectFault(op, true, object); !f.ok())
+            return f;
         Status s = fn();
         if (!s.ok()) {
             // A refusal halfway changes nothing: back to the last base and
@@ -670,15 +661,10 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
     });
 }
 
-Status FakePlatform::prepare(const Prerequisites &needs)
+Status FakePlatform::injectFault(const std::string &op, bool anyRule, const std::string &object)
 {
-    // Modules and mounts are no objects of the simulated host: recorded,
-    // neither counted nor persisted. Only a rule naming "prepare" fails it
-    // ("op=*" rules keep counting the kernel operations alone).
-    if (needs.empty())
-        return {};
     for (auto &r : faults_) {
-        if (r.op != "prepare")
+        if (r.op.empty() ? !anyRule : r.op != op)
             continue;
         r.seen++;
         if (r.nth != 0 && r.seen != r.nth)
@@ -686,8 +672,20 @@ Status FakePlatform::prepare(const Prerequisites &needs)
         if (r.delayMs > 0)
             g_usleep(gulong(r.delayMs) * 1000);
         if (r.errnum != 0)
-            return kernelError(r.errnum, "prepare");
+            return kernelError(r.errnum, object);
     }
+    return {};
+}
+
+Status FakePlatform::prepare(const Prerequisites &needs)
+{
+    // Modules and mounts are no objects of the simulated host: recorded,
+    // neither counted nor persisted. Only a rule naming "prepare" fails it
+    // ("op=*" rules keep counting the kernel operations alone).
+    if (needs.empty())
+        return {};
+    if (Status f = injectFault("prepare", false, "prepare"); !f.ok())
+        return f;
     prepared_.push_back(needs);
     return {};
 }

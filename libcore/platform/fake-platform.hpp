@@ -171,6 +171,10 @@ private:
     Status replay(const journal::Record &r);
     // state_ = base_ and the operations since: undoes a refused operation.
     Status restore();
+    // The fault rules a call of `op` meets: counts it for each rule that
+    // names it (and for rules naming no operation when `anyRule`), sleeps a
+    // rule's delay, and returns the injected error, if any.
+    Status injectFault(const std::string &op, bool anyRule, const std::string &object);
     // base_ = state_ (after a change no record describes, and to compact).
     void rebase();
     // Operations kept before a compaction: grows with the host, so that the
