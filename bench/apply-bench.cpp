@@ -9,8 +9,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/raii.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <cstdio>

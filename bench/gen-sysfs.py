@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """Writes a sysfs tree (class/infiniband, class/net) for the inventory benchmark.
 
-The files are the ones libcore/platform/sysfs.cpp reads, with the contents the
+The files are the ones libcore/platform/linux/sysfs.cpp reads, with the contents the
 kernel shows: DEVICES mlx5 devices with port 1 InfiniBand and port 2 Ethernet
 (RoCE), GIDS entries per port of which the used ones have gid_attrs/types and
 gid_attrs/ndevs and the rest read all-zero, and NETDEVS netdevs (per device an

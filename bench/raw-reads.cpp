@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The floor for the inventory: every file libcore/platform/sysfs.cpp reads
+// The floor for the inventory: every file libcore/platform/linux/sysfs.cpp reads
 // under ROOT/class/{infiniband,net}, read once each with open/read/close,
 // and the directories listed once, with nothing parsed or kept. Each file
 // is opened the way ibnm opens it: by its path, except the GID tables,
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
                 readFile(d + "/tc/" + port + "/traffic_class", buf, sizeof buf);
                 readFile(d + "/tc/" + port + "/ttl", buf, sizeof buf);
             }
-            // As libcore/platform/sysfs.cpp readGids(): the listing, then
+            // As libcore/platform/linux/sysfs.cpp readGids(): the listing, then
             // each of the three directories opened once and every file
             // opened relative to it (openat), one path component each.
             auto gids = list(p + "/gids");

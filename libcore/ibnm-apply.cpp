@@ -4,11 +4,11 @@
 #include "libcore/ibnm-apply.h"
 
 #include "libcore/activation/engine.hpp"
-#include "libcore/internal/profile-rules.hpp"
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/profiles/profile-rules.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <algorithm>
 #include <string>

@@ -3,10 +3,10 @@
 
 #include "libcore/ibnm-check.h"
 
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/profile-rules.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/profiles/profile-rules.hpp"
+#include "libcore/support/strings.hpp"
 #include "libcore/model/ipoib.hpp"
 
 #include <NetworkManager.h>

@@ -3,7 +3,7 @@
 
 #include "libcore/ibnm-finding.h"
 
-#include "libcore/internal/gobject.hpp"
+#include "libcore/support/gobject.hpp"
 
 #include <string>
 

@@ -3,13 +3,13 @@
 
 #include "libcore/ibnm-host.h"
 
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/i18n.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/i18n.hpp"
 #include "libcore/platform/deadline-platform.hpp"
-#include "libcore/platform/fake-platform.hpp"
-#include "libcore/platform/linux-platform.hpp"
+#include "libcore/simulator/fake-platform.hpp"
+#include "libcore/platform/linux/linux-platform.hpp"
 
 #include <memory>
 #include <string>

@@ -5,10 +5,10 @@
 
 #include "libcore/model/ipoib.hpp"
 #include "libcore/model/rdma.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/inventory-types-private.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/ibnm-inventory-types-private.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
 
 #include <algorithm>
 #include <cstdio>

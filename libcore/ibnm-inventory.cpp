@@ -3,14 +3,14 @@
 
 #include "libcore/ibnm-inventory.h"
 
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/inventory-types-private.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/ibnm-inventory-types-private.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
 
 #include <cstring>
 #include <string>

@@ -4,13 +4,13 @@
 #include "libcore/ibnm-profile.h"
 
 #include "libcore/model/ipoib.hpp"
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/nmcli-args.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/strings.hpp"
-#include "libcore/internal/user-keys.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/profiles/nmcli-args.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/profiles/user-keys.hpp"
 
 #include <NetworkManager.h>
 

@@ -3,7 +3,7 @@
 
 #include "settings/atomic-file.hpp"
 
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <glib.h>
 

@@ -3,7 +3,7 @@
 // the complete old content or the complete new one, never a mix.
 #pragma once
 
-#include "libcore/internal/result.hpp"
+#include "libcore/support/result.hpp"
 
 #include <optional>
 #include <string>

@@ -3,8 +3,8 @@
 // care which: the keyfile store or NetworkManager over D-Bus.
 #pragma once
 
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
 

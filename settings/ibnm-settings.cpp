@@ -5,10 +5,10 @@
 
 #include <NetworkManager.h>
 
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
 #include "settings/ifcfg-reader.hpp"
 #include "settings/keyfile-backend.hpp"
 #include "settings/keyfile-codec.hpp"

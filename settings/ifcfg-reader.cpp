@@ -4,8 +4,8 @@
 #include "settings/ifcfg-reader.hpp"
 
 #include "libcore/model/ipoib.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
 
 #include <arpa/inet.h>
 

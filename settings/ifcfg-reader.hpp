@@ -3,8 +3,8 @@
 // the values NetworkManager's ifcfg-rh plugin reads from them.
 #pragma once
 
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
 

@@ -3,9 +3,9 @@
 
 #include "settings/keyfile-codec.hpp"
 
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/strings.hpp"
-#include "libcore/internal/user-keys.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/profiles/user-keys.hpp"
 
 #include <cstring>
 

@@ -4,8 +4,8 @@
 // Also NetworkManager's file naming rules for its keyfile directory.
 #pragma once
 
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
 

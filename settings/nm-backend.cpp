@@ -3,8 +3,8 @@
 
 #include "settings/nm-backend.hpp"
 
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
 #include "settings/keyfile-codec.hpp"
 
 #include <algorithm>

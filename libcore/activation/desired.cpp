@@ -3,10 +3,10 @@
 
 #include "libcore/activation/desired.hpp"
 
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/strings.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/user-keys.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/profiles/user-keys.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/rdma.hpp"
 

@@ -5,8 +5,8 @@
 // a model::Host.
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
 

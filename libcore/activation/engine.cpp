@@ -3,9 +3,9 @@
 
 #include "libcore/activation/engine.hpp"
 
-#include "libcore/internal/host-index.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/model/host-index.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
 #include "libcore/model/rdma.hpp"

@@ -6,8 +6,8 @@
 // states the driver's behaviour on its own.
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
 
 #include <string>
 

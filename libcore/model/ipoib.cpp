@@ -3,9 +3,9 @@
 
 #include "libcore/model/ipoib.hpp"
 
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/strings.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
 
 #include <NetworkManager.h>
 

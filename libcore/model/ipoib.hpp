@@ -12,8 +12,8 @@
 // and ../shared/FACTS.md, which records both.
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
 
 #include <cstdint>
 #include <optional>

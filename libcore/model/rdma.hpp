@@ -6,7 +6,7 @@
 // the kernel lab (tests/kernel), FACTS.md "RDMA".
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
+#include "libcore/model/host.hpp"
 
 #include <optional>
 #include <string>

@@ -3,7 +3,7 @@
 
 #include "libcore/platform/deadline-platform.hpp"
 
-#include "libcore/internal/i18n.hpp"
+#include "libcore/support/i18n.hpp"
 
 #include <glib.h>
 

@@ -10,8 +10,8 @@
 // object ("ib0.8002: ...").
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -5,9 +5,9 @@
 
 #include "libcore/activation/desired.hpp"
 #include "libcore/activation/engine.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/platform/fake-host-file.hpp"
-#include "libcore/platform/fake-platform.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <NetworkManager.h>

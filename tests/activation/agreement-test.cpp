@@ -15,13 +15,13 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/profile-rules.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/profiles/profile-rules.hpp"
+#include "libcore/support/raii.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
-#include "libcore/platform/fake-host-file.hpp"
-#include "libcore/platform/fake-platform.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "tests/profiles/profile-test-util.hpp"
 #include "tests/test-util.hpp"
 

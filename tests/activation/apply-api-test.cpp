@@ -5,11 +5,11 @@
 #include "libcore/ibnm.h"
 
 #include <NetworkManager.h>
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/platform/fake-host-file.hpp"
-#include "libcore/platform/fake-platform.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>

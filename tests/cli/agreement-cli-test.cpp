@@ -5,8 +5,8 @@
 // what the profile brought up; up configures everything a profile says.
 #include "config.h"
 
-#include "libcore/platform/fake-host-file.hpp"
-#include "libcore/platform/fake-platform.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "tests/cli/cli-test-util.hpp"
 
 #include <glib.h>

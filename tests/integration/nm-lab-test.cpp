@@ -11,8 +11,8 @@
 #include "libcore/ibnm.h"
 
 #include <NetworkManager.h>
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/support/raii.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>

@@ -9,8 +9,8 @@
 
 #include "libcore/activation/desired.hpp"
 #include "libcore/activation/engine.hpp"
-#include "libcore/internal/raii.hpp"
-#include "libcore/platform/linux-platform.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/platform/linux/linux-platform.hpp"
 #include "tests/test-util.hpp"
 
 #include <NetworkManager.h>

@@ -10,7 +10,7 @@
 #include "config.h"
 
 #include "libcore/model/rdma.hpp"
-#include "libcore/platform/linux-platform.hpp"
+#include "libcore/platform/linux/linux-platform.hpp"
 #include "tests/platform/contract.hpp"
 
 #include <gtest/gtest.h>

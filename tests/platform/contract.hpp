@@ -25,7 +25,7 @@
 //   INSTANTIATE_TYPED_TEST_SUITE_P(Fake, PlatformContract, ::testing::Types<FakeFactory>);
 #pragma once
 
-#include "libcore/internal/host-model.hpp"
+#include "libcore/model/host.hpp"
 #include "libcore/platform/platform.hpp"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/host-private.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/raii.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 

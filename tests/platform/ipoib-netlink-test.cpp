@@ -4,7 +4,7 @@
 // Netlink is host byte order; these bytes are little-endian (x86, arm64).
 #include "config.h"
 
-#include "libcore/platform/ipoib-netlink.hpp"
+#include "libcore/platform/linux/ipoib-netlink.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,7 +3,7 @@
 // refusing writes in read-only mode, host files written atomically.
 #include "config.h"
 
-#include "libcore/platform/linux-platform.hpp"
+#include "libcore/platform/linux/linux-platform.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 

@@ -5,7 +5,7 @@
 // order; these bytes are little-endian.
 #include "config.h"
 
-#include "libcore/platform/rdma-netlink.hpp"
+#include "libcore/platform/linux/rdma-netlink.hpp"
 
 #include <gtest/gtest.h>
 

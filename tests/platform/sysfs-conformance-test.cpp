@@ -7,8 +7,8 @@
 // mlx5_0's node_guid has no trailing newline.
 #include "config.h"
 
-#include "libcore/platform/linux-platform.hpp"
-#include "libcore/platform/sysfs.hpp"
+#include "libcore/platform/linux/linux-platform.hpp"
+#include "libcore/platform/linux/sysfs.hpp"
 #include "tests/platform/ttar.hpp"
 #include "tests/test-util.hpp"
 

@@ -3,7 +3,7 @@
 // malformed files named in the error, missing optional files as nullopt.
 #include "config.h"
 
-#include "libcore/platform/sysfs.hpp"
+#include "libcore/platform/linux/sysfs.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 

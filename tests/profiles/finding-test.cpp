@@ -2,7 +2,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // arguments), a host, and the finding expected - or none.
 #include "config.h"
 
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/profile-rules.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/profiles/profile-rules.hpp"
 #include "tests/profiles/profile-test-util.hpp"
 
 #include <gtest/gtest.h>

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/host-model.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/model/host.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <NetworkManager.h>
 #include <gtest/gtest.h>

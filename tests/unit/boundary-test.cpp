@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
 

@@ -3,8 +3,8 @@
 // for a base type and for a type derived from it.
 #include "config.h"
 
-#include "libcore/internal/gobject.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // model::HostIndex answers every lookup as model::Host's find* scans do.
 #include "config.h"
 
-#include "libcore/internal/host-index.hpp"
+#include "libcore/model/host-index.hpp"
 
 #include <gtest/gtest.h>
 

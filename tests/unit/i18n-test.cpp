@@ -3,9 +3,9 @@
 // catalogue built from po/de.po, an internal error reads in German.
 #include "config.h"
 
-#include "libcore/internal/boundary.hpp"
-#include "libcore/internal/i18n.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/internal/inventory-private.hpp"
-#include "libcore/internal/raii.hpp"
+#include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/support/raii.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest-spi.h>

@@ -4,7 +4,7 @@
 // catches leaks and double frees for the rest.
 #include "config.h"
 
-#include "libcore/internal/raii.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
-#include "libcore/internal/raii.hpp"
-#include "libcore/internal/result.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
 
 #include <gtest/gtest.h>
 

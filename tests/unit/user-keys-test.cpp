@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
-#include "libcore/internal/user-keys.hpp"
+#include "libcore/profiles/user-keys.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The C++ side of IbnmHost: the platform behind it, for the rest of libcore
+// (inventory, activation).
+#pragma once
+
+#include "libcore/ibnm-host.h"
+#include "libcore/simulator/fake-platform.hpp"
+#include "libcore/platform/platform.hpp"
+
+#include <memory>
+
+namespace ibnm {
+
+// The platform of `host`; valid as long as the host lives.
+platform::Platform &hostPlatform(IbnmHost *host);
+
+// The host's platform under its deadline (ibnm_host_set_deadline()), or
+// nullptr when it has none; it borrows hostPlatform(host).
+std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host);
+
+// The simulated host's platform (operation counter, fault injection), or
+// nullptr when `host` is not simulated.
+platform::FakePlatform *hostFakePlatform(IbnmHost *host);
+
+// A host around any platform (tests: a FakePlatform built in memory).
+IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,
+                              const std::string &location);
+
+} // namespace ibnm

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// nmcli's argument grammar for `connection add` and `connection modify`, the
+// one place ibnm parses it (the CLI calls it through IbnmProfile).
+//
+// Words are `[+|-]setting.property VALUE` or an alias (`type`, `con-name`,
+// `ifname`, `mtu`, `p-key`, ...); values are parsed as nmcli 1.42 parses them
+// (src/libnmc-setting/nm-meta-setting-desc.c) and set with libnm, which stores
+// and normalizes them. ibnm's own [user] keys (`rdma.*`, `ipoib.*`) are words
+// too. An empty value resets the property, as in nmcli.
+#pragma once
+
+#include "libcore/support/raii.hpp"
+#include "libcore/support/result.hpp"
+
+#include <NetworkManager.h>
+
+#include <string>
+#include <vector>
+
+namespace ibnm::nmcli {
+
+// A new, normalized connection from `connection add` arguments, with the
+// defaults nmcli gives a new profile (id, uuid, transport-mode datagram...).
+Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args);
+
+// `connection`, modified by `connection modify` arguments and normalized.
+// On error `connection` is unchanged.
+Status connectionModify(NMConnection *connection, const std::vector<std::string> &args);
+
+} // namespace ibnm::nmcli
+
+namespace ibnm::nmcli {
+
+// NetworkManager's verify() (rule 1): the first error, its context naming
+// "setting.property" even where libnm 1.42 names only the property.
+Status verify(NMConnection *connection);
+Error verifyError(NMConnection *connection, const GError *error);
+
+} // namespace ibnm::nmcli

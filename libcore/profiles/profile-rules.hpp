@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The rules ibnm checks IPoIB profiles with, beyond building them:
+//   1. NetworkManager's verify() (same property prefixes),
+//   2. the host: MTU against the IB link and broadcast group, connected mode
+//      support, the port's P_Key table, limited membership, child names,
+//   3. bonds of IPoIB ports,
+//   4. across profiles: duplicate children, parents that exist nowhere,
+//   5. ibnm's [user] options that the kernel refuses together (an rxe link
+//      with RoCE v1).
+// Each rule is a function over plain data returning findings; the public
+// ibnm_check_profiles() wraps them in IbnmFinding objects.
+#pragma once
+
+#include "libcore/ibnm-error.h"
+#include "libcore/ibnm-finding.h"
+#include "libcore/model/host.hpp"
+
+#include <NetworkManager.h>
+
+#include <string>
+#include <vector>
+
+namespace ibnm::rules {
+
+struct Finding {
+    std::string profileId;
+    std::string property; // "infiniband.mtu"
+    IbnmSeverity severity = IBNM_SEVERITY_INFO;
+    std::string message;  // translated, prefixed with the property
+    std::string hint;     // translated, may be empty
+    IbnmError code = IBNM_ERROR_INVALID_PROPERTY; // of an error: what up would fail with
+
+    bool operator==(const Finding &o) const
+    {
+        return profileId == o.profileId && property == o.property && severity == o.severity &&
+               message == o.message && hint == o.hint;
+    }
+};
+
+// Rule 1: NetworkManager's verify(), the first error as a finding.
+std::vector<Finding> checkNetworkManager(NMConnection *profile);
+
+// Rule 2: one profile against the host; `host` nullptr means no inventory.
+std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host);
+
+// Rule 3: bonds and their ports (all profiles, for looking up the peers).
+// `context`: every known profile, where a port's bond profile is looked up
+// (nullptr: `profiles`).
+std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                const std::vector<NMConnection *> *context = nullptr);
+
+// Rule 4: conflicts and missing parents across profiles.
+std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
+
+// Rule 5: combinations of ibnm's [user] options that no host accepts.
+std::vector<Finding> checkOptions(NMConnection *profile);
+
+// Rule 6 (with a host): what the planner refuses, each profile alone and
+// then all together: `up --dry-run` of these profiles refuses exactly then.
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host);
+
+// All rules, errors first, then warnings, then info; stable within a severity.
+std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                              const std::vector<NMConnection *> *context = nullptr);
+
+} // namespace ibnm::rules

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/profiles/user-keys.hpp"
+
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
+
+#include <glib.h>
+
+#include <cstdlib>
+
+namespace ibnm::userkeys {
+
+namespace {
+
+// A value the key's parser refuses (nmcli's user-input error, as for
+// `infiniband.mtu abc`).
+Error badValue(std::string_view key, std::string message)
+{
+    return Error(IBNM_ERROR_INVALID_VALUE, std::move(message)).withProperty(std::string(key));
+}
+
+std::string lower(std::string_view v)
+{
+    std::string s(v);
+    for (auto &c : s)
+        c = g_ascii_tolower(c);
+    return s;
+}
+
+std::optional<unsigned> parseByte(std::string_view value)
+{
+    std::string s(value);
+    if (s.empty() || s.size() > 3)
+        return std::nullopt;
+    for (char c : s)
+        if (!g_ascii_isdigit(c))
+            return std::nullopt;
+    unsigned long v = std::strtoul(s.c_str(), nullptr, 10);
+    if (v > 255)
+        return std::nullopt;
+    return unsigned(v);
+}
+
+std::optional<model::SoftLinkType> parseLinkType(std::string_view v)
+{
+    std::string s = lower(v);
+    if (s == "rxe")
+        return model::SoftLinkType::Rxe;
+    if (s == "siw")
+        return model::SoftLinkType::Siw;
+    return std::nullopt;
+}
+
+std::optional<model::RoceMode> parseRoceMode(std::string_view v)
+{
+    // The short forms are ibnm's; the long ones are what configfs and the
+    // seeds write, accepted so a value copied from there works.
+    std::string s = lower(v);
+    if (s == "v1" || s == "1" || s == "ib/roce v1" || s == "roce v1")
+        return model::RoceMode::V1;
+    if (s == "v2" || s == "2" || s == "roce v2")
+        return model::RoceMode::V2;
+    return std::nullopt;
+}
+
+std::optional<bool> parseBool(std::string_view v)
+{
+    std::string s = lower(v);
+    if (s == "yes" || s == "true" || s == "1" || s == "on")
+        return true;
+    if (s == "no" || s == "false" || s == "0" || s == "off")
+        return false;
+    return std::nullopt;
+}
+
+// An RDMA device name as the kernel accepts it (IB_DEVICE_NAME_MAX is 64
+// bytes with the NUL; no '/', no whitespace, not "." or "..", and no '%'
+// because the kernel would treat it as a format).
+bool validLinkName(std::string_view v)
+{
+    if (v.empty() || v.size() > 63 || v == "." || v == "..")
+        return false;
+    for (char c : v)
+        if (c == '/' || c == '%' || g_ascii_isspace(c) || !g_ascii_isprint(c))
+            return false;
+    return true;
+}
+
+Status checkLinkType(std::string_view key, std::string_view v)
+{
+    if (!parseLinkType(v))
+        return badValue(key, strprintf(_("'%.*s' is not a soft RDMA link type; use 'rxe' or 'siw'"),
+                                       int(v.size()), v.data()));
+    return {};
+}
+
+Status checkLinkName(std::string_view key, std::string_view v)
+{
+    if (!validLinkName(v))
+        return badValue(key, strprintf(_("'%.*s' is not a valid RDMA device name (1-63 printable "
+                                          "characters, no '/', '%%' or spaces)"),
+                                       int(v.size()), v.data()));
+    return {};
+}
+
+Status checkRoceMode(std::string_view key, std::string_view v)
+{
+    if (!parseRoceMode(v))
+        return badValue(key, strprintf(_("'%.*s' is not a RoCE version; use 'v1' or 'v2'"), int(v.size()),
+                                       v.data()));
+    return {};
+}
+
+Status checkByte(std::string_view key, std::string_view v)
+{
+    if (!parseByte(v))
+        return badValue(key, strprintf(_("'%.*s' is not an integer from 0 to 255"), int(v.size()), v.data()));
+    return {};
+}
+
+Status checkBool(std::string_view key, std::string_view v)
+{
+    if (!parseBool(v))
+        return badValue(key, strprintf(_("'%.*s' is not a boolean; use 'yes' or 'no'"), int(v.size()),
+                                       v.data()));
+    return {};
+}
+
+} // namespace
+
+const std::vector<KeyInfo> &keys()
+{
+    static const std::vector<KeyInfo> table = {
+        {kLinkType, "rxe|siw", checkLinkType},
+        {kLinkName, "NAME", checkLinkName},
+        {kRoceMode, "v1|v2", checkRoceMode},
+        {kRoceTos, "0-255", checkByte},
+        {kTrafficClass, "0-255", checkByte},
+        {kTtl, "0-255", checkByte},
+        {kUmcast, "yes|no", checkBool},
+    };
+    return table;
+}
+
+const KeyInfo *find(std::string_view key)
+{
+    for (const auto &k : keys())
+        if (k.name == key)
+            return &k;
+    return nullptr;
+}
+
+bool isIbnmKey(std::string_view key)
+{
+    return key.substr(0, 5) == "rdma." || key.substr(0, 6) == "ipoib.";
+}
+
+Status validate(std::string_view key, std::string_view value)
+{
+    if (const KeyInfo *k = find(key))
+        return k->validate(key, value);
+    if (isIbnmKey(key))
+        return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withProperty(std::string(key));
+    return {};
+}
+
+Result<Options> parse(const std::map<std::string, std::string> &data)
+{
+    Options o;
+    for (const auto &[key, value] : data) {
+        if (Status s = validate(key, value); !s.ok())
+            return std::move(s).error();
+        if (key == kLinkType)
+            o.linkType = parseLinkType(value);
+        else if (key == kLinkName)
+            o.linkName = value;
+        else if (key == kRoceMode)
+            o.roceMode = parseRoceMode(value);
+        else if (key == kRoceTos)
+            o.roceTos = parseByte(value);
+        else if (key == kTrafficClass)
+            o.trafficClass = parseByte(value);
+        else if (key == kTtl)
+            o.ttl = parseByte(value);
+        else if (key == kUmcast)
+            o.umcast = parseBool(value);
+    }
+    return o;
+}
+
+Result<Options> parse(NMConnection *connection)
+{
+    std::map<std::string, std::string> data;
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
+    for (guint i = 0; i < n; i++) {
+        const char *v = nm_setting_user_get_data(user, keys[i]);
+        data[keys[i]] = v ? v : "";
+    }
+    return parse(data);
+}
+
+std::map<std::string, std::string> format(const Options &o)
+{
+    std::map<std::string, std::string> m;
+    if (o.linkType)
+        m[std::string(kLinkType)] = *o.linkType == model::SoftLinkType::Rxe ? "rxe" : "siw";
+    if (o.linkName)
+        m[std::string(kLinkName)] = *o.linkName;
+    if (o.roceMode)
+        m[std::string(kRoceMode)] = *o.roceMode == model::RoceMode::V1 ? "v1" : "v2";
+    if (o.roceTos)
+        m[std::string(kRoceTos)] = std::to_string(*o.roceTos);
+    if (o.trafficClass)
+        m[std::string(kTrafficClass)] = std::to_string(*o.trafficClass);
+    if (o.ttl)
+        m[std::string(kTtl)] = std::to_string(*o.ttl);
+    if (o.umcast)
+        m[std::string(kUmcast)] = *o.umcast ? "yes" : "no";
+    return m;
+}
+
+} // namespace ibnm::userkeys

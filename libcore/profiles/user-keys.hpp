@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// ibnm's own profile options: keys of NetworkManager's [user] setting
+// (NMSettingUser), the one group NetworkManager keeps for others. One table
+// defines every key, its values and its parser (see ibnm-keyfile(5)).
+#pragma once
+
+#include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
+
+#include <NetworkManager.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ibnm::userkeys {
+
+inline constexpr std::string_view kLinkType = "rdma.link-type";
+inline constexpr std::string_view kLinkName = "rdma.link-name";
+inline constexpr std::string_view kRoceMode = "rdma.roce-mode";
+inline constexpr std::string_view kRoceTos = "rdma.roce-tos";
+inline constexpr std::string_view kTrafficClass = "rdma.traffic-class";
+inline constexpr std::string_view kTtl = "rdma.ttl";
+inline constexpr std::string_view kUmcast = "ipoib.umcast";
+
+struct KeyInfo {
+    std::string_view name;
+    std::string_view values; // for help and man page: "rxe|siw", "0-255"
+    // Checks a value; the error names the key.
+    Status (*validate)(std::string_view key, std::string_view value);
+};
+
+// Every key ibnm owns, in documentation order.
+const std::vector<KeyInfo> &keys();
+const KeyInfo *find(std::string_view key);
+
+// True for keys in ibnm's namespaces ("rdma." and "ipoib.").
+bool isIbnmKey(std::string_view key);
+
+// Checks one key=value: an unknown key in ibnm's namespaces is an error
+// naming it (a typo must not be silently ignored; IBNM_ERROR_INVALID_ARGUMENT,
+// as nmcli's unknown property), a value that does not parse is
+// IBNM_ERROR_INVALID_VALUE; keys of other namespaces belong to someone else
+// and pass.
+Status validate(std::string_view key, std::string_view value);
+
+// The typed options of one profile, parsed from [user] data.
+struct Options {
+    std::optional<model::SoftLinkType> linkType;
+    std::optional<std::string> linkName;
+    std::optional<model::RoceMode> roceMode;
+    std::optional<unsigned> roceTos;
+    std::optional<unsigned> trafficClass;
+    std::optional<unsigned> ttl;
+    std::optional<bool> umcast;
+};
+
+// Parses every ibnm key of `data`; the first bad one is the error.
+Result<Options> parse(const std::map<std::string, std::string> &data);
+// The same for a profile's [user] setting (none: no options).
+Result<Options> parse(NMConnection *connection);
+
+// The canonical spelling of each set option (what ibnm writes).
+std::map<std::string, std::string> format(const Options &options);
+
+} // namespace ibnm::userkeys
