@@ -9,7 +9,9 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/raii.hpp"
 #include "settings/ibnm-settings.h"
 
@@ -70,8 +72,8 @@ int main(int argc, char **argv)
         }
         raw = ibnm::hostNewFromPlatform(std::move(fake).value(), IBNM_HOST_KIND_SIMULATED, argv[1]);
     } else {
-        raw = ibnm_host_new_simulated(argv[1], argv[2], ibnm::outPtr(error));
-        if (raw && !ibnm_host_reset_simulation(raw, ibnm::outPtr(error))) {
+        raw = ibnm_simulator_new_host(argv[1], argv[2], ibnm::outPtr(error));
+        if (raw && !ibnm_simulator_reset(raw, ibnm::outPtr(error))) {
             g_object_unref(raw);
             raw = nullptr;
         }

@@ -29,17 +29,18 @@ int main(int argc, char **argv)
     GPtrArray *connections = ibnm_settings_get_connections(settings);
     gint64 t1 = g_get_monotonic_time();
 
-    IbnmHost *host = ibnm_host_new_sysfs_dump(argv[2]);
+    IbnmHost *host = ibnm_host_new_sysfs_dump(argv[2], &error);
+    if (host == NULL) {
+        fprintf(stderr, "host: %s\n", error->message);
+        return 1;
+    }
     IbnmInventory *inventory = ibnm_inventory_new(host);
     if (!ibnm_inventory_reload(inventory, &error)) {
         fprintf(stderr, "inventory: %s\n", error->message);
         return 1;
     }
     gint64 t2 = g_get_monotonic_time();
-    GPtrArray *profiles = g_ptr_array_new_with_free_func(g_object_unref);
-    for (guint i = 0; i < connections->len; i++)
-        g_ptr_array_add(profiles, ibnm_profile_new(g_ptr_array_index(connections, i)));
-    GPtrArray *findings = ibnm_check_profiles(profiles, inventory);
+    GPtrArray *findings = ibnm_check_profiles(connections, inventory);
     gint64 t3 = g_get_monotonic_time();
 
     guint errors = 0, warnings = 0;
@@ -57,7 +58,6 @@ int main(int argc, char **argv)
            connections->len, findings->len, errors, warnings, (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6,
            ((t1 - t0) + (t3 - t2)) / 1e6, ru.ru_maxrss);
     g_ptr_array_unref(findings);
-    g_ptr_array_unref(profiles);
     g_ptr_array_unref(connections);
     g_object_unref(inventory);
     g_object_unref(host);

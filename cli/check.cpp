@@ -24,7 +24,7 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     IbnmInventory *inv = ctx.inventory();
     if (!inv)
         return kExitFailed;
-    PtrArray all = allProfiles(s);
+    PtrArray all = allConnections(s);
     PtrArray selected(g_ptr_array_new_with_free_func(g_object_unref));
     if (args.empty()) {
         selected = std::move(all);
@@ -37,7 +37,7 @@ int cmdCheck(Context &ctx, const Args &argsIn)
                 printError(_("unknown connection '%s'"), name.c_str());
                 return kExitNotFound;
             }
-            g_ptr_array_add(selected.get(), ibnm_profile_new(c));
+            g_ptr_array_add(selected.get(), g_object_ref(c));
         }
     }
     if (opensm) {
@@ -55,7 +55,7 @@ int cmdCheck(Context &ctx, const Args &argsIn)
             auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
             for (guint k = 0; k < selected->len; k++)
                 if (g_strcmp0(ibnm_finding_get_profile_id(f),
-                              ibnm_profile_get_id(static_cast<IbnmProfile *>(g_ptr_array_index(selected.get(), k)))) == 0) {
+                              nm_connection_get_id(static_cast<NMConnection *>(g_ptr_array_index(selected.get(), k)))) == 0) {
                     g_ptr_array_add(mine.get(), g_object_ref(f));
                     break;
                 }

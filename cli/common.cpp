@@ -5,6 +5,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "libcore/simulator/loader.hpp"
 
 #include <glib/gi18n.h>
 
@@ -38,22 +39,44 @@ IbnmSettings *Context::settings()
     return settings_.get();
 }
 
+namespace {
+
+// An option, else its environment variable, else "".
+std::string optionOrEnv(const std::string &option, const char *variable)
+{
+    if (!option.empty())
+        return option;
+    const char *value = g_getenv(variable);
+    return value ? value : "";
+}
+
+} // namespace
+
 bool Context::hostChosen() const
 {
-    return !options.simulate.empty() || !options.sysfsRoot.empty() || g_getenv("IBNM_SIMULATE") ||
-           g_getenv("IBNM_SYSFS_ROOT");
+    return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty() ||
+           !optionOrEnv(options.sysfsRoot, "IBNM_SYSFS_ROOT").empty();
 }
 
 IbnmHost *Context::host()
 {
     if (host_)
         return host_.get();
-    if (!options.simulate.empty())
-        g_setenv("IBNM_SIMULATE", options.simulate.c_str(), TRUE);
-    if (!options.sysfsRoot.empty())
-        g_setenv("IBNM_SYSFS_ROOT", options.sysfsRoot.c_str(), TRUE);
+    // --simulate FILE (IBNM_SIMULATE, state in IBNM_SIMULATE_STATE), else
+    // --sysfs-root DIR (IBNM_SYSFS_ROOT), else this machine.
     ErrorPtr err;
-    host_.reset(ibnm_host_new_from_environment(Out(err)));
+    std::string simulate = optionOrEnv(options.simulate, "IBNM_SIMULATE");
+    std::string sysfsRoot = optionOrEnv(options.sysfsRoot, "IBNM_SYSFS_ROOT");
+    if (!simulate.empty()) {
+        if (const simulator::Api *api = simulator::load(Out(err))) {
+            std::string state = optionOrEnv("", "IBNM_SIMULATE_STATE");
+            host_.reset(api->newHost(simulate.c_str(), state.empty() ? nullptr : state.c_str(), Out(err)));
+        }
+    } else if (!sysfsRoot.empty()) {
+        host_.reset(ibnm_host_new_sysfs_dump(sysfsRoot.c_str(), Out(err)));
+    } else {
+        host_.reset(ibnm_host_new_system());
+    }
     if (!host_)
         printError("%s", err ? err->message : _("cannot open the host"));
     return host_.get();

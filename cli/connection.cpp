@@ -97,11 +97,11 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
 {
     PtrArray others(g_ptr_array_new_with_free_func(g_object_unref));
     if (settings) {
-        PtrArray stored = allProfiles(settings);
+        PtrArray stored = allConnections(settings);
         for (guint i = 0; i < stored->len; i++) {
-            auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(stored.get(), i));
-            if (g_strcmp0(ibnm_profile_get_uuid(p), ibnm_profile_get_uuid(profile)) != 0)
-                g_ptr_array_add(others.get(), g_object_ref(p));
+            auto *c = static_cast<NMConnection *>(g_ptr_array_index(stored.get(), i));
+            if (g_strcmp0(nm_connection_get_uuid(c), ibnm_profile_get_uuid(profile)) != 0)
+                g_ptr_array_add(others.get(), g_object_ref(c));
         }
     }
     IbnmInventory *inv = nullptr;
@@ -116,7 +116,7 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         before.insert(findingKey(static_cast<IbnmFinding *>(g_ptr_array_index(old.get(), i))));
     // Last: a conflict with a stored profile is then this profile's finding,
     // naming the stored one.
-    g_ptr_array_add(others.get(), g_object_ref(profile));
+    g_ptr_array_add(others.get(), g_object_ref(ibnm_profile_get_connection(profile)));
     PtrArray findings(ibnm_check_profiles(others.get(), inv));
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {

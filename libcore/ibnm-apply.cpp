@@ -358,6 +358,8 @@ guint ibnm_apply_report_get_operations(IbnmApplyReport *self)
 /**
  * ibnm_apply_report_get_steps:
  * Returns: (transfer none) (element-type IbnmStep): the steps, in order.
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self)
 {
@@ -381,14 +383,16 @@ const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
 /**
  * ibnm_apply_up:
  * @host: the host to change
- * @profiles: (element-type NMConnection): the profiles to bring up
- * @all_profiles: (element-type NMConnection) (nullable): every known profile,
+ * @profiles: (element-type NM.Connection): the profiles to bring up
+ * @all_profiles: (element-type NM.Connection) (nullable): every known profile,
  *   to resolve a port's bond; NULL means @profiles
  * @report: (out) (optional) (transfer full): every step, set whether or not
  *   the apply succeeded (unless the profiles could not be resolved)
  *
  * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
  * transaction: on failure everything done is undone and @error says why.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
                        IbnmApplyReport **report, GError **error)
@@ -401,8 +405,17 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
 
 /**
  * ibnm_apply_down:
+ * @host: the host to change
+ * @profiles: (element-type NM.Connection): the profiles to take down
+ * @all_profiles: (element-type NM.Connection) (nullable): every known
+ *   profile, to resolve a port's bond; NULL means @profiles
+ * @flags: what to leave out
+ * @report: (out) (optional) (transfer full): every step
+ * @error: return location for a #GError
  *
  * Takes down what ibnm_apply_up() of the same profiles set up, transactionally.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
                          IbnmApplyReport **report, GError **error)
@@ -415,11 +428,13 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
 
 /**
  * ibnm_apply_host_files:
- * @profiles: (element-type NMConnection): the profiles whose IPoIB ports get
+ * @profiles: (element-type NM.Connection): the profiles whose IPoIB ports get
  *   persistent names
  *
  * Writes the memlock policy for group rdma and the udev naming rules,
  * atomically and only where they differ.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
                                GError **error)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <glib-object.h>
+#include <NetworkManager.h>
 
 #include "ibnm-host.h"
 
@@ -14,6 +15,8 @@ G_BEGIN_DECLS
  * @IBNM_STEP_STATE_FAILED: the kernel refused it; the apply stopped here
  * @IBNM_STEP_STATE_UNDONE: performed, then undone by the rollback
  * @IBNM_STEP_STATE_UNDO_FAILED: performed, and undoing it failed
+ *
+ * Since: 0.1
  */
 typedef enum {
     IBNM_STEP_STATE_PLANNED,
@@ -34,6 +37,8 @@ GType ibnm_step_state_get_type(void);
  * @IBNM_APPLY_FLAGS_RDMA_ONLY: only what NetworkManager does not do: soft
  *   RDMA links, RoCE defaults, traffic class/TTL, umcast and the
  *   connected-mode probe (what the dispatcher plugin uses)
+ *
+ * Since: 0.1
  */
 typedef enum {
     IBNM_APPLY_FLAGS_NONE = 0,
@@ -49,12 +54,53 @@ GType ibnm_apply_flags_get_type(void);
 #define IBNM_TYPE_STEP (ibnm_step_get_type())
 G_DECLARE_FINAL_TYPE(IbnmStep, ibnm_step, IBNM, STEP, GObject)
 
-/** Property names of #IbnmStep (read only). */
+/**
+ * IBNM_STEP_ACTION:
+ *
+ * The name of the #IbnmStep:action property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_ACTION "action"
+/**
+ * IBNM_STEP_OBJECT:
+ *
+ * The name of the #IbnmStep:object property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_OBJECT "object"
+/**
+ * IBNM_STEP_DETAIL:
+ *
+ * The name of the #IbnmStep:detail property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_DETAIL "detail"
+/**
+ * IBNM_STEP_PROFILE:
+ *
+ * The name of the #IbnmStep:profile property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_PROFILE "profile"
+/**
+ * IBNM_STEP_STATE:
+ *
+ * The name of the #IbnmStep:state property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_STATE "state"
+/**
+ * IBNM_STEP_ERROR:
+ *
+ * The name of the #IbnmStep:error property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_STEP_ERROR "error"
 
 const char *ibnm_step_get_action(IbnmStep *self);
@@ -68,10 +114,37 @@ const char *ibnm_step_get_error(IbnmStep *self);
 #define IBNM_TYPE_APPLY_REPORT (ibnm_apply_report_get_type())
 G_DECLARE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, IBNM, APPLY_REPORT, GObject)
 
-/** Property names of #IbnmApplyReport (read only). */
+/**
+ * IBNM_APPLY_REPORT_SUCCESS:
+ *
+ * The name of the #IbnmApplyReport:success property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_APPLY_REPORT_SUCCESS "success"
+/**
+ * IBNM_APPLY_REPORT_ROLLED_BACK:
+ *
+ * The name of the #IbnmApplyReport:rolled-back property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_APPLY_REPORT_ROLLED_BACK "rolled-back"
+/**
+ * IBNM_APPLY_REPORT_OPERATIONS:
+ *
+ * The name of the #IbnmApplyReport:operations property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_APPLY_REPORT_OPERATIONS "operations"
+/**
+ * IBNM_APPLY_REPORT_ERROR:
+ *
+ * The name of the #IbnmApplyReport:error property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_APPLY_REPORT_ERROR "error"
 
 gboolean ibnm_apply_report_get_success(IbnmApplyReport *self);

@@ -20,7 +20,7 @@
 
 /**
  * ibnm_check_profiles:
- * @profiles: (element-type IbnmProfile): the profiles to check together
+ * @profiles: (element-type NM.Connection): the profiles to check together
  * @inventory: (nullable): the host to check them against; without it the host
  *   rules report one info finding per IPoIB profile
  *
@@ -30,6 +30,8 @@
  *
  * Returns: (transfer full) (element-type IbnmFinding): the findings, errors
  *   first, then warnings, then information.
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
 {
@@ -39,9 +41,9 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
     try {
         std::vector<NMConnection *> connections;
         for (guint i = 0; i < profiles->len; i++) {
-            auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(profiles, i));
-            g_return_val_if_fail(IBNM_IS_PROFILE(p), result);
-            connections.push_back(static_cast<NMConnection *>(ibnm_profile_get_connection(p)));
+            auto *c = static_cast<NMConnection *>(g_ptr_array_index(profiles, i));
+            g_return_val_if_fail(NM_IS_CONNECTION(c), result);
+            connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
         for (const auto &f : ibnm::rules::checkAll(connections, host))
@@ -57,7 +59,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
 
 /**
  * ibnm_check_opensm_partitions:
- * @profiles: (element-type IbnmProfile): the profiles whose partitions the
+ * @profiles: (element-type NM.Connection): the profiles whose partitions the
  *   subnet manager must define
  * @inventory: (nullable): the host, for the MTU of ports whose profiles leave
  *   it automatic
@@ -69,6 +71,8 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
  * children use whatever the profile's P_Key says.
  *
  * Returns: (transfer full): the lines, ready to paste, each with its comment.
+ *
+ * Since: 0.1
  */
 char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventory)
 {
@@ -80,9 +84,8 @@ char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventor
         // P_Key (15 bits) -> IB MTU needed, profiles using it.
         std::map<unsigned, std::pair<unsigned, std::string>> partitions;
         for (guint i = 0; i < profiles->len; i++) {
-            auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(profiles, i));
-            g_return_val_if_fail(IBNM_IS_PROFILE(p), nullptr);
-            auto *c = static_cast<NMConnection *>(ibnm_profile_get_connection(p));
+            auto *c = static_cast<NMConnection *>(g_ptr_array_index(profiles, i));
+            g_return_val_if_fail(NM_IS_CONNECTION(c), nullptr);
             NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
             if (ib == nullptr)
                 continue;

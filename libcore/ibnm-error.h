@@ -11,6 +11,8 @@ G_BEGIN_DECLS
  * The GError domain of every error libibnm reports. Messages carry their
  * context first, NetworkManager style: `infiniband.p-key: ...` for a property,
  * `/sys/class/infiniband/mlx4_0/node_guid: ...` for a file.
+ *
+ * Since: 0.1
  */
 #define IBNM_ERROR (ibnm_error_quark())
 GQuark ibnm_error_quark(void);
@@ -39,6 +41,8 @@ GQuark ibnm_error_quark(void);
  *   profile that does not verify is 1)
  * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
  *   passed before a change; what the apply had done is undone
+ *
+ * Since: 0.1
  */
 typedef enum {
     IBNM_ERROR_FAILED,

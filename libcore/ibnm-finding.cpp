@@ -114,6 +114,8 @@ static void ibnm_finding_class_init_impl(IbnmFindingClass *klass)
  * @hint: (nullable): how to fix it
  *
  * Returns: (transfer full): a new finding.
+ *
+ * Since: 0.1
  */
 IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, IbnmSeverity severity,
                               const char *message, const char *hint)
@@ -124,14 +126,28 @@ IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, Ibnm
                                      IBNM_FINDING_MESSAGE, message, IBNM_FINDING_HINT, hint, nullptr));
 }
 
-/** ibnm_finding_get_profile_id: Returns: (transfer none): the profile's id, "" when none. */
+/**
+ * ibnm_finding_get_profile_id:
+ * @finding: the object
+ *
+ * Returns: (transfer none): the profile's id, "" when none.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
     return ibnm_finding_priv(self)->profileId_.c_str();
 }
 
-/** ibnm_finding_get_property: Returns: (transfer none): `setting.property`, "" when none. */
+/**
+ * ibnm_finding_get_property:
+ * @finding: the object
+ *
+ * Returns: (transfer none): `setting.property`, "" when none.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_finding_get_property(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
@@ -144,14 +160,28 @@ IbnmSeverity ibnm_finding_get_severity(IbnmFinding *self)
     return ibnm_finding_priv(self)->severity_;
 }
 
-/** ibnm_finding_get_message: Returns: (transfer none): the translated message. */
+/**
+ * ibnm_finding_get_message:
+ * @finding: the object
+ *
+ * Returns: (transfer none): the translated message.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_finding_get_message(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
     return ibnm_finding_priv(self)->message_.c_str();
 }
 
-/** ibnm_finding_get_hint: Returns: (transfer none) (nullable): the hint, NULL when there is none. */
+/**
+ * ibnm_finding_get_hint:
+ * @finding: the object
+ *
+ * Returns: (transfer none) (nullable): the hint, NULL when there is none.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_finding_get_hint(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
  * @IBNM_SEVERITY_INFO: worth knowing; nothing is wrong
  * @IBNM_SEVERITY_WARNING: the profile works, but not as the user may expect
  * @IBNM_SEVERITY_ERROR: the profile cannot work (NetworkManager or the kernel refuses it)
+ *
+ * Since: 0.1
  */
 typedef enum {
     IBNM_SEVERITY_INFO,
@@ -26,6 +28,8 @@ GType ibnm_severity_get_type(void);
  * One result of checking profiles: the profile and property it is about, a
  * severity, a translated message (prefixed with the property, NetworkManager
  * style) and, where useful, a hint how to fix it. Immutable.
+ *
+ * Since: 0.1
  */
 #define IBNM_TYPE_FINDING (ibnm_finding_get_type())
 G_DECLARE_FINAL_TYPE(IbnmFinding, ibnm_finding, IBNM, FINDING, GObject)

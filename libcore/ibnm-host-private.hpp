@@ -4,7 +4,6 @@
 #pragma once
 
 #include "libcore/ibnm-host.h"
-#include "libcore/simulator/fake-platform.hpp"
 #include "libcore/platform/platform.hpp"
 
 #include <memory>
@@ -18,12 +17,16 @@ platform::Platform &hostPlatform(IbnmHost *host);
 // nullptr when it has none; it borrows hostPlatform(host).
 std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host);
 
-// The simulated host's platform (operation counter, fault injection), or
-// nullptr when `host` is not simulated.
-platform::FakePlatform *hostFakePlatform(IbnmHost *host);
-
 // A host around any platform (tests: a FakePlatform built in memory).
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,
                               const std::string &location);
 
 } // namespace ibnm
+
+// Exported under IBNM_PRIVATE for libibnm-simulator only, never installed:
+// a host that owns `platform` (an ibnm::platform::Platform *), and the
+// platform behind a host.
+extern "C" {
+IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location);
+void *ibnm_host_get_platform_private(IbnmHost *host);
+}

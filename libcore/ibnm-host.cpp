@@ -8,10 +8,10 @@
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/platform/deadline-platform.hpp"
-#include "libcore/simulator/fake-platform.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 struct _IbnmHost {
@@ -22,13 +22,20 @@ struct IbnmHostPrivate {
     std::unique_ptr<ibnm::platform::Platform> platform_;
     IbnmHostKind kind_ = IBNM_HOST_KIND_SYSTEM;
     std::string location_;
+    // The construct-only "sysfs-root" ("" for this machine), and why it is
+    // not a sysfs tree (reported by GInitable's init).
+    std::string sysfsRoot_;
+    std::optional<ibnm::Error> initError_;
     gint64 deadline_ = 0;
 };
 
-enum { PROP_0, PROP_KIND, PROP_LOCATION, N_PROPS };
+enum { PROP_0, PROP_KIND, PROP_LOCATION, PROP_SYSFS_ROOT, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-IBNM_DEFINE_FINAL_TYPE(IbnmHost, ibnm_host, G_TYPE_OBJECT)
+static void ibnm_host_initable_iface_init(GInitableIface *iface);
+
+IBNM_DEFINE_TYPE_FULL(IbnmHost, ibnm_host, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+                      G_IMPLEMENT_INTERFACE(G_TYPE_INITABLE, ibnm_host_initable_iface_init))
 
 GType ibnm_host_kind_get_type(void)
 {
@@ -45,6 +52,16 @@ GType ibnm_host_kind_get_type(void)
     return type;
 }
 
+namespace {
+
+// A platform built elsewhere (hostNewFromPlatform(): the simulator, tests),
+// handed to the next host constructed on this thread.
+thread_local std::unique_ptr<ibnm::platform::Platform> pendingPlatform;
+thread_local IbnmHostKind pendingKind = IBNM_HOST_KIND_SYSTEM;
+thread_local std::string pendingLocation;
+
+} // namespace
+
 static void ibnm_host_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
     auto *priv = ibnm_host_priv(object);
@@ -55,19 +72,100 @@ static void ibnm_host_get_property(GObject *object, guint prop_id, GValue *value
     case PROP_LOCATION:
         g_value_set_string(value, priv->location_.c_str());
         break;
+    case PROP_SYSFS_ROOT:
+        g_value_set_string(value, priv->sysfsRoot_.empty() ? nullptr : priv->sysfsRoot_.c_str());
+        break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
+}
+
+static void ibnm_host_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_host_priv(object);
+    switch (prop_id) {
+    case PROP_SYSFS_ROOT: {
+        const char *root = g_value_get_string(value);
+        priv->sysfsRoot_ = root ? root : "";
+        break;
+    }
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+// Every host has its platform once constructed, however it was created
+// (g_object_new from a binding included): a platform handed over by
+// hostNewFromPlatform(), a sysfs tree, or this machine. A sysfs root that is
+// no sysfs tree is read as given (reads fail naming it) and reported by
+// g_initable_init().
+static void ibnm_host_constructed(GObject *object)
+{
+    G_OBJECT_CLASS(ibnm_host_parent_class)->constructed(object);
+    auto *priv = ibnm_host_priv(object);
+    if (pendingPlatform) {
+        priv->platform_ = std::move(pendingPlatform);
+        priv->kind_ = pendingKind;
+        priv->location_ = std::move(pendingLocation);
+        return;
+    }
+    ibnm::platform::LinuxOptions options;
+    if (!priv->sysfsRoot_.empty()) {
+        priv->kind_ = IBNM_HOST_KIND_SYSFS_DUMP;
+        auto dump = ibnm::platform::sysfsDumpOptions(priv->sysfsRoot_);
+        if (dump.ok()) {
+            options = *dump;
+        } else {
+            priv->initError_ = std::move(dump).error();
+            options.sysfsRoot = priv->sysfsRoot_;
+            options.configfsRoot = priv->sysfsRoot_ + "/kernel/config";
+            options.readOnly = true;
+            options.useNetlink = false;
+            options.useVerbs = false;
+        }
+    }
+    priv->location_ = options.sysfsRoot;
+    priv->platform_ = ibnm::platform::createLinuxPlatform(options);
+}
+
+static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GError **error)
+{
+    auto *priv = ibnm_host_priv(initable);
+    if (priv->initError_) {
+        ibnm::Error copy = *priv->initError_;
+        std::move(copy).propagate(error);
+        return FALSE;
+    }
+    return TRUE;
+}
+
+static void ibnm_host_initable_iface_init(GInitableIface *iface)
+{
+    iface->init = ibnm_host_initable_init;
 }
 
 static void ibnm_host_class_init_impl(IbnmHostClass *klass)
 {
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     object_class->get_property = ibnm_host_get_property;
+    object_class->set_property = ibnm_host_set_property;
+    object_class->constructed = ibnm_host_constructed;
     props[PROP_KIND] = g_param_spec_enum(IBNM_HOST_KIND, nullptr, nullptr, IBNM_TYPE_HOST_KIND, IBNM_HOST_KIND_SYSTEM,
                                          GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
     props[PROP_LOCATION] = g_param_spec_string(IBNM_HOST_LOCATION, nullptr, nullptr, nullptr,
                                                GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+    /**
+     * IbnmHost:sysfs-root:
+     *
+     * A sysfs tree taken elsewhere (it has class/), or the root of a tree
+     * holding one under sys/ (an extracted sosreport): the host is then that
+     * tree, read only. %NULL (the default) means this machine.
+     *
+     * Since: 0.1
+     */
+    props[PROP_SYSFS_ROOT] = g_param_spec_string(
+        IBNM_HOST_SYSFS_ROOT, nullptr, nullptr, nullptr,
+        GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
     g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
@@ -76,12 +174,10 @@ namespace ibnm {
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,
                               const std::string &location)
 {
-    IbnmHost *host = IBNM_HOST(g_object_new(IBNM_TYPE_HOST, nullptr));
-    auto *priv = ibnm_host_priv(host);
-    priv->platform_ = std::move(platform);
-    priv->kind_ = kind;
-    priv->location_ = location;
-    return host;
+    pendingPlatform = std::move(platform);
+    pendingKind = kind;
+    pendingLocation = location;
+    return IBNM_HOST(g_object_new(IBNM_TYPE_HOST, nullptr));
 }
 
 platform::Platform &hostPlatform(IbnmHost *host)
@@ -97,27 +193,35 @@ std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
     return std::make_unique<platform::DeadlinePlatform>(*priv->platform_, priv->deadline_);
 }
 
-platform::FakePlatform *hostFakePlatform(IbnmHost *host)
+} // namespace ibnm
+
+// The private entry points of libibnm-simulator (node IBNM_PRIVATE of
+// libibnm.ver): a host around a platform built elsewhere, and that platform.
+IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location)
 {
-    auto *priv = ibnm_host_priv(host);
-    if (priv->kind_ != IBNM_HOST_KIND_SIMULATED)
-        return nullptr;
-    return static_cast<platform::FakePlatform *>(priv->platform_.get());
+    g_return_val_if_fail(platform != nullptr, nullptr);
+    g_return_val_if_fail(location != nullptr, nullptr);
+    std::unique_ptr<ibnm::platform::Platform> owned(static_cast<ibnm::platform::Platform *>(platform));
+    return ibnm::hostNewFromPlatform(std::move(owned), kind, location);
 }
 
-} // namespace ibnm
+void *ibnm_host_get_platform_private(IbnmHost *host)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    return &ibnm::hostPlatform(host);
+}
 
 /**
  * ibnm_host_new_system:
  *
  * Returns: (transfer full): this machine: /sys, rtnetlink, RDMA netlink and
  *   libibverbs.
+ *
+ * Since: 0.1
  */
 IbnmHost *ibnm_host_new_system(void)
 {
-    ibnm::platform::LinuxOptions options;
-    return ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(options), IBNM_HOST_KIND_SYSTEM,
-                                     options.sysfsRoot);
+    return IBNM_HOST(g_object_new(IBNM_TYPE_HOST, nullptr));
 }
 
 /**
@@ -130,68 +234,14 @@ IbnmHost *ibnm_host_new_system(void)
  * Returns: (transfer full) (nullable): a read-only host (every change fails
  *   with %IBNM_ERROR_NOT_SUPPORTED), or NULL with @error set
  *   (%IBNM_ERROR_NOT_FOUND) when @root holds no sysfs tree.
+ *
+ * Since: 0.1
  */
 IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error)
 {
     g_return_val_if_fail(root != nullptr, nullptr);
     g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    auto options = ibnm::platform::sysfsDumpOptions(root);
-    if (!options.ok()) {
-        options.error().propagate(error);
-        return nullptr;
-    }
-    return ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(*options), IBNM_HOST_KIND_SYSFS_DUMP,
-                                     options->sysfsRoot);
-}
-
-/**
- * ibnm_host_new_simulated:
- * @host_file: a host description (examples/hosts/README.md)
- * @state_dir: (nullable): where the simulation keeps its state between
- *   processes; NULL means "@host_file.state" beside the file
- * @error: return location for a #GError
- *
- * Returns: (transfer full) (nullable): the simulated host, or NULL with
- *   @error set (the file's errors name FILE:LINE).
- */
-IbnmHost *ibnm_host_new_simulated(const char *host_file, const char *state_dir, GError **error)
-{
-    g_return_val_if_fail(host_file != nullptr, nullptr);
-    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    IbnmHost *host = nullptr;
-    ibnm::guard(error, [&]() -> ibnm::Status {
-        std::string dir = state_dir ? state_dir : ibnm::platform::FakePlatform::defaultStateDir(host_file);
-        auto fake = ibnm::platform::FakePlatform::open(host_file, dir);
-        if (!fake.ok())
-            return std::move(fake).error();
-        host = ibnm::hostNewFromPlatform(std::move(fake).value(), IBNM_HOST_KIND_SIMULATED, host_file);
-        return {};
-    });
-    return host;
-}
-
-/**
- * ibnm_host_new_from_environment:
- * @error: return location for a #GError
- *
- * `IBNM_SIMULATE=FILE` gives a simulated host (state in
- * `IBNM_SIMULATE_STATE` if set), else `IBNM_SYSFS_ROOT=DIR` a sysfs dump,
- * else this machine.
- *
- * Returns: (transfer full) (nullable): the host, or NULL with @error set.
- */
-IbnmHost *ibnm_host_new_from_environment(GError **error)
-{
-    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    const char *simulate = g_getenv("IBNM_SIMULATE");
-    if (simulate != nullptr && *simulate != '\0') {
-        const char *state = g_getenv("IBNM_SIMULATE_STATE");
-        return ibnm_host_new_simulated(simulate, state && *state ? state : nullptr, error);
-    }
-    const char *root = g_getenv("IBNM_SYSFS_ROOT");
-    if (root != nullptr && *root != '\0')
-        return ibnm_host_new_sysfs_dump(root, error);
-    return ibnm_host_new_system();
+    return IBNM_HOST(g_initable_new(IBNM_TYPE_HOST, nullptr, error, IBNM_HOST_SYSFS_ROOT, root, nullptr));
 }
 
 IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
@@ -205,58 +255,13 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
  *
  * Returns: (transfer none): the sysfs root, or the host description file of
  *   a simulated host.
+ *
+ * Since: 0.1
  */
 const char *ibnm_host_get_location(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), nullptr);
     return ibnm_host_priv(self)->location_.c_str();
-}
-
-/**
- * ibnm_host_reset_simulation:
- * @error: return location for a #GError
- *
- * Forgets every change made to a simulated host (deletes its state) so it
- * is again as its host file describes it. Fails with
- * %IBNM_ERROR_NOT_SUPPORTED on a real host.
- */
-gboolean ibnm_host_reset_simulation(IbnmHost *self, GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(self), FALSE);
-    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        auto *fake = ibnm::hostFakePlatform(self);
-        if (fake == nullptr)
-            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host can be reset"));
-        return fake->reset();
-    });
-}
-
-/**
- * ibnm_host_add_simulated_faults:
- * @rules: fault rules, in the syntax of IBNM_FAKE_FAIL
- *   ("op=addSoftLink,nth=1,errno=EBUSY;...", examples/hosts/README.md)
- * @error: return location for a #GError
- *
- * Makes operations of a simulated host fail, for tests of error paths that
- * cannot take the rules from the environment (the dispatcher hook).
- * Fails with %IBNM_ERROR_NOT_SUPPORTED on a real host.
- */
-gboolean ibnm_host_add_simulated_faults(IbnmHost *self, const char *rules, GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(self), FALSE);
-    g_return_val_if_fail(rules != nullptr, FALSE);
-    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        auto *fake = ibnm::hostFakePlatform(self);
-        if (fake == nullptr)
-            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host takes injected faults"));
-        auto parsed = ibnm::platform::parseFaultRules(rules);
-        if (!parsed.ok())
-            return std::move(parsed).error();
-        fake->addFaults(std::move(parsed).value());
-        return {};
-    });
 }
 
 /**
@@ -268,6 +273,8 @@ gboolean ibnm_host_add_simulated_faults(IbnmHost *self, const char *rules, GErro
  * %IBNM_ERROR_TIMED_OUT before it reaches the kernel, and the apply undoes
  * what it did, as after any failure, so the host ends as before. A change
  * already under way is not interrupted.
+ *
+ * Since: 0.1
  */
 void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline)
 {

@@ -141,14 +141,28 @@ static void ibnm_gid_class_init_impl(IbnmGidClass *klass)
     installProps(G_OBJECT_CLASS(klass), gidProps);
 }
 
-/** ibnm_gid_get_index: Returns: the GID's index in the port's table. */
+/**
+ * ibnm_gid_get_index:
+ * @self: the object
+ *
+ * Returns: the GID's index in the port's table.
+ *
+ * Since: 0.1
+ */
 guint ibnm_gid_get_index(IbnmGid *self)
 {
     g_return_val_if_fail(IBNM_IS_GID(self), 0);
     return ibnm_gid_priv(self)->gid_.index;
 }
 
-/** ibnm_gid_get_gid: Returns: (transfer none): the GID as sysfs prints it. */
+/**
+ * ibnm_gid_get_gid:
+ * @self: the object
+ *
+ * Returns: (transfer none): the GID as sysfs prints it.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_gid_get_gid(IbnmGid *self)
 {
     g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
@@ -159,6 +173,8 @@ const char *ibnm_gid_get_gid(IbnmGid *self)
  * ibnm_gid_get_gid_type:
  * Returns: (transfer none) (nullable): "IB/RoCE v1", "RoCE v2", or NULL when
  *   unknown.
+ *
+ * Since: 0.1
  */
 const char *ibnm_gid_get_gid_type(IbnmGid *self)
 {
@@ -174,7 +190,14 @@ const char *ibnm_gid_get_gid_type(IbnmGid *self)
     return nullptr;
 }
 
-/** ibnm_gid_get_netdev: Returns: (transfer none) (nullable): the GID's netdev. */
+/**
+ * ibnm_gid_get_netdev:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the GID's netdev.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_gid_get_netdev(IbnmGid *self)
 {
     g_return_val_if_fail(IBNM_IS_GID(self), nullptr);
@@ -185,6 +208,8 @@ const char *ibnm_gid_get_netdev(IbnmGid *self)
  * ibnm_gid_get_ipv4:
  * Returns: (transfer none) (nullable): "a.b.c.d" for an IPv4-mapped GID
  *   (::ffff:a.b.c.d), else NULL.
+ *
+ * Since: 0.1
  */
 const char *ibnm_gid_get_ipv4(IbnmGid *self)
 {
@@ -241,7 +266,14 @@ static void ibnm_rdma_port_class_init_impl(IbnmRdmaPortClass *klass)
     g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), fallback);                                        \
     const auto &port = ibnm_rdma_port_priv(self)->port_
 
-/** ibnm_rdma_port_get_device: Returns: (transfer none): the RDMA device's name. */
+/**
+ * ibnm_rdma_port_get_device:
+ * @self: the object
+ *
+ * Returns: (transfer none): the RDMA device's name.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self)
 {
     g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
@@ -254,42 +286,84 @@ guint ibnm_rdma_port_get_number(IbnmRdmaPort *self)
     return port.number;
 }
 
-/** ibnm_rdma_port_get_state: Returns: (transfer none) (nullable): "4: ACTIVE". */
+/**
+ * ibnm_rdma_port_get_state:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "4: ACTIVE".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_port_get_state(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, nullptr);
     return nullIfEmpty(port.state);
 }
 
-/** ibnm_rdma_port_get_physical_state: Returns: (transfer none) (nullable): "5: LinkUp". */
+/**
+ * ibnm_rdma_port_get_physical_state:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "5: LinkUp".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, nullptr);
     return nullIfEmpty(port.physState);
 }
 
-/** ibnm_rdma_port_get_rate: Returns: (transfer none) (nullable): "56 Gb/sec (4X FDR)". */
+/**
+ * ibnm_rdma_port_get_rate:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "56 Gb/sec (4X FDR)".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_port_get_rate(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, nullptr);
     return nullIfEmpty(port.rate);
 }
 
-/** ibnm_rdma_port_get_lid: Returns: the LID, or -1 when unknown. */
+/**
+ * ibnm_rdma_port_get_lid:
+ * @self: the object
+ *
+ * Returns: the LID, or -1 when unknown.
+ *
+ * Since: 0.1
+ */
 gint64 ibnm_rdma_port_get_lid(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
     return port.lid ? gint64(*port.lid) : -1;
 }
 
-/** ibnm_rdma_port_get_sm_lid: Returns: the subnet manager's LID, or -1 when unknown. */
+/**
+ * ibnm_rdma_port_get_sm_lid:
+ * @self: the object
+ *
+ * Returns: the subnet manager's LID, or -1 when unknown.
+ *
+ * Since: 0.1
+ */
 gint64 ibnm_rdma_port_get_sm_lid(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
     return port.smLid ? gint64(*port.smLid) : -1;
 }
 
-/** ibnm_rdma_port_get_link_layer: Returns: (transfer none): "InfiniBand", "Ethernet" or "Unknown". */
+/**
+ * ibnm_rdma_port_get_link_layer:
+ * @self: the object
+ *
+ * Returns: (transfer none): "InfiniBand", "Ethernet" or "Unknown".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_port_get_link_layer(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, nullptr);
@@ -304,21 +378,42 @@ const char *ibnm_rdma_port_get_link_layer(IbnmRdmaPort *self)
     return "Unknown";
 }
 
-/** ibnm_rdma_port_get_active_mtu: Returns: the active IB MTU in bytes, 0 when unknown. */
+/**
+ * ibnm_rdma_port_get_active_mtu:
+ * @self: the object
+ *
+ * Returns: the active IB MTU in bytes, 0 when unknown.
+ *
+ * Since: 0.1
+ */
 guint ibnm_rdma_port_get_active_mtu(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, 0);
     return port.activeMtu.value_or(0);
 }
 
-/** ibnm_rdma_port_get_max_mtu: Returns: the largest IB MTU in bytes, 0 when unknown. */
+/**
+ * ibnm_rdma_port_get_max_mtu:
+ * @self: the object
+ *
+ * Returns: the largest IB MTU in bytes, 0 when unknown.
+ *
+ * Since: 0.1
+ */
 guint ibnm_rdma_port_get_max_mtu(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, 0);
     return port.maxMtu.value_or(0);
 }
 
-/** ibnm_rdma_port_get_broadcast_mtu: Returns: the IPoIB broadcast group's MTU, 0 when unknown. */
+/**
+ * ibnm_rdma_port_get_broadcast_mtu:
+ * @self: the object
+ *
+ * Returns: the IPoIB broadcast group's MTU, 0 when unknown.
+ *
+ * Since: 0.1
+ */
 guint ibnm_rdma_port_get_broadcast_mtu(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, 0);
@@ -330,6 +425,8 @@ guint ibnm_rdma_port_get_broadcast_mtu(IbnmRdmaPort *self)
  * @n_pkeys: (out): the number of entries
  * Returns: (transfer none) (array length=n_pkeys): the P_Key table's
  *   non-zero entries.
+ *
+ * Since: 0.1
  */
 const guint16 *ibnm_rdma_port_get_pkeys(IbnmRdmaPort *self, guint *n_pkeys)
 {
@@ -343,6 +440,8 @@ const guint16 *ibnm_rdma_port_get_pkeys(IbnmRdmaPort *self, guint *n_pkeys)
 /**
  * ibnm_rdma_port_get_gids:
  * Returns: (transfer none) (element-type IbnmGid): the used GID table entries.
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_rdma_port_get_gids(IbnmRdmaPort *self)
 {
@@ -353,6 +452,8 @@ GPtrArray *ibnm_rdma_port_get_gids(IbnmRdmaPort *self)
 /**
  * ibnm_rdma_port_get_netdevs:
  * Returns: (transfer none) (array zero-terminated=1): the netdevs on this port.
+ *
+ * Since: 0.1
  */
 const char *const *ibnm_rdma_port_get_netdevs(IbnmRdmaPort *self)
 {
@@ -364,6 +465,8 @@ const char *const *ibnm_rdma_port_get_netdevs(IbnmRdmaPort *self)
  * ibnm_rdma_port_get_default_roce_mode:
  * Returns: (transfer none) (nullable): configfs rdma_cm's default_roce_mode
  *   ("IB/RoCE v1" or "RoCE v2"), NULL when its directory does not exist.
+ *
+ * Since: 0.1
  */
 const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self)
 {
@@ -373,14 +476,28 @@ const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self)
     return *port.defaultRoceMode == ibnm::model::RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
 }
 
-/** ibnm_rdma_port_get_default_roce_tos: Returns: configfs default_roce_tos, or -1. */
+/**
+ * ibnm_rdma_port_get_default_roce_tos:
+ * @self: the object
+ *
+ * Returns: configfs default_roce_tos, or -1.
+ *
+ * Since: 0.1
+ */
 gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
     return port.defaultRoceTos ? gint(*port.defaultRoceTos) : -1;
 }
 
-/** ibnm_rdma_port_get_traffic_class: Returns: mlx5 tc/<port>/traffic_class, or -1. */
+/**
+ * ibnm_rdma_port_get_traffic_class:
+ * @self: the object
+ *
+ * Returns: mlx5 tc/<port>/traffic_class, or -1.
+ *
+ * Since: 0.1
+ */
 gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
@@ -398,6 +515,8 @@ gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
  * as NCCL_IB_GID_INDEX and UCX_IB_GID_INDEX want it.
  *
  * Returns: the index, or -1 when the port has no such GID.
+ *
+ * Since: 0.1
  */
 gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev)
 {
@@ -411,7 +530,14 @@ gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gbo
     return index ? gint(*index) : -1;
 }
 
-/** ibnm_rdma_port_get_ttl: Returns: mlx5 tc/<port>/ttl, or -1. */
+/**
+ * ibnm_rdma_port_get_ttl:
+ * @self: the object
+ *
+ * Returns: mlx5 tc/<port>/ttl, or -1.
+ *
+ * Since: 0.1
+ */
 gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, -1);
@@ -459,63 +585,126 @@ static void ibnm_rdma_device_class_init_impl(IbnmRdmaDeviceClass *klass)
     g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), fallback);                                      \
     const auto &dev = ibnm_rdma_device_priv(self)->device_
 
-/** ibnm_rdma_device_get_name: Returns: (transfer none): "mlx4_0". */
+/**
+ * ibnm_rdma_device_get_name:
+ * @self: the object
+ *
+ * Returns: (transfer none): "mlx4_0".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return dev.name.c_str();
 }
 
-/** ibnm_rdma_device_get_node_guid: Returns: (transfer none) (nullable): "0002:c903:0031:7850". */
+/**
+ * ibnm_rdma_device_get_node_guid:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "0002:c903:0031:7850".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.nodeGuid);
 }
 
-/** ibnm_rdma_device_get_node_type: Returns: (transfer none) (nullable): "1: CA", "4: RNIC". */
+/**
+ * ibnm_rdma_device_get_node_type:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "1: CA", "4: RNIC".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_node_type(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.nodeType);
 }
 
-/** ibnm_rdma_device_get_firmware_version: Returns: (transfer none) (nullable): fw_ver. */
+/**
+ * ibnm_rdma_device_get_firmware_version:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): fw_ver.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_firmware_version(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.fwVersion);
 }
 
-/** ibnm_rdma_device_get_driver: Returns: (transfer none) (nullable): "mlx5_core", "rdma_rxe". */
+/**
+ * ibnm_rdma_device_get_driver:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "mlx5_core", "rdma_rxe".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_driver(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.driver);
 }
 
-/** ibnm_rdma_device_get_hca_type: Returns: (transfer none) (nullable): "MT4099". */
+/**
+ * ibnm_rdma_device_get_hca_type:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): "MT4099".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_hca_type(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.hcaType);
 }
 
-/** ibnm_rdma_device_get_board_id: Returns: (transfer none) (nullable): board_id. */
+/**
+ * ibnm_rdma_device_get_board_id:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): board_id.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, nullptr);
     return nullIfEmpty(dev.boardId);
 }
 
-/** ibnm_rdma_device_get_enhanced_ipoib: Returns: whether IPoIB on it is Enhanced IPoIB (datagram only). */
+/**
+ * ibnm_rdma_device_get_enhanced_ipoib:
+ * @self: the object
+ *
+ * Returns: whether IPoIB on it is Enhanced IPoIB (datagram only).
+ *
+ * Since: 0.1
+ */
 gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, FALSE);
     return dev.enhancedIpoib;
 }
 
-/** ibnm_rdma_device_get_connected_mode_supported: Returns: whether IPoIB connected mode exists. */
+/**
+ * ibnm_rdma_device_get_connected_mode_supported:
+ * @self: the object
+ *
+ * Returns: whether IPoIB connected mode exists.
+ *
+ * Since: 0.1
+ */
 gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, FALSE);
@@ -525,6 +714,8 @@ gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self)
 /**
  * ibnm_rdma_device_get_ports:
  * Returns: (transfer none) (element-type IbnmRdmaPort): the ports, by number.
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self)
 {
@@ -536,6 +727,8 @@ GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self)
  * ibnm_rdma_device_get_port:
  * @number: the port number, from 1
  * Returns: (transfer none) (nullable): the port, or NULL.
+ *
+ * Since: 0.1
  */
 IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number)
 {
@@ -593,28 +786,56 @@ static void ibnm_ipoib_interface_class_init_impl(IbnmIpoibInterfaceClass *klass)
     g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), fallback);                                  \
     const auto &ib = ibnm_ipoib_interface_priv(self)->ipoib_
 
-/** ibnm_ipoib_interface_get_name: Returns: (transfer none): the interface name. */
+/**
+ * ibnm_ipoib_interface_get_name:
+ * @self: the object
+ *
+ * Returns: (transfer none): the interface name.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_name(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
     return ib.name.c_str();
 }
 
-/** ibnm_ipoib_interface_get_parent: Returns: (transfer none) (nullable): the parent of a P_Key child. */
+/**
+ * ibnm_ipoib_interface_get_parent:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the parent of a P_Key child.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_parent(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
     return nullIfEmpty(ib.parent);
 }
 
-/** ibnm_ipoib_interface_get_p_key: Returns: the P_Key as the kernel shows it (0x8000 set). */
+/**
+ * ibnm_ipoib_interface_get_p_key:
+ * @self: the object
+ *
+ * Returns: the P_Key as the kernel shows it (0x8000 set).
+ *
+ * Since: 0.1
+ */
 guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, 0);
     return ib.pkey;
 }
 
-/** ibnm_ipoib_interface_get_transport_mode: Returns: (transfer none): "datagram" or "connected". */
+/**
+ * ibnm_ipoib_interface_get_transport_mode:
+ * @self: the object
+ *
+ * Returns: (transfer none): "datagram" or "connected".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
@@ -633,14 +854,28 @@ guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self)
     return ib.mtu;
 }
 
-/** ibnm_ipoib_interface_get_mac_address: Returns: (transfer none) (nullable): the 20-byte hardware address. */
+/**
+ * ibnm_ipoib_interface_get_mac_address:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the 20-byte hardware address.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
     return nullIfEmpty(ib.address);
 }
 
-/** ibnm_ipoib_interface_get_port_guid: Returns: (transfer none) (nullable): its last 8 bytes, "0002:c903:0031:7851". */
+/**
+ * ibnm_ipoib_interface_get_port_guid:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): its last 8 bytes, "0002:c903:0031:7851".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
@@ -652,6 +887,8 @@ const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self)
  * Returns: (transfer none) (nullable): the DHCP client identifier the
  *   interface's DHCP clients send (NVIDIA's form: ff:00:00:00:00:00:02:00:00:02:c9:00
  *   and the port GUID), for host reservations in dhcpd or Kea.
+ *
+ * Since: 0.1
  */
 const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self)
 {
@@ -659,14 +896,28 @@ const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self)
     return nullIfEmpty(ibnm_ipoib_interface_priv(self)->dhcpClientId_);
 }
 
-/** ibnm_ipoib_interface_get_rdma_device: Returns: (transfer none) (nullable): the RDMA device behind it. */
+/**
+ * ibnm_ipoib_interface_get_rdma_device:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the RDMA device behind it.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_ipoib_interface_get_rdma_device(IbnmIpoibInterface *self)
 {
     g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), nullptr);
     return nullIfEmpty(ibnm_ipoib_interface_priv(self)->rdmaDevice_);
 }
 
-/** ibnm_ipoib_interface_get_rdma_port: Returns: the RDMA port number behind it, 0 when unknown. */
+/**
+ * ibnm_ipoib_interface_get_rdma_port:
+ * @self: the object
+ *
+ * Returns: the RDMA port number behind it, 0 when unknown.
+ *
+ * Since: 0.1
+ */
 guint ibnm_ipoib_interface_get_rdma_port(IbnmIpoibInterface *self)
 {
     g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), 0);
@@ -702,21 +953,42 @@ static void ibnm_soft_link_class_init_impl(IbnmSoftLinkClass *klass)
     installProps(G_OBJECT_CLASS(klass), softLinkProps);
 }
 
-/** ibnm_soft_link_get_name: Returns: (transfer none): "rxe0". */
+/**
+ * ibnm_soft_link_get_name:
+ * @self: the object
+ *
+ * Returns: (transfer none): "rxe0".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_soft_link_get_name(IbnmSoftLink *self)
 {
     g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
     return ibnm_soft_link_priv(self)->link_.name.c_str();
 }
 
-/** ibnm_soft_link_get_link_type: Returns: (transfer none): "rxe" or "siw". */
+/**
+ * ibnm_soft_link_get_link_type:
+ * @self: the object
+ *
+ * Returns: (transfer none): "rxe" or "siw".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_soft_link_get_link_type(IbnmSoftLink *self)
 {
     g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
     return ibnm_soft_link_priv(self)->link_.type == ibnm::model::SoftLinkType::Rxe ? "rxe" : "siw";
 }
 
-/** ibnm_soft_link_get_netdev: Returns: (transfer none): the netdev it runs over. */
+/**
+ * ibnm_soft_link_get_netdev:
+ * @self: the object
+ *
+ * Returns: (transfer none): the netdev it runs over.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_soft_link_get_netdev(IbnmSoftLink *self)
 {
     g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);

@@ -95,6 +95,8 @@ static void ibnm_inventory_class_init_impl(IbnmInventoryClass *klass)
  *
  * Returns: (transfer full): an empty inventory of @host; call
  *   ibnm_inventory_reload().
+ *
+ * Since: 0.1
  */
 IbnmInventory *ibnm_inventory_new(IbnmHost *host)
 {
@@ -107,6 +109,8 @@ IbnmInventory *ibnm_inventory_new(IbnmHost *host)
  *
  * Returns: (transfer none) (nullable): the host, or NULL for an inventory
  *   made from a snapshot.
+ *
+ * Since: 0.1
  */
 IbnmHost *ibnm_inventory_get_host(IbnmInventory *self)
 {
@@ -137,6 +141,8 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
  *
  * Reads the host again. On failure the previous contents stay. Objects
  * handed out before stay valid (they are snapshots) but are not updated.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
 {
@@ -155,6 +161,8 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
  * ibnm_inventory_reload() reads. Afterwards the devices' and ports' other
  * attributes may be unset and the IPoIB interfaces and soft links may be
  * empty. On failure the previous contents stay.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error)
 {
@@ -168,6 +176,8 @@ gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error)
  *
  * Returns: (transfer none) (array zero-terminated=1): the RDMA device names,
  *   in the order the host lists them; valid until the next reload.
+ *
+ * Since: 0.1
  */
 const char *const *ibnm_inventory_get_device_names(IbnmInventory *self)
 {
@@ -189,6 +199,8 @@ static GPtrArray *copyArray(GPtrArray *a)
  * Returns: (transfer container) (element-type IbnmRdmaDevice): the RDMA
  *   devices; the array holds a reference on each, free it with
  *   g_ptr_array_unref().
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_inventory_get_devices(IbnmInventory *self)
 {
@@ -202,6 +214,8 @@ GPtrArray *ibnm_inventory_get_devices(IbnmInventory *self)
  *
  * Returns: (transfer none) (nullable): the device, valid until the next
  *   reload (take a reference to keep it).
+ *
+ * Since: 0.1
  */
 IbnmRdmaDevice *ibnm_inventory_find_device(IbnmInventory *self, const char *name)
 {
@@ -221,6 +235,8 @@ IbnmRdmaDevice *ibnm_inventory_find_device(IbnmInventory *self, const char *name
  *
  * Returns: (transfer container) (element-type IbnmIpoibInterface): the IPoIB
  *   netdevs (port interfaces and P_Key children); free with g_ptr_array_unref().
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_inventory_get_ipoib_interfaces(IbnmInventory *self)
 {
@@ -233,6 +249,8 @@ GPtrArray *ibnm_inventory_get_ipoib_interfaces(IbnmInventory *self)
  *
  * Returns: (transfer none) (nullable): the IPoIB netdev @name, valid until the
  *   next reload.
+ *
+ * Since: 0.1
  */
 IbnmIpoibInterface *ibnm_inventory_find_ipoib_interface(IbnmInventory *self, const char *name)
 {
@@ -252,6 +270,8 @@ IbnmIpoibInterface *ibnm_inventory_find_ipoib_interface(IbnmInventory *self, con
  *
  * Returns: (transfer container) (element-type IbnmSoftLink): the rxe and siw
  *   links; free with g_ptr_array_unref().
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self)
 {
@@ -267,6 +287,8 @@ GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self)
  *
  * Returns: (transfer none) (nullable): the RDMA port behind @netdev, valid
  *   until the next reload.
+ *
+ * Since: 0.1
  */
 IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const char *netdev)
 {
@@ -289,6 +311,8 @@ IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const cha
  * ibnm_inventory_get_kernel_release:
  *
  * Returns: (transfer none) (nullable): the host's kernel release, if known.
+ *
+ * Since: 0.1
  */
 const char *ibnm_inventory_get_kernel_release(IbnmInventory *self)
 {

@@ -14,11 +14,19 @@ G_BEGIN_DECLS
  * What a host has: RDMA devices with their ports and GIDs, IPoIB
  * interfaces, the netdev <-> RDMA port map, soft RDMA links and the RoCE
  * defaults, as read at the last ibnm_inventory_reload().
+ *
+ * Since: 0.1
  */
 #define IBNM_TYPE_INVENTORY (ibnm_inventory_get_type())
 G_DECLARE_FINAL_TYPE(IbnmInventory, ibnm_inventory, IBNM, INVENTORY, GObject)
 
-/** Property name of #IbnmInventory:host. */
+/**
+ * IBNM_INVENTORY_HOST:
+ *
+ * The name of the #IbnmInventory:host property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_INVENTORY_HOST "host"
 
 IbnmInventory *ibnm_inventory_new(IbnmHost *host);

@@ -102,8 +102,10 @@ std::vector<std::string> toVector(const char *const *argv)
  * @connection: (nullable): the connection; NULL for an empty one
  *
  * Returns: (transfer full): a profile sharing @connection (a reference is taken).
+ *
+ * Since: 0.1
  */
-IbnmProfile *ibnm_profile_new(struct _NMConnection *connection)
+IbnmProfile *ibnm_profile_new(NMConnection *connection)
 {
     g_return_val_if_fail(connection == nullptr || NM_IS_CONNECTION(connection), nullptr);
     return IBNM_PROFILE(g_object_new(IBNM_TYPE_PROFILE, IBNM_PROFILE_CONNECTION, connection, nullptr));
@@ -119,6 +121,8 @@ IbnmProfile *ibnm_profile_new(struct _NMConnection *connection)
  * normalized); ibnm's `rdma.*`/`ipoib.*` keys are accepted as properties.
  *
  * Returns: (transfer full): the profile, or NULL with @error set.
+ *
+ * Since: 0.1
  */
 IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
 {
@@ -141,6 +145,8 @@ IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
  *   after the profile's name
  *
  * Changes the profile as `nmcli connection modify` would; on error it is unchanged.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_profile_modify_from_args(IbnmProfile *self, const char *const *argv, GError **error)
 {
@@ -150,8 +156,15 @@ gboolean ibnm_profile_modify_from_args(IbnmProfile *self, const char *const *arg
     return ibnm::guard(error, [&]() { return ibnm::nmcli::connectionModify(conn(self), toVector(argv)); });
 }
 
-/** ibnm_profile_get_connection: Returns: (transfer none): the NMConnection the profile is. */
-struct _NMConnection *ibnm_profile_get_connection(IbnmProfile *self)
+/**
+ * ibnm_profile_get_connection:
+ * @profile: the object
+ *
+ * Returns: (transfer none): the NMConnection the profile is.
+ *
+ * Since: 0.1
+ */
+NMConnection *ibnm_profile_get_connection(IbnmProfile *self)
 {
     g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);
     return conn(self);
@@ -188,6 +201,8 @@ IBNM_IB_GETTER(mac_address)
  * Returns: (transfer full) (nullable): the port GUID of the profile's 20-byte
  *   mac-address ("00:02:c9:03:00:31:78:51", its last 8 bytes, the only stable
  *   part, as NetworkManager matches it), or %NULL without one.
+ *
+ * Since: 0.1
  */
 char *ibnm_profile_dup_port_guid(IbnmProfile *self)
 {
@@ -197,7 +212,14 @@ char *ibnm_profile_dup_port_guid(IbnmProfile *self)
     return guid.empty() ? nullptr : g_strdup(guid.c_str());
 }
 
-/** ibnm_profile_get_mtu: Returns: the [infiniband] MTU; 0 = automatic or no [infiniband]. */
+/**
+ * ibnm_profile_get_mtu:
+ * @profile: the object
+ *
+ * Returns: the [infiniband] MTU; 0 = automatic or no [infiniband].
+ *
+ * Since: 0.1
+ */
 guint32 ibnm_profile_get_mtu(IbnmProfile *self)
 {
     g_return_val_if_fail(IBNM_IS_PROFILE(self), 0);
@@ -205,7 +227,14 @@ guint32 ibnm_profile_get_mtu(IbnmProfile *self)
     return s ? nm_setting_infiniband_get_mtu(s) : 0;
 }
 
-/** ibnm_profile_get_p_key: Returns: the P_Key as configured (no 0x8000 forced), -1 for none. */
+/**
+ * ibnm_profile_get_p_key:
+ * @profile: the object
+ *
+ * Returns: the P_Key as configured (no 0x8000 forced), -1 for none.
+ *
+ * Since: 0.1
+ */
 int ibnm_profile_get_p_key(IbnmProfile *self)
 {
     g_return_val_if_fail(IBNM_IS_PROFILE(self), -1);
@@ -218,6 +247,8 @@ int ibnm_profile_get_p_key(IbnmProfile *self)
  * @key: a [user] key, e.g. `rdma.link-type`
  *
  * Returns: (transfer none) (nullable): the value, NULL when unset.
+ *
+ * Since: 0.1
  */
 const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
 {
@@ -233,6 +264,8 @@ const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
  * @value: (nullable): the value, NULL to remove the key
  *
  * Returns: TRUE, or FALSE with @error naming the key.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const char *value, GError **error)
 {
@@ -265,6 +298,8 @@ gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const 
  *
  * NetworkManager's own checks (rule 1): what nm_connection_verify() enforces,
  * the first error prefixed with its `setting.property`.
+ *
+ * Since: 0.1
  */
 gboolean ibnm_profile_verify(IbnmProfile *self, GError **error)
 {

@@ -2,12 +2,10 @@
 #pragma once
 
 #include <glib-object.h>
+#include <NetworkManager.h>
 
 G_BEGIN_DECLS
 
-/* libnm's NMConnection, declared without its header so this header needs only
- * GLib; include <NetworkManager.h> to use the connection. */
-struct _NMConnection;
 
 /**
  * IbnmProfile:
@@ -16,18 +14,26 @@ struct _NMConnection;
  * libnm NMConnection: every getter reads through libnm, nothing is stored
  * twice. ibnm's own options (`rdma.*`, `ipoib.*`) live in the connection's
  * [user] setting (NMSettingUser).
+ *
+ * Since: 0.1
  */
 #define IBNM_TYPE_PROFILE (ibnm_profile_get_type())
 G_DECLARE_FINAL_TYPE(IbnmProfile, ibnm_profile, IBNM, PROFILE, GObject)
 
-/** Property name of #IbnmProfile:connection (NMConnection, construct-only). */
+/**
+ * IBNM_PROFILE_CONNECTION:
+ *
+ * The name of the #IbnmProfile:connection property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_PROFILE_CONNECTION "connection"
 
-IbnmProfile *ibnm_profile_new(struct _NMConnection *connection);
+IbnmProfile *ibnm_profile_new(NMConnection *connection);
 IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error);
 gboolean ibnm_profile_modify_from_args(IbnmProfile *profile, const char *const *argv, GError **error);
 
-struct _NMConnection *ibnm_profile_get_connection(IbnmProfile *profile);
+NMConnection *ibnm_profile_get_connection(IbnmProfile *profile);
 
 const char *ibnm_profile_get_id(IbnmProfile *profile);
 const char *ibnm_profile_get_uuid(IbnmProfile *profile);

@@ -29,6 +29,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/loader.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
@@ -251,13 +252,17 @@ int main(int argc, char **argv)
     }
 
     int rc = 0;
-    IbnmHost *host = config.simulate.empty()
-                         ? ibnm_host_new_system()
-                         : ibnm_host_new_simulated(config.simulate.c_str(),
-                                                   config.simulateState.empty() ? nullptr : config.simulateState.c_str(),
-                                                   &error);
-    if (host && !config.fakeFail.empty() && !ibnm_host_add_simulated_faults(host, config.fakeFail.c_str(), &error))
-        g_clear_object(&host);
+    // The simulator is loaded only when a test configuration names a
+    // simulated host; NetworkManager's runs never map it.
+    IbnmHost *host = nullptr;
+    if (config.simulate.empty()) {
+        host = ibnm_host_new_system();
+    } else if (const ibnm::simulator::Api *sim = ibnm::simulator::load(&error)) {
+        host = sim->newHost(config.simulate.c_str(),
+                            config.simulateState.empty() ? nullptr : config.simulateState.c_str(), &error);
+        if (host && !config.fakeFail.empty() && !sim->addFaults(host, config.fakeFail.c_str(), &error))
+            g_clear_object(&host);
+    }
     if (host == nullptr) {
         logLine(LOG_ERR, _("%s: %s"), action, error->message);
         g_clear_error(&error);

@@ -4,6 +4,7 @@
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
+#include <gio/gio.h>
 
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/gobject.hpp"
@@ -27,6 +28,9 @@ struct IbnmSettingsPrivate {
     std::unique_ptr<ibnm::settings::Backend> backend_;
     // Set when backend_ is the keyfile store (borrowed from backend_).
     ibnm::settings::KeyfileBackend *keyfile_ = nullptr;
+    // The construct-only properties.
+    IbnmSettingsBackend kind_ = IBNM_SETTINGS_BACKEND_KEYFILE;
+    std::string keyfileDir_ = IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
     // NULL-terminated view of the backend's warnings.
     std::vector<const char *> warningsView_{nullptr};
     // UUID -> position in backend_->profiles(), built at the first lookup
@@ -35,20 +39,136 @@ struct IbnmSettingsPrivate {
     std::unordered_map<std::string, size_t> byUuid_;
 };
 
-IBNM_DEFINE_FINAL_TYPE(IbnmSettings, ibnm_settings, G_TYPE_OBJECT)
+enum { PROP_0, PROP_BACKEND, PROP_KEYFILE_DIR, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
-static void ibnm_settings_class_init_impl(IbnmSettingsClass *) {}
+static void ibnm_settings_initable_iface_init(GInitableIface *iface);
+
+IBNM_DEFINE_TYPE_FULL(IbnmSettings, ibnm_settings, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+                      G_IMPLEMENT_INTERFACE(G_TYPE_INITABLE, ibnm_settings_initable_iface_init))
+
+GType ibnm_settings_backend_get_type(void)
+{
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        static const GEnumValue values[] = {
+            {IBNM_SETTINGS_BACKEND_KEYFILE, "IBNM_SETTINGS_BACKEND_KEYFILE", "keyfile"},
+            {IBNM_SETTINGS_BACKEND_NETWORKMANAGER, "IBNM_SETTINGS_BACKEND_NETWORKMANAGER", "networkmanager"},
+            {IBNM_SETTINGS_BACKEND_AUTO, "IBNM_SETTINGS_BACKEND_AUTO", "auto"},
+            {0, nullptr, nullptr},
+        };
+        g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmSettingsBackend"), values));
+    }
+    return type;
+}
+
+static void ibnm_settings_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_settings_priv(object);
+    switch (prop_id) {
+    case PROP_BACKEND:
+        g_value_set_enum(value, priv->kind_);
+        break;
+    case PROP_KEYFILE_DIR:
+        g_value_set_string(value, priv->keyfileDir_.c_str());
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_settings_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+    auto *priv = ibnm_settings_priv(object);
+    switch (prop_id) {
+    case PROP_BACKEND:
+        priv->kind_ = IbnmSettingsBackend(g_value_get_enum(value));
+        break;
+    case PROP_KEYFILE_DIR: {
+        const char *dir = g_value_get_string(value);
+        priv->keyfileDir_ = dir ? dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
+        break;
+    }
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
 
 namespace {
 
-IbnmSettings *newWith(std::unique_ptr<ibnm::settings::Backend> backend)
+void useBackend(IbnmSettingsPrivate *priv, std::unique_ptr<ibnm::settings::Backend> backend)
 {
-    auto *self = IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, nullptr));
-    auto *priv = ibnm_settings_priv(self);
     priv->keyfile_ = dynamic_cast<ibnm::settings::KeyfileBackend *>(backend.get());
     priv->backend_ = std::move(backend);
-    return self;
 }
+
+} // namespace
+
+// The keyfile store cannot fail to open, so it is there once constructed
+// (g_object_new from a binding included); NetworkManager's backend is
+// opened by g_initable_init().
+static void ibnm_settings_constructed(GObject *object)
+{
+    G_OBJECT_CLASS(ibnm_settings_parent_class)->constructed(object);
+    auto *priv = ibnm_settings_priv(object);
+    if (priv->kind_ == IBNM_SETTINGS_BACKEND_KEYFILE)
+        useBackend(priv, std::make_unique<ibnm::settings::KeyfileBackend>(priv->keyfileDir_));
+}
+
+static gboolean ibnm_settings_initable_init(GInitable *initable, GCancellable *, GError **error)
+{
+    auto *priv = ibnm_settings_priv(initable);
+    if (priv->backend_)
+        return TRUE;
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        if (priv->kind_ == IBNM_SETTINGS_BACKEND_AUTO && !ibnm::settings::networkManagerRunning()) {
+            useBackend(priv, std::make_unique<ibnm::settings::KeyfileBackend>(priv->keyfileDir_));
+            return {};
+        }
+        auto backend = ibnm::settings::NetworkManagerBackend::connect();
+        if (!backend)
+            return std::move(backend).error();
+        useBackend(priv, std::move(*backend));
+        return {};
+    });
+}
+
+static void ibnm_settings_initable_iface_init(GInitableIface *iface)
+{
+    iface->init = ibnm_settings_initable_init;
+}
+
+static void ibnm_settings_class_init_impl(IbnmSettingsClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->get_property = ibnm_settings_get_property;
+    object_class->set_property = ibnm_settings_set_property;
+    object_class->constructed = ibnm_settings_constructed;
+    /**
+     * IbnmSettings:backend:
+     *
+     * Where the profiles live (construct-only).
+     *
+     * Since: 0.1
+     */
+    props[PROP_BACKEND] = g_param_spec_enum(
+        IBNM_SETTINGS_BACKEND, nullptr, nullptr, IBNM_TYPE_SETTINGS_BACKEND, IBNM_SETTINGS_BACKEND_KEYFILE,
+        GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+    /**
+     * IbnmSettings:keyfile-dir:
+     *
+     * The keyfile directory (construct-only); %NULL means
+     * %IBNM_SETTINGS_DEFAULT_KEYFILE_DIR.
+     *
+     * Since: 0.1
+     */
+    props[PROP_KEYFILE_DIR] = g_param_spec_string(
+        IBNM_SETTINGS_KEYFILE_DIR, nullptr, nullptr, IBNM_SETTINGS_DEFAULT_KEYFILE_DIR,
+        GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+    g_object_class_install_properties(object_class, N_PROPS, props);
+}
+
+namespace {
 
 void refreshWarnings(IbnmSettingsPrivate *priv)
 {
@@ -102,14 +222,12 @@ bool matchesFilename(const ibnm::settings::StoredProfile &p, const char *key)
  * written as NetworkManager does. Nothing is read until ibnm_settings_load().
  *
  * Returns: (transfer full): the settings
+ *
+ * Since: 0.1
  */
 IbnmSettings *ibnm_settings_new_keyfile(const char *dir)
 {
-    try {
-        return newWith(std::make_unique<ibnm::settings::KeyfileBackend>(dir ? dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR));
-    } catch (const std::bad_alloc &) {
-        g_error("libibnm: out of memory");
-    }
+    return IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, IBNM_SETTINGS_KEYFILE_DIR, dir, nullptr));
 }
 
 /**
@@ -121,19 +239,14 @@ IbnmSettings *ibnm_settings_new_keyfile(const char *dir)
  *
  * Returns: (transfer full) (nullable): the settings, or NULL with @error
  *   set if NetworkManager does not run on the system bus
+ *
+ * Since: 0.1
  */
 IbnmSettings *ibnm_settings_new_networkmanager(GError **error)
 {
     g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    IbnmSettings *result = nullptr;
-    ibnm::guard(error, [&]() -> ibnm::Status {
-        auto backend = ibnm::settings::NetworkManagerBackend::connect();
-        if (!backend)
-            return std::move(backend).error();
-        result = newWith(std::move(*backend));
-        return {};
-    });
-    return result;
+    return IBNM_SETTINGS(g_initable_new(IBNM_TYPE_SETTINGS, nullptr, error, IBNM_SETTINGS_BACKEND,
+                                        IBNM_SETTINGS_BACKEND_NETWORKMANAGER, nullptr));
 }
 
 /**
@@ -146,24 +259,14 @@ IbnmSettings *ibnm_settings_new_networkmanager(GError **error)
  * bus, else the keyfile store.
  *
  * Returns: (transfer full) (nullable): the settings
+ *
+ * Since: 0.1
  */
 IbnmSettings *ibnm_settings_new_auto(const char *keyfile_dir, GError **error)
 {
     g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    IbnmSettings *result = nullptr;
-    ibnm::guard(error, [&]() -> ibnm::Status {
-        if (ibnm::settings::networkManagerRunning()) {
-            auto backend = ibnm::settings::NetworkManagerBackend::connect();
-            if (!backend)
-                return std::move(backend).error();
-            result = newWith(std::move(*backend));
-        } else {
-            result = newWith(std::make_unique<ibnm::settings::KeyfileBackend>(
-                keyfile_dir ? keyfile_dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR));
-        }
-        return {};
-    });
-    return result;
+    return IBNM_SETTINGS(g_initable_new(IBNM_TYPE_SETTINGS, nullptr, error, IBNM_SETTINGS_BACKEND,
+                                        IBNM_SETTINGS_BACKEND_AUTO, IBNM_SETTINGS_KEYFILE_DIR, keyfile_dir, nullptr));
 }
 
 /**
@@ -171,10 +274,13 @@ IbnmSettings *ibnm_settings_new_auto(const char *keyfile_dir, GError **error)
  * @self: the settings
  *
  * Returns: "keyfile" or "networkmanager"
+ *
+ * Since: 0.1
  */
 const char *ibnm_settings_get_backend_name(IbnmSettings *self)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     return ibnm_settings_priv(self)->backend_->name();
 }
 
@@ -184,10 +290,13 @@ const char *ibnm_settings_get_backend_name(IbnmSettings *self)
  *
  * Returns: (nullable): the keyfile directory of the keyfile store, NULL
  *   for the NetworkManager backend
+ *
+ * Since: 0.1
  */
 const char *ibnm_settings_get_keyfile_dir(IbnmSettings *self)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     auto *priv = ibnm_settings_priv(self);
     return priv->keyfile_ ? priv->keyfile_->dir().c_str() : nullptr;
 }
@@ -200,10 +309,13 @@ const char *ibnm_settings_get_keyfile_dir(IbnmSettings *self)
  * The keyfile store loads only files owned by @uid (root, 0, by default, as
  * NetworkManager). Meant for tests and private stores; has no effect on the
  * NetworkManager backend.
+ *
+ * Since: 0.1
  */
 void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid)
 {
     g_return_if_fail(IBNM_IS_SETTINGS(self));
+    g_return_if_fail(ibnm_settings_priv(self)->backend_ != nullptr); // g_initable_init() not run
     auto *priv = ibnm_settings_priv(self);
     if (priv->keyfile_)
         priv->keyfile_->setRequiredOwner(uid_t(uid));
@@ -220,10 +332,13 @@ void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid)
  * read at all is an error.
  *
  * Returns: TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
@@ -242,6 +357,8 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
  * Same as ibnm_settings_load(): reads the store again.
  *
  * Returns: TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
 {
@@ -252,12 +369,15 @@ gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
  * ibnm_settings_get_connections:
  * @self: the settings
  *
- * Returns: (transfer full) (element-type NMConnection): the profiles, in
+ * Returns: (transfer full) (element-type NM.Connection): the profiles, in
  *   file-name order (keyfile) or id order (NetworkManager)
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     auto *priv = ibnm_settings_priv(self);
     GPtrArray *a = g_ptr_array_new_with_free_func(g_object_unref);
     for (const auto &p : priv->backend_->profiles())
@@ -271,10 +391,13 @@ GPtrArray *ibnm_settings_get_connections(IbnmSettings *self)
  *
  * Returns: (transfer none) (array zero-terminated=1): what the last load
  *   skipped, one message per problem, each naming its file or profile
+ *
+ * Since: 0.1
  */
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     return ibnm_settings_priv(self)->warningsView_.data();
 }
 
@@ -285,10 +408,13 @@ const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self)
  *
  * Returns: (transfer none) (nullable): the first profile matching by UUID,
  *   else by id, else by file name
+ *
+ * Since: 0.1
  */
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     g_return_val_if_fail(id_uuid_or_filename != nullptr, nullptr);
     auto *priv = ibnm_settings_priv(self);
     if (const auto *p = findByUuid(priv, id_uuid_or_filename))
@@ -309,10 +435,13 @@ NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_file
  * @uuid: a profile's UUID
  *
  * Returns: (nullable): the keyfile that stores the profile, NULL if unknown
+ *
+ * Since: 0.1
  */
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     g_return_val_if_fail(uuid != nullptr, nullptr);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
     return p == nullptr || p->filename.empty() ? nullptr : p->filename.c_str();
@@ -326,10 +455,13 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
  * @error: return location for a #GError
  *
  * Returns: TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
@@ -351,10 +483,13 @@ gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **
  * @error: return location for a #GError
  *
  * Returns: TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
@@ -372,10 +507,13 @@ gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GErr
  * @error: return location for a #GError
  *
  * Returns: TRUE on success
+ *
+ * Since: 0.1
  */
 gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(uuid != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
@@ -393,6 +531,8 @@ gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **err
  *
  * Returns: (transfer full) (nullable): the keyfile NetworkManager writes
  *   for a normalized copy of @connection
+ *
+ * Since: 0.1
  */
 char *ibnm_keyfile_to_data(NMConnection *connection, GError **error)
 {
@@ -417,6 +557,8 @@ char *ibnm_keyfile_to_data(NMConnection *connection, GError **error)
  * @error: return location for a #GError
  *
  * Returns: (transfer full) (nullable): the normalized profile
+ *
+ * Since: 0.1
  */
 NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error)
 {
@@ -440,6 +582,8 @@ NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GEr
  *
  * Returns: (transfer full): the file name NetworkManager gives a new
  *   profile with this id (before resolving collisions)
+ *
+ * Since: 0.1
  */
 char *ibnm_keyfile_create_filename(const char *id)
 {
@@ -460,6 +604,8 @@ char *ibnm_keyfile_create_filename(const char *id)
  * does. Errors name FILE:LINE: KEY or FILE: KEY.
  *
  * Returns: (transfer full) (nullable): the normalized profile
+ *
+ * Since: 0.1
  */
 NMConnection *ibnm_ifcfg_import(const char *path, GError **error)
 {

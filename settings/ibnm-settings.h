@@ -5,14 +5,43 @@
  * NMClient, so NetworkManager stays the owner of its profiles). */
 #pragma once
 
-#include <glib-object.h>
+#include <gio/gio.h>
+#include <NetworkManager.h>
 
 G_BEGIN_DECLS
 
-/* libnm's NMConnection, declared without its header so this header needs only
- * GLib (as ibnm-profile.h does); include <NetworkManager.h> to use it. */
-struct _NMConnection;
 
+/**
+ * IbnmSettingsBackend:
+ * @IBNM_SETTINGS_BACKEND_KEYFILE: NetworkManager's keyfiles in a directory,
+ *   read and written by libibnm (NetworkManager does not run)
+ * @IBNM_SETTINGS_BACKEND_NETWORKMANAGER: NetworkManager's profiles over
+ *   D-Bus (libnm's #NMClient)
+ * @IBNM_SETTINGS_BACKEND_AUTO: NetworkManager if it runs, else the keyfiles
+ *
+ * Where an #IbnmSettings keeps its profiles.
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_SETTINGS_BACKEND_KEYFILE,
+    IBNM_SETTINGS_BACKEND_NETWORKMANAGER,
+    IBNM_SETTINGS_BACKEND_AUTO,
+} IbnmSettingsBackend;
+
+#define IBNM_TYPE_SETTINGS_BACKEND (ibnm_settings_backend_get_type())
+GType ibnm_settings_backend_get_type(void);
+
+/**
+ * IbnmSettings:
+ *
+ * The profile store. Created with g_object_new() (or from a binding) it is
+ * the keyfile store of #IbnmSettings:keyfile-dir; with
+ * #IbnmSettings:backend set to NetworkManager or auto it must be
+ * initialized with g_initable_init() (the constructors here do it).
+ *
+ * Since: 0.1
+ */
 #define IBNM_TYPE_SETTINGS (ibnm_settings_get_type())
 G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
 
@@ -20,8 +49,27 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  * IBNM_SETTINGS_DEFAULT_KEYFILE_DIR:
  *
  * Where NetworkManager keeps its keyfiles.
+ *
+ * Since: 0.1
  */
 #define IBNM_SETTINGS_DEFAULT_KEYFILE_DIR "/etc/NetworkManager/system-connections"
+
+/**
+ * IBNM_SETTINGS_BACKEND:
+ *
+ * The name of the #IbnmSettings:backend property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_SETTINGS_BACKEND "backend"
+/**
+ * IBNM_SETTINGS_KEYFILE_DIR:
+ *
+ * The name of the #IbnmSettings:keyfile-dir property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_SETTINGS_KEYFILE_DIR "keyfile-dir"
 
 IbnmSettings *ibnm_settings_new_keyfile(const char *dir);
 IbnmSettings *ibnm_settings_new_networkmanager(GError **error);
@@ -35,17 +83,17 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
-struct _NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
+NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 
-gboolean ibnm_settings_add(IbnmSettings *self, struct _NMConnection *connection, char **out_path, GError **error);
-gboolean ibnm_settings_update(IbnmSettings *self, struct _NMConnection *connection, GError **error);
+gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error);
+gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error);
 gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error);
 
-char *ibnm_keyfile_to_data(struct _NMConnection *connection, GError **error);
-struct _NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error);
+char *ibnm_keyfile_to_data(NMConnection *connection, GError **error);
+NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error);
 char *ibnm_keyfile_create_filename(const char *id);
 
-struct _NMConnection *ibnm_ifcfg_import(const char *path, GError **error);
+NMConnection *ibnm_ifcfg_import(const char *path, GError **error);
 
 G_END_DECLS

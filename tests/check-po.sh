@@ -33,7 +33,7 @@ for lang in $(grep -v '^#' "$top_srcdir/po/LINGUAS"); do
     [ "$missing" -gt 0 ] && missing=$((missing - 1))
     [ "$fuzzy" -gt 0 ] && fuzzy=$((fuzzy - 1))
     if [ "$missing" -ne 0 ] || [ "$fuzzy" -ne 0 ]; then
-      echo "check-po: $po: $missing messages untranslated, $fuzzy fuzzy (run make -C po update-po, then translate; tools/po-fill.py helps):"
+      echo "check-po: $po: $missing messages untranslated, $fuzzy fuzzy (run make -C po update-po, then translate):"
       msgattrib --untranslated --no-obsolete --no-location "$tmp/$lang.po" | grep '^msgid ' | head -20
       fail=1
     fi

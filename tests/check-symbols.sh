@@ -1,21 +1,51 @@
 #!/bin/sh
-# libibnm.so exports exactly the C API listed in libcore/libibnm.sym: only
-# ibnm_* symbols, none missing, none extra. Update the list with the API.
+# Each library exports exactly the names its version script lists, each in
+# its versioned node: libibnm.so (libcore/libibnm.ver: IBNM_0.1, and
+# IBNM_PRIVATE for the simulator) and libibnm-simulator.so
+# (libcore/simulator/libibnm-simulator.ver). Nothing outside ibnm_ leaves
+# either, and libibnm.so holds no simulator code.
 set -eu
-so="$top_builddir/libcore/.libs/libibnm.so"
-[ -f "$so" ] || { echo "check-symbols: $so not built"; exit 1; }
-actual=$(${NM:-nm} -D --defined-only "$so" | awk '$2 ~ /^[TDRBVWiu]$/ { print $3 }' | sed 's/@.*//' | LC_ALL=C sort -u)
-expected=$(grep -v '^#' "$top_srcdir/libcore/libibnm.sym" | grep -v '^$' | LC_ALL=C sort -u)
-bad=$(printf '%s\n' "$actual" | grep -v '^ibnm_' || true)
-if [ -n "$bad" ]; then
-  echo "check-symbols: symbols outside the ibnm_ namespace are exported:"; echo "$bad"; exit 1
+status=0
+tmp="${TMPDIR:-/tmp}/ibnm-sym.$$"
+trap 'rm -f "$tmp".*' EXIT
+
+# "name@NODE" for each name listed in a version script's global: parts.
+listed() {
+  awk '
+    /^[ \t]*\/\*/ { next }
+    /^[A-Za-z_0-9.]+[ \t]*\{/ { node = $1; sub(/\{.*/, "", node); glob = 0; next }
+    /global:/ { glob = 1; next }
+    /local:/ { glob = 0; next }
+    glob && /^[ \t]*[a-z_0-9]+;/ { gsub(/[ \t;]/, ""); print $0 "@" node }
+  ' "$1" | LC_ALL=C sort -u
+}
+
+check() {
+  so="$1" ver="$2"
+  [ -f "$so" ] || { echo "check-symbols: $so not built"; status=1; return; }
+  # nm prints "name@@NODE" for a versioned definition.
+  ${NM:-nm} -D --defined-only "$so" | awk '$2 ~ /^[TDRBVWiu]$/ { sub(/@@/, "@", $3); print $3 }' |
+    LC_ALL=C sort -u > "$tmp.actual"
+  listed "$ver" > "$tmp.expected"
+  bad=$(cut -d@ -f1 "$tmp.actual" | grep -v '^ibnm_' || true)
+  if [ -n "$bad" ]; then
+    echo "check-symbols: $so exports symbols outside the ibnm_ namespace:"; echo "$bad"; status=1
+  fi
+  if ! cmp -s "$tmp.expected" "$tmp.actual"; then
+    echo "check-symbols: $so differs from $ver (- listed, + exported):"
+    diff -u "$tmp.expected" "$tmp.actual" | tail -n +3 || true
+    status=1
+  else
+    echo "check-symbols: $so: $(wc -l < "$tmp.actual") symbols, each in its node of $(basename "$ver")"
+  fi
+}
+
+check "$top_builddir/libcore/.libs/libibnm.so" "$top_srcdir/libcore/libibnm.ver"
+check "$top_builddir/libcore/.libs/libibnm-simulator.so" "$top_srcdir/libcore/simulator/libibnm-simulator.ver"
+
+# The production library carries no simulator: no fault injection, no
+# simulated host files.
+if strings "$top_builddir/libcore/.libs/libibnm.so" | grep -q 'IBNM_FAKE_FAIL'; then
+  echo "check-symbols: libibnm.so contains the simulator's fault injection (IBNM_FAKE_FAIL)"; status=1
 fi
-if [ "$actual" != "$expected" ]; then
-  echo "check-symbols: exported symbols differ from libcore/libibnm.sym (- listed, + exported):"
-  printf '%s\n' "$expected" > "${TMPDIR:-/tmp}/ibnm-sym-expected.$$"
-  printf '%s\n' "$actual" > "${TMPDIR:-/tmp}/ibnm-sym-actual.$$"
-  diff -u "${TMPDIR:-/tmp}/ibnm-sym-expected.$$" "${TMPDIR:-/tmp}/ibnm-sym-actual.$$" | tail -n +3 || true
-  rm -f "${TMPDIR:-/tmp}/ibnm-sym-expected.$$" "${TMPDIR:-/tmp}/ibnm-sym-actual.$$"
-  exit 1
-fi
-echo "check-symbols: $(printf '%s\n' "$actual" | wc -l) symbols, all listed"
+exit $status

@@ -206,3 +206,13 @@ private:
 };
 
 } // namespace ibnm::platform
+
+struct _IbnmHost;
+
+namespace ibnm {
+
+// The simulated host's platform (operation counter, fault injection), or
+// nullptr when `host` is not simulated (libcore/simulator/ibnm-simulator.cpp).
+platform::FakePlatform *hostFakePlatform(struct _IbnmHost *host);
+
+} // namespace ibnm

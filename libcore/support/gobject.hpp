@@ -13,6 +13,7 @@
 //   struct IbnmThingPrivate { std::string name; };
 //   IBNM_DEFINE_TYPE(IbnmThing, ibnm_thing, G_TYPE_OBJECT)
 //   static void ibnm_thing_class_init_impl(IbnmThingClass *klass) { ... }
+// IBNM_DEFINE_TYPE_FULL(..., FLAGS, G_IMPLEMENT_INTERFACE(...)) adds interfaces.
 //   ... ibnm_thing_priv(self)->name ...
 #pragma once
 
@@ -29,11 +30,18 @@ void constructPrivate(void *where) noexcept
 }
 } // namespace ibnm::detail
 
-#define IBNM_DEFINE_TYPE_FULL(TypeName, type_name, PARENT_TYPE, FLAGS, CODE)                          \
+#define IBNM_DEFINE_TYPE_FULL(TypeName, type_name, PARENT_TYPE, FLAGS, ...)                           \
     static void type_name##_class_init_impl(TypeName##Class *klass);                                   \
     static void type_name##_init(TypeName *self);                                                      \
     static void type_name##_class_init(TypeName##Class *klass);                                        \
-    G_DEFINE_TYPE_EXTENDED(TypeName, type_name, PARENT_TYPE, FLAGS, G_ADD_PRIVATE(TypeName) CODE)      \
+    /* G_DEFINE_TYPE_EXTENDED spelled out, so that the type's own code (the  \
+     * interfaces it implements: G_IMPLEMENT_INTERFACE) may hold commas. */  \
+    _G_DEFINE_TYPE_EXTENDED_BEGIN(TypeName, type_name, PARENT_TYPE, FLAGS)                            \
+    {                                                                                                  \
+        G_ADD_PRIVATE(TypeName);                                                                       \
+        __VA_ARGS__;                                                                                   \
+    }                                                                                                  \
+    _G_DEFINE_TYPE_EXTENDED_END()                                                                      \
     [[maybe_unused]] static inline TypeName##Private *type_name##_priv(gpointer self)                 \
     {                                                                                                  \
         return static_cast<TypeName##Private *>(                                                       \

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-host-private.hpp"
@@ -23,7 +24,7 @@ namespace {
 GObjectPtr<IbnmHost> simulated(test::TempDir &dir)
 {
     GErrorPtr err;
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated(
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
         test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
     EXPECT_TRUE(host) << (err ? err->message : "");
     return host;
@@ -266,7 +267,7 @@ TEST(ApplyApi, DeadlinePassingMidApplyUndoesTheDoneSteps)
     test::TempDir dir;
     auto host = simulated(dir);
     GErrorPtr err;
-    ASSERT_TRUE(ibnm_host_add_simulated_faults(host.get(), "op=addSoftLink,delay=150", outPtr(err)));
+    ASSERT_TRUE(ibnm_simulator_add_faults(host.get(), "op=addSoftLink,delay=150", outPtr(err)));
     ibnm_host_set_deadline(host.get(), g_get_monotonic_time() + 50000);
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
@@ -288,6 +289,6 @@ TEST(ApplyApi, FaultsOnlyForASimulatedHost)
 {
     auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_system());
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_host_add_simulated_faults(host.get(), "op=setMtu", outPtr(err)));
+    EXPECT_FALSE(ibnm_simulator_add_faults(host.get(), "op=setMtu", outPtr(err)));
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED));
 }

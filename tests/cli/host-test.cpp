@@ -37,6 +37,24 @@ std::vector<std::string> statusRow(const Cli &cli, const std::string &name)
     return {};
 }
 
+// The CLI opens libibnm-simulator only for a simulated host: from
+// IBNM_SIMULATE (state in IBNM_SIMULATE_STATE) as from --simulate, and a
+// host file that cannot be read is named in the error.
+TEST(CliHost, SimulatedHostFromTheEnvironment)
+{
+    ibnm::test::TempDir dir;
+    Result r = ibnm::test::spawn({ibnm::test::cliPath(), "-t", "-f", "DEVICE", "device", "status"},
+                                 {{"IBNM_SIMULATE", ibnm::test::hostFile("mlx4-dual-port.host")},
+                                  {"IBNM_SIMULATE_STATE", dir / "st"}});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("mlx4_ib0"), std::string::npos) << r.out;
+    EXPECT_TRUE(g_file_test((dir / "st").c_str(), G_FILE_TEST_IS_DIR));
+
+    r = ibnm::test::spawn({ibnm::test::cliPath(), "device", "status"}, {{"IBNM_SIMULATE", dir / "missing.host"}});
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("missing.host"), std::string::npos) << r.err;
+}
+
 TEST(CliHost, UpChangesTheSimulatedHostAndDownUndoesIt)
 {
     Cli cli("mlx4-dual-port.host");

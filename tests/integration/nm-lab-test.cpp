@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"
@@ -170,7 +171,7 @@ void addUserKeys(const char *uuid, std::vector<std::pair<const char *, const cha
 model::Host simulatedHost(const test::TempDir &d)
 {
     auto h = GObjectPtr<IbnmHost>::adopt(
-        ibnm_host_new_simulated((d / "work/veth.host").c_str(), (d / "work/state").c_str(), nullptr));
+        ibnm_simulator_new_host((d / "work/veth.host").c_str(), (d / "work/state").c_str(), nullptr));
     auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));
     EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
     return inventoryHost(inv.get());

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
@@ -37,7 +38,7 @@ struct SimHost {
         dir.write("h.host", text ? text : "");
         g_free(text);
         GErrorPtr err;
-        host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((dir / "h.host").c_str(), nullptr, outPtr(err)));
+        host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host((dir / "h.host").c_str(), nullptr, outPtr(err)));
         EXPECT_TRUE(host) << (err ? err->message : "");
         if (host) {
             inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
@@ -197,37 +198,14 @@ TEST(InventoryApi, ResetSimulationForgetsChanges)
     ASSERT_TRUE(ibnm::hostPlatform(sim.host.get()).addSoftLink("siw0", ibnm::model::SoftLinkType::Siw, "enp0s1").ok());
     // A second host object on the same file sees the change (state beside it).
     GErrorPtr err;
-    auto other = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((sim.dir / "h.host").c_str(), nullptr, nullptr));
+    auto other = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host((sim.dir / "h.host").c_str(), nullptr, nullptr));
     ASSERT_TRUE(other);
     auto inv2 = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(other.get()));
     ASSERT_TRUE(ibnm_inventory_reload(inv2.get(), nullptr));
     EXPECT_NE(ibnm_inventory_find_device(inv2.get(), "siw0"), nullptr);
-    ASSERT_TRUE(ibnm_host_reset_simulation(other.get(), outPtr(err))) << err->message;
+    ASSERT_TRUE(ibnm_simulator_reset(other.get(), outPtr(err))) << err->message;
     ASSERT_TRUE(ibnm_inventory_reload(sim.inv.get(), nullptr));
     EXPECT_EQ(ibnm_inventory_find_device(sim.inv.get(), "siw0"), nullptr);
-}
-
-TEST(InventoryApi, HostFromEnvironment)
-{
-    ibnm::test::TempDir dir;
-    dir.write("h.host", "[netdev eth0]\n");
-    g_setenv("IBNM_SIMULATE", (dir / "h.host").c_str(), TRUE);
-    g_setenv("IBNM_SIMULATE_STATE", (dir / "st").c_str(), TRUE);
-    GErrorPtr err;
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_from_environment(outPtr(err)));
-    g_unsetenv("IBNM_SIMULATE");
-    g_unsetenv("IBNM_SIMULATE_STATE");
-    ASSERT_TRUE(host) << err->message;
-    EXPECT_EQ(ibnm_host_get_kind(host.get()), IBNM_HOST_KIND_SIMULATED);
-    EXPECT_STREQ(ibnm_host_get_location(host.get()), (dir / "h.host").c_str());
-    EXPECT_TRUE(g_file_test((dir / "st").c_str(), G_FILE_TEST_IS_DIR));
-
-    g_setenv("IBNM_SIMULATE", (dir / "missing.host").c_str(), TRUE);
-    auto none = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_from_environment(outPtr(err)));
-    g_unsetenv("IBNM_SIMULATE");
-    EXPECT_FALSE(none);
-    ASSERT_TRUE(err);
-    EXPECT_NE(std::string(err->message).find("missing.host"), std::string::npos) << err->message;
 }
 
 TEST(InventoryApi, BrokenHostFileNamesFileAndLine)
@@ -235,7 +213,7 @@ TEST(InventoryApi, BrokenHostFileNamesFileAndLine)
     ibnm::test::TempDir dir;
     dir.write("bad.host", "[device a]\n[port a/1]\nlink-layer=Ethernet\nactive-mtu=lots\n");
     GErrorPtr err;
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((dir / "bad.host").c_str(), nullptr, outPtr(err)));
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host((dir / "bad.host").c_str(), nullptr, outPtr(err)));
     EXPECT_FALSE(host);
     ASSERT_TRUE(err);
     EXPECT_EQ(err->code, IBNM_ERROR_PARSE);
@@ -251,7 +229,7 @@ TEST(InventoryApi, SysfsDumpIsReadOnly)
     ASSERT_TRUE(host);
     EXPECT_EQ(ibnm_host_get_kind(host.get()), IBNM_HOST_KIND_SYSFS_DUMP);
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_host_reset_simulation(host.get(), outPtr(err)));
+    EXPECT_FALSE(ibnm_simulator_reset(host.get(), outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_EQ(err->code, IBNM_ERROR_NOT_SUPPORTED);
     auto st = ibnm::hostPlatform(host.get()).setMtu("eth0", 1500);
@@ -320,7 +298,7 @@ TEST(InventoryApi, CallerMistakesAreCriticals)
 {
     EXPECT_NONFATAL_FAILURE(ibnm_rdma_device_get_name(nullptr), "IBNM_IS_RDMA_DEVICE");
     EXPECT_NONFATAL_FAILURE(ibnm_gid_get_gid(nullptr), "IBNM_IS_GID");
-    EXPECT_NONFATAL_FAILURE(ibnm_host_new_simulated(nullptr, nullptr, nullptr), "host_file");
+    EXPECT_NONFATAL_FAILURE(ibnm_simulator_new_host(nullptr, nullptr, nullptr), "host_file");
     // The critical names the function the caller called, not a helper.
     EXPECT_NONFATAL_FAILURE(ibnm_inventory_reload(nullptr, nullptr), "ibnm_inventory_reload(");
     EXPECT_NONFATAL_FAILURE(ibnm_inventory_reload_gid_tables(nullptr, nullptr), "ibnm_inventory_reload_gid_tables(");

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"
@@ -89,7 +90,7 @@ protected:
     model::Host host()
     {
         GErrorPtr err;
-        auto h = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated(
+        auto h = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
             test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir_ / "state").c_str(), outPtr(err)));
         EXPECT_TRUE(h);
         auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));

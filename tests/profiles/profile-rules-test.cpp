@@ -510,7 +510,7 @@ TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
     };
     ibnm::GPtrArrayPtr array(g_ptr_array_new());
     for (auto &p : profiles)
-        g_ptr_array_add(array.get(), p.get());
+        g_ptr_array_add(array.get(), ibnm_profile_get_connection(p.get()));
     ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), inv.get()));
     ASSERT_EQ(findings->len, 3u);
     auto at = [&](guint i) { return static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i)); };
@@ -540,8 +540,8 @@ TEST(CheckProfiles, RxeLinkWithRoceV1IsAnErrorWithoutAHost)
     auto good = mustProfile({"type", "ethernet", "con-name", "rxe-v2", "ifname", "enp2s0", "rdma.link-type", "rxe",
                              "rdma.roce-mode", "v2"});
     ibnm::GPtrArrayPtr array(g_ptr_array_new());
-    g_ptr_array_add(array.get(), bad.get());
-    g_ptr_array_add(array.get(), good.get());
+    g_ptr_array_add(array.get(), ibnm_profile_get_connection(bad.get()));
+    g_ptr_array_add(array.get(), ibnm_profile_get_connection(good.get()));
     ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr));
     ASSERT_EQ(findings->len, 1u);
     auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), 0));

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/test-util.hpp"
@@ -43,7 +44,7 @@ TEST(Inventory, ListsTheHostsDevices)
     dir.write("a.host", kHost);
     GErrorPtr err;
     auto host = GObjectPtr<IbnmHost>::adopt(
-        ibnm_host_new_simulated((dir / "a.host").c_str(), (dir / "state").c_str(), outPtr(err)));
+        ibnm_simulator_new_host((dir / "a.host").c_str(), (dir / "state").c_str(), outPtr(err)));
     ASSERT_TRUE(host) << err->message;
     auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
     EXPECT_EQ(ibnm_inventory_get_host(inv.get()), host.get());
@@ -57,7 +58,7 @@ TEST(Inventory, FailedReloadNamesTheFileAndKeepsOldContents)
     ibnm::test::TempDir dir;
     dir.write("a.host", kHost);
     auto host = GObjectPtr<IbnmHost>::adopt(
-        ibnm_host_new_simulated((dir / "a.host").c_str(), (dir / "state").c_str(), nullptr));
+        ibnm_simulator_new_host((dir / "a.host").c_str(), (dir / "state").c_str(), nullptr));
     ASSERT_TRUE(host);
     auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
     ASSERT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
@@ -92,7 +93,7 @@ TEST(Inventory, HostIsAConstructProperty)
 {
     ibnm::test::TempDir dir;
     dir.write("a.host", kHost);
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_simulated((dir / "a.host").c_str(), nullptr, nullptr));
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host((dir / "a.host").c_str(), nullptr, nullptr));
     ASSERT_TRUE(host);
     auto inv = GObjectPtr<IbnmInventory>::adopt(
         IBNM_INVENTORY(g_object_new(IBNM_TYPE_INVENTORY, IBNM_INVENTORY_HOST, host.get(), nullptr)));

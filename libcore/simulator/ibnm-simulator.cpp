@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "config.h"
+
+#include "libcore/simulator/ibnm-simulator.h"
+
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/simulator/fake-platform.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/i18n.hpp"
+
+#include <memory>
+#include <string>
+
+namespace ibnm {
+
+platform::FakePlatform *hostFakePlatform(IbnmHost *host)
+{
+    if (ibnm_host_get_kind(host) != IBNM_HOST_KIND_SIMULATED)
+        return nullptr;
+    return static_cast<platform::FakePlatform *>(ibnm_host_get_platform_private(host));
+}
+
+} // namespace ibnm
+
+/**
+ * ibnm_simulator_new_host:
+ * @host_file: a host description (examples/hosts/README.md)
+ * @state_dir: (nullable): where the simulation keeps its state between
+ *   processes; %NULL means "@host_file.state" beside the file
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full) (nullable): the simulated host, or %NULL with
+ *   @error set (the file's errors name FILE:LINE).
+ *
+ * Since: 0.1
+ */
+IbnmHost *ibnm_simulator_new_host(const char *host_file, const char *state_dir, GError **error)
+{
+    g_return_val_if_fail(host_file != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    IbnmHost *host = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        std::string dir = state_dir ? state_dir : ibnm::platform::FakePlatform::defaultStateDir(host_file);
+        auto fake = ibnm::platform::FakePlatform::open(host_file, dir);
+        if (!fake.ok())
+            return std::move(fake).error();
+        // The host owns the platform from here on.
+        host = ibnm_host_new_for_platform_private(std::move(fake).value().release(), IBNM_HOST_KIND_SIMULATED,
+                                                 host_file);
+        return {};
+    });
+    return host;
+}
+
+/**
+ * ibnm_simulator_reset:
+ * @host: a host from ibnm_simulator_new_host()
+ * @error: return location for a #GError
+ *
+ * Forgets every change made to a simulated host (deletes its state) so it
+ * is again as its host file describes it. Fails with
+ * %IBNM_ERROR_NOT_SUPPORTED on a host that is not simulated.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_simulator_reset(IbnmHost *host, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        auto *fake = ibnm::hostFakePlatform(host);
+        if (fake == nullptr)
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host can be reset"));
+        return fake->reset();
+    });
+}
+
+/**
+ * ibnm_simulator_add_faults:
+ * @host: a host from ibnm_simulator_new_host()
+ * @rules: fault rules, in the syntax of IBNM_FAKE_FAIL
+ *   ("op=addSoftLink,nth=1,errno=EBUSY;...", examples/hosts/README.md)
+ * @error: return location for a #GError
+ *
+ * Makes operations of a simulated host fail, for tests of error paths that
+ * cannot take the rules from the environment (the dispatcher hook). Fails
+ * with %IBNM_ERROR_NOT_SUPPORTED on a host that is not simulated.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_simulator_add_faults(IbnmHost *host, const char *rules, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(rules != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        auto *fake = ibnm::hostFakePlatform(host);
+        if (fake == nullptr)
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host takes injected faults"));
+        auto parsed = ibnm::platform::parseFaultRules(rules);
+        if (!parsed.ok())
+            return std::move(parsed).error();
+        fake->addFaults(std::move(parsed).value());
+        return {};
+    });
+}
