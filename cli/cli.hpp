@@ -15,6 +15,7 @@
 #include <glib-object.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,10 @@ struct Options {
     std::string fields;     // -f / -g selection, empty = default
     bool getValues = false; // -g: terse, values only, no header
     Color color = Color::Auto;
+    bool escape = true;             // -e yes|no: terse values escape ':' and '\'
+    std::optional<bool> multiline;  // -m multiline|tabular; unset: each output's default
+    bool showSecrets = false;       // -s: accepted, ibnm profiles hold no secrets
+    gint64 waitSeconds = -1;        // -w: the time up/down may take (-1: no limit)
 };
 
 using Args = std::vector<std::string>;

@@ -56,6 +56,11 @@ IbnmHost *Context::host()
     host_.reset(ibnm_host_new_from_environment(Out(err)));
     if (!host_)
         printError("%s", err ? err->message : _("cannot open the host"));
+    // -w SECONDS: a change after that is refused and what was done undone
+    // (nmcli's -w bounds how long it waits; 0 there means not waiting at
+    // all, which for ibnm's synchronous changes is no limit).
+    else if (options.waitSeconds > 0)
+        ibnm_host_set_deadline(host_.get(), g_get_monotonic_time() + options.waitSeconds * G_USEC_PER_SEC);
     return host_.get();
 }
 

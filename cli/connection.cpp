@@ -229,45 +229,96 @@ void addSettings(Record &r, NMConnection *c)
     }
 }
 
-// The interface a profile is active on, when the host has it.
-Cell activeDevice(Context &ctx, IbnmProfile *p)
+// Where each stored profile is active (nullptr: nowhere), in the order of
+// `all`: NetworkManager's active connections, else, in standalone mode on a
+// host the user chose, the profiles whose interface is up as they describe.
+std::vector<Cell> activeDevices(Context &ctx, IbnmSettings *s, GPtrArray *all)
 {
-    if (!ctx.hostChosen())
-        return {};
-    const char *ifname = ibnm_profile_get_interface_name(p);
-    if (!ifname)
-        return {};
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return {};
-    bool present = ibnm_inventory_find_ipoib_interface(inv, ifname) || ibnm_inventory_find_port_for_netdev(inv, ifname);
-    return present ? Cell(ifname) : Cell();
+    std::vector<Cell> out(all->len);
+    if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0) {
+        for (guint i = 0; i < all->len; i++) {
+            const char *dev = ibnm_settings_get_active_device(
+                s, ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all, i))));
+            if (dev)
+                out[i] = dev;
+        }
+        return out;
+    }
+    if (!ctx.hostChosen() || ctx.host() == nullptr)
+        return out;
+    PtrArray connections = allConnections(s);
+    ErrorPtr err;
+    PtrArray devices(ibnm_apply_get_active_devices(ctx.host(), connections.get(), connections.get(), Out(err)));
+    if (!devices) {
+        std::fprintf(stderr, _("Warning: %s\n"), err->message);
+        return out;
+    }
+    for (guint i = 0; i < devices->len && i < out.size(); i++)
+        if (auto *d = static_cast<const char *>(g_ptr_array_index(devices.get(), i)))
+            out[i] = d;
+    return out;
 }
 
-int cmdShow(Context &ctx, const Args &args)
+std::string typeShortName(const std::string &type)
 {
+    return ibnm_connection_type_get_short_name(type.c_str());
+}
+
+int cmdShow(Context &ctx, const Args &argsIn)
+{
+    // nmcli's options of `connection show`: --active (-a), --show-secrets
+    // (-s; ibnm's profiles hold no secrets), before the IDs.
+    Args args;
+    bool activeOnly = false;
+    for (size_t i = 0; i < argsIn.size(); i++) {
+        const std::string &a = argsIn[i];
+        if (args.empty() && (a == "--active" || a == "-a"))
+            activeOnly = true;
+        else if (args.empty() && (a == "--show-secrets" || a == "-s"))
+            continue;
+        else
+            args.push_back(a);
+    }
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
-    if (!args.empty() && args[0] != "--active") {
+    if (!args.empty()) {
         size_t i = 0;
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c)
             return kExitNotFound;
+        if (i < args.size())
+            return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
         Record r("connection");
+        CharPtr title(g_strdup_printf(_("Connection profile details (%s)"), nm_connection_get_id(c)));
+        r.setTitle(title.get());
         addSettings(r, c);
         return r.print(ctx);
     }
     PtrArray all = allProfiles(s);
-    Table t("connections", {{"NAME"}, {"UUID"}, {"TYPE"}, {"DEVICE"}, {"FILENAME", false}});
+    // TYPE: tables show nmcli's short name (ethernet), terse output the type.
+    Table t("connections",
+            {{"NAME"}, {"UUID"}, {"TYPE", true, typeShortName}, {"DEVICE"}, {"FILENAME", false}});
+    t.setTitle(activeOnly ? _("NetworkManager active profiles") : _("NetworkManager connection profiles"));
     // FILENAME is not shown by default: then it costs nothing.
     bool files = t.shows(ctx, "FILENAME");
-    for (guint i = 0; i < all->len; i++) {
+    std::vector<Cell> devices(all->len);
+    if (activeOnly || t.shows(ctx, "DEVICE"))
+        devices = activeDevices(ctx, s, all.get());
+    // nmcli's default order (--order active:name:path): active profiles
+    // first, each part by name (the store lists them by name).
+    std::vector<guint> order;
+    for (int active = 1; active >= 0; active--)
+        for (guint i = 0; i < all->len; i++)
+            if (bool(devices[i]) == bool(active) && (active || !activeOnly))
+                order.push_back(i);
+    for (guint i : order) {
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
         const char *file = files ? ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p)) : nullptr;
-        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p),
-               activeDevice(ctx, p), file ? Cell(file) : Cell()});
+        const Cell &device = devices[i];
+        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p), device,
+               file ? Cell(file) : Cell()});
     }
     return t.print(ctx);
 }
@@ -522,8 +573,14 @@ int cmdExport(Context &ctx, const Args &args)
 
 // --- up / down ----------------------------------------------------------------------
 
-int upDown(Context &ctx, const Args &args, bool up)
+int upDown(Context &ctx, const Args &argsIn, bool up)
 {
+    Args args = argsIn;
+    // nmcli's `up --ask`: ibnm's profiles have nothing to ask for.
+    if (!args.empty() && (args[0] == "--ask" || (up && args[0] == "-a")))
+        return usageError(_(kConnectionUsage),
+                          _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
+                          args[0].c_str());
     size_t i = 0;
     const char *id = takeId(args, i);
     if (!id)

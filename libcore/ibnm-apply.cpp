@@ -414,6 +414,47 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
 }
 
 /**
+ * ibnm_apply_get_active_devices:
+ * @host: the host to look at
+ * @profiles: (element-type NMConnection): the profiles
+ * @all_profiles: (element-type NMConnection) (nullable): every known profile,
+ *   to resolve a port's bond; NULL means @profiles
+ *
+ * Where each profile is active on @host in standalone mode: the interface
+ * it resolves to (a P_Key child as the kernel named it, a port found by its
+ * GUID) when that interface exists, is up, and ibnm_apply_up() of the
+ * profile would change nothing.
+ *
+ * Returns: (transfer full) (element-type utf8): one entry a profile, in
+ *   order: the interface name, or %NULL where the profile is not active;
+ *   %NULL with @error set when the host cannot be read
+ */
+GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles,
+                                         GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(profiles != nullptr, nullptr);
+    GPtrArray *out = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto snapshot = ibnm::hostPlatform(host).readHost();
+        if (!snapshot.ok())
+            return std::move(snapshot).error();
+        auto selected = toVector(profiles);
+        auto everything = all_profiles ? toVector(all_profiles) : selected;
+        out = g_ptr_array_new_full(selected.size(), g_free);
+        for (NMConnection *c : selected) {
+            auto desired = ibnm::activation::resolve({c}, everything, true);
+            std::optional<std::string> name;
+            if (desired.ok())
+                name = ibnm::activation::activeInterface(*snapshot, *desired);
+            g_ptr_array_add(out, name ? g_strdup(name->c_str()) : nullptr);
+        }
+        return {};
+    });
+    return out;
+}
+
+/**
  * ibnm_apply_host_files:
  * @profiles: (element-type NMConnection): the profiles whose IPoIB ports get
  *   persistent names

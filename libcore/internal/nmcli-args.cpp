@@ -142,6 +142,20 @@ const std::vector<TypeName> &typeNames()
     return names;
 }
 
+} // namespace
+
+const char *typeShortName(const char *type)
+{
+    if (type == nullptr)
+        return nullptr;
+    for (const auto &t : typeNames())
+        if (t.name == type && !t.alias.empty())
+            return t.alias.data();
+    return type;
+}
+
+namespace {
+
 // Settings a profile of `type` may carry (nmcli's list, restricted to what
 // ibnm handles), in nmcli's order; aliases are looked up in this order.
 std::vector<std::string_view> allowedSettings(NMConnection *c)
