@@ -203,14 +203,13 @@ std::vector<std::string_view> allowedSettings(NMConnection *c)
 struct Ctx {
     NMConnection *connection;
     bool adding;
-    // nmcli's add: the ip4/ip6 aliases make the method manual unless the
-    // method is given (index 0: IPv4, 1: IPv6).
-    bool ipAlias[2] = {false, false};
-    bool methodGiven[2] = {false, false};
+    // Whether the setting the current word names was created for it.
+    bool settingCreated = false;
     // A value that parses but will not verify (a bad DNS server): reported
     // after every argument has parsed, so that a word or value that does
     // not parse (exit 2) wins, as in nmcli.
-    std::optional<Error> deferred;
+    // One a property; a later value that replaces the list drops it.
+    std::vector<std::pair<std::string, Error>> deferred;
 };
 
 // The setting named `name`, added with nmcli's defaults when missing.
@@ -389,9 +388,8 @@ Status setTransportMode(Ctx &, NMSetting *s, const std::string &property, Op op,
     return setWord(s, property, op, value, NM_SETTING_INFINIBAND_TRANSPORT_MODE, {"datagram", "connected"});
 }
 
-Status setIpMethod(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value)
+Status setIpMethod(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {
-    ctx.methodGiven[NM_IS_SETTING_IP6_CONFIG(s) ? 1 : 0] = true;
     if (NM_IS_SETTING_IP6_CONFIG(s))
         return setWord(s, property, op, value, NM_SETTING_IP_CONFIG_METHOD,
                        {"ignore", "auto", "dhcp", "link-local", "manual", "shared", "disabled"});
@@ -491,12 +489,17 @@ Status setAddresses(Ctx &, NMSetting *s, const std::string &property, Op op, con
 
 Status setIpAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op, const std::string &value)
 {
-    // nmcli 1.42's ip4/ip6 add addresses whatever the prefix ('+', '-' or
-    // none) and an empty value adds nothing; in `add`, they make the method
-    // manual unless one is given (connectionAdd()), `modify` keeps it.
-    ctx.ipAlias[NM_IS_SETTING_IP6_CONFIG(s) ? 1 : 0] = true;
-    if (strip(value).empty())
+    // nmcli 1.42's ip4/ip6 (set_ip4_address()) add addresses whatever the
+    // prefix ('+', '-' or none), and an empty value does nothing; when no
+    // earlier word made the IP setting, they make it with method manual
+    // (so in `add` only; `modify` keeps the method).
+    if (strip(value).empty()) {
+        if (ctx.settingCreated) // as if the word had not been given
+            nm_connection_remove_setting(ctx.connection, G_OBJECT_TYPE(s));
         return {};
+    }
+    if (ctx.settingCreated)
+        g_object_set(s, NM_SETTING_IP_CONFIG_METHOD, "manual", nullptr);
     return setAddresses(ctx, s, property, Op::Add, value);
 }
 
@@ -524,10 +527,15 @@ Status setDns(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const 
     auto items = splitList(value, true);
     // nmcli 1.42 stores any word here and verify() refuses a bad address:
     // a profile that does not verify (after all arguments), not a bad value.
+    auto &deferred = ctx.deferred;
+    if (op == Op::Set)
+        deferred.erase(std::remove_if(deferred.begin(), deferred.end(),
+                                      [&](const auto &d) { return d.first == property; }),
+                       deferred.end());
     for (const auto &d : items)
         if (!nm_utils_ipaddr_valid(familyOf(s), d.c_str())) {
-            if (!ctx.deferred)
-                ctx.deferred = notValid(property, strprintf(_("invalid DNS server '%s'"), d.c_str()));
+            if (op != Op::Remove)
+                deferred.emplace_back(property, notValid(property, strprintf(_("invalid DNS server '%s'"), d.c_str())));
             return {};
         }
     if (op == Op::Set)
@@ -877,6 +885,7 @@ Status applyOne(Ctx &ctx, const std::string &word, const std::string &value)
             std::string setting = property.substr(0, property.find('.'));
             if (!isAllowed(setting))
                 continue;
+            ctx.settingCreated = nm_connection_get_setting_by_name(ctx.connection, setting.c_str()) == nullptr;
             NMSetting *s = ensureSetting(ctx.connection, setting.c_str());
             if (setting == NM_SETTING_BOND_SETTING_NAME)
                 return setBondAlias(ctx, s, std::string(a.word), op, value);
@@ -914,8 +923,8 @@ Status applyAll(Ctx &ctx, const std::vector<std::string> &args)
         if (auto st = applyOne(ctx, args[i], args[i + 1]); !st)
             return st;
     }
-    if (ctx.deferred)
-        return *ctx.deferred;
+    if (!ctx.deferred.empty())
+        return ctx.deferred.front().second;
     return {};
 }
 
@@ -1025,13 +1034,7 @@ Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &a
         g_object_set(sc, NM_SETTING_CONNECTION_INTERFACE_NAME, "nm-bond", nullptr);
     if (nm_setting_connection_get_id(sc) == nullptr)
         g_object_set(sc, NM_SETTING_CONNECTION_ID, defaultId(connection.get()).c_str(), nullptr);
-    // The ip4/ip6 aliases: addresses and no method given make it manual.
-    for (int f = 0; f < 2; f++) {
-        auto *ip = NM_SETTING_IP_CONFIG(nm_connection_get_setting_by_name(
-            connection.get(), f ? NM_SETTING_IP6_CONFIG_SETTING_NAME : NM_SETTING_IP4_CONFIG_SETTING_NAME));
-        if (ip && ctx.ipAlias[f] && !ctx.methodGiven[f] && nm_setting_ip_config_get_num_addresses(ip) > 0)
-            g_object_set(ip, NM_SETTING_IP_CONFIG_METHOD, NM_SETTING_IP4_CONFIG_METHOD_MANUAL, nullptr);
-    }
+
     // nmcli gives a bond port its [bond-port] setting.
     if (g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0)
         ensureSetting(connection.get(), NM_SETTING_BOND_PORT_SETTING_NAME);
