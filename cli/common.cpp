@@ -240,7 +240,7 @@ Cell cell(const char *s)
 
 } // namespace
 
-int printReport(Context &ctx, IbnmApplyReport *report)
+int printReport(Context &ctx, IbnmApplyReport *report, const std::function<std::string(const std::string &)> &rewrite)
 {
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
     const char *const *notes = ibnm_apply_report_get_notes(report);
@@ -303,9 +303,11 @@ int printReport(Context &ctx, IbnmApplyReport *report)
             }
         }
     }
-    if (!ok)
-        printError("%s", ibnm_apply_report_get_error(report) ? ibnm_apply_report_get_error(report)
-                                                             : _("the host refused a step"));
+    if (!ok) {
+        const char *e = ibnm_apply_report_get_error(report);
+        std::string text = e ? e : _("the host refused a step");
+        printError("%s", rewrite ? rewrite(text).c_str() : text.c_str());
+    }
     return ok ? kExitOk : kExitFailed;
 }
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "cli/cli.hpp"
+#include "cli/output.hpp"
 
 #include <glib/gi18n.h>
 
@@ -46,10 +47,21 @@ const char *const kUsage = N_(
     "  udev-rules   persistent IPoIB interface names\n"
     "  version      show the version\n");
 
-int cmdVersion(Context &, const Args &)
+// With -j, JSON as every command (docs/json-schema.md): {"version": "..."}.
+int printVersion(const Options &o)
 {
-    std::printf(_("ibnm version %s\n"), ibnm_get_version());
+    if (o.mode == OutputMode::Json)
+        std::fputs(Json().beginObject().value("version", ibnm_get_version()).endObject().str().c_str(), stdout);
+    else
+        std::printf(_("ibnm version %s\n"), ibnm_get_version());
     return kExitOk;
+}
+
+int cmdVersion(Context &ctx, const Args &args)
+{
+    if (!args.empty())
+        return usageError(_(kUsage), _("argument '%s' not understood"), args[0].c_str());
+    return printVersion(ctx.options);
 }
 
 const Command kTopCommands[] = {
@@ -212,8 +224,7 @@ int parseOption(Options &o, int argc, char **argv, int &i)
                           _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
                           a.c_str());
     } else if (name == "version") {
-        std::printf(_("ibnm version %s\n"), ibnm_get_version());
-        return kExitOk;
+        return printVersion(o);
     } else if (name == "help") {
         std::fputs(_(kUsage), stdout);
         return kExitOk;
