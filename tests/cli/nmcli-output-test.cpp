@@ -11,6 +11,7 @@
 
 using ibnm::test::Cli;
 using ibnm::test::lines;
+using ibnm::test::parseJson;
 using ibnm::test::Result;
 
 namespace {
@@ -205,6 +206,60 @@ TEST(CliNmcliOutput, DeviceOnlyWhereTheProfileIsActive)
 
     ASSERT_EQ(cli.run({"connection", "down", "child"}).status, 0);
     EXPECT_EQ(show(), "base:mlx4_ib0\nchild:\n");
+}
+
+// -j applies to every command, version too.
+TEST(CliNmcliOutput, VersionPrintsJsonWithJ)
+{
+    Cli cli;
+    for (const auto &args : {std::vector<std::string>{"-j", "version"}, std::vector<std::string>{"-j", "-v"}}) {
+        Result r = cli.run(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        auto json = parseJson(r.out);
+        ASSERT_TRUE(json.get("version")) << r.out;
+        EXPECT_EQ(json.get("version")->s, PACKAGE_VERSION);
+    }
+    EXPECT_EQ(cli.run({"version"}).out, "ibnm version " PACKAGE_VERSION "\n");
+}
+
+// `rdma roce-mode` takes what rdma.roce-mode takes; errors of the rdma
+// commands name their own words, not the transient profile behind them.
+TEST(CliNmcliOutput, RdmaCommandsTakeTheKeysValuesAndSpeakTheirWords)
+{
+    Cli cli("mlx5-roce.host");
+    for (const char *mode : {"1", "2", "v1", "IB/RoCE v1", "RoCE v2"}) {
+        Result r = cli.run({"--dry-run", "rdma", "roce-mode", "mlx5_0", "1", mode});
+        EXPECT_EQ(r.status, 0) << mode << ": " << r.err;
+        EXPECT_NE(r.out.find("set-roce-mode"), std::string::npos) << mode << ": " << r.out;
+    }
+    Result bad = cli.run({"--dry-run", "rdma", "roce-mode", "mlx5_0", "1", "v3"});
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_NE(bad.err.find("invalid RoCE mode 'v3'"), std::string::npos) << bad.err;
+
+    Result r = cli.run({"--dry-run", "rdma", "link", "add", "rxe0", "type", "rxe", "netdev", "nosuch"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "Error: netdev: no interface nosuch on this host.\n");
+    r = cli.run({"--dry-run", "rdma", "link", "add", "rx/e", "type", "rxe", "netdev", "p4p1"});
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.find("Error: link name: 'rx/e' is not a valid RDMA device name"), 0u) << r.err;
+    EXPECT_EQ(r.err.find("rdma-link-"), std::string::npos) << r.err;
+}
+
+// Options that would be ignored are refused, naming the key (exit 1,
+// nothing written).
+TEST(CliNmcliOutput, IgnoredOptionsAreRefused)
+{
+    Cli cli;
+    Result r = cli.run({"connection", "add", "type", "bond", "ifname", "bond0", "ipoib.umcast", "yes"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.find("Error: ipoib.umcast: only an infiniband profile's interface has IPoIB multicast"), 0u)
+        << r.err;
+    r = cli.run({"connection", "add", "type", "ethernet", "ifname", "eth0", "rdma.link-name", "rxe9"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err.find("Error: rdma.link-name: "), 0u) << r.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+    r = cli.run({"connection", "add", "type", "infiniband", "ifname", "ib0", "ipoib.umcast", "yes"});
+    EXPECT_EQ(r.status, 0) << r.err;
 }
 
 } // namespace
