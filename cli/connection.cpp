@@ -276,6 +276,8 @@ int cmdShow(Context &ctx, const Args &argsIn)
             activeOnly = true;
         else if (args.empty() && (a == "--show-secrets" || a == "-s"))
             continue;
+        else if (args.empty() && a == "--order")
+            return usageError(_(kConnectionUsage), _("option '%s' is not supported"), a.c_str());
         else
             args.push_back(a);
     }
