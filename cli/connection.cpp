@@ -30,7 +30,7 @@ const char *const kConnectionUsage = N_(
     "  up [id | uuid | filename] ID\n"
     "  down [id | uuid | filename] ID\n"
     "  reload\n"
-    "  import [type keyfile|ifcfg-rh] file PATH\n"
+    "  import [type keyfile|ifcfg-rh] file PATH|DIRECTORY\n"
     "  export [id | uuid | filename] ID [FILE]\n"
     "\n"
     "PROPERTY is setting.property (infiniband.p-key, ipv4.addresses, rdma.link-type...)\n"
@@ -507,6 +507,102 @@ int cmdReload(Context &ctx, const Args &args)
     return kExitOk;
 }
 
+// The ifcfg files of a directory, as NetworkManager's ifcfg-rh plugin reads
+// them: ifcfg-NAME, without editor and package-manager leftovers.
+std::vector<std::string> ifcfgFiles(const std::string &dir, GError **error)
+{
+    std::vector<std::string> files;
+    GDir *d = g_dir_open(dir.c_str(), 0, error);
+    if (!d)
+        return files;
+    while (const char *name = g_dir_read_name(d)) {
+        if (!g_str_has_prefix(name, "ifcfg-") || std::strlen(name) == 6)
+            continue;
+        bool leftover = false;
+        for (const char *suffix : {"~", ".bak", ".orig", ".rej", ".rpmnew", ".rpmsave", ".swp", ".tmp"})
+            leftover = leftover || g_str_has_suffix(name, suffix);
+        CharPtr path(g_build_filename(dir.c_str(), name, nullptr));
+        if (!leftover && g_file_test(path.get(), G_FILE_TEST_IS_REGULAR))
+            files.emplace_back(path.get());
+    }
+    g_dir_close(d);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// A directory of ifcfg files in one command: bonds before their ports (a
+// port is checked against its bond), each checked and stored in that order;
+// on any error the profiles this command stored are removed again.
+int importIfcfgDirectory(Context &ctx, const std::string &dir)
+{
+    ErrorPtr err;
+    std::vector<std::string> files = ifcfgFiles(dir, Out(err));
+    if (err)
+        return reportError(err.get());
+    std::vector<Obj<NMConnection>> bonds, others;
+    for (const auto &f : files) {
+        Obj<NMConnection> c(ibnm_ifcfg_import(f.c_str(), Out(err)));
+        if (!c) {
+            // Other types (lo, Ethernet, ...) belong to NetworkManager: skip them.
+            if (g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) {
+                std::fprintf(stderr, _("Warning: %s; skipped\n"), err->message);
+                err.reset();
+                continue;
+            }
+            return reportError(err.get());
+        }
+        bool bond = g_strcmp0(nm_connection_get_connection_type(c.get()), NM_SETTING_BOND_SETTING_NAME) == 0;
+        (bond ? bonds : others).push_back(std::move(c));
+    }
+    if (bonds.empty() && others.empty()) {
+        printError(_("%s has no ifcfg file ibnm can import"), dir.c_str());
+        return kExitFailed;
+    }
+    if (ctx.options.offline) {
+        int rc = kExitOk;
+        for (auto *list : {&bonds, &others})
+            for (auto &c : *list)
+                if (rc == kExitOk)
+                    rc = printKeyfile(c.get());
+        return rc;
+    }
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    std::vector<std::string> added;
+    auto undo = [&]() {
+        for (const auto &uuid : added) {
+            ErrorPtr e;
+            ibnm_settings_delete(s, uuid.c_str(), Out(e));
+        }
+    };
+    for (auto *list : {&bonds, &others}) {
+        for (auto &c : *list) {
+            Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
+            if (!validate(ctx, profile.get(), s) ||
+                (!ctx.options.dryRun && !ibnm_settings_add(s, c.get(), nullptr, Out(err)))) {
+                if (err)
+                    reportError(err.get());
+                undo();
+                if (!added.empty())
+                    printError(_("nothing was imported from %s"), dir.c_str());
+                return kExitFailed;
+            }
+            if (!ctx.options.dryRun)
+                added.emplace_back(nm_connection_get_uuid(c.get()));
+        }
+    }
+    for (auto *list : {&bonds, &others})
+        for (auto &c : *list)
+            if (ctx.options.dryRun)
+                std::printf(_("Dry run: connection '%s' (%s) would be added; nothing was written.\n"),
+                            nm_connection_get_id(c.get()), nm_connection_get_uuid(c.get()));
+            else
+                std::printf(_("Connection '%s' (%s) successfully added.\n"), nm_connection_get_id(c.get()),
+                            nm_connection_get_uuid(c.get()));
+    return kExitOk;
+}
+
 int cmdImport(Context &ctx, const Args &args)
 {
     std::string type = "keyfile", file;
@@ -525,6 +621,8 @@ int cmdImport(Context &ctx, const Args &args)
     ErrorPtr err;
     Obj<NMConnection> c;
     if (type == "ifcfg-rh" || type == "ifcfg") {
+        if (g_file_test(file.c_str(), G_FILE_TEST_IS_DIR))
+            return importIfcfgDirectory(ctx, file);
         c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
     } else if (type == "keyfile") {
         CharPtr data;

@@ -262,4 +262,35 @@ TEST(CliNmcliOutput, IgnoredOptionsAreRefused)
     EXPECT_EQ(r.status, 0) << r.err;
 }
 
+// `connection import type ifcfg-rh file DIR`: every ifcfg file of the
+// directory in one command, bonds before their ports whatever the names'
+// order; other types skipped; on an error nothing stays imported.
+TEST(CliNmcliOutput, ImportsAnIfcfgDirectoryInDependencyOrder)
+{
+    Cli cli;
+    ibnm::test::TempDir dir;
+    // "ifcfg-a-port" sorts before "ifcfg-bond0": the port comes first by name.
+    dir.write("ifcfg-a-port", "TYPE=InfiniBand\nDEVICE=ib0\nMASTER=bond0\nONBOOT=yes\n");
+    dir.write("ifcfg-bond0", "TYPE=Bond\nDEVICE=bond0\nBONDING_OPTS=\"mode=active-backup miimon=100\"\n"
+                             "BOOTPROTO=none\nIPADDR=192.0.2.10\nPREFIX=24\n");
+    dir.write("ifcfg-lo", "DEVICE=lo\nIPADDR=127.0.0.1\n");
+    dir.write("ifcfg-bond0.bak", "garbage\n");
+    Result r = cli.run({"connection", "import", "type", "ifcfg-rh", "file", dir.path()});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    auto l = lines(r.out);
+    ASSERT_EQ(l.size(), 2u) << r.out;
+    EXPECT_EQ(l[0].find("Connection 'Bond bond0' ("), 0u) << r.out;
+    EXPECT_EQ(l[1].find("Connection 'System a-port' ("), 0u) << r.out;
+    EXPECT_NE(r.err.find("ifcfg-lo: TYPE is ''"), std::string::npos) << r.err;
+    EXPECT_EQ(cli.run({"-g", "name,type", "connection", "show"}).out, "Bond bond0:bond\nSystem a-port:infiniband\n");
+
+    // A bad file: nothing of the directory stays.
+    Cli other;
+    dir.write("ifcfg-z-bad", "TYPE=InfiniBand\nDEVICE=ib1\nMTU=big\n");
+    r = other.run({"connection", "import", "type", "ifcfg-rh", "file", dir.path()});
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("ifcfg-z-bad:3: MTU"), std::string::npos) << r.err;
+    EXPECT_TRUE(other.keyfiles().empty());
+}
+
 } // namespace
