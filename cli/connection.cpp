@@ -230,8 +230,9 @@ void addSettings(Record &r, NMConnection *c)
 }
 
 // Where each stored profile is active (nullptr: nowhere), in the order of
-// `all`: NetworkManager's active connections, else, in standalone mode on a
-// host the user chose, the profiles whose interface is up as they describe.
+// `all`: NetworkManager's active connections, else (standalone mode) the
+// profiles `connection up` brought up whose interface is still up as they
+// describe (ibnm_apply_get_active_devices()).
 std::vector<Cell> activeDevices(Context &ctx, IbnmSettings *s, GPtrArray *all)
 {
     std::vector<Cell> out(all->len);
@@ -244,7 +245,8 @@ std::vector<Cell> activeDevices(Context &ctx, IbnmSettings *s, GPtrArray *all)
         }
         return out;
     }
-    if (!ctx.hostChosen() || ctx.host() == nullptr)
+    // Standalone: what ibnm's own `up` brought up and is still as it made it.
+    if (ctx.host() == nullptr)
         return out;
     PtrArray connections = allConnections(s);
     ErrorPtr err;

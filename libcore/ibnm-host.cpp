@@ -22,6 +22,7 @@ struct IbnmHostPrivate {
     std::unique_ptr<ibnm::platform::Platform> platform_;
     IbnmHostKind kind_ = IBNM_HOST_KIND_SYSTEM;
     std::string location_;
+    std::string runtimeDir_; // where ibnm keeps runtime state about this host
     gint64 deadline_ = 0;
 };
 
@@ -116,8 +117,11 @@ platform::FakePlatform *hostFakePlatform(IbnmHost *host)
 IbnmHost *ibnm_host_new_system(void)
 {
     ibnm::platform::LinuxOptions options;
-    return ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(options), IBNM_HOST_KIND_SYSTEM,
-                                     options.sysfsRoot);
+    IbnmHost *host = ibnm::hostNewFromPlatform(ibnm::platform::createLinuxPlatform(options), IBNM_HOST_KIND_SYSTEM,
+                                               options.sysfsRoot);
+    // Runtime state, gone at reboot as what it describes (FHS /run).
+    ibnm_host_priv(host)->runtimeDir_ = "/run/ibnm";
+    return host;
 }
 
 /**
@@ -165,6 +169,7 @@ IbnmHost *ibnm_host_new_simulated(const char *host_file, const char *state_dir, 
         if (!fake.ok())
             return std::move(fake).error();
         host = ibnm::hostNewFromPlatform(std::move(fake).value(), IBNM_HOST_KIND_SIMULATED, host_file);
+        ibnm_host_priv(host)->runtimeDir_ = dir;
         return {};
     });
     return host;
@@ -198,6 +203,21 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), IBNM_HOST_KIND_SYSTEM);
     return ibnm_host_priv(self)->kind_;
+}
+
+/**
+ * ibnm_host_get_runtime_dir:
+ *
+ * Returns: (transfer none) (nullable): where ibnm keeps runtime state about
+ *   this host (which profiles `up` brought up): /run/ibnm for this machine,
+ *   the state directory of a simulated host, %NULL for a sysfs dump (read
+ *   only).
+ */
+const char *ibnm_host_get_runtime_dir(IbnmHost *self)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(self), nullptr);
+    const std::string &d = ibnm_host_priv(self)->runtimeDir_;
+    return d.empty() ? nullptr : d.c_str();
 }
 
 /**

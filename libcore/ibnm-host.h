@@ -41,6 +41,7 @@ IbnmHost *ibnm_host_new_from_environment(GError **error);
 
 IbnmHostKind ibnm_host_get_kind(IbnmHost *self);
 const char *ibnm_host_get_location(IbnmHost *self);
+const char *ibnm_host_get_runtime_dir(IbnmHost *self);
 gboolean ibnm_host_reset_simulation(IbnmHost *self, GError **error);
 gboolean ibnm_host_add_simulated_faults(IbnmHost *self, const char *rules, GError **error);
 void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline);

@@ -208,6 +208,26 @@ TEST(CliNmcliOutput, DeviceOnlyWhereTheProfileIsActive)
     EXPECT_EQ(show(), "base:mlx4_ib0\nchild:\n");
 }
 
+// A profile the host already matches is not active until `up` brings it up
+// (nothing to change then), and one found by its port GUID shows the
+// interface that has it; `down` ends it.
+TEST(CliNmcliOutput, DeviceOnlyAfterUpEvenWhereTheHostMatches)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "bymac", "mac",
+                       "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:f2"})
+                  .status,
+              0);
+    auto show = [&]() { return cli.run({"-t", "-f", "name,device", "connection", "show"}).out; };
+    EXPECT_EQ(show(), "bymac:\n");
+    Result up = cli.run({"connection", "up", "bymac"});
+    ASSERT_EQ(up.status, 0) << up.err;
+    EXPECT_NE(up.out.find("Nothing to do"), std::string::npos) << up.out;
+    EXPECT_EQ(show(), "bymac:mlx4_ib0\n");
+    ASSERT_EQ(cli.run({"connection", "down", "bymac"}).status, 0);
+    EXPECT_EQ(show(), "bymac:\n");
+}
+
 // -j applies to every command, version too.
 TEST(CliNmcliOutput, VersionPrintsJsonWithJ)
 {
