@@ -14,7 +14,9 @@
 #include <glib.h>
 #include <glib-object.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +72,10 @@ struct Options {
     std::string fields;     // -f / -g selection, empty = default
     bool getValues = false; // -g: terse, values only, no header
     Color color = Color::Auto;
+    bool escape = true;             // -e yes|no: terse values escape ':' and '\'
+    std::optional<bool> multiline;  // -m multiline|tabular; unset: each output's default
+    bool showSecrets = false;       // -s: accepted, ibnm profiles hold no secrets
+    gint64 waitSeconds = -1;        // -w: the time up/down may take (-1: no limit)
 };
 
 using Args = std::vector<std::string>;
@@ -124,7 +130,9 @@ PtrArray allProfiles(IbnmSettings *settings);
 // All stored connections (NMConnection), as the apply functions take them.
 PtrArray allConnections(IbnmSettings *settings);
 // Prints an apply report (table, terse or JSON); returns the exit code.
-int printReport(Context &ctx, IbnmApplyReport *report);
+// `rewrite`, when given, turns the report's error into the command's words.
+int printReport(Context &ctx, IbnmApplyReport *report,
+                const std::function<std::string(const std::string &)> &rewrite = nullptr);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems);
 

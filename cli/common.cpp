@@ -79,6 +79,11 @@ IbnmHost *Context::host()
     }
     if (!host_)
         printError("%s", err ? err->message : _("cannot open the host"));
+    // -w SECONDS: a change after that is refused and what was done undone
+    // (nmcli's -w bounds how long it waits; 0 there means not waiting at
+    // all, which for ibnm's synchronous changes is no limit).
+    else if (options.waitSeconds > 0)
+        ibnm_host_set_deadline(host_.get(), g_get_monotonic_time() + options.waitSeconds * G_USEC_PER_SEC);
     return host_.get();
 }
 
@@ -258,7 +263,7 @@ Cell cell(const char *s)
 
 } // namespace
 
-int printReport(Context &ctx, IbnmApplyReport *report)
+int printReport(Context &ctx, IbnmApplyReport *report, const std::function<std::string(const std::string &)> &rewrite)
 {
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
     const char *const *notes = ibnm_apply_report_get_notes(report);
@@ -321,9 +326,11 @@ int printReport(Context &ctx, IbnmApplyReport *report)
             }
         }
     }
-    if (!ok)
-        printError("%s", ibnm_apply_report_get_error(report) ? ibnm_apply_report_get_error(report)
-                                                             : _("the host refused a step"));
+    if (!ok) {
+        const char *e = ibnm_apply_report_get_error(report);
+        std::string text = e ? e : _("the host refused a step");
+        printError("%s", rewrite ? rewrite(text).c_str() : text.c_str());
+    }
     return ok ? kExitOk : kExitFailed;
 }
 

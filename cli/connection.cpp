@@ -30,7 +30,7 @@ const char *const kConnectionUsage = N_(
     "  up [id | uuid | filename] ID\n"
     "  down [id | uuid | filename] ID\n"
     "  reload\n"
-    "  import [type keyfile|ifcfg-rh] file PATH\n"
+    "  import [type keyfile|ifcfg-rh] file PATH|DIRECTORY\n"
     "  export [id | uuid | filename] ID [FILE]\n"
     "\n"
     "PROPERTY is setting.property (infiniband.p-key, ipv4.addresses, rdma.link-type...)\n"
@@ -229,45 +229,100 @@ void addSettings(Record &r, NMConnection *c)
     }
 }
 
-// The interface a profile is active on, when the host has it.
-Cell activeDevice(Context &ctx, IbnmProfile *p)
+// Where each stored profile is active (nullptr: nowhere), in the order of
+// `all`: NetworkManager's active connections, else (standalone mode) the
+// profiles `connection up` brought up whose interface is still up as they
+// describe (ibnm_apply_get_active_devices()).
+std::vector<Cell> activeDevices(Context &ctx, IbnmSettings *s, GPtrArray *all)
 {
-    if (!ctx.hostChosen())
-        return {};
-    const char *ifname = ibnm_profile_get_interface_name(p);
-    if (!ifname)
-        return {};
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return {};
-    bool present = ibnm_inventory_find_ipoib_interface(inv, ifname) || ibnm_inventory_find_port_for_netdev(inv, ifname);
-    return present ? Cell(ifname) : Cell();
+    std::vector<Cell> out(all->len);
+    if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0) {
+        for (guint i = 0; i < all->len; i++) {
+            const char *dev = ibnm_settings_get_active_device(
+                s, ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all, i))));
+            if (dev)
+                out[i] = dev;
+        }
+        return out;
+    }
+    // Standalone: what ibnm's own `up` brought up and is still as it made it.
+    if (ctx.host() == nullptr)
+        return out;
+    PtrArray connections = allConnections(s);
+    ErrorPtr err;
+    PtrArray devices(ibnm_apply_get_active_devices(ctx.host(), connections.get(), connections.get(), Out(err)));
+    if (!devices) {
+        std::fprintf(stderr, _("Warning: %s\n"), err->message);
+        return out;
+    }
+    for (guint i = 0; i < devices->len && i < out.size(); i++)
+        if (auto *d = static_cast<const char *>(g_ptr_array_index(devices.get(), i)))
+            out[i] = d;
+    return out;
 }
 
-int cmdShow(Context &ctx, const Args &args)
+std::string typeShortName(const std::string &type)
 {
+    return ibnm_connection_type_get_short_name(type.c_str());
+}
+
+int cmdShow(Context &ctx, const Args &argsIn)
+{
+    // nmcli's options of `connection show`: --active (-a), --show-secrets
+    // (-s; ibnm's profiles hold no secrets), before the IDs.
+    Args args;
+    bool activeOnly = false;
+    for (size_t i = 0; i < argsIn.size(); i++) {
+        const std::string &a = argsIn[i];
+        if (args.empty() && (a == "--active" || a == "-a"))
+            activeOnly = true;
+        else if (args.empty() && (a == "--show-secrets" || a == "-s"))
+            continue;
+        else if (args.empty() && a == "--order")
+            return usageError(_(kConnectionUsage), _("option '%s' is not supported"), a.c_str());
+        else
+            args.push_back(a);
+    }
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
-    if (!args.empty() && args[0] != "--active") {
+    if (!args.empty()) {
         size_t i = 0;
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c)
             return kExitNotFound;
+        if (i < args.size())
+            return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
         Record r("connection");
+        CharPtr title(g_strdup_printf(_("Connection profile details (%s)"), nm_connection_get_id(c)));
+        r.setTitle(title.get());
         addSettings(r, c);
         return r.print(ctx);
     }
     PtrArray all = allProfiles(s);
-    Table t("connections", {{"NAME"}, {"UUID"}, {"TYPE"}, {"DEVICE"}, {"FILENAME", false}});
+    // TYPE: tables show nmcli's short name (ethernet), terse output the type.
+    Table t("connections",
+            {{"NAME"}, {"UUID"}, {"TYPE", true, typeShortName}, {"DEVICE"}, {"FILENAME", false}});
+    t.setTitle(activeOnly ? _("NetworkManager active profiles") : _("NetworkManager connection profiles"));
     // FILENAME is not shown by default: then it costs nothing.
     bool files = t.shows(ctx, "FILENAME");
-    for (guint i = 0; i < all->len; i++) {
+    std::vector<Cell> devices(all->len);
+    if (activeOnly || t.shows(ctx, "DEVICE"))
+        devices = activeDevices(ctx, s, all.get());
+    // nmcli's default order (--order active:name:path): active profiles
+    // first, each part by name (the store lists them by name).
+    std::vector<guint> order;
+    for (int active = 1; active >= 0; active--)
+        for (guint i = 0; i < all->len; i++)
+            if (bool(devices[i]) == bool(active) && (active || !activeOnly))
+                order.push_back(i);
+    for (guint i : order) {
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
         const char *file = files ? ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p)) : nullptr;
-        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p),
-               activeDevice(ctx, p), file ? Cell(file) : Cell()});
+        const Cell &device = devices[i];
+        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p), device,
+               file ? Cell(file) : Cell()});
     }
     return t.print(ctx);
 }
@@ -454,6 +509,102 @@ int cmdReload(Context &ctx, const Args &args)
     return kExitOk;
 }
 
+// The ifcfg files of a directory, as NetworkManager's ifcfg-rh plugin reads
+// them: ifcfg-NAME, without editor and package-manager leftovers.
+std::vector<std::string> ifcfgFiles(const std::string &dir, GError **error)
+{
+    std::vector<std::string> files;
+    GDir *d = g_dir_open(dir.c_str(), 0, error);
+    if (!d)
+        return files;
+    while (const char *name = g_dir_read_name(d)) {
+        if (!g_str_has_prefix(name, "ifcfg-") || std::strlen(name) == 6)
+            continue;
+        bool leftover = false;
+        for (const char *suffix : {"~", ".bak", ".orig", ".rej", ".rpmnew", ".rpmsave", ".swp", ".tmp"})
+            leftover = leftover || g_str_has_suffix(name, suffix);
+        CharPtr path(g_build_filename(dir.c_str(), name, nullptr));
+        if (!leftover && g_file_test(path.get(), G_FILE_TEST_IS_REGULAR))
+            files.emplace_back(path.get());
+    }
+    g_dir_close(d);
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+// A directory of ifcfg files in one command: bonds before their ports (a
+// port is checked against its bond), each checked and stored in that order;
+// on any error the profiles this command stored are removed again.
+int importIfcfgDirectory(Context &ctx, const std::string &dir)
+{
+    ErrorPtr err;
+    std::vector<std::string> files = ifcfgFiles(dir, Out(err));
+    if (err)
+        return reportError(err.get());
+    std::vector<Obj<NMConnection>> bonds, others;
+    for (const auto &f : files) {
+        Obj<NMConnection> c(ibnm_ifcfg_import(f.c_str(), Out(err)));
+        if (!c) {
+            // Other types (lo, Ethernet, ...) belong to NetworkManager: skip them.
+            if (g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) {
+                std::fprintf(stderr, _("Warning: %s; skipped\n"), err->message);
+                err.reset();
+                continue;
+            }
+            return reportError(err.get());
+        }
+        bool bond = g_strcmp0(nm_connection_get_connection_type(c.get()), NM_SETTING_BOND_SETTING_NAME) == 0;
+        (bond ? bonds : others).push_back(std::move(c));
+    }
+    if (bonds.empty() && others.empty()) {
+        printError(_("%s has no ifcfg file ibnm can import"), dir.c_str());
+        return kExitFailed;
+    }
+    if (ctx.options.offline) {
+        int rc = kExitOk;
+        for (auto *list : {&bonds, &others})
+            for (auto &c : *list)
+                if (rc == kExitOk)
+                    rc = printKeyfile(c.get());
+        return rc;
+    }
+    IbnmSettings *s = ctx.settings();
+    if (!s)
+        return kExitFailed;
+    std::vector<std::string> added;
+    auto undo = [&]() {
+        for (const auto &uuid : added) {
+            ErrorPtr e;
+            ibnm_settings_delete(s, uuid.c_str(), Out(e));
+        }
+    };
+    for (auto *list : {&bonds, &others}) {
+        for (auto &c : *list) {
+            Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
+            if (!validate(ctx, profile.get(), s) ||
+                (!ctx.options.dryRun && !ibnm_settings_add(s, c.get(), nullptr, Out(err)))) {
+                if (err)
+                    reportError(err.get());
+                undo();
+                if (!added.empty())
+                    printError(_("nothing was imported from %s"), dir.c_str());
+                return kExitFailed;
+            }
+            if (!ctx.options.dryRun)
+                added.emplace_back(nm_connection_get_uuid(c.get()));
+        }
+    }
+    for (auto *list : {&bonds, &others})
+        for (auto &c : *list)
+            if (ctx.options.dryRun)
+                std::printf(_("Dry run: connection '%s' (%s) would be added; nothing was written.\n"),
+                            nm_connection_get_id(c.get()), nm_connection_get_uuid(c.get()));
+            else
+                std::printf(_("Connection '%s' (%s) successfully added.\n"), nm_connection_get_id(c.get()),
+                            nm_connection_get_uuid(c.get()));
+    return kExitOk;
+}
+
 int cmdImport(Context &ctx, const Args &args)
 {
     std::string type = "keyfile", file;
@@ -472,6 +623,8 @@ int cmdImport(Context &ctx, const Args &args)
     ErrorPtr err;
     Obj<NMConnection> c;
     if (type == "ifcfg-rh" || type == "ifcfg") {
+        if (g_file_test(file.c_str(), G_FILE_TEST_IS_DIR))
+            return importIfcfgDirectory(ctx, file);
         c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
     } else if (type == "keyfile") {
         CharPtr data;
@@ -522,8 +675,14 @@ int cmdExport(Context &ctx, const Args &args)
 
 // --- up / down ----------------------------------------------------------------------
 
-int upDown(Context &ctx, const Args &args, bool up)
+int upDown(Context &ctx, const Args &argsIn, bool up)
 {
+    Args args = argsIn;
+    // nmcli's `up --ask`: ibnm's profiles have nothing to ask for.
+    if (!args.empty() && (args[0] == "--ask" || (up && args[0] == "-a")))
+        return usageError(_(kConnectionUsage),
+                          _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
+                          args[0].c_str());
     size_t i = 0;
     const char *id = takeId(args, i);
     if (!id)

@@ -5,12 +5,14 @@
 #include "config.h"
 
 #include "cli/cli.hpp"
+#include "cli/output.hpp"
 
 #include <glib/gi18n.h>
 
 #include <clocale>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 namespace ibnm::cli {
 namespace {
@@ -23,6 +25,11 @@ const char *const kUsage = N_(
     "  -f, --fields FIELD,...|all|common   the fields to show\n"
     "  -g, --get-values FIELD,...   the values of the fields, terse\n"
     "  -j, --json                   JSON output (docs/json-schema.md)\n"
+    "  -m, --mode tabular|multiline output mode (nmcli's)\n"
+    "  -e, --escape yes|no          escape ':' and '\\' in terse values (default yes)\n"
+    "  -p, --pretty                 pretty output, with titles\n"
+    "  -s, --show-secrets           accepted: ibnm's profiles hold no secrets\n"
+    "  -w, --wait SECONDS           the time up, down and delete may take\n"
     "  -c, --color auto|yes|no      colour the output (auto: on a terminal)\n"
     "      --offline                work on keyfiles on stdin/stdout, touch nothing\n"
     "      --keyfile-dir DIR        keep profiles as keyfiles in DIR\n"
@@ -40,10 +47,21 @@ const char *const kUsage = N_(
     "  udev-rules   persistent IPoIB interface names\n"
     "  version      show the version\n");
 
-int cmdVersion(Context &, const Args &)
+// With -j, JSON as every command (docs/json-schema.md): {"version": "..."}.
+int printVersion(const Options &o)
 {
-    std::printf(_("ibnm version %s\n"), ibnm_get_version());
+    if (o.mode == OutputMode::Json)
+        std::fputs(Json().beginObject().value("version", ibnm_get_version()).endObject().str().c_str(), stdout);
+    else
+        std::printf(_("ibnm version %s\n"), ibnm_get_version());
     return kExitOk;
+}
+
+int cmdVersion(Context &ctx, const Args &args)
+{
+    if (!args.empty())
+        return usageError(_(kUsage), _("argument '%s' not understood"), args[0].c_str());
+    return printVersion(ctx.options);
 }
 
 const Command kTopCommands[] = {
@@ -67,6 +85,32 @@ const char *groupUsage(const Command *c)
     return _(kUsage);
 }
 
+// nmcli's global options, in the order nmcli matches them: `-X` is the
+// short form, and `-word`/`--word` any prefix of the long name (`-te`,
+// `--mode`), the first in this order winning (nmcli's process_command_line()).
+// ibnm's own options (--json, --keyfile-dir...) match whole names only.
+const char *const kNmcliOptions[][2] = {
+    {"t", "terse"},  {"p", "pretty"},     {"m", "mode"},    {"c", "colors"},       {"e", "escape"},
+    {"f", "fields"}, {"g", "get-values"}, {"w", "wait"},    {"v", "version"},      {"h", "help"},
+    {"a", "ask"},    {"s", "show-secrets"},
+};
+
+// The long name of nmcli option `arg` ("-t", "--ter", "-mode"), or "".
+std::string nmcliOption(const std::string &arg)
+{
+    std::string w = arg.substr(arg.compare(0, 2, "--") == 0 ? 2 : 1);
+    if (w.empty())
+        return "";
+    for (const auto &o : kNmcliOptions)
+        if (arg.compare(0, 2, "--") != 0 && w == o[0])
+            return o[1];
+    for (const auto &o : kNmcliOptions)
+        if (std::string_view(o[1]).substr(0, w.size()) == w)
+            return o[1];
+    // nmcli's "colors" is also "color"; "color" is a prefix of it.
+    return "";
+}
+
 // Parses one global option at argv[i]; returns -1 to go on, else an exit code.
 int parseOption(Options &o, int argc, char **argv, int &i)
 {
@@ -87,27 +131,72 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         return true;
     };
     auto missing = [&]() { return usageError(_(kUsage), _("option '%s' requires an argument"), a.c_str()); };
+    // nmcli: "Option '--pretty' is mutually exclusive with '--terse'".
+    auto exclusive = [&](const char *mine, const char *other) {
+        return usageError(_(kUsage), _("option '%s' is mutually exclusive with '%s'"), mine, other);
+    };
 
-    if (a == "-t" || a == "--terse")
-        o.mode = OutputMode::Terse;
-    else if (a == "-p" || a == "--pretty")
-        o.pretty = true;
-    else if (a == "-j" || a == "--json")
+    // ibnm's own options first: whole names.
+    if (a == "-j" || a == "--json") {
         o.mode = OutputMode::Json;
-    else if (a == "--offline")
+        return -1;
+    }
+    if (a == "--offline") {
         o.offline = true;
-    else if (a == "--dry-run")
+        return -1;
+    }
+    if (a == "--dry-run") {
         o.dryRun = true;
-    else if (a == "-f" || a == "--fields") {
+        return -1;
+    }
+    if (a == "--keyfile-dir" || a == "--simulate" || a == "--sysfs-root") {
+        if (!need())
+            return missing();
+        (a == "--keyfile-dir" ? o.keyfileDir : a == "--simulate" ? o.simulate : o.sysfsRoot) = value;
+        return -1;
+    }
+
+    std::string name = a == "--color" ? "colors" : nmcliOption(a);
+    if (name == "terse") {
+        if (o.pretty)
+            return exclusive("--terse", "--pretty");
+        o.mode = OutputMode::Terse;
+    } else if (name == "pretty") {
+        if (o.mode == OutputMode::Terse || o.getValues)
+            return exclusive("--pretty", "--terse");
+        o.pretty = true;
+    } else if (name == "mode") {
+        if (!need())
+            return missing();
+        // nmcli matches a prefix of the word, case-sensitively.
+        if (!value.empty() && std::string_view("tabular").substr(0, value.size()) == value)
+            o.multiline = false;
+        else if (!value.empty() && std::string_view("multiline").substr(0, value.size()) == value)
+            o.multiline = true;
+        else
+            return usageError(_(kUsage), _("invalid value '%s' for '%s'; use tabular or multiline"), value.c_str(),
+                              a.c_str());
+    } else if (name == "escape") {
+        if (!need())
+            return missing();
+        if (!value.empty() && std::string_view("yes").substr(0, value.size()) == value)
+            o.escape = true;
+        else if (!value.empty() && std::string_view("no").substr(0, value.size()) == value)
+            o.escape = false;
+        else
+            return usageError(_(kUsage), _("invalid value '%s' for '%s'; use yes or no"), value.c_str(), a.c_str());
+    } else if (name == "fields") {
         if (!need())
             return missing();
         o.fields = value;
-    } else if (a == "-g" || a == "--get-values") {
+    } else if (name == "get-values") {
         if (!need())
             return missing();
+        if (o.pretty)
+            return exclusive("--terse", "--pretty");
         o.fields = value;
         o.getValues = true;
-    } else if (a == "-c" || a == "--color" || a == "--colors") {
+    } else if (name == "colors") {
         if (!need())
             return missing();
         if (value == "yes" || value == "always")
@@ -119,22 +208,24 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         else
             return usageError(_(kUsage), _("invalid value '%s' for '%s'; use auto, yes or no"), value.c_str(),
                               a.c_str());
-    } else if (a == "--keyfile-dir") {
+    } else if (name == "wait") {
         if (!need())
             return missing();
-        o.keyfileDir = value;
-    } else if (a == "--simulate") {
-        if (!need())
-            return missing();
-        o.simulate = value;
-    } else if (a == "--sysfs-root") {
-        if (!need())
-            return missing();
-        o.sysfsRoot = value;
-    } else if (a == "-v" || a == "--version") {
-        std::printf(_("ibnm version %s\n"), ibnm_get_version());
-        return kExitOk;
-    } else if (a == "-h" || a == "--help") {
+        // nmcli: a decimal number of seconds, 0 or more.
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(value.c_str(), 10, 0, G_MAXINT32, &n, nullptr))
+            return usageError(_(kUsage), _("'%s' is not a valid timeout for '%s'"), value.c_str(), a.c_str());
+        o.waitSeconds = gint64(n);
+    } else if (name == "show-secrets") {
+        // ibnm's profiles carry no secrets: there is nothing to hide or show.
+        o.showSecrets = true;
+    } else if (name == "ask") {
+        return usageError(_(kUsage),
+                          _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
+                          a.c_str());
+    } else if (name == "version") {
+        return printVersion(o);
+    } else if (name == "help") {
         std::fputs(_(kUsage), stdout);
         return kExitOk;
     } else {

@@ -207,6 +207,53 @@ bool Table::shows(const Context &ctx, const char *name) const
     return std::any_of(cols.begin(), cols.end(), [&](size_t c) { return fields_[c].name == name; });
 }
 
+namespace {
+
+// nmcli's multiline indent: "NAME:" padded to 40 columns (ML_VALUE_INDENT).
+constexpr size_t kMlValueIndent = 40;
+// nmcli's multiline title and separator width (ML_HEADER_WIDTH).
+constexpr size_t kMlHeaderWidth = 79;
+
+std::string padRight(const std::string &s, size_t columns)
+{
+    size_t w = width(s);
+    return w >= columns ? s : s + std::string(columns - w, ' ');
+}
+
+// nmcli's pretty title: a line of '=', the title centred, a line of '='.
+void printTitle(const std::string &title, size_t tableWidth)
+{
+    std::string line(tableWidth, '=');
+    size_t w = width(title);
+    size_t right = (tableWidth + w) / 2;
+    std::printf("%s\n%s%s\n%s\n", line.c_str(), std::string(right > w ? right - w : 0, ' ').c_str(), title.c_str(),
+                line.c_str());
+}
+
+// One multiline value line: "NAME:" then the value, padded as nmcli does
+// (no padding in terse mode).
+void printMultilineItem(const Context &ctx, const std::string &name, const Cell &value, const std::string &shown)
+{
+    bool terse = ctx.options.mode == OutputMode::Terse || ctx.options.getValues;
+    std::string prefix = name + ":";
+    if (terse)
+        std::printf("%s%s\n", prefix.c_str(), value.value_or("").c_str());
+    else
+        std::printf("%s%s\n", padRight(prefix, kMlValueIndent).c_str(), shown.c_str());
+}
+
+} // namespace
+
+std::string Table::display(const Context &ctx, size_t col, const Cell &cell) const
+{
+    bool terse = ctx.options.mode == OutputMode::Terse || ctx.options.getValues;
+    if (!cell || cell->empty())
+        return terse ? "" : "--";
+    if (!terse && col < fields_.size() && fields_[col].human)
+        return fields_[col].human(*cell);
+    return *cell;
+}
+
 int Table::print(const Context &ctx) const
 {
     const Options &o = ctx.options;
@@ -228,44 +275,75 @@ int Table::print(const Context &ctx) const
         return kExitOk;
     }
 
-    if (o.mode == OutputMode::Terse || o.getValues) {
+    bool terse = o.mode == OutputMode::Terse || o.getValues;
+    // nmcli's _print_do(), src/nmcli/utils.c (1.42).
+    if (o.multiline.value_or(false)) {
+        if (o.pretty && !title_.empty())
+            printTitle(title_, std::max(width(title_) + 4, kMlHeaderWidth));
+        for (const auto &r : rows_) {
+            for (size_t c : cols) {
+                std::string shown = display(ctx, c, r.cells[c]);
+                if (r.toneColumn == static_cast<int>(c))
+                    shown = colored(ctx, r.tone, shown);
+                printMultilineItem(ctx, fields_[c].name, terse ? Cell(display(ctx, c, r.cells[c])) : r.cells[c],
+                                   shown);
+            }
+            if (o.pretty)
+                std::printf("%s\n", std::string(kMlHeaderWidth, '-').c_str());
+        }
+        return kExitOk;
+    }
+
+    if (terse) {
         for (const auto &r : rows_) {
             std::string line;
             for (size_t k = 0; k < cols.size(); k++) {
                 if (k)
                     line += ':';
-                line += terseEscape(r.cells[cols[k]].value_or(""));
+                std::string v = display(ctx, cols[k], r.cells[cols[k]]);
+                line += o.escape ? terseEscape(v) : v;
             }
             std::printf("%s\n", line.c_str());
         }
         return kExitOk;
     }
 
+    // Each column is as wide as its widest cell plus one, then a space;
+    // the last space is cut (so every line ends in one space, as nmcli's).
     std::vector<size_t> w(cols.size());
     for (size_t k = 0; k < cols.size(); k++) {
         w[k] = width(fields_[cols[k]].name);
         for (const auto &r : rows_)
-            w[k] = std::max(w[k], width(r.cells[cols[k]].value_or("--")));
+            w[k] = std::max(w[k], width(display(ctx, cols[k], r.cells[cols[k]])));
+        w[k] += 1;
     }
     auto line = [&](const std::vector<std::string> &cells, const Row *row) {
         std::string s;
         for (size_t k = 0; k < cells.size(); k++) {
-            std::string text = cells[k];
-            size_t pad = k + 1 < cells.size() ? w[k] - width(text) + 2 : 0;
+            std::string text = padRight(cells[k], w[k]);
             if (row && row->toneColumn == static_cast<int>(cols[k]))
-                text = colored(ctx, row->tone, text);
-            s += text + std::string(pad, ' ');
+                text = colored(ctx, row->tone, cells[k]) + text.substr(cells[k].size());
+            s += text + (k + 1 < cells.size() ? " " : "");
         }
         std::printf("%s\n", s.c_str());
     };
+    size_t tableWidth = 0;
+    if (o.pretty && !title_.empty()) {
+        tableWidth = width(title_) + 4;
+        printTitle(title_, tableWidth);
+    }
     std::vector<std::string> header;
-    for (size_t c : cols)
-        header.push_back(fields_[c].name);
+    for (size_t k = 0; k < cols.size(); k++) {
+        header.push_back(fields_[cols[k]].name);
+        tableWidth += w[k] + 1;
+    }
     line(header, nullptr);
+    if (o.pretty)
+        std::printf("%s\n", std::string(tableWidth, '-').c_str());
     for (const auto &r : rows_) {
         std::vector<std::string> cells;
         for (size_t c : cols)
-            cells.push_back(r.cells[c].value_or("--"));
+            cells.push_back(display(ctx, c, r.cells[c]));
         line(cells, &r);
     }
     return kExitOk;
@@ -308,24 +386,58 @@ int Record::print(const Context &ctx) const
         std::fputs(j.str().c_str(), stdout);
         return kExitOk;
     }
+    auto shown = [&](const Cell &v) { return v && !v->empty() ? *v : std::string("--"); };
+    // -g: the values, one a line, escaped unless -e no (nmcli 1.42).
     if (o.getValues) {
-        for (const auto *item : selected)
-            std::printf("%s\n", terseEscape(item->second.value_or("")).c_str());
+        for (const auto *item : selected) {
+            std::string v = item->second.value_or("");
+            std::printf("%s\n", (o.escape ? terseEscape(v) : v).c_str());
+        }
         return kExitOk;
     }
-    if (o.mode == OutputMode::Terse) {
-        for (const auto *item : selected)
-            std::printf("%s:%s\n", item->first.c_str(), terseEscape(item->second.value_or("")).c_str());
-        return kExitOk;
-    }
-    size_t w = 0;
-    for (const auto *item : selected)
-        w = std::max(w, width(item->first) + 1);
+    bool terse = o.mode == OutputMode::Terse;
+    // The settings (the part before the first dot), in order: nmcli's
+    // sections, separated in pretty output and tables in tabular mode.
+    std::vector<std::pair<std::string, std::vector<const std::pair<std::string, Cell> *>>> sections;
     for (const auto *item : selected) {
-        std::string name = item->first + ":";
-        // nmcli aligns values at column 40.
-        std::string pad(std::max<size_t>(w, 39) - width(name) + 1, ' ');
-        std::printf("%s%s%s\n", name.c_str(), pad.c_str(), item->second.value_or("--").c_str());
+        std::string section = item->first.substr(0, item->first.find('.'));
+        if (sections.empty() || sections.back().first != section)
+            sections.push_back({section, {}});
+        sections.back().second.push_back(item);
+    }
+    if (!o.multiline.value_or(true)) {
+        // -m tabular: a table a setting, "name" and the property names.
+        for (const auto &[section, items] : sections) {
+            std::vector<std::string> head = {"name"}, row = {section};
+            for (const auto *item : items) {
+                auto dot = item->first.find('.');
+                head.push_back(dot == std::string::npos ? item->first : item->first.substr(dot + 1));
+                row.push_back(terse ? item->second.value_or("") : shown(item->second));
+            }
+            if (terse) {
+                std::string line;
+                for (size_t k = 0; k < row.size(); k++)
+                    line += (k ? ":" : "") + (o.escape ? terseEscape(row[k]) : row[k]);
+                std::printf("%s\n", line.c_str());
+                continue;
+            }
+            std::string h, r;
+            for (size_t k = 0; k < row.size(); k++) {
+                size_t w = std::max(width(head[k]), width(row[k])) + 1;
+                h += padRight(head[k], w) + (k + 1 < row.size() ? " " : "");
+                r += padRight(row[k], w) + (k + 1 < row.size() ? " " : "");
+            }
+            std::printf("%s\n%s\n\n", h.c_str(), r.c_str());
+        }
+        return kExitOk;
+    }
+    if (o.pretty && !title_.empty())
+        printTitle(title_, std::max(width(title_) + 4, kMlHeaderWidth));
+    for (const auto &[section, items] : sections) {
+        for (const auto *item : items)
+            printMultilineItem(ctx, item->first, item->second, shown(item->second));
+        if (o.pretty)
+            std::printf("%s\n", std::string(kMlHeaderWidth, '-').c_str());
     }
     return kExitOk;
 }

@@ -20,6 +20,9 @@ enum class Tone { None, Good, Warn, Bad };
 struct Field {
     std::string name; // upper case for tables (NAME), setting.property for records
     bool common = true;
+    // The value as tabular and multiline output show it (nmcli's TYPE
+    // `ethernet` for `802-3-ethernet`); terse, -g and JSON show the value.
+    std::string (*human)(const std::string &) = nullptr;
 };
 
 // Rows of named columns: `connection show`, `device status`, `rdma gid show`...
@@ -27,6 +30,8 @@ class Table {
 public:
     // `jsonKey` names the array in JSON output ({"connections": [...]}).
     Table(std::string jsonKey, std::vector<Field> fields);
+    // The title -p prints above the table (nmcli's), none by default.
+    void setTitle(std::string title) { title_ = std::move(title); }
     // `toneColumn`: the cell coloured with `tone` on a terminal.
     void add(std::vector<Cell> cells, Tone tone = Tone::None, int toneColumn = -1);
     size_t size() const { return rows_.size(); }
@@ -39,12 +44,15 @@ public:
 private:
     // The columns to print, in order; false (after the message) for an unknown field.
     bool columns(const Context &ctx, std::vector<size_t> &cols, bool complain) const;
+    // A cell as printed: "--" for none in tables, the human form.
+    std::string display(const Context &ctx, size_t col, const Cell &cell) const;
     struct Row {
         std::vector<Cell> cells;
         Tone tone;
         int toneColumn;
     };
     std::string jsonKey_;
+    std::string title_;
     std::vector<Field> fields_;
     std::vector<Row> rows_;
 };
@@ -54,12 +62,15 @@ private:
 class Record {
 public:
     explicit Record(std::string jsonKey) : jsonKey_(std::move(jsonKey)) {}
+    // The title -p prints above the record (nmcli's), none by default.
+    void setTitle(std::string title) { title_ = std::move(title); }
     void add(std::string name, Cell value) { items_.emplace_back(std::move(name), std::move(value)); }
     int print(const Context &ctx) const;
     const std::vector<std::pair<std::string, Cell>> &items() const { return items_; }
 
 private:
     std::string jsonKey_;
+    std::string title_;
     std::vector<std::pair<std::string, Cell>> items_;
 };
 

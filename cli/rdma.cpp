@@ -30,7 +30,7 @@ const char *const kRdmaUsage = N_(
     "  link add NAME type rxe|siw netdev NETDEV\n"
     "  link delete NAME\n"
     "  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n"
-    "  roce-mode DEVICE [PORT] [v1|v2]\n"
+    "  roce-mode DEVICE [PORT] [v1|v2|1|2|\"IB/RoCE v1\"|\"RoCE v2\"]\n"
     "  memlock [write]\n");
 
 namespace {
@@ -40,13 +40,44 @@ Cell cell(const char *s)
     return s && *s ? Cell(s) : Cell();
 }
 
-// A profile that exists only for this command, applied like a stored one.
-int applyTransient(Context &ctx, const std::vector<const char *> &words, bool up)
+// The words of a command that a transient profile's property stands for:
+// its errors name the word ("netdev: no interface eth9 on this host"), not
+// the profile nor the property the user never wrote.
+struct Word {
+    const char *property;
+    const char *word;
+};
+
+std::string inCommandWords(std::string message, const std::string &id, const std::vector<Word> &words)
 {
+    for (const std::string &prefix : {"profile '" + id + "': ", id + ": "})
+        for (size_t at; (at = message.find(prefix)) != std::string::npos;)
+            message.erase(at, prefix.size());
+    for (const auto &w : words) {
+        std::string property = std::string(w.property) + ":";
+        for (size_t at = 0; (at = message.find(property, at)) != std::string::npos; at += std::strlen(w.word) + 1)
+            message.replace(at, property.size(), std::string(w.word) + ":");
+    }
+    return message;
+}
+
+// A profile that exists only for this command, applied like a stored one;
+// errors in the command's words.
+int applyTransient(Context &ctx, const std::vector<const char *> &args, bool up, const std::vector<Word> &words)
+{
+    std::string id;
+    for (size_t i = 0; i + 1 < args.size() && args[i]; i += 2)
+        if (std::strcmp(args[i], "con-name") == 0)
+            id = args[i + 1];
+    auto rewrite = [&](const std::string &m) { return inCommandWords(m, id, words); };
+    auto fail = [&](const GError *e, const char *usage = nullptr) {
+        ErrorPtr copy(g_error_new_literal(e->domain, e->code, rewrite(e->message).c_str()));
+        return reportError(copy.get(), usage);
+    };
     ErrorPtr err;
-    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(words.data(), Out(err)));
+    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(args.data(), Out(err)));
     if (!profile)
-        return reportError(err.get(), _(kRdmaUsage));
+        return fail(err.get(), _(kRdmaUsage));
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
@@ -59,8 +90,8 @@ int applyTransient(Context &ctx, const std::vector<const char *> &words, bool up
     else
         ibnm_apply_down(host, one.get(), nullptr, IbnmApplyFlags(flags), Out(report), Out(err));
     if (!report)
-        return err ? reportError(err.get()) : kExitFailed;
-    return printReport(ctx, report.get());
+        return err ? fail(err.get()) : kExitFailed;
+    return printReport(ctx, report.get(), rewrite);
 }
 
 // --- link -----------------------------------------------------------------------
@@ -98,6 +129,11 @@ int cmdLinkShow(Context &ctx, const Args &args)
     return t.print(ctx);
 }
 
+// `rdma link add NAME type TYPE netdev NETDEV`.
+const std::vector<Word> kLinkWords = {
+    {"connection.interface-name", "netdev"}, {"rdma.link-name", "link name"}, {"rdma.link-type", "type"}};
+const std::vector<Word> kRoceWords = {{"connection.interface-name", "netdev"}, {"rdma.roce-mode", "mode"}};
+
 int cmdLinkAdd(Context &ctx, const Args &args)
 {
     if (args.empty())
@@ -121,7 +157,7 @@ int cmdLinkAdd(Context &ctx, const Args &args)
     return applyTransient(ctx,
                           {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str(), "rdma.link-type",
                            type.c_str(), "rdma.link-name", name.c_str(), nullptr},
-                          true);
+                          true, kLinkWords);
 }
 
 int cmdLinkDelete(Context &ctx, const Args &args)
@@ -142,7 +178,7 @@ int cmdLinkDelete(Context &ctx, const Args &args)
                               {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
                                "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
                                ibnm_soft_link_get_name(l), nullptr},
-                              false);
+                              false, kLinkWords);
     }
     printError(_("RDMA link '%s' not found"), args[0].c_str());
     return kExitNotFound;
@@ -278,14 +314,21 @@ int cmdRoceMode(Context &ctx, const Args &args)
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[3].c_str());
     guint port = 0;
     std::string mode;
+    // PORT, then the mode in any form rdma.roce-mode takes (v1, 1,
+    // "IB/RoCE v1", v2, 2, "RoCE v2"): the key's own check decides.
+    Obj<IbnmProfile> scratch(ibnm_profile_new(nullptr));
     for (size_t i = 1; i < args.size(); i++) {
         guint64 n = 0;
-        if (port == 0 && mode.empty() && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
+        ErrorPtr err;
+        if (i == 1 && args.size() == 3 && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
             port = guint(n);
-        else if (mode.empty() && (args[i] == "v1" || args[i] == "v2"))
+        else if (i == 1 && args.size() == 2 && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
+            port = guint(n); // `roce-mode DEV 2` shows port 2
+        else if (mode.empty() && ibnm_profile_set_user_option(scratch.get(), "rdma.roce-mode", args[i].c_str(), Out(err)))
             mode = args[i];
         else
-            return usageError(_(kRdmaUsage), _("invalid RoCE mode '%s'; use v1 or v2"), args[i].c_str());
+            return usageError(_(kRdmaUsage), _("invalid RoCE mode '%s'; use v1, v2, 1, 2, \"IB/RoCE v1\" or \"RoCE v2\""),
+                              args[i].c_str());
     }
     IbnmInventory *inv = ctx.inventory();
     if (!inv)
@@ -324,7 +367,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
                                   {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
                                    "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
                                    ibnm_soft_link_get_name(l), "rdma.roce-mode", mode.c_str(), nullptr},
-                                  true);
+                                  true, kRoceWords);
     }
     const char *const *netdevs = ibnm_rdma_port_get_netdevs(p);
     if (!netdevs || !netdevs[0]) {
@@ -334,7 +377,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
     }
     return applyTransient(
         ctx, {"type", "ethernet", "con-name", id.c_str(), "ifname", netdevs[0], "rdma.roce-mode", mode.c_str(), nullptr},
-        true);
+        true, kRoceWords);
 }
 
 } // namespace

@@ -166,6 +166,10 @@ gboolean ibnm_apply_down(IbnmHost *host,
                          IbnmApplyFlags flags,
                          IbnmApplyReport **report,
                          GError **error);
+GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host,
+                                         GPtrArray *profiles,
+                                         GPtrArray *all_profiles,
+                                         GError **error);
 gboolean ibnm_apply_host_files(IbnmHost *host,
                                GPtrArray *profiles,
                                IbnmApplyFlags flags,

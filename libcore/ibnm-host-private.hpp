@@ -19,14 +19,15 @@ std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host);
 
 // A host around any platform (tests: a FakePlatform built in memory).
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,
-                              const std::string &location);
+                              const std::string &location, const std::string &runtimeDir = {});
 
 } // namespace ibnm
 
 // Exported under IBNM_PRIVATE for libibnm-simulator only, never installed:
-// a host that owns `platform` (an ibnm::platform::Platform *), and the
-// platform behind a host.
+// a host that owns `platform` (an ibnm::platform::Platform *), keeping its
+// runtime state in `runtime_dir`, and the platform behind a host.
 extern "C" {
-IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location);
+IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location,
+                                             const char *runtime_dir);
 void *ibnm_host_get_platform_private(IbnmHost *host);
 }

@@ -26,6 +26,7 @@ struct IbnmHostPrivate {
     // not a sysfs tree (reported by GInitable's init).
     std::string sysfsRoot_;
     std::optional<ibnm::Error> initError_;
+    std::string runtimeDir_; // where ibnm keeps runtime state about this host
     gint64 deadline_ = 0;
 };
 
@@ -59,6 +60,7 @@ namespace {
 thread_local std::unique_ptr<ibnm::platform::Platform> pendingPlatform;
 thread_local IbnmHostKind pendingKind = IBNM_HOST_KIND_SYSTEM;
 thread_local std::string pendingLocation;
+thread_local std::string pendingRuntimeDir;
 
 } // namespace
 
@@ -107,6 +109,7 @@ static void ibnm_host_constructed(GObject *object)
         priv->platform_ = std::move(pendingPlatform);
         priv->kind_ = pendingKind;
         priv->location_ = std::move(pendingLocation);
+        priv->runtimeDir_ = std::move(pendingRuntimeDir);
         return;
     }
     ibnm::platform::LinuxOptions options;
@@ -125,6 +128,10 @@ static void ibnm_host_constructed(GObject *object)
         }
     }
     priv->location_ = options.sysfsRoot;
+    // Runtime state, gone at reboot as what it describes (FHS /run); a sysfs
+    // tree taken elsewhere has none.
+    if (priv->kind_ == IBNM_HOST_KIND_SYSTEM)
+        priv->runtimeDir_ = "/run/ibnm";
     priv->platform_ = ibnm::platform::createLinuxPlatform(options);
 }
 
@@ -172,11 +179,12 @@ static void ibnm_host_class_init_impl(IbnmHostClass *klass)
 namespace ibnm {
 
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,
-                              const std::string &location)
+                              const std::string &location, const std::string &runtimeDir)
 {
     pendingPlatform = std::move(platform);
     pendingKind = kind;
     pendingLocation = location;
+    pendingRuntimeDir = runtimeDir;
     return IBNM_HOST(g_object_new(IBNM_TYPE_HOST, nullptr));
 }
 
@@ -197,12 +205,13 @@ std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
 
 // The private entry points of libibnm-simulator (node IBNM_PRIVATE of
 // libibnm.ver): a host around a platform built elsewhere, and that platform.
-IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location)
+IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location,
+                                             const char *runtime_dir)
 {
     g_return_val_if_fail(platform != nullptr, nullptr);
     g_return_val_if_fail(location != nullptr, nullptr);
     std::unique_ptr<ibnm::platform::Platform> owned(static_cast<ibnm::platform::Platform *>(platform));
-    return ibnm::hostNewFromPlatform(std::move(owned), kind, location);
+    return ibnm::hostNewFromPlatform(std::move(owned), kind, location, runtime_dir ? runtime_dir : "");
 }
 
 void *ibnm_host_get_platform_private(IbnmHost *host)
@@ -248,6 +257,21 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), IBNM_HOST_KIND_SYSTEM);
     return ibnm_host_priv(self)->kind_;
+}
+
+/**
+ * ibnm_host_get_runtime_dir:
+ *
+ * Returns: (transfer none) (nullable): where ibnm keeps runtime state about
+ *   this host (which profiles `up` brought up): /run/ibnm for this machine,
+ *   the state directory of a simulated host, %NULL for a sysfs dump (read
+ *   only).
+ */
+const char *ibnm_host_get_runtime_dir(IbnmHost *self)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(self), nullptr);
+    const std::string &d = ibnm_host_priv(self)->runtimeDir_;
+    return d.empty() ? nullptr : d.c_str();
 }
 
 /**

@@ -64,6 +64,7 @@ IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error);
 
 IbnmHostKind ibnm_host_get_kind(IbnmHost *self);
 const char *ibnm_host_get_location(IbnmHost *self);
+const char *ibnm_host_get_runtime_dir(IbnmHost *self);
 void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline);
 gint64 ibnm_host_get_deadline(IbnmHost *self);
 

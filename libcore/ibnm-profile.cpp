@@ -197,6 +197,18 @@ IBNM_IB_GETTER(parent)
 IBNM_IB_GETTER(mac_address)
 
 /**
+ * ibnm_connection_type_get_short_name:
+ * @type: (nullable): a connection type ("802-3-ethernet")
+ * Returns: (transfer none) (nullable): the type as nmcli shows it in tables
+ *   ("ethernet" for "802-3-ethernet", "wifi" for "802-11-wireless"); other
+ *   types are their own short name, and %NULL stays %NULL.
+ */
+const char *ibnm_connection_type_get_short_name(const char *type)
+{
+    return ibnm::nmcli::typeShortName(type);
+}
+
+/**
  * ibnm_profile_dup_port_guid:
  * Returns: (transfer full) (nullable): the port GUID of the profile's 20-byte
  *   mac-address ("00:02:c9:03:00:31:78:51", its last 8 bytes, the only stable

@@ -38,6 +38,7 @@ NMConnection *ibnm_profile_get_connection(IbnmProfile *profile);
 const char *ibnm_profile_get_id(IbnmProfile *profile);
 const char *ibnm_profile_get_uuid(IbnmProfile *profile);
 const char *ibnm_profile_get_connection_type(IbnmProfile *profile);
+const char *ibnm_connection_type_get_short_name(const char *type);
 const char *ibnm_profile_get_interface_name(IbnmProfile *profile);
 const char *ibnm_profile_get_transport_mode(IbnmProfile *profile);
 guint32 ibnm_profile_get_mtu(IbnmProfile *profile);

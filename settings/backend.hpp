@@ -18,6 +18,9 @@ struct StoredProfile {
     // The keyfile it was read from (keyfile store) or NetworkManager's
     // filename for it (may be empty for in-memory profiles).
     std::string filename;
+    // The interface NetworkManager has the profile active on (its active
+    // connection's first device); empty when not active or not known.
+    std::string activeDevice;
 };
 
 class Backend {

@@ -448,6 +448,23 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
 }
 
 /**
+ * ibnm_settings_get_active_device:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Returns: (nullable): the interface NetworkManager has the profile active
+ *   on, as it was at the last load; NULL when it is not active, or for a
+ *   store that does not know (keyfiles: ask ibnm_apply_get_active_devices())
+ */
+const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(uuid != nullptr, nullptr);
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr || p->activeDevice.empty() ? nullptr : p->activeDevice.c_str();
+}
+
+/**
  * ibnm_settings_add:
  * @self: the settings
  * @connection: the profile (not modified; a normalized copy is stored)

@@ -85,6 +85,7 @@ GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
+const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);
 
 gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error);
 gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error);

@@ -11,6 +11,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <vector>
 
@@ -467,13 +468,52 @@ unsigned ShellVars::line(const std::string &key) const
     return it == values_.end() ? 0 : it->second.second;
 }
 
+// A bond (NetworkManager's make_bond_setting() and make_wired_setting()):
+// DEVICE is required; BONDING_OPTS is "option=value ..." (an option libnm
+// does not take is an error naming it here, where NetworkManager warns and
+// drops it); MTU goes to [ethernet].
+Status readBond(const ShellVars &vars, NMConnection *c)
+{
+    if (!vars.getNonEmpty("DEVICE"))
+        return Error(IBNM_ERROR_INVALID_PROPERTY, _("DEVICE: a bond needs its interface name (DEVICE=bond0)"))
+            .withContext(vars.filename());
+    auto *s_bond = NM_SETTING_BOND(nm_setting_bond_new());
+    nm_connection_add_setting(c, NM_SETTING(s_bond));
+    if (auto opts = vars.getNonEmpty("BONDING_OPTS")) {
+        GStrvPtr items(g_strsplit_set(opts->c_str(), " \t", -1));
+        for (char **item = items.get(); *item; item++) {
+            if (**item == '\0')
+                continue;
+            const char *eq = std::strchr(*item, '=');
+            std::string key = eq ? std::string(*item, size_t(eq - *item)) : std::string(*item);
+            std::string value = eq ? std::string(eq + 1) : "";
+            if (!eq || !nm_setting_bond_validate_option(key.c_str(), value.c_str()))
+                return keyError(vars, "BONDING_OPTS",
+                                strprintf(_("'%s' is not a bonding option NetworkManager takes"), *item));
+            nm_setting_bond_add_option(s_bond, key.c_str(), value.c_str());
+        }
+    }
+    if (auto mtu = vars.getNonEmpty("MTU")) {
+        auto v = parseInt(*mtu, 0, G_MAXUINT32);
+        if (!v)
+            return keyError(vars, "MTU", strprintf(_("'%s' is not an MTU"), mtu->c_str()));
+        auto *s_wired = NM_SETTING(nm_setting_wired_new());
+        g_object_set(s_wired, NM_SETTING_WIRED_MTU, guint(*v), nullptr);
+        nm_connection_add_setting(c, s_wired);
+    }
+    return {};
+}
+
 Result<GObjectPtr<NMConnection>> importIfcfg(const ShellVars &vars)
 {
     const std::string &file = vars.filename();
     auto type = vars.getNonEmpty("TYPE");
-    if (!type || g_ascii_strcasecmp(type->c_str(), "InfiniBand") != 0)
+    // NetworkManager's ifcfg-rh reader: TYPE=Bond, or BONDING_MASTER=yes, is a bond.
+    const bool bond = (type && g_ascii_strcasecmp(type->c_str(), "Bond") == 0) ||
+                      (!type && vars.getBool("BONDING_MASTER", false));
+    if (!bond && (!type || g_ascii_strcasecmp(type->c_str(), "InfiniBand") != 0))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("TYPE is '%s'; only TYPE=InfiniBand files can be imported"),
+                     strprintf(_("TYPE is '%s'; only TYPE=InfiniBand and TYPE=Bond files can be imported"),
                                type ? type->c_str() : ""))
             .withContext(file);
 
@@ -489,13 +529,14 @@ Result<GObjectPtr<NMConnection>> importIfcfg(const ShellVars &vars)
         std::string b = base.get();
         if (b.rfind("ifcfg-", 0) == 0)
             b = b.substr(6);
-        id = "System " + b;
+        id = std::string(bond ? "Bond " : "System ") + b;
     }
     std::string uuid = vars.getNonEmpty("UUID").value_or(legacyUuid(file));
     if (!g_uuid_string_is_valid(uuid.c_str()))
         return keyError(vars, "UUID", strprintf(_("'%s' is not a UUID"), uuid.c_str()));
     g_object_set(s_con, NM_SETTING_CONNECTION_ID, id.c_str(), NM_SETTING_CONNECTION_UUID, uuid.c_str(),
-                 NM_SETTING_CONNECTION_TYPE, NM_SETTING_INFINIBAND_SETTING_NAME, NM_SETTING_CONNECTION_AUTOCONNECT,
+                 NM_SETTING_CONNECTION_TYPE, bond ? NM_SETTING_BOND_SETTING_NAME : NM_SETTING_INFINIBAND_SETTING_NAME,
+                 NM_SETTING_CONNECTION_AUTOCONNECT,
                  gboolean(vars.getBool("ONBOOT", true)), nullptr);
     if (auto dev = vars.getNonEmpty("DEVICE"))
         g_object_set(s_con, NM_SETTING_CONNECTION_INTERFACE_NAME, dev->c_str(), nullptr);
@@ -529,7 +570,7 @@ Result<GObjectPtr<NMConnection>> importIfcfg(const ShellVars &vars)
                      nullptr);
     const bool team = portType != nullptr && g_strcmp0(portType, NM_SETTING_TEAM_SETTING_NAME) == 0;
 
-    if (Status s = readInfiniband(vars, c.get()); !s.ok())
+    if (Status s = bond ? readBond(vars, c.get()) : readInfiniband(vars, c.get()); !s.ok())
         return std::move(s).error();
     if (team) {
         auto *s_tp = NM_SETTING(nm_setting_team_port_new());

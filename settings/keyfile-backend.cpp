@@ -107,7 +107,7 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
     auto connection = keyfileFromData(*data, path, warnings);
     if (!connection)
         return std::move(connection).error();
-    return StoredProfile{std::move(*connection), path};
+    return StoredProfile{std::move(*connection), path, {}};
 }
 
 Status KeyfileBackend::load()
@@ -197,7 +197,7 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
         return std::move(path).error();
     if (Status s = write(*path, *data); !s.ok())
         return std::move(s).error();
-    profiles_.push_back(StoredProfile{std::move(*copy), *path});
+    profiles_.push_back(StoredProfile{std::move(*copy), *path, {}});
     return *path;
 }
 

@@ -236,7 +236,20 @@ Status NetworkManagerBackend::load()
             warnings.push_back(std::move(s).withContext(describe(remote)).error().toString());
             continue;
         }
-        profiles.push_back(StoredProfile{std::move(copy), storedName(remote)});
+        profiles.push_back(StoredProfile{std::move(copy), storedName(remote), {}});
+    }
+    // DEVICE in `connection show`: where NetworkManager has each one active.
+    const GPtrArray *active = nm_client_get_active_connections(client_.get());
+    for (guint i = 0; active && i < active->len; i++) {
+        auto *ac = NM_ACTIVE_CONNECTION(active->pdata[i]);
+        const GPtrArray *devices = nm_active_connection_get_devices(ac);
+        const char *uuid = nm_active_connection_get_uuid(ac);
+        if (devices == nullptr || devices->len == 0 || uuid == nullptr)
+            continue;
+        const char *iface = nm_device_get_iface(NM_DEVICE(devices->pdata[0]));
+        for (auto &p : profiles)
+            if (iface && g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) == 0)
+                p.activeDevice = iface;
     }
     std::sort(profiles.begin(), profiles.end(), [](const StoredProfile &a, const StoredProfile &b) {
         return g_strcmp0(nm_connection_get_id(a.connection.get()), nm_connection_get_id(b.connection.get())) < 0;
@@ -269,7 +282,7 @@ Result<std::string> NetworkManagerBackend::add(NMConnection *connection)
     std::string where = storedName(remote.get());
     if (where.empty())
         where = nm_object_get_path(NM_OBJECT(remote.get()));
-    profiles_.push_back(StoredProfile{std::move(*copy), storedName(remote.get())});
+    profiles_.push_back(StoredProfile{std::move(*copy), storedName(remote.get()), {}});
     return where;
 }
 
@@ -309,7 +322,7 @@ Status NetworkManagerBackend::update(NMConnection *connection)
             p.filename = storedName(remote.get());
             return {};
         }
-    profiles_.push_back(StoredProfile{std::move(*copy), storedName(remote.get())});
+    profiles_.push_back(StoredProfile{std::move(*copy), storedName(remote.get()), {}});
     return {};
 }
 

@@ -986,6 +986,30 @@ Report plan(const Host &host, const Desired &desired, const Options &options)
     return report;
 }
 
+std::optional<std::string> activeInterface(const Host &host, const Desired &desired)
+{
+    Report report;
+    auto steps = makePlan(host, desired, Options{}, report);
+    if (!steps.ok() || !steps->empty())
+        return std::nullopt;
+    std::string name;
+    if (!desired.ipoib.empty()) {
+        Planner planner(host, report);
+        const model::IpoibNetdev *ib = planner.find(desired.ipoib.front());
+        if (ib == nullptr)
+            return std::nullopt;
+        name = ib->name;
+    } else if (!desired.bonds.empty()) {
+        name = desired.bonds.front().ifname;
+    } else if (!desired.ethernet.empty()) {
+        name = desired.ethernet.front().ifname;
+    }
+    const model::Netdev *nd = name.empty() ? nullptr : host.findNetdev(name);
+    if (nd == nullptr || !nd->up)
+        return std::nullopt;
+    return name;
+}
+
 Report up(Platform &platform, const Desired &desired, const Options &options)
 {
     auto host = platform.readHost();

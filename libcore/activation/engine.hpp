@@ -70,6 +70,11 @@ Report up(platform::Platform &platform, const model::Host &host, const Desired &
 // agree by construction.
 Report plan(const model::Host &host, const Desired &desired, const Options &options);
 
+// The interface `desired` (one profile) is active on in `host`: the one it
+// names or resolves to (a P_Key child as the kernel named it, a port by its
+// GUID) when that exists, is up, and up() would change nothing; else none.
+std::optional<std::string> activeInterface(const model::Host &host, const Desired &desired);
+
 // Takes down what `up` of the same profiles created: soft links, P_Key
 // children, bonds, addresses; base IPoIB interfaces are set down.
 Report down(platform::Platform &platform, const Desired &desired, const Options &options);

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 namespace ibnm::nmcli {
@@ -81,15 +82,26 @@ Result<std::string> matchWord(const std::string &property, const std::string &va
     return badValue(property, strprintf(_("'%s' is ambiguous (%s)"), value.c_str(), join(hits).c_str()));
 }
 
+// nmcli's nmc_string_to_bool(): "1" and "0", else a unique prefix of one
+// of its six words, case-insensitively ("y", "t", "n", "f", "ye"...).
 Result<bool> parseBool(const std::string &property, const std::string &value)
 {
     std::string v = strip(value);
-    for (const char *t : {"true", "yes", "on"})
+    if (v == "1" || v == "0")
+        return v == "1";
+    std::optional<bool> hit;
+    int hits = 0;
+    for (const char *t : {"true", "yes", "on", "false", "no", "off"}) {
+        bool truth = std::string_view(t) == "true" || std::string_view(t) == "yes" || std::string_view(t) == "on";
         if (g_ascii_strcasecmp(v.c_str(), t) == 0)
-            return true;
-    for (const char *f : {"false", "no", "off"})
-        if (g_ascii_strcasecmp(v.c_str(), f) == 0)
-            return false;
+            return truth;
+        if (!v.empty() && v.size() < std::strlen(t) && g_ascii_strncasecmp(v.c_str(), t, v.size()) == 0) {
+            hit = truth;
+            hits++;
+        }
+    }
+    if (hits == 1)
+        return *hit;
     return badValue(property,
                     strprintf(_("'%s' is not valid; use [true, yes, on] or [false, no, off]"), value.c_str()));
 }
@@ -130,17 +142,38 @@ struct TypeName {
 };
 const std::vector<TypeName> &typeNames()
 {
+    // nmcli 1.42 matches `type` against every setting it knows (by name or
+    // alias, sorted by name: nm_meta_setting_infos), then the three "-slave"
+    // pseudo types; so `type eth` is ambiguous (ethernet, ethtool) as there.
     static const std::vector<TypeName> names = {
         {"6lowpan", ""}, {"802-11-olpc-mesh", "olpc-mesh"}, {"802-11-wireless", "wifi"},
-        {"802-3-ethernet", "ethernet"}, {"adsl", ""}, {"bluetooth", ""}, {"bond", ""}, {"bridge", ""},
-        {"cdma", ""}, {"dummy", ""}, {"generic", ""}, {"gsm", ""}, {"infiniband", ""}, {"ip-tunnel", ""},
-        {"loopback", ""}, {"macsec", ""}, {"macvlan", ""}, {"ovs-bridge", ""}, {"ovs-dpdk", ""},
-        {"ovs-interface", ""}, {"ovs-patch", ""}, {"ovs-port", ""}, {"pppoe", ""}, {"team", ""}, {"tun", ""},
-        {"veth", ""}, {"vlan", ""}, {"vpn", ""}, {"vrf", ""}, {"vxlan", ""}, {"wifi-p2p", ""}, {"wimax", ""},
-        {"wireguard", ""}, {"wpan", ""}, {"bond-slave", ""}, {"bridge-slave", ""}, {"team-slave", ""},
+        {"802-11-wireless-security", "wifi-sec"}, {"802-1x", ""}, {"802-3-ethernet", "ethernet"}, {"adsl", ""},
+        {"bluetooth", ""}, {"bond", ""}, {"bond-port", ""}, {"bridge", ""}, {"bridge-port", ""}, {"cdma", ""},
+        {"connection", ""}, {"dcb", ""}, {"dummy", ""}, {"ethtool", ""}, {"generic", ""}, {"gsm", ""},
+        {"hostname", ""}, {"infiniband", ""}, {"ip-tunnel", ""}, {"ipv4", ""}, {"ipv6", ""}, {"loopback", ""},
+        {"macsec", ""}, {"macvlan", ""}, {"match", ""}, {"ovs-bridge", ""}, {"ovs-dpdk", ""},
+        {"ovs-external-ids", ""}, {"ovs-interface", ""}, {"ovs-patch", ""}, {"ovs-port", ""}, {"ppp", ""},
+        {"pppoe", ""}, {"proxy", ""}, {"serial", ""}, {"sriov", ""}, {"tc", ""}, {"team", ""}, {"team-port", ""},
+        {"tun", ""}, {"user", ""}, {"veth", ""}, {"vlan", ""}, {"vpn", ""}, {"vrf", ""}, {"vxlan", ""},
+        {"wifi-p2p", ""}, {"wimax", ""}, {"wireguard", ""}, {"wpan", ""}, {"bond-slave", ""}, {"bridge-slave", ""},
+        {"team-slave", ""},
     };
     return names;
 }
+
+} // namespace
+
+const char *typeShortName(const char *type)
+{
+    if (type == nullptr)
+        return nullptr;
+    for (const auto &t : typeNames())
+        if (t.name == type && !t.alias.empty())
+            return t.alias.data();
+    return type;
+}
+
+namespace {
 
 // Settings a profile of `type` may carry (nmcli's list, restricted to what
 // ibnm handles), in nmcli's order; aliases are looked up in this order.
@@ -170,6 +203,13 @@ std::vector<std::string_view> allowedSettings(NMConnection *c)
 struct Ctx {
     NMConnection *connection;
     bool adding;
+    // Whether the setting the current word names was created for it.
+    bool settingCreated = false;
+    // A value that parses but will not verify (a bad DNS server): reported
+    // after every argument has parsed, so that a word or value that does
+    // not parse (exit 2) wins, as in nmcli.
+    // One a property; a later value that replaces the list drops it.
+    std::vector<std::pair<std::string, Error>> deferred;
 };
 
 // The setting named `name`, added with nmcli's defaults when missing.
@@ -401,9 +441,27 @@ Result<NMIPAddress *> parseAddress(const std::string &property, int family, cons
     return a;
 }
 
+// nmcli's `-property N`: a plain number removes the N-th item (counted
+// from 0); an index past the end removes nothing.
+std::optional<guint> removalIndex(Op op, const std::string &value)
+{
+    if (op != Op::Remove)
+        return std::nullopt;
+    std::string v = strip(value);
+    if (v.empty() || !std::all_of(v.begin(), v.end(), [](char c) { return g_ascii_isdigit(c); }))
+        return std::nullopt;
+    auto n = parseUint(v, G_MAXUINT32);
+    return n ? std::optional<guint>(guint(*n)) : std::nullopt;
+}
+
 Status setAddresses(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {
     auto *ip = NM_SETTING_IP_CONFIG(s);
+    if (auto idx = removalIndex(op, value)) {
+        if (*idx < nm_setting_ip_config_get_num_addresses(ip))
+            nm_setting_ip_config_remove_address(ip, *idx);
+        return {};
+    }
     std::vector<NMIPAddress *> parsed;
     Status status;
     for (const auto &item : splitList(value, false)) {
@@ -429,15 +487,20 @@ Status setAddresses(Ctx &, NMSetting *s, const std::string &property, Op op, con
     return status;
 }
 
-Status setIpAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value)
+Status setIpAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op, const std::string &value)
 {
-    // nmcli's ip4/ip6 aliases also switch an automatic method to manual.
-    if (auto st = setAddresses(ctx, s, property, op, value); !st)
-        return st;
-    const char *method = nm_setting_ip_config_get_method(NM_SETTING_IP_CONFIG(s));
-    if (method == nullptr || g_strcmp0(method, "auto") == 0)
+    // nmcli 1.42's ip4/ip6 (set_ip4_address()) add addresses whatever the
+    // prefix ('+', '-' or none), and an empty value does nothing; when no
+    // earlier word made the IP setting, they make it with method manual
+    // (so in `add` only; `modify` keeps the method).
+    if (strip(value).empty()) {
+        if (ctx.settingCreated) // as if the word had not been given
+            nm_connection_remove_setting(ctx.connection, G_OBJECT_TYPE(s));
+        return {};
+    }
+    if (ctx.settingCreated)
         g_object_set(s, NM_SETTING_IP_CONFIG_METHOD, "manual", nullptr);
-    return {};
+    return setAddresses(ctx, s, property, Op::Add, value);
 }
 
 Status setGateway(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
@@ -445,21 +508,36 @@ Status setGateway(Ctx &, NMSetting *s, const std::string &property, Op op, const
     if (auto st = onlySet(property, op); !st)
         return st;
     std::string v = strip(value);
-    if (!v.empty() && !nm_utils_ipaddr_valid(familyOf(s), v.c_str()))
+    // nmcli resets the gateway for an empty value, and refuses one that is
+    // only blanks (" ", "\n") as an invalid address.
+    if ((!v.empty() || !value.empty()) && !nm_utils_ipaddr_valid(familyOf(s), v.c_str()))
         return badValue(property, strprintf(_("invalid gateway '%s'"), value.c_str()));
     g_object_set(s, NM_SETTING_IP_CONFIG_GATEWAY, v.empty() ? nullptr : v.c_str(), nullptr);
     return {};
 }
 
-Status setDns(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+Status setDns(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {
     auto *ip = NM_SETTING_IP_CONFIG(s);
+    if (auto idx = removalIndex(op, value)) {
+        if (*idx < nm_setting_ip_config_get_num_dns(ip))
+            nm_setting_ip_config_remove_dns(ip, *idx);
+        return {};
+    }
     auto items = splitList(value, true);
     // nmcli 1.42 stores any word here and verify() refuses a bad address:
-    // a profile that does not verify, not a bad value.
+    // a profile that does not verify (after all arguments), not a bad value.
+    auto &deferred = ctx.deferred;
+    if (op == Op::Set)
+        deferred.erase(std::remove_if(deferred.begin(), deferred.end(),
+                                      [&](const auto &d) { return d.first == property; }),
+                       deferred.end());
     for (const auto &d : items)
-        if (!nm_utils_ipaddr_valid(familyOf(s), d.c_str()))
-            return notValid(property, strprintf(_("invalid DNS server '%s'"), d.c_str()));
+        if (!nm_utils_ipaddr_valid(familyOf(s), d.c_str())) {
+            if (op != Op::Remove)
+                deferred.emplace_back(property, notValid(property, strprintf(_("invalid DNS server '%s'"), d.c_str())));
+            return {};
+        }
     if (op == Op::Set)
         nm_setting_ip_config_clear_dns(ip);
     for (const auto &d : items) {
@@ -468,6 +546,28 @@ Status setDns(Ctx &, NMSetting *s, const std::string &property, Op op, const std
         else
             nm_setting_ip_config_add_dns(ip, d.c_str());
     }
+    return {};
+}
+
+// ipv4.dns-search, ipv6.dns-search: domains, separated by commas or blanks.
+Status setDnsSearch(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+{
+    auto *ip = NM_SETTING_IP_CONFIG(s);
+    if (auto idx = removalIndex(op, value)) {
+        if (*idx < nm_setting_ip_config_get_num_dns_searches(ip))
+            nm_setting_ip_config_remove_dns_search(ip, *idx);
+        return {};
+    }
+    auto items = splitList(value, true);
+    if (op == Op::Set)
+        nm_setting_ip_config_clear_dns_searches(ip);
+    for (const auto &d : items) {
+        if (op == Op::Remove)
+            nm_setting_ip_config_remove_dns_search_by_value(ip, d.c_str());
+        else
+            nm_setting_ip_config_add_dns_search(ip, d.c_str());
+    }
+    (void)property;
     return {};
 }
 
@@ -514,6 +614,73 @@ Status setBondOptions(Ctx &, NMSetting *s, const std::string &property, Op op, c
     return {};
 }
 
+// Integer properties nmcli reads as names of an enum or flags type (libnm
+// declares them int; nmcli's property table, nm-meta-setting-desc.c, names
+// the type). Properties declared with an enum or flags type need no entry.
+struct IntEnum {
+    std::string_view property;
+    GType (*type)();
+};
+const IntEnum kIntEnums[] = {
+    {"connection.multi-connect", nm_connection_multi_connect_get_type},
+    {"connection.lldp", nm_setting_connection_lldp_get_type},
+    {"connection.mdns", nm_setting_connection_mdns_get_type},
+    {"connection.llmnr", nm_setting_connection_llmnr_get_type},
+    {"connection.dns-over-tls", nm_setting_connection_dns_over_tls_get_type},
+    {"connection.mptcp-flags", nm_mptcp_flags_get_type},
+    {"802-3-ethernet.wake-on-lan", nm_setting_wired_wake_on_lan_get_type},
+    {"ipv4.dhcp-hostname-flags", nm_dhcp_hostname_flags_get_type},
+    {"ipv6.dhcp-hostname-flags", nm_dhcp_hostname_flags_get_type},
+    {"ipv4.link-local", nm_setting_ip4_link_local_get_type},
+    {"ipv6.addr-gen-mode", nm_setting_ip6_config_addr_gen_mode_get_type},
+};
+
+// An enum or flags value: a name (nick) or a number, flags also several
+// names, as libnm's nm_utils_enum_from_str() reads them. The number is
+// checked by verify(), as nmcli leaves it.
+Status setEnum(NMSetting *s, const std::string &property, GParamSpec *pspec, GType type, const std::string &value)
+{
+    std::string v = strip(value);
+    int n = 0;
+    GCharPtr token;
+    bool parsed = !v.empty() && nm_utils_enum_from_str(type, v.c_str(), &n, outPtr(token));
+    // nmcli's extra names (its value_infos): a ternary also takes the
+    // boolean words, lldp "enable" for enable-rx.
+    if (!parsed && type == NM_TYPE_TERNARY) {
+        if (auto b = parseBool(property, v)) {
+            n = *b ? NM_TERNARY_TRUE : NM_TERNARY_FALSE;
+            parsed = true;
+        }
+    }
+    if (!parsed && property == "connection.lldp" && v == "enable") {
+        n = NM_SETTING_CONNECTION_LLDP_ENABLE_RX;
+        parsed = true;
+    }
+    if (!parsed) {
+        const char **names = nm_utils_enum_get_values(type, G_MININT, G_MAXINT);
+        GCharPtr list(names ? g_strjoinv(",", const_cast<char **>(names)) : g_strdup(""));
+        g_free(names);
+        return badValue(property, strprintf(_("invalid option '%s', use one of [%s]"), value.c_str(), list.get()));
+    }
+    GValue gv = G_VALUE_INIT;
+    g_value_init(&gv, pspec->value_type);
+    if (G_IS_PARAM_SPEC_ENUM(pspec))
+        g_value_set_enum(&gv, n);
+    else if (G_IS_PARAM_SPEC_FLAGS(pspec))
+        g_value_set_flags(&gv, guint(n));
+    else if (G_IS_PARAM_SPEC_UINT(pspec))
+        g_value_set_uint(&gv, guint(n));
+    else
+        g_value_set_int(&gv, n);
+    bool ok = !g_param_value_validate(pspec, &gv);
+    if (ok)
+        g_object_set_property(G_OBJECT(s), pspec->name, &gv);
+    g_value_unset(&gv);
+    if (!ok)
+        return badValue(property, strprintf(_("'%s' is out of range"), value.c_str()));
+    return {};
+}
+
 // Any other property: parsed by its GParamSpec type, as nmcli's generic
 // setters do for strings, booleans and integers.
 Status setGeneric(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value)
@@ -531,6 +698,11 @@ Status setGeneric(Ctx &ctx, NMSetting *s, const std::string &property, Op op, co
         return setString(ctx, s, property, op, value);
     if (t == G_TYPE_BOOLEAN)
         return setBool(ctx, s, property, op, value);
+    if (G_TYPE_IS_ENUM(t) || G_TYPE_IS_FLAGS(t))
+        return setEnum(s, property, pspec, t, value);
+    for (const auto &e : kIntEnums)
+        if (e.property == property)
+            return setEnum(s, property, pspec, e.type(), value);
     GValue v = G_VALUE_INIT;
     g_value_init(&v, t);
     bool ok = true;
@@ -594,11 +766,21 @@ const PropertyRule kProperties[] = {
     {"ipv4.addresses", setAddresses},
     {"ipv4.gateway", setGateway},
     {"ipv4.dns", setDns},
+    {"ipv4.dns-search", setDnsSearch},
     {"ipv6.method", setIpMethod},
     {"ipv6.addresses", setAddresses},
     {"ipv6.gateway", setGateway},
     {"ipv6.dns", setDns},
+    {"ipv6.dns-search", setDnsSearch},
 };
+
+// nmcli's `master` word (not connection.master) refuses an empty value.
+Status setMasterAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value)
+{
+    if (value.empty())
+        return badValue(property, _("master is required"));
+    return setString(ctx, s, property, op, value);
+}
 
 struct Alias {
     std::string_view word;
@@ -609,7 +791,7 @@ const Alias kAliases[] = {
     {"type", "connection.type"},
     {"con-name", "connection.id"},
     {"ifname", "connection.interface-name"},
-    {"master", "connection.master"},
+    {"master", "connection.master", setMasterAlias},
     {"slave-type", "connection.slave-type"},
     {"autoconnect", "connection.autoconnect"},
     {"mac", "infiniband.mac-address"},
@@ -703,6 +885,7 @@ Status applyOne(Ctx &ctx, const std::string &word, const std::string &value)
             std::string setting = property.substr(0, property.find('.'));
             if (!isAllowed(setting))
                 continue;
+            ctx.settingCreated = nm_connection_get_setting_by_name(ctx.connection, setting.c_str()) == nullptr;
             NMSetting *s = ensureSetting(ctx.connection, setting.c_str());
             if (setting == NM_SETTING_BOND_SETTING_NAME)
                 return setBondAlias(ctx, s, std::string(a.word), op, value);
@@ -740,6 +923,8 @@ Status applyAll(Ctx &ctx, const std::vector<std::string> &args)
         if (auto st = applyOne(ctx, args[i], args[i + 1]); !st)
             return st;
     }
+    if (!ctx.deferred.empty())
+        return ctx.deferred.front().second;
     return {};
 }
 
@@ -842,8 +1027,14 @@ Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &a
     NMSettingConnection *sc = nm_connection_get_setting_connection(connection.get());
     if (nm_setting_connection_get_connection_type(sc) == nullptr)
         return Error(IBNM_ERROR_INVALID_ARGUMENT, _("'type' argument is required"));
+    // nmcli names a bond without ifname nm-bond (unique_master_iface_ifname();
+    // offline, no other profile takes the name).
+    if (nm_setting_connection_get_interface_name(sc) == nullptr &&
+        g_strcmp0(nm_setting_connection_get_connection_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0)
+        g_object_set(sc, NM_SETTING_CONNECTION_INTERFACE_NAME, "nm-bond", nullptr);
     if (nm_setting_connection_get_id(sc) == nullptr)
         g_object_set(sc, NM_SETTING_CONNECTION_ID, defaultId(connection.get()).c_str(), nullptr);
+
     // nmcli gives a bond port its [bond-port] setting.
     if (g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0)
         ensureSetting(connection.get(), NM_SETTING_BOND_PORT_SETTING_NAME);

@@ -23,6 +23,10 @@ namespace ibnm::nmcli {
 // defaults nmcli gives a new profile (id, uuid, transport-mode datagram...).
 Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args);
 
+// nmcli's short name of a connection type, as its tables show it
+// ("ethernet" for "802-3-ethernet"); other types, and nullptr, unchanged.
+const char *typeShortName(const char *type);
+
 // `connection`, modified by `connection modify` arguments and normalized.
 // On error `connection` is unchanged.
 Status connectionModify(NMConnection *connection, const std::vector<std::string> &args);

@@ -357,6 +357,20 @@ std::vector<Finding> checkOptions(NMConnection *profile)
     for (const auto &c : kOptionConflicts)
         if (c.applies(*options))
             out.push_back(make(profile, c.property, IBNM_SEVERITY_ERROR, _(c.message), _(c.hint)));
+    // Options that would be silently ignored are refused, naming the key:
+    // umcast is an IPoIB interface's (/sys/class/net/<if>/umcast), and a
+    // link name names the link rdma.link-type creates.
+    if (options->umcast && typeOf(profile) != NM_SETTING_INFINIBAND_SETTING_NAME)
+        out.push_back(make(profile, "ipoib.umcast", IBNM_SEVERITY_ERROR,
+                           strprintf(_("ipoib.umcast: only an infiniband profile's interface has IPoIB multicast; "
+                                       "this is a %s profile"),
+                                     typeOf(profile).c_str()),
+                           _("Remove ipoib.umcast, or set it on the profile of the IPoIB interface.")));
+    if (options->linkName && !options->linkType)
+        out.push_back(make(profile, "rdma.link-name", IBNM_SEVERITY_ERROR,
+                           _("rdma.link-name: names the soft RDMA link rdma.link-type creates; without "
+                             "rdma.link-type there is no link to name"),
+                           _("Add rdma.link-type rxe or siw, or remove rdma.link-name.")));
     return out;
 }
 

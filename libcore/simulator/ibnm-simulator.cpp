@@ -46,7 +46,7 @@ IbnmHost *ibnm_simulator_new_host(const char *host_file, const char *state_dir, 
             return std::move(fake).error();
         // The host owns the platform from here on.
         host = ibnm_host_new_for_platform_private(std::move(fake).value().release(), IBNM_HOST_KIND_SIMULATED,
-                                                 host_file);
+                                                 host_file, dir.c_str());
         return {};
     });
     return host;

@@ -225,7 +225,11 @@ const ErrorCase kErrors[] = {
     {"TYPE=InfiniBand\nPKEY=yes\nPHYSDEV=ib0\n", ": PKEY_ID: PKEY=yes needs PKEY_ID"},
     {"TYPE=InfiniBand\nPKEY=yes\nPHYSDEV=ib0\n\nPKEY_ID=0x10000\n", ":5: PKEY_ID: '0x10000' is not a P_Key"},
     {"TYPE=InfiniBand\nHWADDR=00:11:22:33:44:55\n", ":2: HWADDR: '00:11:22:33:44:55' is not a 20-byte"},
-    {"TYPE=Ethernet\n", ": TYPE is 'Ethernet'; only TYPE=InfiniBand"},
+    {"TYPE=Ethernet\n", ": TYPE is 'Ethernet'; only TYPE=InfiniBand and TYPE=Bond"},
+    {"TYPE=Bond\nBONDING_OPTS=mode=1\n", ": DEVICE: a bond needs its interface name"},
+    {"TYPE=Bond\nDEVICE=bond0\nBONDING_OPTS=\"mode=active-backup frob=1\"\n",
+     ":3: BONDING_OPTS: 'frob=1' is not a bonding option NetworkManager takes"},
+    {"TYPE=Bond\nDEVICE=bond0\nBONDING_OPTS=miimon\n", ":3: BONDING_OPTS: 'miimon' is not a bonding option"},
     {"TYPE=InfiniBand\nNAME=\"open\n", ":2: NAME: unterminated quote"},
     {"TYPE=InfiniBand\nDEVICE=ib0 ib1\n", ":2: DEVICE: the value is not a plain shell string"},
     {"TYPE=InfiniBand\nBOOTPROTO=carrier-pigeon\n", ":2: BOOTPROTO: unknown value 'carrier-pigeon'"},
@@ -358,4 +362,40 @@ TEST(IfcfgImport, ControllerOrderIsNetworkManagers)
         EXPECT_EQ(nm_connection_get_setting_ip4_config(c), nullptr);
         g_object_unref(c);
     }
+}
+
+// TYPE=Bond as NetworkManager's ifcfg-rh reader reads it (bond_connection_
+// from_ifcfg(): make_bond_setting() and make_wired_setting()); also a file
+// that says BONDING_MASTER=yes without TYPE.
+TEST(IfcfgImport, BondFiles)
+{
+    TempDir dir;
+    GError *err = nullptr;
+    NMConnection *c = importText(dir, "ifcfg-bond0",
+                                 "DEVICE=bond0\nTYPE=Bond\nNAME=\"IB bond\"\n"
+                                 "BONDING_OPTS=\"mode=active-backup miimon=100  fail_over_mac=active\"\n"
+                                 "MTU=2044\nBOOTPROTO=none\nIPADDR=192.0.2.10\nPREFIX=24\nONBOOT=yes\n",
+                                 &err);
+    ASSERT_NE(c, nullptr) << err->message;
+    EXPECT_STREQ(nm_connection_get_connection_type(c), NM_SETTING_BOND_SETTING_NAME);
+    EXPECT_STREQ(nm_connection_get_id(c), "IB bond");
+    EXPECT_STREQ(nm_connection_get_interface_name(c), "bond0");
+    NMSettingBond *bond = nm_connection_get_setting_bond(c);
+    ASSERT_NE(bond, nullptr);
+    EXPECT_STREQ(nm_setting_bond_get_option_by_name(bond, "mode"), "active-backup");
+    EXPECT_STREQ(nm_setting_bond_get_option_by_name(bond, "miimon"), "100");
+    EXPECT_STREQ(nm_setting_bond_get_option_by_name(bond, "fail_over_mac"), "active");
+    ASSERT_NE(nm_connection_get_setting_wired(c), nullptr);
+    EXPECT_EQ(nm_setting_wired_get_mtu(nm_connection_get_setting_wired(c)), 2044u);
+    NMSettingIPConfig *ip4 = nm_connection_get_setting_ip4_config(c);
+    ASSERT_NE(ip4, nullptr);
+    EXPECT_STREQ(nm_setting_ip_config_get_method(ip4), "manual");
+    ASSERT_EQ(nm_setting_ip_config_get_num_addresses(ip4), 1u);
+    g_object_unref(c);
+
+    c = importText(dir, "ifcfg-bond1", "DEVICE=bond1\nBONDING_MASTER=yes\n", &err);
+    ASSERT_NE(c, nullptr) << err->message;
+    EXPECT_STREQ(nm_connection_get_connection_type(c), NM_SETTING_BOND_SETTING_NAME);
+    EXPECT_STREQ(nm_connection_get_id(c), "Bond bond1");
+    g_object_unref(c);
 }
