@@ -605,13 +605,9 @@ int upDown(Context &ctx, const Args &args, bool up)
             else
                 std::printf(_("Connection '%s' successfully deactivated.\n"), name);
         } else if (up) {
-            std::printf(ngettext("%u connection successfully activated.\n",
-                                 "%u connections successfully activated.\n", picked->len),
-                        picked->len);
+            std::printf(_("%u connections successfully activated.\n"), picked->len);
         } else {
-            std::printf(ngettext("%u connection successfully deactivated.\n",
-                                 "%u connections successfully deactivated.\n", picked->len),
-                        picked->len);
+            std::printf(_("%u connections successfully deactivated.\n"), picked->len);
         }
     }
     return rc;

@@ -115,3 +115,160 @@ TEST(CliFleet, UnknownIdChangesNothingAndAllWithIdsIsAUsageError)
 }
 
 } // namespace
+
+namespace {
+
+std::string fixture(const std::string &name)
+{
+    char *c = nullptr;
+    g_file_get_contents((IBNM_TOP_SRCDIR "/tests/cli/state/" + name).c_str(), &c, nullptr, nullptr);
+    std::string s = c ? c : "";
+    g_free(c);
+    return s;
+}
+
+const char *kTwoChildren = R"(interfaces:
+  - name: mlx4_ib0.8002
+    type: infiniband
+    mtu: 2044
+    infiniband: {base-iface: mlx4_ib0, pkey: '0x8002', mode: datagram}
+    ipv4:
+      enabled: true
+      address:
+        - {ip: 192.0.2.10, prefix-length: 24}
+    ibnm-rdma: {umcast: true}
+  - name: mlx4_ib0.8003
+    type: infiniband
+    infiniband: {base-iface: mlx4_ib0, pkey: 0x8003}
+)";
+
+TEST(CliApply, NmstateFileAppliesDryRunChangesNothingAndSecondApplyIsANoOp)
+{
+    Cli cli("mlx4-dual-port.host");
+    std::string doc = fixture("pkey-create.yml");
+    ASSERT_FALSE(doc.empty());
+    auto before = devices(cli);
+    Result dry = cli.run({"--dry-run", "apply", "-"}, doc);
+    ASSERT_EQ(dry.status, 0) << dry.out << dry.err;
+    EXPECT_NE(dry.out.find("+[infiniband] p-key=33023"), std::string::npos) << dry.out;
+    EXPECT_NE(dry.out.find("planned"), std::string::npos) << dry.out;
+    EXPECT_TRUE(cli.keyfiles().empty());
+    EXPECT_EQ(devices(cli), before);
+
+    Result r = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    JsonValue v = parseJson(r.out);
+    EXPECT_TRUE(v.get("success")->b);
+    EXPECT_TRUE(v.get("changed")->b);
+    EXPECT_TRUE(has(devices(cli), "mlx4_ib0.80ff"));
+    ASSERT_EQ(cli.keyfiles().size(), 1u);
+    std::string store = cli.snapshot();
+
+    Result again = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(again.status, 0) << again.out << again.err;
+    JsonValue w = parseJson(again.out);
+    EXPECT_FALSE(w.get("changed")->b) << again.out;
+    EXPECT_EQ(w.get("steps")->items.size(), 0u);
+    EXPECT_EQ(cli.snapshot(), store);
+
+    Result gone = cli.run({"apply", "-"}, fixture("pkey-delete.yml"));
+    ASSERT_EQ(gone.status, 0) << gone.out << gone.err;
+    EXPECT_FALSE(has(devices(cli), "mlx4_ib0.80ff"));
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+TEST(CliApply, TheSharedNmstateConformanceFileAppliesUnchanged)
+{
+    const char *env = g_getenv("IBNM_SHARED_DIR");
+    std::string shared = env ? env : IBNM_SHARED_DIR_DEFAULT;
+    std::string path = shared + "/conformance/nmstate/infiniband_pkey_ipoib_create.yml";
+    if (!g_file_test(path.c_str(), G_FILE_TEST_EXISTS))
+        GTEST_SKIP() << path << " is absent";
+    // Its base interface is mlx5_ib0: a ConnectX-6 host that names it so.
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    Result r = cli.run({"apply", path});
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(has(devices(cli), "mlx5_ib0.80ff")) << r.out;
+    Result again = cli.run({"-j", "apply", path});
+    EXPECT_FALSE(parseJson(again.out).get("changed")->b) << again.out;
+}
+
+TEST(CliApply, ShowStateRoundTripsAndJsonInputWorks)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    EXPECT_TRUE(has(devices(cli), "mlx4_ib0.8002"));
+    EXPECT_TRUE(has(devices(cli), "mlx4_ib0.8003"));
+    Result yaml = cli.run({"show-state"});
+    ASSERT_EQ(yaml.status, 0) << yaml.err;
+    EXPECT_NE(yaml.out.find("ibnm-rdma:"), std::string::npos) << yaml.out;
+    EXPECT_NE(yaml.out.find("192.0.2.10"), std::string::npos) << yaml.out;
+    // What show-state prints, applied, changes nothing (YAML and JSON).
+    Result noop = cli.run({"-j", "apply", "-"}, yaml.out);
+    ASSERT_EQ(noop.status, 0) << noop.out << noop.err;
+    EXPECT_FALSE(parseJson(noop.out).get("changed")->b) << noop.out;
+    Result json = cli.run({"-j", "show-state"});
+    ASSERT_EQ(json.status, 0);
+    EXPECT_EQ(json.out.find('{'), 0u) << json.out;
+    Result noopJson = cli.run({"-j", "apply", "-"}, json.out);
+    ASSERT_EQ(noopJson.status, 0) << noopJson.out << noopJson.err;
+    EXPECT_FALSE(parseJson(noopJson.out).get("changed")->b) << noopJson.out;
+}
+
+TEST(CliApply, AKernelFailureLeavesProfilesAndHostAsBefore)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, fixture("pkey-create.yml")).status, 0);
+    std::string store = cli.snapshot();
+    auto before = devices(cli);
+    Result r = cli.run({"-j", "apply", "-"}, kTwoChildren, {{"IBNM_FAKE_FAIL", "op=createIpoibChild,nth=2,errno=EIO"}});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    JsonValue v = parseJson(r.out);
+    EXPECT_FALSE(v.get("success")->b);
+    EXPECT_TRUE(v.get("rolled-back")->b) << r.out;
+    EXPECT_EQ(cli.snapshot(), store);
+    EXPECT_EQ(devices(cli), before);
+}
+
+struct BadDoc {
+    const char *name;
+    const char *doc;
+    int status;
+    const char *message;
+};
+
+class CliApplyErrors : public ::testing::TestWithParam<BadDoc> {};
+
+TEST_P(CliApplyErrors, NameThePropertyAndChangeNothing)
+{
+    const BadDoc &c = GetParam();
+    Cli cli("mlx4-dual-port.host");
+    auto before = devices(cli);
+    Result r = cli.run({"apply", "-"}, c.doc);
+    EXPECT_EQ(r.status, c.status) << r.out << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+    EXPECT_EQ(devices(cli), before);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliApplyErrors,
+    ::testing::Values(
+        BadDoc{"BadPkey",
+               "interfaces:\n- {name: mlx4_ib0.8000, type: infiniband, infiniband: {base-iface: mlx4_ib0, pkey: "
+               "'0x8000'}}\n",
+               1, "interfaces[0] 'mlx4_ib0.8000': infiniband.p-key"},
+        BadDoc{"UnknownKey", "interfaces:\n- {name: ib1, type: infiniband, lldp: {enabled: true}}\n", 2,
+               "interfaces[0] 'ib1'.lldp: not a key ibnm handles"},
+        BadDoc{"UnknownType", "interfaces:\n- {name: br0, type: linux-bridge}\n", 1,
+               "interfaces[0] 'br0'.type"},
+        BadDoc{"BadRdmaKey", "interfaces:\n- {name: mlx4_ib0, type: infiniband, ibnm-rdma: {link-type: foo}}\n", 2,
+               "rdma.link-type"},
+        BadDoc{"Syntax", "interfaces: [\n", 2, "stdin:"},
+        BadDoc{"DatagramMtuAboveTheLink",
+               "interfaces:\n- {name: mlx4_ib0.8002, type: infiniband, mtu: 9000, infiniband: {base-iface: "
+               "mlx4_ib0, pkey: '0x8002', mode: datagram}}\n",
+               1, "mtu"}),
+    [](const ::testing::TestParamInfo<BadDoc> &i) { return std::string(i.param.name); });
+
+} // namespace
