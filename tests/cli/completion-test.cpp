@@ -33,7 +33,7 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
 {
     if (!g_file_test("/bin/bash", G_FILE_TEST_IS_EXECUTABLE))
         GTEST_SKIP() << "no bash";
-    EXPECT_EQ(complete("ibnm "), "connection device rdma check udev-rules version help");
+    EXPECT_EQ(complete("ibnm "), "connection device rdma check apply show-state udev-rules version help");
     EXPECT_EQ(complete("ibnm con "), "show up down add modify delete reload import export help");
     EXPECT_EQ(complete("ibnm rdma link add rxe0 type "), "rxe siw");
     EXPECT_EQ(complete("ibnm rdma roce-mode mlx5_0 "), "v1 v2");
