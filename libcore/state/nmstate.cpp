@@ -5,6 +5,7 @@
 
 #include "libcore/ibnm-profile.h"
 #include "libcore/internal/i18n.hpp"
+#include "libcore/internal/nmcli-args.hpp"
 #include "libcore/internal/strings.hpp"
 #include "libcore/internal/user-keys.hpp"
 
@@ -430,12 +431,13 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                                                "absent)"),
                                              nm_connection_get_id(ch.stored), storedType.c_str()))
                         .withContext(e.path + ".type");
-                ch.desired = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(ch.stored));
-                if (!e.args.empty()) {
-                    GObjectPtr<IbnmProfile> profile = GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new(ch.desired.get()));
-                    auto argv = cargv(e.args);
-                    if (!ibnm_profile_modify_from_args(profile.get(), argv.data(), outPtr(err)))
-                        return fromGError(err.get()).withContext(e.path);
+                if (e.args.empty()) {
+                    ch.desired = GObjectPtr<NMConnection>::retain(ch.stored);
+                } else {
+                    auto modified = nmcli::connectionModified(ch.stored, e.args);
+                    if (!modified)
+                        return std::move(modified).error().withContext(e.path);
+                    ch.desired = std::move(*modified);
                 }
                 ch.kind = nm_connection_compare(ch.stored, ch.desired.get(), NM_SETTING_COMPARE_FLAG_EXACT)
                               ? ChangeKind::None
