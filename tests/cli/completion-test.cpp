@@ -52,8 +52,10 @@ TEST(CliCompletion, StoredConnectionNames)
               0);
     char *dir = g_path_get_dirname(cli.c_str());
     std::string got = complete("ibnm --keyfile-dir " + store.keyfileDir() + " connection up ", dir);
+    std::string show = complete("ibnm --keyfile-dir " + store.keyfileDir() + " connection show ", dir);
     g_free(dir);
-    EXPECT_EQ(got, "mlx4_ib0");
+    EXPECT_EQ(got, "--all mlx4_ib0"); // up and down also take --all
+    EXPECT_EQ(show, "mlx4_ib0");
 }
 
 } // namespace
