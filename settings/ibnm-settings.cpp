@@ -12,6 +12,7 @@
 #include "settings/ifcfg-reader.hpp"
 #include "settings/keyfile-backend.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "settings/settings-private.hpp"
 #include "settings/nm-backend.hpp"
 
 #include <memory>
@@ -474,4 +475,9 @@ NMConnection *ibnm_ifcfg_import(const char *path, GError **error)
         return {};
     });
     return result;
+}
+
+ibnm::settings::Backend &ibnm::settings::backendOf(IbnmSettings *settings)
+{
+    return *ibnm_settings_priv(settings)->backend_;
 }

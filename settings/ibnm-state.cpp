@@ -14,6 +14,7 @@
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/strings.hpp"
 #include "libcore/state/nmstate.hpp"
+#include "settings/settings-private.hpp"
 
 #include <NetworkManager.h>
 
@@ -262,6 +263,10 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
         }
         if (flags & IBNM_APPLY_FLAGS_DRY_RUN)
             return {};
+        // One sync for all the files (a thousand profiles: two fsyncs each
+        // cost seconds); the batch is durable when commitBatch() returns.
+        auto &backend = ibnm::settings::backendOf(settings);
+        backend.beginBatch();
         for (size_t i = 0; i < planned->size(); i++) {
             const Change &ch = (*planned)[i];
             gboolean written = TRUE;
@@ -279,12 +284,19 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
                 break;
             }
             if (!written) {
+                backend.abortBatch();
                 restoreStore(settings, *planned, i);
                 return fromGError(err).withContext(
                     ibnm::strprintf(_("%s (the profiles written before were restored; the host keeps the "
                                       "applied state)"),
                                     ch.interface.c_str()));
             }
+        }
+        if (auto st = backend.commitBatch(); !st) {
+            restoreStore(settings, *planned, planned->size());
+            return std::move(st).error().withContext(
+                _("the profiles could not be written; those written before were restored, the host keeps the "
+                  "applied state"));
         }
         return {};
     });
