@@ -230,6 +230,39 @@ TEST(CliApply, AKernelFailureLeavesProfilesAndHostAsBefore)
     EXPECT_EQ(devices(cli), before);
 }
 
+TEST(CliApply, BondWithIpoibPortsAppliesOnceAndShowsItsPorts)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    const char *doc = R"(interfaces:
+  - name: bond0
+    type: bond
+    link-aggregation:
+      mode: active-backup
+      options: {miimon: 100, fail_over_mac: active}
+      port: [mlx5_ib0, mlx5_ib1]
+    ipv4: {enabled: true, address: [{ip: 192.0.2.1, prefix-length: 24}]}
+  - {name: mlx5_ib0, type: infiniband, infiniband: {mode: datagram}}
+  - {name: mlx5_ib1, type: infiniband}
+)";
+    Result r = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(parseJson(r.out).get("changed")->b);
+    Result again = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(again.status, 0) << again.out << again.err;
+    EXPECT_FALSE(parseJson(again.out).get("changed")->b) << again.out;
+    Result show = cli.run({"show-state"});
+    EXPECT_NE(show.out.find("port:\n    - 'mlx5_ib0'\n    - 'mlx5_ib1'"), std::string::npos) << show.out;
+    // The host has the bond up (show-state reads the state from the host).
+    EXPECT_NE(show.out.find("- name: 'bond0'\n  type: 'bond'\n  state: 'up'"), std::string::npos) << show.out;
+    // A port that is neither listed nor stored is refused by name.
+    Cli fresh(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    Result bad = fresh.run({"apply", "-"}, "interfaces:\n- {name: bond1, type: bond, link-aggregation: {mode: "
+                                           "active-backup, port: [nosuch]}}\n");
+    EXPECT_NE(bad.status, 0);
+    EXPECT_NE(bad.err.find("'nosuch'"), std::string::npos) << bad.err;
+    EXPECT_TRUE(fresh.keyfiles().empty());
+}
+
 struct BadDoc {
     const char *name;
     const char *doc;
