@@ -144,6 +144,9 @@ extern const char *const kConnectionUsage;
 extern const char *const kDeviceUsage;
 extern const char *const kRdmaUsage;
 int cmdCheck(Context &, const Args &);
+int cmdApply(Context &, const Args &);
+int cmdShowState(Context &, const Args &);
+extern const char *const kApplyUsage;
 int cmdUdevRules(Context &, const Args &);
 int cmdMemlock(Context &, const Args &);
 

@@ -27,8 +27,8 @@ const char *const kConnectionUsage = N_(
     "  add type infiniband|bond|... [con-name NAME] [ifname IFNAME] [PROPERTY VALUE]...\n"
     "  modify [id | uuid | filename] ID ([+|-]PROPERTY VALUE)...\n"
     "  delete [id | uuid | filename] ID...\n"
-    "  up [id | uuid | filename] ID\n"
-    "  down [id | uuid | filename] ID\n"
+    "  up [id | uuid | filename] ID... | --all\n"
+    "  down [id | uuid | filename] ID... | --all\n"
     "  reload\n"
     "  import [type keyfile|ifcfg-rh] file PATH|DIRECTORY\n"
     "  export [id | uuid | filename] ID [FILE]\n"
@@ -675,50 +675,98 @@ int cmdExport(Context &ctx, const Args &args)
 
 // --- up / down ----------------------------------------------------------------------
 
-int upDown(Context &ctx, const Args &argsIn, bool up)
+// The profiles `up`/`down` name: each ID (an optional id/uuid/filename word
+// before it), or with --all every profile whose connection.autoconnect is
+// yes. Nullptr after printing the error; `rc` is the exit code then.
+PtrArray selectProfiles(IbnmSettings *s, const Args &args, int &rc)
 {
-    Args args = argsIn;
+    PtrArray picked(g_ptr_array_new_with_free_func(g_object_unref));
+    if (!args.empty() && args[0] == "--all") {
+        if (args.size() > 1) {
+            rc = usageError(_(kConnectionUsage), _("'--all' takes no connection ID; '%s' not understood"),
+                            args[1].c_str());
+            return nullptr;
+        }
+        PtrArray all = allConnections(s);
+        for (guint i = 0; i < all->len; i++) {
+            auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+            NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+            if (sc && nm_setting_connection_get_autoconnect(sc))
+                g_ptr_array_add(picked.get(), g_object_ref(c));
+        }
+        return picked;
+    }
+    for (size_t i = 0; i < args.size();) {
+        if (args[i] == "--all") {
+            rc = usageError(_(kConnectionUsage), _("'--all' cannot be combined with connection IDs"));
+            return nullptr;
+        }
+        const char *id = takeId(args, i);
+        NMConnection *c = findOrComplain(s, id);
+        if (!c) {
+            rc = kExitNotFound;
+            return nullptr;
+        }
+        bool dup = false;
+        for (guint k = 0; k < picked->len; k++)
+            dup = dup || g_ptr_array_index(picked.get(), k) == c;
+        if (!dup)
+            g_ptr_array_add(picked.get(), g_object_ref(c));
+    }
+    if (picked->len == 0) {
+        rc = usageError(_(kConnectionUsage), _("missing connection ID"));
+        return nullptr;
+    }
+    return picked;
+}
+
+// up and down of one or many profiles: one plan, one transaction (a failure
+// undoes every step of every profile), one report.
+int upDown(Context &ctx, const Args &args, bool up)
+{
     // nmcli's `up --ask`: ibnm's profiles have nothing to ask for.
     if (!args.empty() && (args[0] == "--ask" || (up && args[0] == "-a")))
         return usageError(_(kConnectionUsage),
                           _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
                           args[0].c_str());
-    size_t i = 0;
-    const char *id = takeId(args, i);
-    if (!id)
+    if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
-    if (i < args.size())
-        return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
-    NMConnection *c = findOrComplain(s, id);
-    if (!c)
-        return kExitNotFound;
+    int rc = kExitOk;
+    PtrArray picked = selectProfiles(s, args, rc);
+    if (!picked)
+        return rc;
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
     PtrArray all = allConnections(s);
-    PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
-    g_ptr_array_add(one.get(), g_object_ref(c));
     auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
     Obj<IbnmApplyReport> report;
     ErrorPtr err;
-    gboolean ok = up ? ibnm_apply_up(host, one.get(), all.get(), flags, Out(report), Out(err))
-                     : ibnm_apply_down(host, one.get(), all.get(), flags, Out(report), Out(err));
+    gboolean ok = up ? ibnm_apply_up(host, picked.get(), all.get(), flags, Out(report), Out(err))
+                     : ibnm_apply_down(host, picked.get(), all.get(), flags, Out(report), Out(err));
     if (!report) {
         if (err)
             return reportError(err.get());
         return kExitFailed;
     }
-    int rc = printReport(ctx, report.get());
+    rc = printReport(ctx, report.get());
     if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
-        if (ctx.options.dryRun)
+        if (ctx.options.dryRun) {
             std::printf(_("Dry run: nothing was changed.\n"));
-        else if (up)
-            std::printf(_("Connection '%s' successfully activated.\n"), nm_connection_get_id(c));
-        else
-            std::printf(_("Connection '%s' successfully deactivated.\n"), nm_connection_get_id(c));
+        } else if (picked->len == 1) {
+            const char *name = nm_connection_get_id(NM_CONNECTION(g_ptr_array_index(picked.get(), 0)));
+            if (up)
+                std::printf(_("Connection '%s' successfully activated.\n"), name);
+            else
+                std::printf(_("Connection '%s' successfully deactivated.\n"), name);
+        } else if (up) {
+            std::printf(_("%u connections successfully activated.\n"), picked->len);
+        } else {
+            std::printf(_("%u connections successfully deactivated.\n"), picked->len);
+        }
     }
     return rc;
 }

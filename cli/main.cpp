@@ -44,6 +44,8 @@ const char *const kUsage = N_(
     "  device       status, show: IPoIB interfaces and RDMA ports\n"
     "  rdma         link, gid, roce-mode, memlock\n"
     "  check        check profiles against the host\n"
+    "  apply        apply a desired state (nmstate YAML/JSON) in one transaction\n"
+    "  show-state   the stored profiles as a desired state\n"
     "  udev-rules   persistent IPoIB interface names\n"
     "  version      show the version\n");
 
@@ -69,6 +71,8 @@ const Command kTopCommands[] = {
     {"device", nullptr, kDeviceCommands},
     {"rdma", nullptr, kRdmaCommands},
     {"check", cmdCheck, nullptr},
+    {"apply", cmdApply, nullptr},
+    {"show-state", cmdShowState, nullptr},
     {"udev-rules", cmdUdevRules, nullptr},
     {"version", cmdVersion, nullptr},
     {nullptr, nullptr, nullptr},

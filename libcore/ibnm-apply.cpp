@@ -488,6 +488,8 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
  * Returns: (transfer full) (element-type utf8): one entry a profile, in
  *   order: the interface name, or %NULL where the profile is not active;
  *   %NULL with @error set when the host cannot be read
+ *
+ * Since: 0.1
  */
 GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles,
                                          GError **error)

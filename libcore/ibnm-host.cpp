@@ -266,6 +266,8 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
  *   this host (which profiles `up` brought up): /run/ibnm for this machine,
  *   the state directory of a simulated host, %NULL for a sysfs dump (read
  *   only).
+ *
+ * Since: 0.1
  */
 const char *ibnm_host_get_runtime_dir(IbnmHost *self)
 {

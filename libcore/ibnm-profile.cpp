@@ -202,6 +202,8 @@ IBNM_IB_GETTER(mac_address)
  * Returns: (transfer none) (nullable): the type as nmcli shows it in tables
  *   ("ethernet" for "802-3-ethernet", "wifi" for "802-11-wireless"); other
  *   types are their own short name, and %NULL stays %NULL.
+ *
+ * Since: 0.1
  */
 const char *ibnm_connection_type_get_short_name(const char *type)
 {

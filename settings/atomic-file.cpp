@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -70,7 +71,12 @@ Status syncDirectory(const std::string &dir)
     return {};
 }
 
-Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts)
+namespace {
+
+// The content in a new temporary file beside `path`, with mode and owner;
+// fsynced when `sync`. Its name, or an error (and no file).
+Result<std::string> writeTemporary(const std::string &path, std::string_view content,
+                                   const AtomicWriteOptions &opts, bool sync)
 {
     std::string dir = dirName(path);
     GCharPtr base(g_path_get_basename(path.c_str()));
@@ -88,15 +94,77 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
     if (::fchmod(fd.get(), opts.mode) != 0)
         return Error::fromErrno(errno, tmpl);
     if (Status s = writeAll(fd.get(), content, tmpl); !s.ok())
-        return s;
-    if (::fsync(fd.get()) != 0)
+        return std::move(s).error();
+    if (sync && ::fsync(fd.get()) != 0)
         return Error::fromErrno(errno, tmpl);
     if (::close(fd.release()) != 0)
         return Error::fromErrno(errno, tmpl);
-    if (::rename(tmpl.c_str(), path.c_str()) != 0)
+    guard.release();
+    return tmpl;
+}
+
+} // namespace
+
+Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts)
+{
+    auto tmp = writeTemporary(path, content, opts, true);
+    if (!tmp)
+        return std::move(tmp).error();
+    TempFileGuard guard(*tmp);
+    if (::rename(tmp->c_str(), path.c_str()) != 0)
         return Error::fromErrno(errno, path);
     guard.release();
-    return syncDirectory(dir);
+    return syncDirectory(dirName(path));
+}
+
+AtomicWriteBatch::~AtomicWriteBatch()
+{
+    for (const auto &p : pending_)
+        ::unlink(p.first.c_str());
+}
+
+Status AtomicWriteBatch::add(const std::string &path, std::string_view content, const AtomicWriteOptions &opts)
+{
+    auto tmp = writeTemporary(path, content, opts, false);
+    if (!tmp)
+        return std::move(tmp).error();
+    pending_.emplace_back(std::move(*tmp), path);
+    return {};
+}
+
+Status AtomicWriteBatch::commit()
+{
+    if (pending_.empty())
+        return {};
+    // Every temporary file's data on disk before any rename makes it visible.
+    {
+        std::string dir = dirName(pending_.front().second);
+        UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (!fd)
+            return Error::fromErrno(errno, dir);
+        if (::syncfs(fd.get()) != 0)
+            return Error::fromErrno(errno, dir);
+    }
+    std::vector<std::string> dirs;
+    size_t renamed = 0;
+    Status result;
+    for (; renamed < pending_.size(); renamed++) {
+        const auto &[tmp, path] = pending_[renamed];
+        if (::rename(tmp.c_str(), path.c_str()) != 0) {
+            result = Error::fromErrno(errno, path);
+            break;
+        }
+        std::string dir = dirName(path);
+        if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end())
+            dirs.push_back(dir);
+    }
+    pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(renamed));
+    if (!result.ok())
+        return result;
+    for (const auto &dir : dirs)
+        if (Status s = syncDirectory(dir); !s.ok())
+            return s;
+    return {};
 }
 
 Status removeFileDurably(const std::string &path)

@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <sys/types.h>
 
@@ -26,6 +28,27 @@ struct AtomicWriteOptions {
 // directory. On failure the temporary file is removed and `path` is left as
 // it was.
 Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
+
+// Atomic replacement of many files, durable with one sync instead of two
+// per file (`ibnm apply` of a thousand profiles): add() writes each content
+// to its temporary file, unsynced; commit() syncs the file system once
+// (syncfs), renames every temporary file over its path and fsyncs each
+// directory once. A crash before commit() leaves every path as it was; one
+// during the renames leaves each path old or new, never partly written.
+// Temporary files not committed are removed by the destructor.
+class AtomicWriteBatch {
+public:
+    AtomicWriteBatch() = default;
+    AtomicWriteBatch(const AtomicWriteBatch &) = delete;
+    AtomicWriteBatch &operator=(const AtomicWriteBatch &) = delete;
+    ~AtomicWriteBatch();
+
+    Status add(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
+    Status commit();
+
+private:
+    std::vector<std::pair<std::string, std::string>> pending_; // temporary file, path
+};
 
 // Removes `path` and fsyncs its directory.
 Status removeFileDurably(const std::string &path);

@@ -41,6 +41,15 @@ public:
     // Replaces the stored profile with the same UUID.
     virtual Status update(NMConnection *connection) = 0;
     virtual Status remove(const std::string &uuid) = 0;
+
+    // Between these, add() and update() may defer making their writes
+    // durable to commitBatch(), which does it for all at once (the keyfile
+    // store: one sync instead of two per file). abortBatch() drops the
+    // writes not committed (the profiles in memory stay as written: reload
+    // or write them again). Backends without such a cost write at once.
+    virtual void beginBatch() {}
+    virtual Status commitBatch() { return {}; }
+    virtual void abortBatch() {}
 };
 
 } // namespace ibnm::settings

@@ -13,6 +13,7 @@
 #include "settings/ifcfg-reader.hpp"
 #include "settings/keyfile-backend.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "settings/settings-private.hpp"
 #include "settings/nm-backend.hpp"
 
 #include <memory>
@@ -455,6 +456,8 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
  * Returns: (nullable): the interface NetworkManager has the profile active
  *   on, as it was at the last load; NULL when it is not active, or for a
  *   store that does not know (keyfiles: ask ibnm_apply_get_active_devices())
+ *
+ * Since: 0.1
  */
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid)
 {
@@ -637,4 +640,9 @@ NMConnection *ibnm_ifcfg_import(const char *path, GError **error)
         return {};
     });
     return result;
+}
+
+ibnm::settings::Backend &ibnm::settings::backendOf(IbnmSettings *settings)
+{
+    return *ibnm_settings_priv(settings)->backend_;
 }

@@ -168,7 +168,7 @@ Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
     return Error(IBNM_ERROR_EXISTS, strprintf(_("no free file name for profile '%s'"), id.c_str())).withContext(dir_);
 }
 
-Status KeyfileBackend::write(const std::string &path, const std::string &data) const
+Status KeyfileBackend::write(const std::string &path, const std::string &data)
 {
     if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
         return Error::fromErrno(errno, dir_);
@@ -178,7 +178,25 @@ Status KeyfileBackend::write(const std::string &path, const std::string &data) c
         opts.uid = 0;
         opts.gid = 0;
     }
+    if (batch_)
+        return batch_->add(path, data, opts);
     return atomicWriteFile(path, data, opts);
+}
+
+void KeyfileBackend::beginBatch()
+{
+    batch_ = std::make_unique<AtomicWriteBatch>();
+}
+
+Status KeyfileBackend::commitBatch()
+{
+    auto batch = std::move(batch_);
+    return batch ? batch->commit() : Status{};
+}
+
+void KeyfileBackend::abortBatch()
+{
+    batch_.reset();
 }
 
 Result<std::string> KeyfileBackend::add(NMConnection *connection)

@@ -3,7 +3,10 @@
 // NetworkManager does when it is not running.
 #pragma once
 
+#include "settings/atomic-file.hpp"
 #include "settings/backend.hpp"
+
+#include <memory>
 
 #include <sys/types.h>
 
@@ -26,6 +29,9 @@ public:
     Result<std::string> add(NMConnection *connection) override;
     Status update(NMConnection *connection) override;
     Status remove(const std::string &uuid) override;
+    void beginBatch() override;
+    Status commitBatch() override;
+    void abortBatch() override;
 
     // Reads one keyfile with the store's ownership and permission checks.
     Result<StoredProfile> readFile(const std::string &path, std::vector<std::string> *warnings) const;
@@ -33,12 +39,13 @@ public:
 private:
     StoredProfile *findByUuid(const std::string &uuid);
     Result<std::string> choosePath(NMConnection *connection) const;
-    Status write(const std::string &path, const std::string &data) const;
+    Status write(const std::string &path, const std::string &data);
 
     std::string dir_;
     uid_t requiredOwner_ = 0;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
+    std::unique_ptr<AtomicWriteBatch> batch_; // between beginBatch() and commitBatch()
 };
 
 } // namespace ibnm::settings

@@ -55,8 +55,9 @@ Error refused(Error e, const char *property, const std::string &origin)
 
 class Planner {
 public:
-    Planner(const Host &host, Report &report, bool rdmaOnly = false)
-        : host_(host), index_(host), report_(report), rdmaOnly_(rdmaOnly)
+    Planner(const Host &host, Report &report, bool rdmaOnly = false, const model::HostIndex *index = nullptr)
+        : host_(host), ownIndex_(index ? std::nullopt : std::optional<model::HostIndex>(std::in_place, host)),
+          index_(index ? *index : *ownIndex_), report_(report), rdmaOnly_(rdmaOnly)
     {
     }
 
@@ -153,7 +154,9 @@ private:
 
     const Host &host_;
     // Lookups by name in constant time: planning a large host stays linear.
-    model::HostIndex index_;
+    // The caller's index of host_ (Options::index), else the planner's own.
+    std::optional<model::HostIndex> ownIndex_;
+    const model::HostIndex &index_;
     Report &report_;
     bool rdmaOnly_ = false;
     std::vector<const DesiredBond *> desiredBonds_;
@@ -922,7 +925,7 @@ Report planningFailed(Report report, Error e)
 // (a fact that refuses) fails before anything is changed.
 Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report)
 {
-    Planner planner(host, report, options.rdmaOnly);
+    Planner planner(host, report, options.rdmaOnly, options.index);
     planner.setDesiredBonds(desired.bonds);
     std::set<std::string> newNetdevs;
     if (!options.rdmaOnly)

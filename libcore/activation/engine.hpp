@@ -15,6 +15,10 @@
 #include <string>
 #include <vector>
 
+namespace ibnm::model {
+class HostIndex;
+}
+
 namespace ibnm::activation {
 
 enum class StepState { Planned, Done, Failed, Undone, UndoFailed };
@@ -57,6 +61,10 @@ struct Options {
     // Interfaces, modes, MTUs, bonds and IP stay NetworkManager's (the
     // dispatcher plugin's mode).
     bool rdmaOnly = false;
+    // An index of the host being planned against, built once by a caller
+    // that plans many times against one snapshot (`ibnm check` plans each
+    // profile alone); nullptr: the planner builds its own.
+    const model::HostIndex *index = nullptr;
 };
 
 // Brings the objects of `desired` up. Planning errors (a missing parent, a

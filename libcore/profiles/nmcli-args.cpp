@@ -1047,15 +1047,23 @@ Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &a
     return connection;
 }
 
-Status connectionModify(NMConnection *connection, const std::vector<std::string> &args)
+Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args)
 {
     auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(connection));
     Ctx ctx{copy.get(), false};
     if (auto st = applyAll(ctx, args); !st)
-        return st;
+        return std::move(st).error();
     if (auto st = normalize(copy.get()); !st)
-        return st;
-    nm_connection_replace_settings_from_connection(connection, copy.get());
+        return std::move(st).error();
+    return copy;
+}
+
+Status connectionModify(NMConnection *connection, const std::vector<std::string> &args)
+{
+    auto copy = connectionModified(connection, args);
+    if (!copy)
+        return std::move(copy).error();
+    nm_connection_replace_settings_from_connection(connection, copy->get());
     return {};
 }
 

@@ -30,6 +30,10 @@ const char *typeShortName(const char *type);
 // `connection`, modified by `connection modify` arguments and normalized.
 // On error `connection` is unchanged.
 Status connectionModify(NMConnection *connection, const std::vector<std::string> &args);
+// A modified, normalized copy of `connection`, which stays as it is (one
+// copy fewer than connectionModify() on a clone: `ibnm apply` compares
+// each stored profile with what the document makes of it).
+Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args);
 
 } // namespace ibnm::nmcli
 

@@ -3,6 +3,7 @@
 
 #include "libcore/profiles/profile-rules.hpp"
 
+#include "libcore/model/host-index.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/profiles/nmcli-args.hpp"
 #include "libcore/support/strings.hpp"
@@ -609,12 +610,17 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host)
 {
     std::vector<Finding> out;
+    // One index of the host for every plan below: each profile is planned
+    // alone, and building the index each time made checking N profiles on
+    // a host of N interfaces quadratic.
+    const model::HostIndex index(host);
     auto planFails = [&](const std::vector<NMConnection *> &selected) -> std::optional<Error> {
         auto desired = activation::resolve(selected, profiles, true);
         if (!desired.ok())
             return std::move(desired).error();
         activation::Options options;
         options.dryRun = true;
+        options.index = &index;
         auto report = activation::plan(host, *desired, options);
         if (report.ok)
             return std::nullopt;

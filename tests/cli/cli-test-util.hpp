@@ -87,7 +87,7 @@ public:
         std::vector<std::string> argv = {cliPath(), "--keyfile-dir", keyfileDir()};
         if (!host_.empty()) {
             argv.push_back("--simulate");
-            argv.push_back(hostFile(host_));
+            argv.push_back(host_[0] == '/' ? host_ : hostFile(host_)); // a path, or an example host
             env["IBNM_SIMULATE_STATE"] = tmp_ / "state";
         }
         argv.insert(argv.end(), args.begin(), args.end());

@@ -33,7 +33,7 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
 {
     if (!g_file_test("/bin/bash", G_FILE_TEST_IS_EXECUTABLE))
         GTEST_SKIP() << "no bash";
-    EXPECT_EQ(complete("ibnm "), "connection device rdma check udev-rules version help");
+    EXPECT_EQ(complete("ibnm "), "connection device rdma check apply show-state udev-rules version help");
     EXPECT_EQ(complete("ibnm con "), "show up down add modify delete reload import export help");
     EXPECT_EQ(complete("ibnm rdma link add rxe0 type "), "rxe siw");
     EXPECT_EQ(complete("ibnm rdma roce-mode mlx5_0 "), "v1 v2");
@@ -52,8 +52,10 @@ TEST(CliCompletion, StoredConnectionNames)
               0);
     char *dir = g_path_get_dirname(cli.c_str());
     std::string got = complete("ibnm --keyfile-dir " + store.keyfileDir() + " connection up ", dir);
+    std::string show = complete("ibnm --keyfile-dir " + store.keyfileDir() + " connection show ", dir);
     g_free(dir);
-    EXPECT_EQ(got, "mlx4_ib0");
+    EXPECT_EQ(got, "--all mlx4_ib0"); // up and down also take --all
+    EXPECT_EQ(show, "mlx4_ib0");
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "settings/atomic-file.hpp"
 #include "settings/keyfile-backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -59,6 +60,49 @@ TEST(AtomicFile, WritesContentModeAndLeavesNoTemporaryFile)
         names.emplace_back(n);
     g_dir_close(d);
     EXPECT_EQ(names, std::vector<std::string>{"x.nmconnection"});
+}
+
+namespace {
+std::vector<std::string> names(const TempDir &dir)
+{
+    std::vector<std::string> out;
+    GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
+    while (const char *n = g_dir_read_name(d))
+        out.emplace_back(n);
+    g_dir_close(d);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+} // namespace
+
+TEST(AtomicFileBatch, PathsChangeOnlyAtCommit)
+{
+    TempDir dir;
+    std::string a = dir / "a.nmconnection", b = dir / "b.nmconnection";
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(a, "old a\n").ok());
+    ibnm::settings::AtomicWriteBatch batch;
+    ASSERT_TRUE(batch.add(a, "new a\n").ok());
+    ASSERT_TRUE(batch.add(b, "new b\n").ok());
+    EXPECT_EQ(readFile(a), "old a\n");
+    EXPECT_FALSE(g_file_test(b.c_str(), G_FILE_TEST_EXISTS));
+    ASSERT_TRUE(batch.commit().ok());
+    EXPECT_EQ(readFile(a), "new a\n");
+    EXPECT_EQ(readFile(b), "new b\n");
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"a.nmconnection", "b.nmconnection"}));
+}
+
+TEST(AtomicFileBatch, AnUncommittedBatchLeavesNothing)
+{
+    TempDir dir;
+    std::string a = dir / "a.nmconnection";
+    ASSERT_TRUE(ibnm::settings::atomicWriteFile(a, "old a\n").ok());
+    {
+        ibnm::settings::AtomicWriteBatch batch;
+        ASSERT_TRUE(batch.add(a, "new a\n").ok());
+        ASSERT_TRUE(batch.add(dir / "b.nmconnection", "new b\n").ok());
+    }
+    EXPECT_EQ(readFile(a), "old a\n");
+    EXPECT_EQ(names(dir), std::vector<std::string>{"a.nmconnection"});
 }
 
 TEST(AtomicFile, FailureLeavesTheOldFile)

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// ibnm apply: the document's profiles activated, then stored, as one
+// transaction. The order is host first: the activation engine undoes its own
+// steps when one fails, so a refused document leaves host and store as they
+// were; the profiles are written only once the host has taken them.
+#include "config.h"
+
+#include "settings/ibnm-state.h"
+
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/state/nmstate.hpp"
+#include "settings/settings-private.hpp"
+
+#include <NetworkManager.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct _IbnmStateChange {
+    GObject parent_instance;
+};
+
+struct IbnmStateChangePrivate {
+    std::string action, interface, state, profile;
+    bool hasProfile = false;
+    std::vector<std::string> diff;
+    std::vector<const char *> diffView{nullptr};
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, G_TYPE_OBJECT)
+
+static void ibnm_state_change_class_init_impl(IbnmStateChangeClass *) {}
+
+namespace {
+
+using ibnm::state::Change;
+using ibnm::state::ChangeKind;
+using ibnm::state::InterfaceState;
+
+// The keyfile of `c` as "[group] key=value" lines, in file order.
+std::vector<std::string> keyfileLines(NMConnection *c)
+{
+    std::vector<std::string> out;
+    if (!c)
+        return out;
+    ibnm::GCharPtr data(ibnm_keyfile_to_data(c, nullptr));
+    if (!data)
+        return out;
+    std::string group;
+    gchar **lines = g_strsplit(data.get(), "\n", -1);
+    for (gchar **l = lines; *l; l++) {
+        if (**l == '\0' || **l == '#')
+            continue;
+        if (**l == '[')
+            group = *l;
+        else
+            out.push_back(group + " " + *l);
+    }
+    g_strfreev(lines);
+    return out;
+}
+
+std::vector<std::string> diffLines(NMConnection *before, NMConnection *after)
+{
+    auto a = keyfileLines(before), b = keyfileLines(after);
+    std::vector<std::string> out;
+    for (const auto &l : a)
+        if (std::find(b.begin(), b.end(), l) == b.end())
+            out.push_back("-" + l);
+    for (const auto &l : b)
+        if (std::find(a.begin(), a.end(), l) == a.end())
+            out.push_back("+" + l);
+    return out;
+}
+
+IbnmStateChange *wrapChange(const Change &ch)
+{
+    auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
+    auto *p = ibnm_state_change_priv(self);
+    static const char *const actions[] = {"none", "add", "modify", "delete"};
+    static const char *const states[] = {"up", "down", "absent"};
+    p->action = actions[int(ch.kind)];
+    p->state = states[int(ch.state)];
+    p->interface = ch.interface;
+    NMConnection *named = ch.desired ? ch.desired.get() : ch.stored;
+    if (named) {
+        p->profile = nm_connection_get_id(named);
+        p->hasProfile = true;
+    }
+    if (ch.kind != ChangeKind::None)
+        p->diff = diffLines(ch.stored, ch.kind == ChangeKind::Delete ? nullptr : ch.desired.get());
+    p->diffView.clear();
+    for (const auto &d : p->diff)
+        p->diffView.push_back(d.c_str());
+    p->diffView.push_back(nullptr);
+    return self;
+}
+
+ibnm::GPtrArrayPtr connectionArray(const std::vector<NMConnection *> &v)
+{
+    ibnm::GPtrArrayPtr a(g_ptr_array_new_with_free_func(g_object_unref));
+    for (NMConnection *c : v)
+        g_ptr_array_add(a.get(), g_object_ref(c));
+    return a;
+}
+
+ibnm::Error fromGError(const ibnm::GErrorPtr &e)
+{
+    if (!e)
+        return ibnm::Error(IBNM_ERROR_FAILED, _("the apply failed"));
+    return ibnm::Error(e->domain == IBNM_ERROR ? IbnmError(e->code) : IBNM_ERROR_FAILED, e->message);
+}
+
+// Puts the store back as `changes` found it, after `written` of them were
+// written (best effort: the first failure is the one reported).
+void restoreStore(IbnmSettings *settings, const std::vector<Change> &changes, size_t written)
+{
+    for (size_t i = 0; i < written; i++) {
+        const Change &ch = changes[i];
+        switch (ch.kind) {
+        case ChangeKind::Add:
+            ibnm_settings_delete(settings, nm_connection_get_uuid(ch.desired.get()), nullptr);
+            break;
+        case ChangeKind::Modify:
+            ibnm_settings_update(settings, ch.stored, nullptr);
+            break;
+        case ChangeKind::Delete:
+            ibnm_settings_add(settings, ch.stored, nullptr, nullptr);
+            break;
+        case ChangeKind::None:
+            break;
+        }
+    }
+}
+
+} // namespace
+
+const char *ibnm_state_change_get_action(IbnmStateChange *self)
+{
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
+    return ibnm_state_change_priv(self)->action.c_str();
+}
+
+const char *ibnm_state_change_get_interface(IbnmStateChange *self)
+{
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
+    return ibnm_state_change_priv(self)->interface.c_str();
+}
+
+const char *ibnm_state_change_get_state(IbnmStateChange *self)
+{
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
+    return ibnm_state_change_priv(self)->state.c_str();
+}
+
+const char *ibnm_state_change_get_profile(IbnmStateChange *self)
+{
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
+    auto *p = ibnm_state_change_priv(self);
+    return p->hasProfile ? p->profile.c_str() : nullptr;
+}
+
+const char *const *ibnm_state_change_get_diff(IbnmStateChange *self)
+{
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
+    return ibnm_state_change_priv(self)->diffView.data();
+}
+
+/**
+ * ibnm_state_apply:
+ * @settings: the loaded profile store
+ * @host: the host to activate on
+ * @text: the document, nmstate's schema in YAML or JSON
+ * @length: its length, or -1 when NUL-terminated
+ * @filename: what to call it in errors ("-" for stdin)
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN plans and changes nothing
+ * @changes: (out) (optional) (transfer container) (element-type IbnmStateChange): one
+ *   #IbnmStateChange per interface
+ * @down_report: (out) (optional) (transfer full): the steps that took interfaces down
+ * @up_report: (out) (optional) (transfer full): the steps that brought them up
+ * @error: return location for a #GError
+ *
+ * Takes down the interfaces the document marks down or absent, brings up
+ * those it marks up (one transaction each, undone on failure; when bringing
+ * up fails, what was taken down comes back up), then writes the profiles.
+ * A document that asks for what is already there changes nothing.
+ *
+ * Returns: %TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
+                          const char *filename, IbnmApplyFlags flags, GPtrArray **changes,
+                          IbnmApplyReport **down_report, IbnmApplyReport **up_report, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(text != nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
+        std::string name = filename ? filename : "-";
+        auto root = ibnm::state::parseDocument(doc, name);
+        if (!root)
+            return std::move(root).error();
+        ibnm::GPtrArrayPtr all(ibnm_settings_get_connections(settings));
+        std::vector<NMConnection *> stored;
+        for (guint i = 0; i < all->len; i++)
+            stored.push_back(NM_CONNECTION(g_ptr_array_index(all.get(), i)));
+        auto planned = ibnm::state::plan(root->get(), stored, name);
+        if (!planned)
+            return std::move(planned).error();
+        if (changes) {
+            *changes = g_ptr_array_new_with_free_func(g_object_unref);
+            for (const auto &ch : *planned)
+                g_ptr_array_add(*changes, wrapChange(ch));
+        }
+        // The store as it will be, what goes down (as stored) and what comes up.
+        std::vector<NMConnection *> after, down, up;
+        for (NMConnection *c : stored) {
+            auto it = std::find_if(planned->begin(), planned->end(), [&](const Change &ch) { return ch.stored == c; });
+            if (it == planned->end())
+                after.push_back(c);
+            else if (it->kind != ChangeKind::Delete)
+                after.push_back(it->desired.get());
+        }
+        for (const auto &ch : *planned) {
+            if (ch.kind == ChangeKind::Add)
+                after.push_back(ch.desired.get());
+            if (ch.state == InterfaceState::Up)
+                up.push_back(ch.desired.get());
+            else if (ch.stored)
+                down.push_back(ch.stored);
+        }
+        auto storedArray = connectionArray(stored), afterArray = connectionArray(after);
+        auto downArray = connectionArray(down), upArray = connectionArray(up);
+        auto mode = IbnmApplyFlags(flags & IBNM_APPLY_FLAGS_DRY_RUN);
+        ibnm::GErrorPtr err;
+        ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
+        IbnmApplyReport *raw = nullptr;
+        if (!down.empty()) {
+            gboolean ok = ibnm_apply_down(host, downArray.get(), storedArray.get(), mode, &raw, ibnm::outPtr(err));
+            downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
+            if (down_report)
+                *down_report = downRep ? IBNM_APPLY_REPORT(g_object_ref(downRep.get())) : nullptr;
+            if (!ok)
+                return fromGError(err);
+        }
+        raw = nullptr;
+        gboolean ok = ibnm_apply_up(host, upArray.get(), afterArray.get(), mode, &raw, ibnm::outPtr(err));
+        upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
+        if (up_report)
+            *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
+        if (!ok) {
+            // The engine undid its own steps; what went down comes back.
+            if (!down.empty() && !(flags & IBNM_APPLY_FLAGS_DRY_RUN))
+                ibnm_apply_up(host, downArray.get(), storedArray.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr);
+            return fromGError(err);
+        }
+        if (flags & IBNM_APPLY_FLAGS_DRY_RUN)
+            return {};
+        // One sync for all the files (a thousand profiles: two fsyncs each
+        // cost seconds); the batch is durable when commitBatch() returns.
+        auto &backend = ibnm::settings::backendOf(settings);
+        backend.beginBatch();
+        for (size_t i = 0; i < planned->size(); i++) {
+            const Change &ch = (*planned)[i];
+            gboolean written = TRUE;
+            switch (ch.kind) {
+            case ChangeKind::Add:
+                written = ibnm_settings_add(settings, ch.desired.get(), nullptr, ibnm::outPtr(err));
+                break;
+            case ChangeKind::Modify:
+                written = ibnm_settings_update(settings, ch.desired.get(), ibnm::outPtr(err));
+                break;
+            case ChangeKind::Delete:
+                written = ibnm_settings_delete(settings, nm_connection_get_uuid(ch.stored), ibnm::outPtr(err));
+                break;
+            case ChangeKind::None:
+                break;
+            }
+            if (!written) {
+                backend.abortBatch();
+                restoreStore(settings, *planned, i);
+                return fromGError(err).withContext(
+                    ibnm::strprintf(_("%s (the profiles written before were restored; the host keeps the "
+                                      "applied state)"),
+                                    ch.interface.c_str()));
+            }
+        }
+        if (auto st = backend.commitBatch(); !st) {
+            restoreStore(settings, *planned, planned->size());
+            return std::move(st).error().withContext(
+                _("the profiles could not be written; those written before were restored, the host keeps the "
+                  "applied state"));
+        }
+        return {};
+    });
+}
+
+/**
+ * ibnm_state_show:
+ * @settings: the loaded profile store
+ * @host: (nullable): the host, for each interface's state
+ * @json: %TRUE for JSON, else YAML
+ * @error: return location for a #GError
+ *
+ * Returns: (transfer full): the stored profiles as a state document
+ *
+ * Since: 0.1
+ */
+char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), nullptr);
+    char *out = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::GPtrArrayPtr all(ibnm_settings_get_connections(settings));
+        std::vector<NMConnection *> stored;
+        for (guint i = 0; i < all->len; i++)
+            stored.push_back(NM_CONNECTION(g_ptr_array_index(all.get(), i)));
+        std::optional<ibnm::model::Host> model;
+        if (host) {
+            auto h = ibnm::hostPlatform(host).readHost();
+            if (!h)
+                return std::move(h).error();
+            model = std::move(*h);
+        }
+        auto doc = ibnm::state::describe(stored, model ? &*model : nullptr);
+        std::string text;
+        if (json) {
+            text = ibnm::state::toJson(doc.get());
+        } else {
+            auto y = ibnm::state::toYaml(doc.get());
+            if (!y)
+                return std::move(y).error();
+            text = *y;
+        }
+        out = g_strdup(text.c_str());
+        return {};
+    });
+    return out;
+}

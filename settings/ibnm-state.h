@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Declarative state: an nmstate document (YAML or JSON) applied to the
+ * profile store and the host as one transaction, and the stored profiles
+ * described as such a document. The schema is libcore/state/nmstate.hpp's
+ * (docs/declarative-state.md). */
+#pragma once
+
+#include <glib-object.h>
+
+#include "ibnm-apply.h"
+#include "ibnm-host.h"
+#include "ibnm-settings.h"
+
+G_BEGIN_DECLS
+
+/* What apply did, or would do, to one interface's profile. */
+#define IBNM_TYPE_STATE_CHANGE (ibnm_state_change_get_type())
+G_DECLARE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, IBNM, STATE_CHANGE, GObject)
+
+/* "none", "add", "modify" or "delete" */
+const char *ibnm_state_change_get_action(IbnmStateChange *self);
+const char *ibnm_state_change_get_interface(IbnmStateChange *self);
+/* "up", "down" or "absent", as the document asks */
+const char *ibnm_state_change_get_state(IbnmStateChange *self);
+/* The profile's id (nullptr for an absent interface without one). */
+const char *ibnm_state_change_get_profile(IbnmStateChange *self);
+/* The keyfile lines that change: "-[infiniband] mtu=2044", "+[infiniband] mtu=4092". */
+const char *const *ibnm_state_change_get_diff(IbnmStateChange *self);
+
+gboolean ibnm_state_apply(IbnmSettings *settings,
+                          IbnmHost *host,
+                          const char *text,
+                          gssize length,
+                          const char *filename,
+                          IbnmApplyFlags flags,
+                          GPtrArray **changes,
+                          IbnmApplyReport **down_report,
+                          IbnmApplyReport **up_report,
+                          GError **error);
+
+char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GError **error);
+
+G_END_DECLS
