@@ -133,6 +133,8 @@ Record deviceRecord(IbnmRdmaDevice *d)
     r.add("GENERAL.BOARD-ID", cell(ibnm_rdma_device_get_board_id(d)));
     r.add("GENERAL.ENHANCED-IPOIB", Cell(ibnm_rdma_device_get_enhanced_ipoib(d) ? "yes" : "no"));
     r.add("GENERAL.CONNECTED-MODE", Cell(ibnm_rdma_device_get_connected_mode_supported(d) ? "yes" : "no"));
+    gint roce = ibnm_rdma_device_get_roce_enabled(d);
+    r.add("GENERAL.ROCE-ENABLE", roce < 0 ? Cell() : Cell(roce ? "yes" : "no"));
     GPtrArray *ports = ibnm_rdma_device_get_ports(d);
     for (guint k = 0; ports && k < ports->len; k++) {
         auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
@@ -153,11 +155,19 @@ Record deviceRecord(IbnmRdmaDevice *d)
         r.add(pre + "GIDS", num(gids ? gids->len : 0));
         std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
         r.add(pre + "NETDEVS", nd.empty() ? Cell() : Cell(nd));
+        // What RDMA-CM uses (cma_roce_mode's answer), then what configfs holds.
+        r.add(pre + "ROCE-MODE", cell(ibnm_rdma_port_get_roce_mode(p)));
         r.add(pre + "DEFAULT-ROCE-MODE", cell(ibnm_rdma_port_get_default_roce_mode(p)));
         gint tos = ibnm_rdma_port_get_default_roce_tos(p);
         r.add(pre + "DEFAULT-ROCE-TOS", num(tos, tos >= 0));
+        r.add(pre + "DEFAULT-ROCE-DSCP", num(tos >> 2, tos >= 0)); // DSCP x is ToS 4x
         gint tc = ibnm_rdma_port_get_traffic_class(p);
         r.add(pre + "TRAFFIC-CLASS", num(tc, tc >= 0));
+        r.add(pre + "TRAFFIC-CLASS-DSCP", num(tc >> 2, tc >= 0));
+        std::string rules;
+        for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
+            rules += (rules.empty() ? "" : "; ") + std::string(*x);
+        r.add(pre + "TRAFFIC-CLASS-RULES", rules.empty() ? Cell() : Cell(rules));
         gint ttl = ibnm_rdma_port_get_ttl(p);
         r.add(pre + "TTL", num(ttl, ttl >= 0));
     }

@@ -224,7 +224,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             d.ethernet.push_back(std::move(x));
         }
 
-        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass || options->ttl) {
+        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass ||
+            !options->tcRules.empty() || options->roceEnable || options->ttl) {
             DesiredRdma r;
             r.origin = origin;
             r.netdev = ifname;
@@ -239,6 +240,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             r.roceMode = options->roceMode;
             r.roceTos = options->roceTos;
             r.trafficClass = options->trafficClass;
+            r.tcRules = options->tcRules;
+            r.roceEnable = options->roceEnable;
             r.ttl = options->ttl;
             d.rdma.push_back(std::move(r));
         }

@@ -652,6 +652,27 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
             .withProperty(x.trafficClass ? "rdma.traffic-class" : "rdma.ttl")
             .withProfile(origin);
 
+    if (!x.tcRules.empty() && !(dev && model::hasTrafficClassFiles(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no traffic class file for rules (mlx5 devices only)"), device.c_str()),
+                     ENOENT)
+            .withProperty("rdma.traffic-class-rules")
+            .withProfile(origin);
+    if (x.roceEnable && !(dev && model::hasRoceEnableFile(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no roce_enable file (mlx5 PCI functions only)"), device.c_str()), ENOENT)
+            .withProperty("rdma.roce-enable")
+            .withProfile(origin);
+    // roce_enable first: the other settings are for the RoCE it enables.
+    if (x.roceEnable && dev && dev->roceEnabled != x.roceEnable) {
+        bool old = dev->roceEnabled.value_or(true);
+        add("set-roce-enable", device,
+            *x.roceEnable ? std::string(_("enable RoCE"))
+                          : strprintf(_("disable RoCE: the GIDs of every port of %s go"), device.c_str()),
+            origin, [device, v = *x.roceEnable](Platform &p) { return p.setRoceEnabled(device, v); },
+            [device, old](Platform &p) { return p.setRoceEnabled(device, old); });
+    }
+
     // configfs rdma_cm: the device's directory appears with the first write;
     // when it was not there before, the undo removes it again.
     bool configfsNew = newDevice || !port || !port->defaultRoceMode;
@@ -691,6 +712,23 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         add("set-traffic-class", object, strprintf(_("set the traffic class to %u"), *x.trafficClass), origin,
             [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
+    }
+    // Rules: each is set, replaced or (tclass -1) removed; the undo puts back
+    // the rule with that match as it was, or removes it.
+    for (const auto &rule : x.tcRules) {
+        const model::TcRule *cur = nullptr;
+        if (port)
+            for (const auto &r : port->tcRules)
+                if (r.sameMatch(rule))
+                    cur = &r;
+        if (rule.tclass < 0 ? cur == nullptr : (cur && cur->tclass == rule.tclass))
+            continue;
+        model::TcRule undoRule = cur ? *cur : model::tcRuleRemoval(rule);
+        add(rule.tclass < 0 ? "remove-traffic-class-rule" : "set-traffic-class-rule", object,
+            rule.tclass < 0 ? strprintf(_("remove the traffic class rule %s"), model::formatTcRule(*cur).c_str())
+                            : strprintf(_("set the traffic class rule %s"), model::formatTcRule(rule).c_str()),
+            origin, [device, portNo, rule](Platform &p) { return p.setTrafficClassRule(device, portNo, rule); },
+            [device, portNo, undoRule](Platform &p) { return p.setTrafficClassRule(device, portNo, undoRule); });
     }
     if (x.ttl && (newDevice || !port || port->ttl != x.ttl)) {
         Op undo;
@@ -905,6 +943,16 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(r.origin.id, object, _("the traffic class was not set"));
         if (r.ttl && port->ttl != r.ttl)
             return mismatch(r.origin.id, object, _("the TTL was not set"));
+        for (const auto &rule : r.tcRules) {
+            bool found = false;
+            for (const auto &cur : port->tcRules)
+                found = found || (rule.tclass < 0 ? cur.sameMatch(rule) : cur == rule);
+            if (found != (rule.tclass >= 0))
+                return mismatch(r.origin.id, object,
+                                strprintf(_("the traffic class rule %s does not hold"), model::formatTcRule(rule).c_str()));
+        }
+        if (r.roceEnable && dev->roceEnabled != r.roceEnable)
+            return mismatch(r.origin.id, device, _("roce_enable was not set"));
     }
     return {};
 }

@@ -229,6 +229,9 @@ void derive(model::Host &h)
                         all.push_back(&n);
 
             p.gids.clear();
+            // roce_enable 0: "there will be no GID tables" (NVIDIA's RoCE page).
+            if (d.roceEnabled == false)
+                continue;
             if (soft && soft->type == SoftLinkType::Siw) {
                 if (!base.empty())
                     p.gids.push_back({0, siwGid(base.front()->address), GidType::IbRoceV1, ""});
@@ -331,7 +334,7 @@ const std::vector<std::string> &fakeOperationNames()
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
         "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults",
         "setTrafficClass",  "clearTrafficClass", "setTtl",        "writeHostFile",    "removeHostFile",
-        "prepare",
+        "prepare",          "setTrafficClassRule", "setRoceEnabled",
     };
     return names;
 }
@@ -1473,6 +1476,50 @@ Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned t
     });
 }
 
+Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule)
+{
+    return mutate("setTrafficClassRule", device,
+                  {device, num(port), std::to_string(rule.tclass), rule.srcIp, rule.dstIp}, [&]() -> Status {
+        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        // As the MLNX_OFED driver keeps them: one rule per (src, dst) match;
+        // a rule for a match that has one replaces it, tclass -1 deletes it.
+        if (rule.srcIp.empty() && rule.dstIp.empty())
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, _("a rule needs an address"));
+        if (rule.tclass < -1 || rule.tclass > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("traffic class %d is out of range (0 to 255)"), rule.tclass));
+        auto &rules = findDevice(state_.host, device)->ports[port - 1].tcRules;
+        auto it = std::find_if(rules.begin(), rules.end(), [&](const model::TcRule &r) {
+            return r.srcIp == rule.srcIp && r.dstIp == rule.dstIp;
+        });
+        if (rule.tclass < 0) {
+            if (it == rules.end())
+                return kernelError(EINVAL, device, IBNM_ERROR_NOT_FOUND, _("no such traffic class rule"));
+            rules.erase(it);
+        } else if (it != rules.end()) {
+            it->tclass = rule.tclass;
+        } else {
+            rules.push_back(rule);
+        }
+        return {};
+    });
+}
+
+Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
+{
+    return mutate("setRoceEnabled", device, {device, num(enabled)}, [&]() -> Status {
+        model::Device *d = findDevice(state_.host, device);
+        if (d == nullptr)
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (d->driver != "mlx5_core" || !d->roceEnabled)
+            return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED, _("roce_enable exists on mlx5 PCI functions only"));
+        // The GID tables follow on the next read (derive()).
+        d->roceEnabled = enabled;
+        return {};
+    });
+}
+
 // --- host files -------------------------------------------------------------------
 
 Result<std::optional<std::string>> FakePlatform::readHostFile(const std::string &path)
@@ -1608,6 +1655,11 @@ Status FakePlatform::replay(const journal::Record &r)
              return p.writeHostFile(a[0], a[1], static_cast<unsigned>(toNum(a[2])));
          }}},
         {"removeHostFile", {1, [](FakePlatform &p, const Args &a) { return p.removeHostFile(a[0]); }}},
+        {"setTrafficClassRule", {5, [](FakePlatform &p, const Args &a) {
+             return p.setTrafficClassRule(a[0], static_cast<unsigned>(toNum(a[1])),
+                                          model::TcRule{static_cast<int>(g_ascii_strtoll(a[2].c_str(), nullptr, 10)), a[3], a[4]});
+         }}},
+        {"setRoceEnabled", {2, [](FakePlatform &p, const Args &a) { return p.setRoceEnabled(a[0], toNum(a[1]) != 0); }}},
     };
     auto it = ops.find(r.op);
     if (it == ops.end() || it->second.args != r.args.size())

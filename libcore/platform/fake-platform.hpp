@@ -126,6 +126,8 @@ public:
     Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
+    Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
+    Status setRoceEnabled(const std::string &device, bool enabled) override;
 
     Result<std::optional<std::string>> readHostFile(const std::string &path) override;
     Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;

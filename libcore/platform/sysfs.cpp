@@ -7,6 +7,7 @@
 #include "libcore/internal/raii.hpp"
 #include "libcore/internal/strings.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <algorithm>
 #include <map>
@@ -666,10 +667,17 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
         if (!port)
             return std::move(port).error();
         std::string tcDir = dir + "/tc/" + std::to_string(number);
-        auto tclass = readTcValue(tcDir + "/traffic_class", "tclass");
-        if (!tclass)
-            return std::move(tclass).error();
-        port->trafficClass = *tclass;
+        auto tcText = readOptionalAttr(tcDir + "/traffic_class");
+        if (!tcText)
+            return std::move(tcText).error();
+        if (tcText->has_value()) {
+            // The global value and the rules (model::parseTrafficClassFile).
+            auto tc = model::parseTrafficClassFile(**tcText);
+            if (!tc)
+                return malformed(tcDir + "/traffic_class", **tcText);
+            port->trafficClass = tc->global;
+            port->tcRules = tc->rules;
+        }
         auto ttl = readTcValue(tcDir + "/ttl", "ttl");
         if (!ttl)
             return std::move(ttl).error();
