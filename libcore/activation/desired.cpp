@@ -129,7 +129,7 @@ bool DesiredIp::manages(const std::string &cidr) const
 }
 
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp)
+                        bool withIp, bool standalone)
 {
     Desired d;
     for (NMConnection *c : selected) {
@@ -178,6 +178,18 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             x.master = masterInterface(c, all);
             if (withIp && x.master.empty())
                 x.ip = ipOf(c);
+            // DHCP over IPoIB needs a client that sends the client identifier
+            // derived from the port GUID (model::dhcpClientId); NetworkManager's
+            // does, ibnm has none.
+            auto *ip4 = NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
+            const char *m4 = ip4 ? nm_setting_ip_config_get_method(ip4) : nullptr;
+            if (standalone && withIp && x.master.empty() && (m4 == nullptr || g_strcmp0(m4, "auto") == 0))
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             _("automatic (DHCP) addressing on IPoIB is done by NetworkManager, and ibnm has no DHCP "
+                               "client: bring the profile up with 'nmcli connection up', or set ipv4.method to "
+                               "manual, link-local or disabled"))
+                    .withProperty("ipv4.method")
+                    .withProfile(origin.id);
             d.ipoib.push_back(std::move(x));
         } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
             NMSettingBond *b = nm_connection_get_setting_bond(c);

@@ -94,7 +94,11 @@ struct Desired {
 // profile, used to find a port's bond by id, uuid or interface name.
 // `withIp`: also the static addresses, routes and gateway (standalone mode; with NetworkManager
 // running, NetworkManager does IP). Errors name the profile and property.
+// `standalone`: ibnm itself sets the addresses (no NetworkManager activates
+// the profiles), so an IPoIB profile whose IPv4 method is automatic (DHCP) is
+// refused: ibnm runs no DHCP client, and the interface would come up without
+// the address the profile asks for.
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp);
+                        bool withIp, bool standalone = false);
 
 } // namespace ibnm::activation

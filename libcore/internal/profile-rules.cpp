@@ -357,6 +357,13 @@ std::vector<Finding> checkOptions(NMConnection *profile)
     for (const auto &c : kOptionConflicts)
         if (c.applies(*options))
             out.push_back(make(profile, c.property, IBNM_SEVERITY_ERROR, _(c.message), _(c.hint)));
+    // NVIDIA's RoCE page: with RoCE disabled "there will be no GID tables"
+    // (model::hasRoceEnableFile).
+    if (options->roceEnable == false)
+        out.push_back(make(profile, std::string(userkeys::kRoceEnable), IBNM_SEVERITY_WARNING,
+                           _("rdma.roce-enable: disabling RoCE drops the RoCE GIDs of every port of the device's PCI "
+                             "function; RDMA over Ethernet stops there, for every application"),
+                           _("Disable RoCE only on functions that carry Ethernet traffic alone.")));
     return out;
 }
 
@@ -592,11 +599,11 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
     return out;
 }
 
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host)
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host, bool standalone)
 {
     std::vector<Finding> out;
     auto planFails = [&](const std::vector<NMConnection *> &selected) -> std::optional<Error> {
-        auto desired = activation::resolve(selected, profiles, true);
+        auto desired = activation::resolve(selected, profiles, true, standalone);
         if (!desired.ok())
             return std::move(desired).error();
         activation::Options options;
@@ -630,7 +637,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
 }
 
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
-                              const std::vector<NMConnection *> *context)
+                              const std::vector<NMConnection *> *context, bool standalone)
 {
     std::vector<Finding> out;
     auto append = [&](std::vector<Finding> v) { std::move(v.begin(), v.end(), std::back_inserter(out)); };
@@ -646,7 +653,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
         // repeated.
-        for (auto &f : checkPlan(profiles, *host)) {
+        for (auto &f : checkPlan(profiles, *host, standalone)) {
             bool known = std::any_of(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());

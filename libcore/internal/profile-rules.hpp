@@ -57,10 +57,12 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 
 // Rule 6 (with a host): what the planner refuses, each profile alone and
 // then all together: `up --dry-run` of these profiles refuses exactly then.
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host);
+// `standalone`: ibnm brings the profiles up itself (activation::resolve).
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                               bool standalone = false);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
-                              const std::vector<NMConnection *> *context = nullptr);
+                              const std::vector<NMConnection *> *context = nullptr, bool standalone = false);
 
 } // namespace ibnm::rules
