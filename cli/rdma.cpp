@@ -191,6 +191,12 @@ int gidAdvice(Context &ctx, IbnmInventory *inv, const std::string &device, const
                                                         netdev.empty() ? nullptr : netdev.c_str());
             std::string port = std::string(ibnm_rdma_device_get_name(d)) + "/" +
                                std::to_string(ibnm_rdma_port_get_number(p));
+            if (index < 0 && ibnm_rdma_device_get_roce_enabled(d) == 0) {
+                std::fprintf(stderr, _("Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma "
+                                       "roce-enable %s yes' enables it)\n"),
+                             port.c_str(), ibnm_rdma_device_get_name(d), ibnm_rdma_device_get_name(d));
+                continue;
+            }
             if (index < 0) {
                 std::fprintf(stderr, _("Warning: %s has no %s GID for an %s address of %s (no such address on the "
                                        "netdev, or RoCE disabled)\n"),

@@ -58,7 +58,9 @@ public:
     // The RDMA devices with their port numbers and GID tables (index, GID,
     // type, netdev) and nothing else: what `ibnm rdma gid show` needs,
     // without reading every netdev and attribute of a large host. The
-    // GIDs are those readHost() shows; other fields may be left unset.
+    // GIDs are those readHost() shows, with each port's link layer and the
+    // device's roce_enable (GID-index advice needs them); other fields may
+    // be left unset.
     virtual Result<model::Host> readGidTables() = 0;
 
     // IPoIB. createIpoibChild returns the name the kernel gave the child

@@ -764,12 +764,25 @@ Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables)
         std::string dir = sysfsRoot + "/class/infiniband/" + name;
         model::Device d;
         d.name = name;
+        // What GID-index advice needs besides the tables: which ports are
+        // RoCE, and whether RoCE is disabled (no GIDs then).
+        auto roce = readOptionalNumber(dir + "/device/roce_enable", 10);
+        if (!roce)
+            return std::move(roce).error();
+        if (roce->has_value())
+            d.roceEnabled = **roce != 0;
         auto ports = portNumbers(dir);
         if (!ports)
             return std::move(ports).error();
         for (unsigned number : *ports) {
             model::Port p;
             p.number = number;
+            std::string portDir = dir + "/ports/" + std::to_string(number);
+            auto ll = readOptionalAttr(portDir + "/link_layer");
+            if (!ll)
+                return std::move(ll).error();
+            if (ll->has_value())
+                p.linkLayer = parseLinkLayer(**ll);
             if (gidTables)
                 if (auto st = readGids(dir + "/ports/" + std::to_string(number), p.gids); !st)
                     return std::move(st).error();

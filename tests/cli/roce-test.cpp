@@ -83,6 +83,10 @@ TEST(CliRoce, RoceEnableWarnsAndTheGidTableFollows)
     EXPECT_EQ(field(cli, "mlx5_1", "PORT1.GIDS"), "0");
     Result gid = cli.run({"-t", "rdma", "gid", "show", "mlx5_1"});
     EXPECT_EQ(gid.out, "");
+    // GID-index advice names the reason.
+    Result advice = cli.run({"rdma", "gid", "show", "mlx5_1", "--for", "rocev2-ipv4"});
+    EXPECT_EQ(advice.status, 1);
+    EXPECT_NE(advice.err.find("RoCE is disabled on mlx5_1"), std::string::npos) << advice.err;
     ASSERT_EQ(cli.run({"rdma", "roce-enable", "mlx5_1", "yes"}).status, 0);
     EXPECT_NE(field(cli, "mlx5_1", "PORT1.GIDS"), "0");
     EXPECT_EQ(cli.run({"rdma", "roce-enable", "mlx5_1", "maybe"}).status, 2);

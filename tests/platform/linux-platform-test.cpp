@@ -307,6 +307,14 @@ TEST(LinuxPlatform, TrafficClassRulesAndRoceEnableFiles)
     ASSERT_FALSE(none.ok());
     EXPECT_EQ(none.error().code(), IBNM_ERROR_NOT_SUPPORTED);
 
+    // `rdma gid show --for` reads the GID tables only, with the link layer
+    // and roce_enable it needs to tell RoCE ports and disabled RoCE apart.
+    auto gids = p->readGidTables();
+    ASSERT_TRUE(gids.ok()) << gids.error().toString();
+    EXPECT_EQ(gids->findDevice("mlx5_0")->ports[0].linkLayer, ibnm::model::LinkLayer::Ethernet);
+    EXPECT_EQ(gids->findDevice("mlx5_0")->roceEnabled, std::optional<bool>(true));
+    EXPECT_FALSE(gids->findDevice("mlx5_0")->ports[0].gids.empty());
+
     ASSERT_TRUE(p->setRoceEnabled("mlx5_0", false).ok());
     EXPECT_EQ(contents(root / "devices/pci0000:00/0000:00:05.0/roce_enable"), "0");
 }

@@ -35,4 +35,5 @@ T = {
 "no such traffic class rule": "keine solche Traffic-Class-Regel",
 "roce_enable exists on mlx5 PCI functions only": "roce_enable gibt es nur auf mlx5-PCI-Funktionen",
 "the device has no roce_enable file (mlx5 only)": "das Gerät hat keine Datei roce_enable (nur mlx5)",
+"Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma roce-enable %s yes' enables it)\n": 'Warnung: %s hat keine GIDs: RoCE ist auf %s abgeschaltet (roce_enable ist 0; „ibnm rdma roce-enable %s yes“ schaltet es ein)\n',
 }

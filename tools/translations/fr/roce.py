@@ -35,4 +35,5 @@ T = {
 "no such traffic class rule": "règle de classe de trafic inexistante",
 "roce_enable exists on mlx5 PCI functions only": "roce_enable n’existe que sur les fonctions PCI mlx5",
 "the device has no roce_enable file (mlx5 only)": "le périphérique n’a pas de fichier roce_enable (mlx5 uniquement)",
+"Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma roce-enable %s yes' enables it)\n": 'Avertissement : %s n’a pas de GID : RoCE est désactivé sur %s (roce_enable vaut 0 ; « ibnm rdma roce-enable %s yes » l’active)\n',
 }
