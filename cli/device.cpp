@@ -112,7 +112,8 @@ int cmdStatus(Context &ctx, const Args &args)
             Tone tone = state && *state == "ACTIVE" ? Tone::Good : Tone::Warn;
             std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
             guint mtu = ibnm_rdma_port_get_active_mtu(p);
-            t.add({portName(p), Cell("rdma"), state, num(mtu, mtu > 0), cell(ibnm_rdma_port_get_link_layer(p)),
+            const char *type = ibnm_rdma_device_get_roce_lag_bond(d) ? "rdma-lag" : "rdma";
+            t.add({portName(p), Cell(type), state, num(mtu, mtu > 0), cell(ibnm_rdma_port_get_link_layer(p)),
                    Cell(), nd.empty() ? Cell() : Cell(nd)},
                   tone, 2);
         }
@@ -135,6 +136,17 @@ Record deviceRecord(IbnmRdmaDevice *d)
     r.add("GENERAL.CONNECTED-MODE", Cell(ibnm_rdma_device_get_connected_mode_supported(d) ? "yes" : "no"));
     gint roce = ibnm_rdma_device_get_roce_enabled(d);
     r.add("GENERAL.ROCE-ENABLE", roce < 0 ? Cell() : Cell(roce ? "yes" : "no"));
+    // RoCE LAG: one device for both ports of the card, serving a bond.
+    std::string lag;
+    if (const char *bond = ibnm_rdma_device_get_roce_lag_bond(d)) {
+        lag = bond;
+        std::string ports;
+        for (const char *const *p = ibnm_rdma_device_get_roce_lag_ports(d); p && *p; p++)
+            ports += (ports.empty() ? "" : ", ") + std::string(*p);
+        if (!ports.empty())
+            lag += " (" + ports + ")";
+    }
+    r.add("GENERAL.ROCE-LAG", lag.empty() ? Cell() : Cell(lag));
     GPtrArray *ports = ibnm_rdma_device_get_ports(d);
     for (guint k = 0; ports && k < ports->len; k++) {
         auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));

@@ -3,6 +3,7 @@
 
 #include "libcore/ibnm-inventory-types.h"
 
+#include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
 #include "libcore/model/rdma.hpp"
 #include "libcore/internal/gobject.hpp"
@@ -455,6 +456,9 @@ struct _IbnmRdmaDevice {
 
 struct IbnmRdmaDevicePrivate {
     ibnm::model::Device device_;
+    std::string lagBond_;
+    std::vector<std::string> lagPorts_;
+    std::vector<const char *> lagPortsView_{nullptr};
     ibnm::GPtrArrayPtr ports_ = newObjectArray();
 };
 
@@ -472,6 +476,7 @@ static const Prop<IbnmRdmaDevice> deviceProps[] = {
     boolProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED,
                              ibnm_rdma_device_get_connected_mode_supported),
     intProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ROCE_ENABLED, ibnm_rdma_device_get_roce_enabled),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ROCE_LAG_BOND, ibnm_rdma_device_get_roce_lag_bond),
 };
 
 static void ibnm_rdma_device_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
@@ -561,6 +566,29 @@ gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, -1);
     return dev.roceEnabled ? gint(*dev.roceEnabled) : -1;
+}
+
+/**
+ * ibnm_rdma_device_get_roce_lag_bond:
+ * Returns: (transfer none) (nullable): for a RoCE LAG device (mlx5_bond_N,
+ *   one device for both ports of a dual-port card), the bond it serves.
+ */
+const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    const auto &b = ibnm_rdma_device_priv(self)->lagBond_;
+    return b.empty() ? nullptr : b.c_str();
+}
+
+/**
+ * ibnm_rdma_device_get_roce_lag_ports:
+ * Returns: (transfer none) (array zero-terminated=1): the ports of that
+ *   bond (the card's Ethernet interfaces); empty for other devices.
+ */
+const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    return ibnm_rdma_device_priv(self)->lagPortsView_.data();
 }
 
 /**
@@ -786,6 +814,15 @@ IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &ho
     IbnmRdmaDevice *obj = IBNM_RDMA_DEVICE(g_object_new(IBNM_TYPE_RDMA_DEVICE, nullptr));
     auto *priv = ibnm_rdma_device_priv(obj);
     priv->device_ = device;
+    for (const auto &lag : model::roceLags(host))
+        if (lag.device == device.name) {
+            priv->lagBond_ = lag.bond;
+            priv->lagPorts_ = lag.ports;
+        }
+    priv->lagPortsView_.clear();
+    for (const auto &p : priv->lagPorts_)
+        priv->lagPortsView_.push_back(p.c_str());
+    priv->lagPortsView_.push_back(nullptr);
     for (const auto &p : device.ports) {
         IbnmRdmaPort *port = IBNM_RDMA_PORT(g_object_new(IBNM_TYPE_RDMA_PORT, nullptr));
         auto *pp = ibnm_rdma_port_priv(port);

@@ -80,6 +80,7 @@ G_DECLARE_FINAL_TYPE(IbnmRdmaDevice, ibnm_rdma_device, IBNM, RDMA_DEVICE, GObjec
 #define IBNM_RDMA_DEVICE_ENHANCED_IPOIB "enhanced-ipoib"
 #define IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED "connected-mode-supported"
 #define IBNM_RDMA_DEVICE_ROCE_ENABLED "roce-enabled"
+#define IBNM_RDMA_DEVICE_ROCE_LAG_BOND "roce-lag-bond"
 
 const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self);
 const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self);
@@ -91,6 +92,8 @@ const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self);
 gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self);
 gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self);
 gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self);
+const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self);
 GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self);
 IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number);
 

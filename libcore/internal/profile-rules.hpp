@@ -50,6 +50,12 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                 const std::vector<NMConnection *> *context = nullptr);
 
 // Rule 4: conflicts and missing parents across profiles.
+// RoCE LAG (model::roceLags): a bond profile whose mode or ports would take
+// a bond that now backs mlx5_bond_<n> out of LAG mode is a warning: the
+// driver splits the bonded RDMA device, with its GIDs and settings.
+std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                                  const std::vector<NMConnection *> *context);
+
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
 
 // Rule 5: combinations of ibnm's [user] options that no host accepts.

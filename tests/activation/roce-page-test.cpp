@@ -7,6 +7,7 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/internal/profile-rules.hpp"
 #include "libcore/internal/raii.hpp"
+#include "libcore/model/bond.hpp"
 #include "libcore/model/rdma.hpp"
 #include "libcore/platform/fake-host-file.hpp"
 #include "libcore/platform/fake-platform.hpp"
@@ -342,4 +343,89 @@ TEST(StandaloneDhcp, IpoibOnDhcpIsRefusedNamingIpv4Method)
         auto c = ipoib("ib", "mlx4_ib0", method);
         EXPECT_TRUE(resolve({c.get()}, {c.get()}, true, true).ok()) << method;
     }
+}
+
+namespace {
+
+std::string lagHost()
+{
+    char *raw = nullptr;
+    std::string path = IBNM_TOP_SRCDIR "/examples/hosts/mlx5-roce-lag.host";
+    EXPECT_TRUE(g_file_get_contents(path.c_str(), &raw, nullptr, nullptr)) << path;
+    std::string s = raw ? raw : "";
+    g_free(raw);
+    return s;
+}
+
+ConnPtr bondProfile(const char *mode, std::map<std::string, std::string> user = {})
+{
+    auto c = connection("bond0", NM_SETTING_BOND_SETTING_NAME, "bond0");
+    NMSetting *b = nm_setting_bond_new();
+    nm_setting_bond_add_option(NM_SETTING_BOND(b), "mode", mode);
+    nm_setting_bond_add_option(NM_SETTING_BOND(b), "miimon", "100");
+    nm_connection_add_setting(c.get(), b);
+    if (!user.empty()) {
+        NMSetting *u = nm_setting_user_new();
+        for (const auto &[k, v] : user)
+            EXPECT_TRUE(nm_setting_user_set_data(NM_SETTING_USER(u), k.c_str(), v.c_str(), nullptr));
+        nm_connection_add_setting(c.get(), u);
+    }
+    return c;
+}
+
+ConnPtr bondPort(const char *id, const char *ifname)
+{
+    auto c = connection(id, NM_SETTING_WIRED_SETTING_NAME, ifname);
+    nm_connection_add_setting(c.get(), nm_setting_wired_new());
+    g_object_set(nm_connection_get_setting_connection(c.get()), NM_SETTING_CONNECTION_MASTER, "bond0",
+                 NM_SETTING_CONNECTION_SLAVE_TYPE, "bond", nullptr);
+    return c;
+}
+
+bool lagWarning(const std::vector<ConnPtr> &v, const model::Host &h)
+{
+    for (const auto &f : rules::checkAll(raw(v), &h))
+        if (f.severity == IBNM_SEVERITY_WARNING && f.message.find("RoCE LAG") != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+// NVIDIA's RoCE page: modes 1, 2 and 4 with exactly both ports of the card
+// keep RoCE LAG; another mode, a third port or a port of another card leave it.
+TEST(RoceLag, CheckWarnsWhenAProfileWouldLeaveLagMode)
+{
+    auto st = platform::parseHostDescription(lagHost(), "mlx5-roce-lag.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    FakePlatform p(std::move(st).value());
+    auto h = p.readHost();
+    ASSERT_TRUE(h.ok());
+    auto lags = model::roceLags(*h);
+    ASSERT_EQ(lags.size(), 1u);
+    EXPECT_EQ(lags[0].device, "mlx5_bond_0");
+    EXPECT_EQ(lags[0].ports, (std::vector<std::string>{"p4p1", "p4p2"}));
+    for (const char *mode : {"active-backup", "balance-xor", "802.3ad", "4"})
+        EXPECT_FALSE(lagWarning({bondProfile(mode), bondPort("p1", "p4p1"), bondPort("p2", "p4p2")}, *h)) << mode;
+    EXPECT_TRUE(lagWarning({bondProfile("balance-rr"), bondPort("p1", "p4p1"), bondPort("p2", "p4p2")}, *h));
+    EXPECT_TRUE(lagWarning({bondProfile("802.3ad"), bondPort("p1", "p4p1"), bondPort("p2", "p4p2"),
+                            bondPort("p3", "enp5s0")},
+                           *h));
+    EXPECT_TRUE(lagWarning({bondProfile("802.3ad"), bondPort("p1", "p4p1"), bondPort("p3", "enp5s0")}, *h));
+    EXPECT_TRUE(lagWarning({bondProfile("802.3ad"), bondPort("p1", "p4p1")}, *h));
+}
+
+// rdma.* keys on the bond's profile go to the bonded RDMA device.
+TEST(RoceLag, RdmaKeysOfTheBondProfileApplyToTheBondedDevice)
+{
+    auto st = platform::parseHostDescription(lagHost(), "mlx5-roce-lag.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    FakePlatform p(std::move(st).value());
+    std::vector<ConnPtr> v{bondProfile("802.3ad", {{"rdma.roce-tos", "dscp:26"}, {"rdma.traffic-class", "96"}}),
+                           bondPort("p1", "p4p1"), bondPort("p2", "p4p2")};
+    Report r = upAll(p, v);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p.readHost();
+    EXPECT_EQ(port(*h, "mlx5_bond_0").defaultRoceTos, 104u);
+    EXPECT_EQ(port(*h, "mlx5_bond_0").trafficClass, 96u);
 }

@@ -126,3 +126,12 @@ TEST(CliRoce, StandaloneDhcpOnIpoibIsRefusedNeverActivated)
     Result ok = cli.run({"connection", "up", "ib"});
     EXPECT_EQ(ok.status, 0) << ok.err;
 }
+
+TEST(CliRoce, RoceLagShownInStatusAndShow)
+{
+    Cli cli("mlx5-roce-lag.host");
+    Result st = cli.run({"-t", "-f", "DEVICE,TYPE,LINK", "device", "status"});
+    ASSERT_EQ(st.status, 0) << st.err;
+    EXPECT_NE(st.out.find("mlx5_bond_0/1:rdma-lag:bond0"), std::string::npos) << st.out;
+    EXPECT_EQ(field(cli, "mlx5_bond_0", "GENERAL.ROCE-LAG"), "bond0 (p4p1, p4p2)");
+}

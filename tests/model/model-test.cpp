@@ -301,3 +301,19 @@ TEST(Dscp, IsTheTosShiftedByTwo)
     EXPECT_EQ(dscpOfTos(106), 26u); // ECN bits dropped
     EXPECT_EQ(tosOfDscp(kMaxDscp), 252u);
 }
+
+TEST(RoceLag, ModesAndPortsThatKeepIt)
+{
+    EXPECT_TRUE(roceLagBondMode("active-backup"));
+    EXPECT_TRUE(roceLagBondMode("balance-xor"));
+    EXPECT_TRUE(roceLagBondMode("802.3ad"));
+    EXPECT_FALSE(roceLagBondMode("balance-rr"));
+    EXPECT_FALSE(roceLagBondMode("balance-alb"));
+    EXPECT_TRUE(isRoceLagDevice("mlx5_bond_0"));
+    EXPECT_FALSE(isRoceLagDevice("mlx5_0"));
+    RoceLag lag{"mlx5_bond_0", "bond0", {"p4p1", "p4p2"}};
+    EXPECT_EQ(roceLagBreak(lag, "802.3ad", {"p4p2", "p4p1"}), "");
+    EXPECT_NE(roceLagBreak(lag, "balance-rr", {"p4p1", "p4p2"}), "");
+    EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1", "p4p2", "eth9"}), "");
+    EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1"}), "");
+}

@@ -36,4 +36,9 @@ T = {
 "roce_enable exists on mlx5 PCI functions only": "roce_enable gibt es nur auf mlx5-PCI-Funktionen",
 "the device has no roce_enable file (mlx5 only)": "das Gerät hat keine Datei roce_enable (nur mlx5)",
 "Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma roce-enable %s yes' enables it)\n": 'Warnung: %s hat keine GIDs: RoCE ist auf %s abgeschaltet (roce_enable ist 0; „ibnm rdma roce-enable %s yes“ schaltet es ein)\n',
+'bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG mode (%s): the driver splits %s into one RDMA device per port, and its GIDs and RDMA settings go': 'bond.options: %s trägt das RoCE-LAG-Gerät %s; dieses Profil verlässt den LAG-Modus (%s): der Treiber teilt %s in ein RDMA-Gerät je Port auf, und dessen GIDs und RDMA-Einstellungen entfallen',
+'Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of the card.': 'Belassen Sie den Bond in active-backup, balance-xor oder 802.3ad mit genau den beiden Ports der Karte.',
+"mode %s is not one of RoCE LAG's (active-backup, balance-xor, 802.3ad)": 'der Modus %s ist keiner der RoCE-LAG-Modi (active-backup, balance-xor, 802.3ad)',
+"%s is not one of the card's two ports (%s)": '%s ist keiner der beiden Ports der Karte (%s)',
+"RoCE LAG needs both of the card's ports (%s) in the bond": 'RoCE LAG braucht beide Ports der Karte (%s) im Bond',
 }

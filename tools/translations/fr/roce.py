@@ -36,4 +36,9 @@ T = {
 "roce_enable exists on mlx5 PCI functions only": "roce_enable n’existe que sur les fonctions PCI mlx5",
 "the device has no roce_enable file (mlx5 only)": "le périphérique n’a pas de fichier roce_enable (mlx5 uniquement)",
 "Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma roce-enable %s yes' enables it)\n": 'Avertissement : %s n’a pas de GID : RoCE est désactivé sur %s (roce_enable vaut 0 ; « ibnm rdma roce-enable %s yes » l’active)\n',
+'bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG mode (%s): the driver splits %s into one RDMA device per port, and its GIDs and RDMA settings go': 'bond.options : %s porte le périphérique RoCE LAG %s ; ce profil quitte le mode LAG (%s) : le pilote divise %s en un périphérique RDMA par port, et ses GID et réglages RDMA disparaissent',
+'Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of the card.': 'Gardez le bond en active-backup, balance-xor ou 802.3ad avec exactement les deux ports de la carte.',
+"mode %s is not one of RoCE LAG's (active-backup, balance-xor, 802.3ad)": 'le mode %s n’est pas un mode RoCE LAG (active-backup, balance-xor, 802.3ad)',
+"%s is not one of the card's two ports (%s)": '%s n’est pas l’un des deux ports de la carte (%s)',
+"RoCE LAG needs both of the card's ports (%s) in the bond": 'RoCE LAG a besoin des deux ports de la carte (%s) dans le bond',
 }
