@@ -73,6 +73,7 @@ struct Device {
     std::string hcaType;          // "MT4099"
     std::string driver;           // "mlx4_core", "mlx5_core", "rdma_rxe", "siw"
     std::string boardId;
+    std::string pciAddress;       // the PCI function, "0000:03:00.1"; empty for soft devices
     bool enhancedIpoib = false;   // mlx5 Enhanced IPoIB: datagram only
     bool connectedModeSupported = true; // IPOIB_CM present and not enhanced
     std::optional<bool> roceEnabled;    // mlx5 roce_enable

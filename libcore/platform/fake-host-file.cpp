@@ -113,7 +113,8 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
     {"host", {"kernel-release", "child-naming"}},
     {"simulation", {"operations"}},
     {"device",
-     {"driver", "node-type", "node-guid", "fw-ver", "hca-type", "board-id", "enhanced-ipoib", "connected-mode",
+     {"driver", "node-type", "node-guid", "fw-ver", "hca-type", "board-id", "pci-address", "enhanced-ipoib",
+      "connected-mode",
       "roce-enable"}},
     {"port",
      {"link-layer", "state", "phys-state", "rate", "lid", "sm-lid", "active-mtu", "max-mtu", "broadcast-mtu",
@@ -450,6 +451,7 @@ Status Parser::parseDevice(const std::string &g, const std::string &id)
     d.fwVersion = str(g, "fw-ver");
     d.hcaType = str(g, "hca-type");
     d.boardId = str(g, "board-id");
+    d.pciAddress = str(g, "pci-address");
     auto enhanced = boolean(g, "enhanced-ipoib");
     if (!enhanced.ok())
         return std::move(enhanced).error();
@@ -1020,6 +1022,7 @@ std::string formatHostDescription(const FakeState &st)
         w.nonEmpty("fw-ver", d.fwVersion);
         w.nonEmpty("hca-type", d.hcaType);
         w.nonEmpty("board-id", d.boardId);
+        w.nonEmpty("pci-address", d.pciAddress);
         w.boolean("enhanced-ipoib", d.enhancedIpoib);
         w.boolean("connected-mode", d.connectedModeSupported);
         if (d.roceEnabled)

@@ -162,6 +162,9 @@ private:
     // what replay() needs to do it again.
     template <typename Fn>
     Status mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn);
+    // The stored device an RDMA device name stands for: a RoCE LAG device's
+    // first function; "" for a function hidden in a LAG or no device.
+    std::string storedDevice(const std::string &name) const;
     Status loadState();
     // Writes a new snapshot of state_ and starts its journal.
     Status saveState();

@@ -641,6 +641,10 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
             return std::move(v).error();
         *s.out = v->value_or("");
     }
+    // The PCI function behind the device (RoCE LAG pairs the two of one
+    // card); a dump whose "device" is no link just has none.
+    auto pci = readLinkName(dir + "/device");
+    d.pciAddress = pci ? pci->value_or("") : "";
     auto driver = readLinkName(dir + "/device/driver");
     if (!driver)
         return std::move(driver).error();

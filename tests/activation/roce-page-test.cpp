@@ -429,3 +429,67 @@ TEST(RoceLag, RdmaKeysOfTheBondProfileApplyToTheBondedDevice)
     EXPECT_EQ(port(*h, "mlx5_bond_0").defaultRoceTos, 104u);
     EXPECT_EQ(port(*h, "mlx5_bond_0").trafficClass, 96u);
 }
+
+// The simulated driver merges the card's devices when the bond qualifies and
+// splits them when it stops to; the re-created devices lose their settings.
+TEST(RoceLag, SimulatedDriverMergesAndSplits)
+{
+    auto st = platform::parseHostDescription(lagHost(), "mlx5-roce-lag.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    FakePlatform p(std::move(st).value());
+    auto h = p.readHost();
+    ASSERT_NE(h->findDevice("mlx5_bond_0"), nullptr);
+    EXPECT_EQ(h->findDevice("mlx5_0"), nullptr);
+    EXPECT_EQ(h->findDevice("mlx5_1"), nullptr);
+    EXPECT_EQ(h->findNetdev("bond0")->rdmaDevice, "mlx5_bond_0");
+    // The bonded device's GIDs are the bond's.
+    const auto &gids = port(*h, "mlx5_bond_0").gids;
+    ASSERT_FALSE(gids.empty());
+    for (const auto &g : gids)
+        EXPECT_EQ(g.netdev, "bond0");
+    ASSERT_TRUE(p.setTrafficClass("mlx5_bond_0", 1, 96).ok());
+    EXPECT_FALSE(p.setTrafficClass("mlx5_1", 1, 96).ok()) << "hidden while in LAG";
+    EXPECT_EQ(port(*p.readHost(), "mlx5_bond_0").trafficClass, 96u);
+
+    // A port leaves: mlx5_0 and mlx5_1 are back, each with its netdev and
+    // without the bonded device's settings.
+    ASSERT_TRUE(p.release("p4p2").ok());
+    h = p.readHost();
+    EXPECT_EQ(h->findDevice("mlx5_bond_0"), nullptr);
+    ASSERT_NE(h->findDevice("mlx5_0"), nullptr);
+    ASSERT_NE(h->findDevice("mlx5_1"), nullptr);
+    EXPECT_EQ(h->findNetdev("p4p2")->rdmaDevice, "mlx5_1");
+    EXPECT_FALSE(port(*h, "mlx5_0").trafficClass.has_value());
+    // A port of another card does not make a LAG; the card's second does.
+    ASSERT_TRUE(p.enslave("enp5s0", "bond0").ok());
+    EXPECT_EQ(p.readHost()->findDevice("mlx5_bond_0"), nullptr);
+    ASSERT_TRUE(p.release("enp5s0").ok());
+    ASSERT_TRUE(p.enslave("p4p2", "bond0").ok());
+    EXPECT_NE(p.readHost()->findDevice("mlx5_bond_0"), nullptr);
+}
+
+// ibnm brings such a bond up from per-port devices: afterwards the card
+// shows one RDMA device; a balance-rr bond of the same ports leaves two.
+TEST(RoceLag, BringingTheBondUpMergesTheDevices)
+{
+    std::string text = lagHost();
+    // The same card with its ports outside any bond.
+    for (const char *cut : {"master=bond0\n", "master=bond0\n"})
+        text.erase(text.find(cut), std::string(cut).size());
+    text.erase(text.find("[netdev bond0]"), text.find("[netdev enp5s0]") - text.find("[netdev bond0]"));
+    for (const char *mode : {"802.3ad", "balance-rr"}) {
+        auto st = platform::parseHostDescription(text, "split.host");
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        FakePlatform p(std::move(st).value());
+        ASSERT_NE(p.readHost()->findDevice("mlx5_0"), nullptr);
+        std::vector<ConnPtr> v{bondProfile(mode), bondPort("p1", "p4p1"), bondPort("p2", "p4p2")};
+        auto d = resolve(raw(v), raw(v), true);
+        ASSERT_TRUE(d.ok()) << d.error().toString();
+        Report r = up(p, *d, Options{});
+        ASSERT_TRUE(r.ok) << r.error;
+        auto h = p.readHost();
+        bool lag = std::string(mode) == "802.3ad";
+        EXPECT_EQ(h->findDevice("mlx5_bond_0") != nullptr, lag) << mode;
+        EXPECT_EQ(h->findDevice("mlx5_0") != nullptr, !lag) << mode;
+    }
+}
