@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -127,6 +128,30 @@ public:
             desiredBonds_.push_back(&b);
     }
 
+    // The RoCE LAG devices the desired bonds make (model::predictRoceLag),
+    // by bond: rdma.* keys of such a bond's profile go to that device.
+    void predictRoceLags(const Desired &desired)
+    {
+        for (const auto &b : desired.bonds) {
+            if (const auto *n = index_.findNetdev(b.ifname); n && !n->rdmaDevice.empty())
+                continue; // in LAG mode already
+            std::vector<std::string> ports;
+            for (const auto &e : desired.ethernet)
+                if (e.master == b.ifname)
+                    ports.push_back(e.ifname);
+            if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
+                // Built on the card's first function (the lower PCI address).
+                const model::Device *first = nullptr;
+                for (const auto &port : ports)
+                    if (const auto *n = index_.findNetdev(port))
+                        if (const auto *d = index_.findDevice(n->rdmaDevice))
+                            if (!first || d->pciAddress < first->pciAddress)
+                                first = d;
+                lagDevices_[b.ifname] = {*lag, first};
+            }
+        }
+    }
+
     Status planIpoib(const DesiredIpoib &x);
     Status planBond(const DesiredBond &x);
     Status planEthernet(const DesiredEthernet &x);
@@ -157,6 +182,7 @@ private:
     Report &report_;
     bool rdmaOnly_ = false;
     std::vector<const DesiredBond *> desiredBonds_;
+    std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
 };
 
 // NetworkManager has created and configured the interface: only umcast,
@@ -563,6 +589,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
     std::optional<model::SoftLinkType> softType;
     model::LinkLayer linkLayer = model::LinkLayer::Ethernet;
     const model::Device *dev = nullptr;
+    bool lagNew = false;
     if (x.linkType) {
         if (!netdevKnown)
             return Error(IBNM_ERROR_NOT_FOUND,
@@ -613,6 +640,16 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         device = x.linkName;
         softType = x.linkType;
         dev = index_.findDevice(device);
+    } else if (auto lag = lagDevices_.find(x.netdev); lag != lagDevices_.end()) {
+        // The bond this plan forms puts the card in RoCE LAG mode: the
+        // settings go to the bonded device, which exists once both ports
+        // are enslaved (earlier steps). Undoing those splits it again, and
+        // the re-created per-port devices have none of them.
+        device = lag->second.first;
+        portNo = 1;
+        dev = lag->second.second;
+        newDevice = true;
+        lagNew = true;
     } else {
         if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
@@ -737,9 +774,15 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         add("set-ttl", object, strprintf(_("set the TTL to %u"), *x.ttl), origin,
             [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
     }
-    // Deleting a new soft link removes its device and all set on it.
-    if (newDevice)
+    // Deleting a new soft link removes its device and all set on it; the
+    // new LAG device goes when the enslaving is undone.
+    if (lagNew) {
+        for (size_t i = first; i < steps.size(); i++)
+            if (!steps[i].undo)
+                steps[i].undo = [](Platform &) { return Status{}; };
+    } else if (newDevice) {
         coverFrom(first - 1);
+    }
     return {};
 }
 
@@ -972,6 +1015,7 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
 {
     Planner planner(host, report, options.rdmaOnly);
     planner.setDesiredBonds(desired.bonds);
+    planner.predictRoceLags(desired);
     std::set<std::string> newNetdevs;
     if (!options.rdmaOnly)
         for (const auto &b : desired.bonds)

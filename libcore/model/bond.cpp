@@ -78,6 +78,34 @@ std::vector<RoceLag> roceLags(const Host &host)
     return out;
 }
 
+std::optional<std::string> predictRoceLag(const Host &host, const std::string &mode,
+                                          const std::vector<std::string> &ports)
+{
+    if (!roceLagBondMode(mode) || ports.size() != 2 || ports[0] == ports[1])
+        return std::nullopt;
+    std::string slot;
+    std::vector<std::string> functions;
+    for (const auto &name : ports) {
+        const Netdev *n = host.findNetdev(name);
+        const Device *d = n ? host.findDevice(n->rdmaDevice) : nullptr;
+        if (d == nullptr || d->driver != "mlx5_core" || d->ports.size() != 1 ||
+            d->ports[0].linkLayer != LinkLayer::Ethernet || d->pciAddress.empty())
+            return std::nullopt;
+        std::string s = d->pciAddress.substr(0, d->pciAddress.rfind('.'));
+        if (!slot.empty() && s != slot)
+            return std::nullopt;
+        slot = s;
+        functions.push_back(d->pciAddress);
+    }
+    if (functions[0] == functions[1])
+        return std::nullopt;
+    for (unsigned n = 0;; n++) {
+        std::string name = "mlx5_bond_" + std::to_string(n);
+        if (host.findDevice(name) == nullptr)
+            return name;
+    }
+}
+
 namespace {
 
 std::string commaList(const std::vector<std::string> &v)

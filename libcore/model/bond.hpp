@@ -9,6 +9,7 @@
 #include "libcore/internal/host-model.hpp"
 #include "libcore/internal/result.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,13 @@ struct RoceLag {
     std::vector<std::string> ports;
 };
 std::vector<RoceLag> roceLags(const Host &host);
+
+// The RoCE LAG device a bond of `mode` whose only ports are `ports` makes
+// on `host`: both Ethernet netdevs of the two functions of one dual-port
+// mlx5 card (PCI addresses that differ in the function only), a LAG mode;
+// named mlx5_bond_<n> with the first free n. nullopt otherwise.
+std::optional<std::string> predictRoceLag(const Host &host, const std::string &mode,
+                                          const std::vector<std::string> &ports);
 
 // Why a bond of `mode` with `ports` would not keep the LAG `lag`, or "" when
 // it keeps it (the same two ports, a LAG mode).

@@ -483,6 +483,8 @@ TEST(RoceLag, BringingTheBondUpMergesTheDevices)
         FakePlatform p(std::move(st).value());
         ASSERT_NE(p.readHost()->findDevice("mlx5_0"), nullptr);
         std::vector<ConnPtr> v{bondProfile(mode), bondPort("p1", "p4p1"), bondPort("p2", "p4p2")};
+        if (std::string(mode) == "802.3ad") // rdma.* keys on the bond profile: the bonded device's
+            v[0] = bondProfile(mode, {{"rdma.traffic-class", "dscp:26"}, {"rdma.roce-mode", "v2"}});
         auto d = resolve(raw(v), raw(v), true);
         ASSERT_TRUE(d.ok()) << d.error().toString();
         Report r = up(p, *d, Options{});
@@ -491,5 +493,41 @@ TEST(RoceLag, BringingTheBondUpMergesTheDevices)
         bool lag = std::string(mode) == "802.3ad";
         EXPECT_EQ(h->findDevice("mlx5_bond_0") != nullptr, lag) << mode;
         EXPECT_EQ(h->findDevice("mlx5_0") != nullptr, !lag) << mode;
+        if (lag) {
+            EXPECT_EQ(port(*h, "mlx5_bond_0").trafficClass, 104u);
+            EXPECT_EQ(port(*h, "mlx5_bond_0").defaultRoceMode, model::RoceMode::V2);
+        }
+    }
+}
+
+// A failure at any step of forming the LAG with its settings leaves the
+// card as it was: two devices, no settings.
+TEST(RoceLag, FailureWhileFormingTheLagRollsBack)
+{
+    std::string text = lagHost();
+    for (const char *cut : {"master=bond0\n", "master=bond0\n"})
+        text.erase(text.find(cut), std::string(cut).size());
+    text.erase(text.find("[netdev bond0]"), text.find("[netdev enp5s0]") - text.find("[netdev bond0]"));
+    std::vector<ConnPtr> v{bondProfile("802.3ad", {{"rdma.traffic-class", "96"}, {"rdma.roce-tos", "dscp:26"}}),
+                           bondPort("p1", "p4p1"), bondPort("p2", "p4p2")};
+    auto d = resolve(raw(v), raw(v), true);
+    ASSERT_TRUE(d.ok()) << d.error().toString();
+    auto probe = platform::parseHostDescription(text, "split.host");
+    ASSERT_TRUE(probe.ok());
+    FakePlatform full(std::move(probe).value());
+    Report all = up(full, *d, Options{});
+    ASSERT_TRUE(all.ok) << all.error;
+    ASSERT_GE(all.steps.size(), 5u); // the bond, two enslavings, ToS, traffic class
+    EXPECT_EQ(all.steps.back().object, "mlx5_bond_0/1");
+    for (size_t i = 1; i <= all.steps.size(); i++) {
+        auto st = platform::parseHostDescription(text, "split.host");
+        FakePlatform p(std::move(st).value());
+        std::string before = snapshot(p);
+        p.addFaults({{"", unsigned(i), EIO, 0}});
+        Report r = up(p, *d, Options{});
+        EXPECT_FALSE(r.ok) << i;
+        EXPECT_TRUE(r.rolledBack) << i;
+        p.clearFaults();
+        EXPECT_EQ(snapshot(p), before) << "fault at " << i << " (" << all.steps[i - 1].action << ")";
     }
 }
