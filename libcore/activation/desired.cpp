@@ -10,6 +10,7 @@
 #include "libcore/model/bond.hpp"
 #include "libcore/model/rdma.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 
@@ -132,7 +133,32 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                         bool withIp, bool standalone)
 {
     Desired d;
-    for (NMConnection *c : selected) {
+    // A bond profile with rdma.* keys brings its Ethernet ports with it: its
+    // RDMA device (RoCE LAG, model::predictRoceLag) exists only once they
+    // are its ports.
+    std::vector<NMConnection *> expanded = selected;
+    for (NMConnection *b : selected) {
+        if (g_strcmp0(nm_connection_get_connection_type(b), NM_SETTING_BOND_SETTING_NAME) != 0)
+            continue;
+        auto options = userkeys::parse(b);
+        if (!options.ok() || !(options->roceMode || options->roceTos || options->trafficClass ||
+                               !options->tcRules.empty() || options->roceEnable || options->ttl))
+            continue;
+        const char *bif = nm_connection_get_interface_name(b);
+        for (NMConnection *p : all) {
+            NMSettingConnection *sc = nm_connection_get_setting_connection(p);
+            const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+            if (master == nullptr || g_strcmp0(nm_connection_get_connection_type(p), NM_SETTING_WIRED_SETTING_NAME) != 0 ||
+                g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
+                continue;
+            if (g_strcmp0(master, bif) != 0 && g_strcmp0(master, nm_connection_get_uuid(b)) != 0 &&
+                g_strcmp0(master, nm_connection_get_id(b)) != 0)
+                continue;
+            if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
+                expanded.push_back(p);
+        }
+    }
+    for (NMConnection *c : expanded) {
         Origin origin = originOf(c);
         const char *type = nm_connection_get_connection_type(c);
         const char *ifnameC = nm_connection_get_interface_name(c);

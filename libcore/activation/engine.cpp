@@ -651,6 +651,16 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         newDevice = true;
         lagNew = true;
     } else {
+        bool bond = newNetdevs.count(x.netdev) > 0 || (netdev && netdev->kind == "bond");
+        if (bond && (netdev == nullptr || netdev->rdmaDevice.empty()))
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         strprintf(_("no RDMA device is behind %s: a bond has one in RoCE LAG mode only, when its "
+                                     "only ports are both Ethernet ports of one dual-port mlx5 card and its mode is "
+                                     "active-backup, balance-xor or 802.3ad (add the port profiles first)"),
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
         if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),

@@ -639,11 +639,12 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
     return out;
 }
 
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host, bool standalone)
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host, bool standalone,
+                               const std::vector<NMConnection *> *context)
 {
     std::vector<Finding> out;
     auto planFails = [&](const std::vector<NMConnection *> &selected) -> std::optional<Error> {
-        auto desired = activation::resolve(selected, profiles, true, standalone);
+        auto desired = activation::resolve(selected, context ? *context : profiles, true, standalone);
         if (!desired.ok())
             return std::move(desired).error();
         activation::Options options;
@@ -695,7 +696,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
         // repeated.
-        for (auto &f : checkPlan(profiles, *host, standalone)) {
+        for (auto &f : checkPlan(profiles, *host, standalone, context)) {
             bool known = std::any_of(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());

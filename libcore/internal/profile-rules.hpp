@@ -64,8 +64,10 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 // Rule 6 (with a host): what the planner refuses, each profile alone and
 // then all together: `up --dry-run` of these profiles refuses exactly then.
 // `standalone`: ibnm brings the profiles up itself (activation::resolve).
+// `context`: every known profile (a port's bond, a bond's ports), when
+// more than `profiles`.
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
-                               bool standalone = false);
+                               bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,

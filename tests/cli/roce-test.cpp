@@ -135,3 +135,31 @@ TEST(CliRoce, RoceLagShownInStatusAndShow)
     EXPECT_NE(st.out.find("mlx5_bond_0/1:rdma-lag:bond0"), std::string::npos) << st.out;
     EXPECT_EQ(field(cli, "mlx5_bond_0", "GENERAL.ROCE-LAG"), "bond0 (p4p1, p4p2)");
 }
+
+// rdma.* keys on the bond profile go to mlx5_bond_0; taking the bond down
+// splits the card's device again, as the driver does.
+TEST(CliRoce, RoceLagBondProfileUpAndDown)
+{
+    Cli cli("mlx5-roce-lag.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                       "mode=802.3ad,miimon=100", "ipv4.method", "manual", "ipv4.addresses", "10.10.10.1/24",
+                       "rdma.traffic-class", "dscp:26"})
+                  .status,
+              0);
+    for (const char *p : {"p4p1", "p4p2"})
+        ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", p, "ifname", p, "master", "bond0",
+                           "slave-type", "bond"})
+                      .status,
+                  0);
+    EXPECT_EQ(cli.run({"check"}).status, 0);
+    Result up = cli.run({"connection", "up", "bond0"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("mlx5_bond_0/1"), std::string::npos) << up.out;
+    EXPECT_EQ(field(cli, "mlx5_bond_0", "PORT1.TRAFFIC-CLASS"), "104");
+    Result down = cli.run({"connection", "down", "bond0"});
+    ASSERT_EQ(down.status, 0) << down.out << down.err;
+    Result st = cli.run({"-t", "-f", "DEVICE,TYPE,LINK", "device", "status"});
+    EXPECT_NE(st.out.find("mlx5_0/1:rdma:p4p1"), std::string::npos) << st.out;
+    EXPECT_NE(st.out.find("mlx5_1/1:rdma:p4p2"), std::string::npos) << st.out;
+    EXPECT_EQ(st.out.find("mlx5_bond_0"), std::string::npos) << st.out;
+}

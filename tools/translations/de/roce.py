@@ -41,4 +41,5 @@ T = {
 "mode %s is not one of RoCE LAG's (active-backup, balance-xor, 802.3ad)": 'der Modus %s ist keiner der RoCE-LAG-Modi (active-backup, balance-xor, 802.3ad)',
 "%s is not one of the card's two ports (%s)": '%s ist keiner der beiden Ports der Karte (%s)',
 "RoCE LAG needs both of the card's ports (%s) in the bond": 'RoCE LAG braucht beide Ports der Karte (%s) im Bond',
+'no RDMA device is behind %s: a bond has one in RoCE LAG mode only, when its only ports are both Ethernet ports of one dual-port mlx5 card and its mode is active-backup, balance-xor or 802.3ad (add the port profiles first)': 'hinter %s ist kein RDMA-Gerät: ein Bond hat eines nur im RoCE-LAG-Modus, wenn seine einzigen Ports die beiden Ethernet-Ports einer Dual-Port-mlx5-Karte sind und sein Modus active-backup, balance-xor oder 802.3ad ist (legen Sie zuerst die Port-Profile an)',
 }

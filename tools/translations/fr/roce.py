@@ -41,4 +41,5 @@ T = {
 "mode %s is not one of RoCE LAG's (active-backup, balance-xor, 802.3ad)": 'le mode %s n’est pas un mode RoCE LAG (active-backup, balance-xor, 802.3ad)',
 "%s is not one of the card's two ports (%s)": '%s n’est pas l’un des deux ports de la carte (%s)',
 "RoCE LAG needs both of the card's ports (%s) in the bond": 'RoCE LAG a besoin des deux ports de la carte (%s) dans le bond',
+'no RDMA device is behind %s: a bond has one in RoCE LAG mode only, when its only ports are both Ethernet ports of one dual-port mlx5 card and its mode is active-backup, balance-xor or 802.3ad (add the port profiles first)': 'aucun périphérique RDMA derrière %s : un bond n’en a un qu’en mode RoCE LAG, quand ses seuls ports sont les deux ports Ethernet d’une carte mlx5 à deux ports et que son mode est active-backup, balance-xor ou 802.3ad (ajoutez d’abord les profils des ports)',
 }
