@@ -319,7 +319,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
                 tos = 0; // the kernel's default ToS
             t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
                    Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
-                   Cell(configfs ? "configfs" : _("kernel default"))});
+                   Cell(configfs ? "configfs" : "kernel-default")});
         }
         return t.print(ctx);
     }

@@ -33,7 +33,7 @@ TEST(CliRoce, RoceModeShowsTheKernelDefaultBeforeConfigfs)
     Cli cli("mlx5-roce.host");
     Result r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:0:0:kernel default\n");
+    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:0:0:kernel-default\n");
     EXPECT_EQ(field(cli, "mlx5_0", "PORT1.ROCE-MODE"), "RoCE v2");
     EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-MODE"), "");
     // Set through configfs, it is configfs that answers.

@@ -1,7 +1,6 @@
 T = {
 "Usage: ibnm rdma { COMMAND | help }\n\nCOMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n\n  link show\n  link add NAME type rxe|siw netdev NETDEV\n  link delete NAME\n  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n  roce-mode DEVICE [PORT] [v1|v2]\n  traffic-class DEVICE[/PORT] [0-255|dscp:0-63] [RULE...]\n      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n  roce-enable DEVICE [yes|no]\n  memlock [write]\n":
 "Aufruf: ibnm rdma { BEFEHL | help }\n\nBEFEHL := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n\n  link show\n  link add NAME type rxe|siw netdev NETDEV\n  link delete NAME\n  gid show [GERÄT] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n  roce-mode GERÄT [PORT] [v1|v2]\n  traffic-class GERÄT[/PORT] [0-255|dscp:0-63] [REGEL...]\n      REGEL := [tclass=]N,src_ip=ADRESSE,dst_ip=ADRESSE[/LÄNGE] (tclass=-1 entfernt die Regel)\n  roce-enable GERÄT [yes|no]\n  memlock [write]\n",
-"kernel default": "Vorgabe des Kernels",
 "port %s/%u has no network interface to apply the setting through": "Port %s/%u hat keine Netzwerkschnittstelle, über die die Einstellung angewendet werden kann",
 "invalid port in '%s'": "ungültiger Port in „%s“",
 "invalid value '%s'; use yes or no": "ungültiger Wert „%s“; yes oder no verwenden",

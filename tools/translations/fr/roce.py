@@ -1,7 +1,6 @@
 T = {
 "Usage: ibnm rdma { COMMAND | help }\n\nCOMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n\n  link show\n  link add NAME type rxe|siw netdev NETDEV\n  link delete NAME\n  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n  roce-mode DEVICE [PORT] [v1|v2]\n  traffic-class DEVICE[/PORT] [0-255|dscp:0-63] [RULE...]\n      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n  roce-enable DEVICE [yes|no]\n  memlock [write]\n":
 "Utilisation : ibnm rdma { COMMANDE | help }\n\nCOMMANDE := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n\n  link show\n  link add NAME type rxe|siw netdev NETDEV\n  link delete NAME\n  gid show [PÉRIPHÉRIQUE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n  roce-mode PÉRIPHÉRIQUE [PORT] [v1|v2]\n  traffic-class PÉRIPHÉRIQUE[/PORT] [0-255|dscp:0-63] [RÈGLE...]\n      RÈGLE := [tclass=]N,src_ip=ADRESSE,dst_ip=ADRESSE[/LONGUEUR] (tclass=-1 supprime la règle)\n  roce-enable PÉRIPHÉRIQUE [yes|no]\n  memlock [write]\n",
-"kernel default": "valeur par défaut du noyau",
 "port %s/%u has no network interface to apply the setting through": "le port %s/%u n’a pas d’interface réseau par laquelle appliquer le réglage",
 "invalid port in '%s'": "port non valide dans « %s »",
 "invalid value '%s'; use yes or no": "valeur « %s » non valide ; utilisez yes ou no",

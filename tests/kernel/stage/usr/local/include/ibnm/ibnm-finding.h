@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * IbnmSeverity:
+ * @IBNM_SEVERITY_INFO: worth knowing; nothing is wrong
+ * @IBNM_SEVERITY_WARNING: the profile works, but not as the user may expect
+ * @IBNM_SEVERITY_ERROR: the profile cannot work (NetworkManager or the kernel refuses it)
+ */
+typedef enum {
+    IBNM_SEVERITY_INFO,
+    IBNM_SEVERITY_WARNING,
+    IBNM_SEVERITY_ERROR,
+} IbnmSeverity;
+
+#define IBNM_TYPE_SEVERITY (ibnm_severity_get_type())
+GType ibnm_severity_get_type(void);
+
+/**
+ * IbnmFinding:
+ *
+ * One result of checking profiles: the profile and property it is about, a
+ * severity, a translated message (prefixed with the property, NetworkManager
+ * style) and, where useful, a hint how to fix it. Immutable.
+ */
+#define IBNM_TYPE_FINDING (ibnm_finding_get_type())
+G_DECLARE_FINAL_TYPE(IbnmFinding, ibnm_finding, IBNM, FINDING, GObject)
+
+#define IBNM_FINDING_PROFILE_ID "profile-id"
+#define IBNM_FINDING_PROPERTY "property"
+#define IBNM_FINDING_SEVERITY "severity"
+#define IBNM_FINDING_MESSAGE "message"
+#define IBNM_FINDING_HINT "hint"
+
+IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, IbnmSeverity severity,
+                              const char *message, const char *hint);
+const char *ibnm_finding_get_profile_id(IbnmFinding *finding);
+const char *ibnm_finding_get_property(IbnmFinding *finding);
+IbnmSeverity ibnm_finding_get_severity(IbnmFinding *finding);
+const char *ibnm_finding_get_message(IbnmFinding *finding);
+const char *ibnm_finding_get_hint(IbnmFinding *finding);
+
+G_END_DECLS

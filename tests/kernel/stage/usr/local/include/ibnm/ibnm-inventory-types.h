@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The read-only objects of an #IbnmInventory: RDMA devices, their ports and
+ * GIDs, IPoIB interfaces and soft RDMA links. Each is a snapshot taken at
+ * the inventory's last reload; they have getters and read-only properties
+ * and never change. Arrays returned with (transfer none) belong to the
+ * object and live as long as it does. */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+#define IBNM_TYPE_GID (ibnm_gid_get_type())
+G_DECLARE_FINAL_TYPE(IbnmGid, ibnm_gid, IBNM, GID, GObject)
+
+#define IBNM_GID_INDEX "index"
+#define IBNM_GID_GID "gid"
+#define IBNM_GID_GID_TYPE "gid-type"
+#define IBNM_GID_NETDEV "netdev"
+#define IBNM_GID_IPV4 "ipv4"
+
+guint ibnm_gid_get_index(IbnmGid *self);
+const char *ibnm_gid_get_gid(IbnmGid *self);
+const char *ibnm_gid_get_gid_type(IbnmGid *self);
+const char *ibnm_gid_get_netdev(IbnmGid *self);
+const char *ibnm_gid_get_ipv4(IbnmGid *self);
+
+#define IBNM_TYPE_RDMA_PORT (ibnm_rdma_port_get_type())
+G_DECLARE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, IBNM, RDMA_PORT, GObject)
+
+#define IBNM_RDMA_PORT_DEVICE "device"
+#define IBNM_RDMA_PORT_NUMBER "number"
+#define IBNM_RDMA_PORT_STATE "state"
+#define IBNM_RDMA_PORT_PHYSICAL_STATE "physical-state"
+#define IBNM_RDMA_PORT_RATE "rate"
+#define IBNM_RDMA_PORT_LID "lid"
+#define IBNM_RDMA_PORT_SM_LID "sm-lid"
+#define IBNM_RDMA_PORT_LINK_LAYER "link-layer"
+#define IBNM_RDMA_PORT_ACTIVE_MTU "active-mtu"
+#define IBNM_RDMA_PORT_MAX_MTU "max-mtu"
+#define IBNM_RDMA_PORT_BROADCAST_MTU "broadcast-mtu"
+#define IBNM_RDMA_PORT_DEFAULT_ROCE_MODE "default-roce-mode"
+#define IBNM_RDMA_PORT_DEFAULT_ROCE_TOS "default-roce-tos"
+#define IBNM_RDMA_PORT_TRAFFIC_CLASS "traffic-class"
+#define IBNM_RDMA_PORT_TTL "ttl"
+#define IBNM_RDMA_PORT_ROCE_MODE "roce-mode"
+
+const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self);
+guint ibnm_rdma_port_get_number(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_state(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_rate(IbnmRdmaPort *self);
+gint64 ibnm_rdma_port_get_lid(IbnmRdmaPort *self);
+gint64 ibnm_rdma_port_get_sm_lid(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_link_layer(IbnmRdmaPort *self);
+guint ibnm_rdma_port_get_active_mtu(IbnmRdmaPort *self);
+guint ibnm_rdma_port_get_max_mtu(IbnmRdmaPort *self);
+guint ibnm_rdma_port_get_broadcast_mtu(IbnmRdmaPort *self);
+const guint16 *ibnm_rdma_port_get_pkeys(IbnmRdmaPort *self, guint *n_pkeys);
+GPtrArray *ibnm_rdma_port_get_gids(IbnmRdmaPort *self);
+const char *const *ibnm_rdma_port_get_netdevs(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self);
+gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self);
+gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self);
+gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_roce_mode(IbnmRdmaPort *self);
+const char *const *ibnm_rdma_port_get_traffic_class_rules(IbnmRdmaPort *self);
+gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev);
+
+#define IBNM_TYPE_RDMA_DEVICE (ibnm_rdma_device_get_type())
+G_DECLARE_FINAL_TYPE(IbnmRdmaDevice, ibnm_rdma_device, IBNM, RDMA_DEVICE, GObject)
+
+#define IBNM_RDMA_DEVICE_NAME "name"
+#define IBNM_RDMA_DEVICE_NODE_GUID "node-guid"
+#define IBNM_RDMA_DEVICE_NODE_TYPE "node-type"
+#define IBNM_RDMA_DEVICE_FIRMWARE_VERSION "firmware-version"
+#define IBNM_RDMA_DEVICE_DRIVER "driver"
+#define IBNM_RDMA_DEVICE_HCA_TYPE "hca-type"
+#define IBNM_RDMA_DEVICE_BOARD_ID "board-id"
+#define IBNM_RDMA_DEVICE_ENHANCED_IPOIB "enhanced-ipoib"
+#define IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED "connected-mode-supported"
+#define IBNM_RDMA_DEVICE_ROCE_ENABLED "roce-enabled"
+#define IBNM_RDMA_DEVICE_ROCE_LAG_BOND "roce-lag-bond"
+
+const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_node_type(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_firmware_version(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_driver(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_hca_type(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self);
+gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self);
+gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self);
+gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self);
+const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self);
+GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self);
+IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number);
+
+#define IBNM_TYPE_IPOIB_INTERFACE (ibnm_ipoib_interface_get_type())
+G_DECLARE_FINAL_TYPE(IbnmIpoibInterface, ibnm_ipoib_interface, IBNM, IPOIB_INTERFACE, GObject)
+
+#define IBNM_IPOIB_INTERFACE_NAME "name"
+#define IBNM_IPOIB_INTERFACE_PARENT "parent"
+#define IBNM_IPOIB_INTERFACE_P_KEY "p-key"
+#define IBNM_IPOIB_INTERFACE_TRANSPORT_MODE "transport-mode"
+#define IBNM_IPOIB_INTERFACE_UMCAST "umcast"
+#define IBNM_IPOIB_INTERFACE_MTU "mtu"
+#define IBNM_IPOIB_INTERFACE_MAC_ADDRESS "mac-address"
+#define IBNM_IPOIB_INTERFACE_PORT_GUID "port-guid"
+#define IBNM_IPOIB_INTERFACE_DHCP_CLIENT_ID "dhcp-client-id"
+#define IBNM_IPOIB_INTERFACE_RDMA_DEVICE "rdma-device"
+#define IBNM_IPOIB_INTERFACE_RDMA_PORT "rdma-port"
+
+const char *ibnm_ipoib_interface_get_name(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_parent(IbnmIpoibInterface *self);
+guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self);
+gboolean ibnm_ipoib_interface_get_umcast(IbnmIpoibInterface *self);
+guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self);
+const char *ibnm_ipoib_interface_get_rdma_device(IbnmIpoibInterface *self);
+guint ibnm_ipoib_interface_get_rdma_port(IbnmIpoibInterface *self);
+
+#define IBNM_TYPE_SOFT_LINK (ibnm_soft_link_get_type())
+G_DECLARE_FINAL_TYPE(IbnmSoftLink, ibnm_soft_link, IBNM, SOFT_LINK, GObject)
+
+#define IBNM_SOFT_LINK_NAME "name"
+#define IBNM_SOFT_LINK_LINK_TYPE "link-type"
+#define IBNM_SOFT_LINK_NETDEV "netdev"
+
+const char *ibnm_soft_link_get_name(IbnmSoftLink *self);
+const char *ibnm_soft_link_get_link_type(IbnmSoftLink *self);
+const char *ibnm_soft_link_get_netdev(IbnmSoftLink *self);
+
+G_END_DECLS

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* libibnm: InfiniBand, IPoIB and RDMA provisioning for NetworkManager. */
+#pragma once
+
+#include "ibnm-version.h"
+#include "ibnm-error.h"
+#include "ibnm-host.h"
+#include "ibnm-inventory-types.h"
+#include "ibnm-inventory.h"
+#include "ibnm-finding.h"
+#include "ibnm-profile.h"
+#include "ibnm-check.h"
+#include "ibnm-apply.h"
+#include "ibnm-settings.h"
