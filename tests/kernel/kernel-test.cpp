@@ -272,6 +272,17 @@ TEST_F(KernelLabLinux, KernelDefaultRoceModeIsWhatConfigfsShows)
         ASSERT_TRUE(read) << dir;
         auto model = ibnm::model::kernelDefaultRoceMode(c.type, dev->ports[0].linkLayer);
         EXPECT_EQ(kernel, ibnm::model::roceModeName(model)) << c.name;
+        // The GID-only read (`rdma gid show --for`) knows the port's link
+        // layer too, through sysfs alone as through verbs.
+        LinuxOptions noVerbs;
+        noVerbs.useVerbs = false;
+        for (auto *opts : {&noVerbs, static_cast<LinuxOptions *>(nullptr)}) {
+            auto gids = opts ? createLinuxPlatform(*opts)->readGidTables() : p_->readGidTables();
+            ASSERT_TRUE(gids.ok()) << gids.error().toString();
+            const auto *g = gids->findDevice(c.name);
+            ASSERT_NE(g, nullptr);
+            EXPECT_EQ(g->ports.at(0).linkLayer, ibnm::model::LinkLayer::Ethernet) << c.name;
+        }
     }
 }
 
