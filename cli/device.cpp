@@ -112,7 +112,8 @@ int cmdStatus(Context &ctx, const Args &args)
             Tone tone = state && *state == "ACTIVE" ? Tone::Good : Tone::Warn;
             std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
             guint mtu = ibnm_rdma_port_get_active_mtu(p);
-            t.add({portName(p), Cell("rdma"), state, num(mtu, mtu > 0), cell(ibnm_rdma_port_get_link_layer(p)),
+            const char *type = ibnm_rdma_device_get_roce_lag_bond(d) ? "rdma-lag" : "rdma";
+            t.add({portName(p), Cell(type), state, num(mtu, mtu > 0), cell(ibnm_rdma_port_get_link_layer(p)),
                    Cell(), nd.empty() ? Cell() : Cell(nd)},
                   tone, 2);
         }
@@ -133,6 +134,19 @@ Record deviceRecord(IbnmRdmaDevice *d)
     r.add("GENERAL.BOARD-ID", cell(ibnm_rdma_device_get_board_id(d)));
     r.add("GENERAL.ENHANCED-IPOIB", Cell(ibnm_rdma_device_get_enhanced_ipoib(d) ? "yes" : "no"));
     r.add("GENERAL.CONNECTED-MODE", Cell(ibnm_rdma_device_get_connected_mode_supported(d) ? "yes" : "no"));
+    gint roce = ibnm_rdma_device_get_roce_enabled(d);
+    r.add("GENERAL.ROCE-ENABLE", roce < 0 ? Cell() : Cell(roce ? "yes" : "no"));
+    // RoCE LAG: one device for both ports of the card, serving a bond.
+    std::string lag;
+    if (const char *bond = ibnm_rdma_device_get_roce_lag_bond(d)) {
+        lag = bond;
+        std::string ports;
+        for (const char *const *p = ibnm_rdma_device_get_roce_lag_ports(d); p && *p; p++)
+            ports += (ports.empty() ? "" : ", ") + std::string(*p);
+        if (!ports.empty())
+            lag += " (" + ports + ")";
+    }
+    r.add("GENERAL.ROCE-LAG", lag.empty() ? Cell() : Cell(lag));
     GPtrArray *ports = ibnm_rdma_device_get_ports(d);
     for (guint k = 0; ports && k < ports->len; k++) {
         auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
@@ -153,11 +167,19 @@ Record deviceRecord(IbnmRdmaDevice *d)
         r.add(pre + "GIDS", num(gids ? gids->len : 0));
         std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
         r.add(pre + "NETDEVS", nd.empty() ? Cell() : Cell(nd));
+        // What RDMA-CM uses (cma_roce_mode's answer), then what configfs holds.
+        r.add(pre + "ROCE-MODE", cell(ibnm_rdma_port_get_roce_mode(p)));
         r.add(pre + "DEFAULT-ROCE-MODE", cell(ibnm_rdma_port_get_default_roce_mode(p)));
         gint tos = ibnm_rdma_port_get_default_roce_tos(p);
         r.add(pre + "DEFAULT-ROCE-TOS", num(tos, tos >= 0));
+        r.add(pre + "DEFAULT-ROCE-DSCP", num(tos >> 2, tos >= 0)); // DSCP x is ToS 4x
         gint tc = ibnm_rdma_port_get_traffic_class(p);
         r.add(pre + "TRAFFIC-CLASS", num(tc, tc >= 0));
+        r.add(pre + "TRAFFIC-CLASS-DSCP", num(tc >> 2, tc >= 0));
+        std::string rules;
+        for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
+            rules += (rules.empty() ? "" : "; ") + std::string(*x);
+        r.add(pre + "TRAFFIC-CLASS-RULES", rules.empty() ? Cell() : Cell(rules));
         gint ttl = ibnm_rdma_port_get_ttl(p);
         r.add(pre + "TTL", num(ttl, ttl >= 0));
     }

@@ -24,13 +24,16 @@ namespace ibnm::cli {
 const char *const kRdmaUsage = N_(
     "Usage: ibnm rdma { COMMAND | help }\n"
     "\n"
-    "COMMAND := { link | gid | roce-mode | memlock }\n"
+    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n"
     "\n"
     "  link show\n"
     "  link add NAME type rxe|siw netdev NETDEV\n"
     "  link delete NAME\n"
     "  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n"
     "  roce-mode DEVICE [PORT] [v1|v2|1|2|\"IB/RoCE v1\"|\"RoCE v2\"]\n"
+    "  traffic-class DEVICE[/PORT] [0-255|dscp:0-63] [RULE...]\n"
+    "      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n"
+    "  roce-enable DEVICE [yes|no]\n"
     "  memlock [write]\n");
 
 namespace {
@@ -133,6 +136,9 @@ int cmdLinkShow(Context &ctx, const Args &args)
 const std::vector<Word> kLinkWords = {
     {"connection.interface-name", "netdev"}, {"rdma.link-name", "link name"}, {"rdma.link-type", "type"}};
 const std::vector<Word> kRoceWords = {{"connection.interface-name", "netdev"}, {"rdma.roce-mode", "mode"}};
+// The traffic class and roce_enable commands take the profile keys' values:
+// their errors keep the key's name (rdma.traffic-class-rules: ...).
+const std::vector<Word> kNetdevWord = {{"connection.interface-name", "netdev"}};
 
 int cmdLinkAdd(Context &ctx, const Args &args)
 {
@@ -224,6 +230,12 @@ int gidAdvice(Context &ctx, IbnmInventory *inv, const std::string &device, const
                                                         netdev.empty() ? nullptr : netdev.c_str());
             std::string port = std::string(ibnm_rdma_device_get_name(d)) + "/" +
                                std::to_string(ibnm_rdma_port_get_number(p));
+            if (index < 0 && ibnm_rdma_device_get_roce_enabled(d) == 0) {
+                std::fprintf(stderr, _("Warning: %s has no GIDs: RoCE is disabled on %s (roce_enable is 0; 'ibnm rdma "
+                                       "roce-enable %s yes' enables it)\n"),
+                             port.c_str(), ibnm_rdma_device_get_name(d), ibnm_rdma_device_get_name(d));
+                continue;
+            }
             if (index < 0) {
                 std::fprintf(stderr, _("Warning: %s has no %s GID for an %s address of %s (no such address on the "
                                        "netdev, or RoCE disabled)\n"),
@@ -339,15 +351,21 @@ int cmdRoceMode(Context &ctx, const Args &args)
         return kExitNotFound;
     }
     if (mode.empty()) {
-        Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}});
+        // As cma_roce_mode prints it: configfs where the device's directory
+        // exists, else the kernel's default (which that directory would show).
+        Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SOURCE"}});
         GPtrArray *ports = ibnm_rdma_device_get_ports(d);
         for (guint k = 0; ports && k < ports->len; k++) {
             auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
             if (port && ibnm_rdma_port_get_number(p) != port)
                 continue;
+            bool configfs = ibnm_rdma_port_get_default_roce_mode(p) != nullptr;
             gint tos = ibnm_rdma_port_get_default_roce_tos(p);
-            t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)),
-                   cell(ibnm_rdma_port_get_default_roce_mode(p)), tos >= 0 ? Cell(std::to_string(tos)) : Cell()});
+            if (tos < 0)
+                tos = 0; // the kernel's default ToS
+            t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
+                   Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
+                   Cell(configfs ? "configfs" : "kernel-default")});
         }
         return t.print(ctx);
     }
@@ -378,6 +396,131 @@ int cmdRoceMode(Context &ctx, const Args &args)
     return applyTransient(
         ctx, {"type", "ethernet", "con-name", id.c_str(), "ifname", netdevs[0], "rdma.roce-mode", mode.c_str(), nullptr},
         true, kRoceWords);
+}
+
+// The netdev a transient profile for `port` of `device` names, or "" after
+// printing why there is none.
+std::string portNetdev(const std::string &device, IbnmRdmaPort *p)
+{
+    const char *const *netdevs = ibnm_rdma_port_get_netdevs(p);
+    if (!netdevs || !netdevs[0]) {
+        printError(_("port %s/%u has no network interface to apply the setting through"), device.c_str(),
+                   ibnm_rdma_port_get_number(p));
+        return {};
+    }
+    return netdevs[0];
+}
+
+// --- traffic-class --------------------------------------------------------------
+
+int cmdTrafficClass(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kRdmaUsage), _("missing device name"));
+    // DEVICE or DEVICE/PORT: a bare number after the device would be read as
+    // either a port or a class.
+    std::string device = args[0];
+    guint port = 0;
+    if (auto slash = device.rfind('/'); slash != std::string::npos) {
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(device.c_str() + slash + 1, 10, 1, 255, &n, nullptr))
+            return usageError(_(kRdmaUsage), _("invalid port in '%s'"), device.c_str());
+        port = guint(n);
+        device.resize(slash);
+    }
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, device.c_str());
+    if (!d) {
+        printError(_("device '%s' not found"), device.c_str());
+        return kExitNotFound;
+    }
+    if (args.size() == 1) {
+        Table t("traffic-classes", {{"DEV"}, {"PORT"}, {"TCLASS"}, {"DSCP"}, {"RULES"}});
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        for (guint k = 0; ports && k < ports->len; k++) {
+            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+            if (port && ibnm_rdma_port_get_number(p) != port)
+                continue;
+            gint tc = ibnm_rdma_port_get_traffic_class(p);
+            std::string rules;
+            for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
+                rules += (rules.empty() ? "" : "; ") + std::string(*x);
+            t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), tc >= 0 ? Cell(std::to_string(tc)) : Cell(),
+                   tc >= 0 ? Cell(std::to_string(tc >> 2)) : Cell(), rules.empty() ? Cell() : Cell(rules)});
+        }
+        return t.print(ctx);
+    }
+    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, port ? port : 1);
+    if (!p) {
+        printError(_("device '%s' has no port %u"), device.c_str(), port ? port : 1);
+        return kExitNotFound;
+    }
+    // One value is the global class; words with addresses are rules. The
+    // profile keys check them (rdma.traffic-class, rdma.traffic-class-rules).
+    std::string global, rules;
+    for (size_t i = 1; i < args.size(); i++) {
+        if (args[i].find("src_ip=") != std::string::npos || args[i].find("dst_ip=") != std::string::npos)
+            rules += (rules.empty() ? "" : ";") + args[i];
+        else if (global.empty() && args[i] != "-1")
+            global = args[i];
+        else
+            return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
+    }
+    std::string netdev = portNetdev(device, p);
+    if (netdev.empty())
+        return kExitFailed;
+    std::string id = "traffic-class-" + device;
+    std::vector<const char *> words = {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str()};
+    if (!global.empty())
+        words.insert(words.end(), {"rdma.traffic-class", global.c_str()});
+    if (!rules.empty())
+        words.insert(words.end(), {"rdma.traffic-class-rules", rules.c_str()});
+    words.push_back(nullptr);
+    return applyTransient(ctx, words, true, kNetdevWord);
+}
+
+// --- roce-enable ----------------------------------------------------------------
+
+int cmdRoceEnable(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kRdmaUsage), _("missing device name"));
+    if (args.size() > 2)
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[2].c_str());
+    if (args.size() == 2 && args[1] != "yes" && args[1] != "no")
+        return usageError(_(kRdmaUsage), _("invalid value '%s'; use yes or no"), args[1].c_str());
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv)
+        return kExitFailed;
+    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str());
+    if (!d) {
+        printError(_("device '%s' not found"), args[0].c_str());
+        return kExitNotFound;
+    }
+    gint roce = ibnm_rdma_device_get_roce_enabled(d);
+    if (args.size() == 1) {
+        Table t("roce-enable", {{"DEV"}, {"ROCE-ENABLE"}});
+        t.add({args[0], roce < 0 ? Cell() : Cell(roce ? "yes" : "no")});
+        return t.print(ctx);
+    }
+    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, 1);
+    std::string netdev = p ? portNetdev(args[0], p) : std::string();
+    if (netdev.empty())
+        return kExitFailed;
+    if (args[1] == "no" && roce != 0) {
+        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+        std::fprintf(stderr,
+                     _("Warning: disabling RoCE on %s drops the RoCE GIDs of all %u port(s) of that PCI function: "
+                       "RDMA over Ethernet stops there until RoCE is enabled again.\n"),
+                     args[0].c_str(), ports ? ports->len : 0);
+    }
+    std::string id = "roce-enable-" + args[0];
+    return applyTransient(ctx,
+                          {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str(), "rdma.roce-enable",
+                           args[1].c_str(), nullptr},
+                          true, kNetdevWord);
 }
 
 } // namespace
@@ -463,6 +606,8 @@ const Command kRdmaCommands[] = {
     {"link", nullptr, kLinkCommands},
     {"gid", nullptr, kGidCommands},
     {"roce-mode", cmdRoceMode, nullptr},
+    {"traffic-class", cmdTrafficClass, nullptr},
+    {"roce-enable", cmdRoceEnable, nullptr},
     {"memlock", cmdMemlock, nullptr},
     {nullptr, nullptr, nullptr},
 };

@@ -299,14 +299,15 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         // whose bond is not on the host brings its bond profile up too.
         if (goingUp && !rdmaOnly)
             selected = withMissingBonds(selected, everything, *snapshot);
-        auto desired = ibnm::activation::resolve(selected, everything, withIp);
+        // Setting the addresses itself, ibnm is the standalone activator.
+        auto desired = ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
         if (!desired.ok())
             return std::move(desired).error();
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
         options.rdmaOnly = rdmaOnly;
         if (goingUp && !rdmaOnly) {
-            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot, &everything)) {
+            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot, &everything, withIp)) {
                 if (f.severity != IBNM_SEVERITY_ERROR)
                     continue;
                 ibnm::Error e = ibnm::Error(f.code, f.message).withProfile(f.profileId);

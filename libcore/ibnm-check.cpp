@@ -35,6 +35,25 @@
  */
 GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
 {
+    return ibnm_check_profiles_standalone(profiles, inventory, FALSE);
+}
+
+/**
+ * ibnm_check_profiles_standalone:
+ * @profiles: (element-type IbnmProfile): the profiles to check together
+ * @inventory: (nullable): the host to check them against
+ * @standalone: whether ibnm activates the profiles itself (no NetworkManager):
+ *   then what ibnm cannot do alone is an error too, as `up` refuses it (an
+ *   IPoIB profile that asks for DHCP)
+ *
+ * ibnm_check_profiles() for a mode.
+ *
+ * Returns: (transfer full) (element-type IbnmFinding): the findings.
+ *
+ * Since: 0.1
+ */
+GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *inventory, gboolean standalone)
+{
     g_return_val_if_fail(profiles != nullptr, nullptr);
     g_return_val_if_fail(inventory == nullptr || IBNM_IS_INVENTORY(inventory), nullptr);
     GPtrArray *result = g_ptr_array_new_with_free_func(g_object_unref);
@@ -46,7 +65,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
             connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
-        for (const auto &f : ibnm::rules::checkAll(connections, host))
+        for (const auto &f : ibnm::rules::checkAll(connections, host, nullptr, standalone))
             g_ptr_array_add(result, ibnm_finding_new(f.profileId.c_str(), f.property.c_str(), f.severity,
                                                      f.message.c_str(), f.hint.empty() ? nullptr : f.hint.c_str()));
     } catch (const std::bad_alloc &) {

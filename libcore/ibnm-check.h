@@ -8,6 +8,7 @@
 G_BEGIN_DECLS
 
 GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory);
+GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *inventory, gboolean standalone);
 char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventory);
 
 G_END_DECLS

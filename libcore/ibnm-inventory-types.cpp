@@ -3,6 +3,7 @@
 
 #include "libcore/ibnm-inventory-types.h"
 
+#include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
 #include "libcore/model/rdma.hpp"
 #include "libcore/support/gobject.hpp"
@@ -229,6 +230,9 @@ struct IbnmRdmaPortPrivate {
     ibnm::GPtrArrayPtr gids_ = newObjectArray();
     std::vector<std::string> netdevs_;
     std::vector<const char *> netdevView_{nullptr};
+    ibnm::model::RoceMode roceMode_ = ibnm::model::RoceMode::V2; // configfs, else the kernel's default
+    std::vector<std::string> rules_;
+    std::vector<const char *> rulesView_{nullptr};
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, G_TYPE_OBJECT)
@@ -249,6 +253,7 @@ static const Prop<IbnmRdmaPort> portProps[] = {
     intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_DEFAULT_ROCE_TOS, ibnm_rdma_port_get_default_roce_tos),
     intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_TRAFFIC_CLASS, ibnm_rdma_port_get_traffic_class),
     intProp<IbnmRdmaPort>(IBNM_RDMA_PORT_TTL, ibnm_rdma_port_get_ttl),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_ROCE_MODE, ibnm_rdma_port_get_roce_mode),
 };
 
 static void ibnm_rdma_port_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
@@ -505,6 +510,35 @@ gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
 }
 
 /**
+ * ibnm_rdma_port_get_roce_mode:
+ * Returns: (transfer none): the RoCE mode RDMA-CM uses on the port, as
+ *   `cma_roce_mode` prints it: configfs default_roce_mode where the device's
+ *   directory exists, else the kernel's default ("RoCE v2" where the port
+ *   supports it, else "IB/RoCE v1").
+ *
+ * Since: 0.1
+ */
+const char *ibnm_rdma_port_get_roce_mode(IbnmRdmaPort *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    return ibnm::model::roceModeName(ibnm_rdma_port_priv(self)->roceMode_);
+}
+
+/**
+ * ibnm_rdma_port_get_traffic_class_rules:
+ * Returns: (transfer none) (array zero-terminated=1): the mlx5 traffic class
+ *   rules of the port ("tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"); empty
+ *   when there are none or the device has no tc/ files.
+ *
+ * Since: 0.1
+ */
+const char *const *ibnm_rdma_port_get_traffic_class_rules(IbnmRdmaPort *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_PORT(self), nullptr);
+    return ibnm_rdma_port_priv(self)->rulesView_.data();
+}
+
+/**
  * ibnm_rdma_port_find_gid_index:
  * @gid_type: "RoCE v2" or "IB/RoCE v1"
  * @ipv6: an IPv6 address (never the link-local one) instead of IPv4
@@ -552,6 +586,9 @@ struct _IbnmRdmaDevice {
 
 struct IbnmRdmaDevicePrivate {
     ibnm::model::Device device_;
+    std::string lagBond_;
+    std::vector<std::string> lagPorts_;
+    std::vector<const char *> lagPortsView_{nullptr};
     ibnm::GPtrArrayPtr ports_ = newObjectArray();
 };
 
@@ -568,6 +605,8 @@ static const Prop<IbnmRdmaDevice> deviceProps[] = {
     boolProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ENHANCED_IPOIB, ibnm_rdma_device_get_enhanced_ipoib),
     boolProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED,
                              ibnm_rdma_device_get_connected_mode_supported),
+    intProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ROCE_ENABLED, ibnm_rdma_device_get_roce_enabled),
+    strProp<IbnmRdmaDevice>(IBNM_RDMA_DEVICE_ROCE_LAG_BOND, ibnm_rdma_device_get_roce_lag_bond),
 };
 
 static void ibnm_rdma_device_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
@@ -709,6 +748,46 @@ gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self)
 {
     DEVICE_OR(self, FALSE);
     return dev.connectedModeSupported && !dev.enhancedIpoib;
+}
+
+/**
+ * ibnm_rdma_device_get_roce_enabled:
+ * Returns: the mlx5 PCI function's roce_enable (1 or 0; 0 means the device
+ *   has no RoCE GIDs), or -1 where the device has no such file.
+ *
+ * Since: 0.1
+ */
+gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self)
+{
+    DEVICE_OR(self, -1);
+    return dev.roceEnabled ? gint(*dev.roceEnabled) : -1;
+}
+
+/**
+ * ibnm_rdma_device_get_roce_lag_bond:
+ * Returns: (transfer none) (nullable): for a RoCE LAG device (mlx5_bond_N,
+ *   one device for both ports of a dual-port card), the bond it serves.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    const auto &b = ibnm_rdma_device_priv(self)->lagBond_;
+    return b.empty() ? nullptr : b.c_str();
+}
+
+/**
+ * ibnm_rdma_device_get_roce_lag_ports:
+ * Returns: (transfer none) (array zero-terminated=1): the ports of that
+ *   bond (the card's Ethernet interfaces); empty for other devices.
+ *
+ * Since: 0.1
+ */
+const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self)
+{
+    g_return_val_if_fail(IBNM_IS_RDMA_DEVICE(self), nullptr);
+    return ibnm_rdma_device_priv(self)->lagPortsView_.data();
 }
 
 /**
@@ -1017,6 +1096,15 @@ IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &ho
     IbnmRdmaDevice *obj = IBNM_RDMA_DEVICE(g_object_new(IBNM_TYPE_RDMA_DEVICE, nullptr));
     auto *priv = ibnm_rdma_device_priv(obj);
     priv->device_ = device;
+    for (const auto &lag : model::roceLags(host))
+        if (lag.device == device.name) {
+            priv->lagBond_ = lag.bond;
+            priv->lagPorts_ = lag.ports;
+        }
+    priv->lagPortsView_.clear();
+    for (const auto &p : priv->lagPorts_)
+        priv->lagPortsView_.push_back(p.c_str());
+    priv->lagPortsView_.push_back(nullptr);
     for (const auto &p : device.ports) {
         IbnmRdmaPort *port = IBNM_RDMA_PORT(g_object_new(IBNM_TYPE_RDMA_PORT, nullptr));
         auto *pp = ibnm_rdma_port_priv(port);
@@ -1038,6 +1126,16 @@ IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &ho
         for (const auto &n : pp->netdevs_)
             pp->netdevView_.push_back(n.c_str());
         pp->netdevView_.push_back(nullptr);
+        const model::SoftLink *soft = model::findSoftLink(host, device.name);
+        pp->roceMode_ = p.defaultRoceMode ? *p.defaultRoceMode
+                                          : model::kernelDefaultRoceMode(soft ? std::optional(soft->type) : std::nullopt,
+                                                                         p.linkLayer);
+        for (const auto &r : p.tcRules)
+            pp->rules_.push_back(model::formatTcRule(r));
+        pp->rulesView_.clear();
+        for (const auto &r : pp->rules_)
+            pp->rulesView_.push_back(r.c_str());
+        pp->rulesView_.push_back(nullptr);
         g_ptr_array_add(priv->ports_.get(), port);
     }
     return obj;

@@ -43,6 +43,7 @@ G_DECLARE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, IBNM, RDMA_PORT, GObject)
 #define IBNM_RDMA_PORT_DEFAULT_ROCE_TOS "default-roce-tos"
 #define IBNM_RDMA_PORT_TRAFFIC_CLASS "traffic-class"
 #define IBNM_RDMA_PORT_TTL "ttl"
+#define IBNM_RDMA_PORT_ROCE_MODE "roce-mode"
 
 const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self);
 guint ibnm_rdma_port_get_number(IbnmRdmaPort *self);
@@ -62,6 +63,8 @@ const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self);
 gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_roce_mode(IbnmRdmaPort *self);
+const char *const *ibnm_rdma_port_get_traffic_class_rules(IbnmRdmaPort *self);
 gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev);
 
 #define IBNM_TYPE_RDMA_DEVICE (ibnm_rdma_device_get_type())
@@ -76,6 +79,8 @@ G_DECLARE_FINAL_TYPE(IbnmRdmaDevice, ibnm_rdma_device, IBNM, RDMA_DEVICE, GObjec
 #define IBNM_RDMA_DEVICE_BOARD_ID "board-id"
 #define IBNM_RDMA_DEVICE_ENHANCED_IPOIB "enhanced-ipoib"
 #define IBNM_RDMA_DEVICE_CONNECTED_MODE_SUPPORTED "connected-mode-supported"
+#define IBNM_RDMA_DEVICE_ROCE_ENABLED "roce-enabled"
+#define IBNM_RDMA_DEVICE_ROCE_LAG_BOND "roce-lag-bond"
 
 const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self);
 const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self);
@@ -86,6 +91,9 @@ const char *ibnm_rdma_device_get_hca_type(IbnmRdmaDevice *self);
 const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self);
 gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self);
 gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self);
+gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self);
+const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self);
+const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self);
 GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self);
 IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number);
 

@@ -10,6 +10,7 @@
 #include "libcore/model/bond.hpp"
 #include "libcore/model/rdma.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 
@@ -129,10 +130,35 @@ bool DesiredIp::manages(const std::string &cidr) const
 }
 
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp)
+                        bool withIp, bool standalone)
 {
     Desired d;
-    for (NMConnection *c : selected) {
+    // A bond profile with rdma.* keys brings its Ethernet ports with it: its
+    // RDMA device (RoCE LAG, model::predictRoceLag) exists only once they
+    // are its ports.
+    std::vector<NMConnection *> expanded = selected;
+    for (NMConnection *b : selected) {
+        if (g_strcmp0(nm_connection_get_connection_type(b), NM_SETTING_BOND_SETTING_NAME) != 0)
+            continue;
+        auto options = userkeys::parse(b);
+        if (!options.ok() || !(options->roceMode || options->roceTos || options->trafficClass ||
+                               !options->tcRules.empty() || options->roceEnable || options->ttl))
+            continue;
+        const char *bif = nm_connection_get_interface_name(b);
+        for (NMConnection *p : all) {
+            NMSettingConnection *sc = nm_connection_get_setting_connection(p);
+            const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+            if (master == nullptr || g_strcmp0(nm_connection_get_connection_type(p), NM_SETTING_WIRED_SETTING_NAME) != 0 ||
+                g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
+                continue;
+            if (g_strcmp0(master, bif) != 0 && g_strcmp0(master, nm_connection_get_uuid(b)) != 0 &&
+                g_strcmp0(master, nm_connection_get_id(b)) != 0)
+                continue;
+            if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
+                expanded.push_back(p);
+        }
+    }
+    for (NMConnection *c : expanded) {
         Origin origin = originOf(c);
         const char *type = nm_connection_get_connection_type(c);
         const char *ifnameC = nm_connection_get_interface_name(c);
@@ -178,6 +204,18 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             x.master = masterInterface(c, all);
             if (withIp && x.master.empty())
                 x.ip = ipOf(c);
+            // DHCP over IPoIB needs a client that sends the client identifier
+            // derived from the port GUID (model::dhcpClientId); NetworkManager's
+            // does, ibnm has none.
+            auto *ip4 = NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
+            const char *m4 = ip4 ? nm_setting_ip_config_get_method(ip4) : nullptr;
+            if (standalone && withIp && x.master.empty() && (m4 == nullptr || g_strcmp0(m4, "auto") == 0))
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             _("automatic (DHCP) addressing on IPoIB is done by NetworkManager, and ibnm has no DHCP "
+                               "client: bring the profile up with 'nmcli connection up', or set ipv4.method to "
+                               "manual, link-local or disabled"))
+                    .withProperty("ipv4.method")
+                    .withProfile(origin.id);
             d.ipoib.push_back(std::move(x));
         } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
             NMSettingBond *b = nm_connection_get_setting_bond(c);
@@ -224,7 +262,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             d.ethernet.push_back(std::move(x));
         }
 
-        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass || options->ttl) {
+        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass ||
+            !options->tcRules.empty() || options->roceEnable || options->ttl) {
             DesiredRdma r;
             r.origin = origin;
             r.netdev = ifname;
@@ -239,6 +278,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             r.roceMode = options->roceMode;
             r.roceTos = options->roceTos;
             r.trafficClass = options->trafficClass;
+            r.tcRules = options->tcRules;
+            r.roceEnable = options->roceEnable;
             r.ttl = options->ttl;
             d.rdma.push_back(std::move(r));
         }

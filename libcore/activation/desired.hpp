@@ -77,8 +77,10 @@ struct DesiredRdma {
     std::optional<model::RoceMode> roceMode;
     std::optional<unsigned> roceTos;
     std::optional<unsigned> trafficClass;
+    std::vector<model::TcRule> tcRules;       // tclass -1: the rule must be absent
+    std::optional<bool> roceEnable;           // mlx5 roce_enable of the port's function
     std::optional<unsigned> ttl;
-    bool any() const { return linkType || roceMode || roceTos || trafficClass || ttl; }
+    bool any() const { return linkType || roceMode || roceTos || trafficClass || !tcRules.empty() || roceEnable || ttl; }
 };
 
 struct Desired {
@@ -92,7 +94,11 @@ struct Desired {
 // profile, used to find a port's bond by id, uuid or interface name.
 // `withIp`: also the static addresses, routes and gateway (standalone mode; with NetworkManager
 // running, NetworkManager does IP). Errors name the profile and property.
+// `standalone`: ibnm itself sets the addresses (no NetworkManager activates
+// the profiles), so an IPoIB profile whose IPv4 method is automatic (DHCP) is
+// refused: ibnm runs no DHCP client, and the interface would come up without
+// the address the profile asks for.
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp);
+                        bool withIp, bool standalone = false);
 
 } // namespace ibnm::activation

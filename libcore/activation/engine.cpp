@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -128,6 +129,30 @@ public:
             desiredBonds_.push_back(&b);
     }
 
+    // The RoCE LAG devices the desired bonds make (model::predictRoceLag),
+    // by bond: rdma.* keys of such a bond's profile go to that device.
+    void predictRoceLags(const Desired &desired)
+    {
+        for (const auto &b : desired.bonds) {
+            if (const auto *n = index_.findNetdev(b.ifname); n && !n->rdmaDevice.empty())
+                continue; // in LAG mode already
+            std::vector<std::string> ports;
+            for (const auto &e : desired.ethernet)
+                if (e.master == b.ifname)
+                    ports.push_back(e.ifname);
+            if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
+                // Built on the card's first function (the lower PCI address).
+                const model::Device *first = nullptr;
+                for (const auto &port : ports)
+                    if (const auto *n = index_.findNetdev(port))
+                        if (const auto *d = index_.findDevice(n->rdmaDevice))
+                            if (!first || d->pciAddress < first->pciAddress)
+                                first = d;
+                lagDevices_[b.ifname] = {*lag, first};
+            }
+        }
+    }
+
     Status planIpoib(const DesiredIpoib &x);
     Status planBond(const DesiredBond &x);
     Status planEthernet(const DesiredEthernet &x);
@@ -160,6 +185,7 @@ private:
     Report &report_;
     bool rdmaOnly_ = false;
     std::vector<const DesiredBond *> desiredBonds_;
+    std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
 };
 
 // NetworkManager has created and configured the interface: only umcast,
@@ -566,6 +592,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
     std::optional<model::SoftLinkType> softType;
     model::LinkLayer linkLayer = model::LinkLayer::Ethernet;
     const model::Device *dev = nullptr;
+    bool lagNew = false;
     if (x.linkType) {
         if (!netdevKnown)
             return Error(IBNM_ERROR_NOT_FOUND,
@@ -616,7 +643,27 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         device = x.linkName;
         softType = x.linkType;
         dev = index_.findDevice(device);
+    } else if (auto lag = lagDevices_.find(x.netdev); lag != lagDevices_.end()) {
+        // The bond this plan forms puts the card in RoCE LAG mode: the
+        // settings go to the bonded device, which exists once both ports
+        // are enslaved (earlier steps). Undoing those splits it again, and
+        // the re-created per-port devices have none of them.
+        device = lag->second.first;
+        portNo = 1;
+        dev = lag->second.second;
+        newDevice = true;
+        lagNew = true;
     } else {
+        bool bond = newNetdevs.count(x.netdev) > 0 || (netdev && netdev->kind == "bond");
+        if (bond && (netdev == nullptr || netdev->rdmaDevice.empty()))
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         strprintf(_("no RDMA device is behind %s: a bond has one in RoCE LAG mode only, when its "
+                                     "only ports are both Ethernet ports of one dual-port mlx5 card and its mode is "
+                                     "active-backup, balance-xor or 802.3ad (add the port profiles first)"),
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
         if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),
@@ -654,6 +701,27 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                      ENOENT)
             .withProperty(x.trafficClass ? "rdma.traffic-class" : "rdma.ttl")
             .withProfile(origin);
+
+    if (!x.tcRules.empty() && !(dev && model::hasTrafficClassFiles(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no traffic class file for rules (mlx5 devices only)"), device.c_str()),
+                     ENOENT)
+            .withProperty("rdma.traffic-class-rules")
+            .withProfile(origin);
+    if (x.roceEnable && !(dev && model::hasRoceEnableFile(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no roce_enable file (mlx5 PCI functions only)"), device.c_str()), ENOENT)
+            .withProperty("rdma.roce-enable")
+            .withProfile(origin);
+    // roce_enable first: the other settings are for the RoCE it enables.
+    if (x.roceEnable && dev && dev->roceEnabled != x.roceEnable) {
+        bool old = dev->roceEnabled.value_or(true);
+        add("set-roce-enable", device,
+            *x.roceEnable ? std::string(_("enable RoCE"))
+                          : strprintf(_("disable RoCE: the GIDs of every port of %s go"), device.c_str()),
+            origin, [device, v = *x.roceEnable](Platform &p) { return p.setRoceEnabled(device, v); },
+            [device, old](Platform &p) { return p.setRoceEnabled(device, old); });
+    }
 
     // configfs rdma_cm: the device's directory appears with the first write;
     // when it was not there before, the undo removes it again.
@@ -695,6 +763,23 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
             [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
     }
+    // Rules: each is set, replaced or (tclass -1) removed; the undo puts back
+    // the rule with that match as it was, or removes it.
+    for (const auto &rule : x.tcRules) {
+        const model::TcRule *cur = nullptr;
+        if (port)
+            for (const auto &r : port->tcRules)
+                if (r.sameMatch(rule))
+                    cur = &r;
+        if (rule.tclass < 0 ? cur == nullptr : (cur && cur->tclass == rule.tclass))
+            continue;
+        model::TcRule undoRule = cur ? *cur : model::tcRuleRemoval(rule);
+        add(rule.tclass < 0 ? "remove-traffic-class-rule" : "set-traffic-class-rule", object,
+            rule.tclass < 0 ? strprintf(_("remove the traffic class rule %s"), model::formatTcRule(*cur).c_str())
+                            : strprintf(_("set the traffic class rule %s"), model::formatTcRule(rule).c_str()),
+            origin, [device, portNo, rule](Platform &p) { return p.setTrafficClassRule(device, portNo, rule); },
+            [device, portNo, undoRule](Platform &p) { return p.setTrafficClassRule(device, portNo, undoRule); });
+    }
     if (x.ttl && (newDevice || !port || port->ttl != x.ttl)) {
         Op undo;
         if (port && port->ttl)
@@ -702,9 +787,15 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         add("set-ttl", object, strprintf(_("set the TTL to %u"), *x.ttl), origin,
             [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
     }
-    // Deleting a new soft link removes its device and all set on it.
-    if (newDevice)
+    // Deleting a new soft link removes its device and all set on it; the
+    // new LAG device goes when the enslaving is undone.
+    if (lagNew) {
+        for (size_t i = first; i < steps.size(); i++)
+            if (!steps[i].undo)
+                steps[i].undo = [](Platform &) { return Status{}; };
+    } else if (newDevice) {
         coverFrom(first - 1);
+    }
     return {};
 }
 
@@ -908,6 +999,16 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(r.origin.id, object, _("the traffic class was not set"));
         if (r.ttl && port->ttl != r.ttl)
             return mismatch(r.origin.id, object, _("the TTL was not set"));
+        for (const auto &rule : r.tcRules) {
+            bool found = false;
+            for (const auto &cur : port->tcRules)
+                found = found || (rule.tclass < 0 ? cur.sameMatch(rule) : cur == rule);
+            if (found != (rule.tclass >= 0))
+                return mismatch(r.origin.id, object,
+                                strprintf(_("the traffic class rule %s does not hold"), model::formatTcRule(rule).c_str()));
+        }
+        if (r.roceEnable && dev->roceEnabled != r.roceEnable)
+            return mismatch(r.origin.id, device, _("roce_enable was not set"));
     }
     return {};
 }
@@ -927,6 +1028,7 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
 {
     Planner planner(host, report, options.rdmaOnly, options.index);
     planner.setDesiredBonds(desired.bonds);
+    planner.predictRoceLags(desired);
     std::set<std::string> newNetdevs;
     if (!options.rdmaOnly)
         for (const auto &b : desired.bonds)

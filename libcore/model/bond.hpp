@@ -9,7 +9,9 @@
 #include "libcore/model/host.hpp"
 #include "libcore/support/result.hpp"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ibnm::model {
 
@@ -43,5 +45,34 @@ std::string failOverMacAfterIpoibEnslave(const std::string &configured, bool bon
 // MTU above its datagram maximum. The MTU the port then has, or the
 // refusal (IBNM_ERROR_INVALID_PROPERTY, EINVAL).
 Result<unsigned> portMtuAtEnslave(unsigned bondMtu, IpoibMode portMode, const Port *port);
+
+// RoCE LAG (NVIDIA's RoCE page; the mlx5 driver's lag code): when both
+// Ethernet ports of one dual-port card are the only ports of a bond in
+// active-backup (1), balance-xor (2) or 802.3ad (4), the card's two RDMA
+// devices become one, mlx5_bond_<n>, whose port serves the bond; any other
+// mode, a third port or ports of two cards leave LAG mode, and the driver
+// brings the per-port devices back.
+bool roceLagBondMode(const std::string &mode);
+bool isRoceLagDevice(const std::string &rdmaDevice);
+
+// A RoCE LAG the host shows: the bonded RDMA device, the bond its port
+// serves, and the bond's ports (the card's two Ethernet ports).
+struct RoceLag {
+    std::string device;
+    std::string bond;
+    std::vector<std::string> ports;
+};
+std::vector<RoceLag> roceLags(const Host &host);
+
+// The RoCE LAG device a bond of `mode` whose only ports are `ports` makes
+// on `host`: both Ethernet netdevs of the two functions of one dual-port
+// mlx5 card (PCI addresses that differ in the function only), a LAG mode;
+// named mlx5_bond_<n> with the first free n. nullopt otherwise.
+std::optional<std::string> predictRoceLag(const Host &host, const std::string &mode,
+                                          const std::vector<std::string> &ports);
+
+// Why a bond of `mode` with `ports` would not keep the LAG `lag`, or "" when
+// it keeps it (the same two ports, a LAG mode).
+std::string roceLagBreak(const RoceLag &lag, const std::string &mode, const std::vector<std::string> &ports);
 
 } // namespace ibnm::model

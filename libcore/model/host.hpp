@@ -30,6 +30,17 @@ struct Gid {
     std::string netdev;           // empty when the entry has none
 };
 
+// One mlx5 traffic-class rule (tc/<port>/traffic_class): QPs from srcIp to
+// dstIp (either may be empty; dstIp may carry a /prefix) get `tclass`.
+// tclass -1 is the kernel's word for "remove the rule" (model/rdma.hpp).
+struct TcRule {
+    int tclass = 0;
+    std::string srcIp;
+    std::string dstIp;
+    bool sameMatch(const TcRule &o) const { return srcIp == o.srcIp && dstIp == o.dstIp; }
+    bool operator==(const TcRule &o) const { return tclass == o.tclass && sameMatch(o); }
+};
+
 struct Port {
     unsigned number = 0;
     std::string state;            // "4: ACTIVE"
@@ -50,6 +61,7 @@ struct Port {
     std::optional<unsigned> defaultRoceTos;
     // mlx5 tc/<port>/traffic_class and ttl, when the files exist.
     std::optional<unsigned> trafficClass;
+    std::vector<TcRule> tcRules;  // the rules traffic_class lists
     std::optional<unsigned> ttl;
 };
 
@@ -61,6 +73,7 @@ struct Device {
     std::string hcaType;          // "MT4099"
     std::string driver;           // "mlx4_core", "mlx5_core", "rdma_rxe", "siw"
     std::string boardId;
+    std::string pciAddress;       // the PCI function, "0000:03:00.1"; empty for soft devices
     bool enhancedIpoib = false;   // mlx5 Enhanced IPoIB: datagram only
     bool connectedModeSupported = true; // IPOIB_CM present and not enhanced
     std::optional<bool> roceEnabled;    // mlx5 roce_enable

@@ -3,6 +3,14 @@
 
 #include "libcore/model/rdma.hpp"
 
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
+
+#include <gio/gio.h>
+
+#include <cstdlib>
+
 namespace ibnm::model {
 
 const char *softLinkTypeName(SoftLinkType type)
@@ -37,6 +45,147 @@ bool roceModeSupported(std::optional<SoftLinkType> softLink, LinkLayer linkLayer
 bool hasTrafficClassFiles(const Device &device)
 {
     return device.driver == "mlx5_core";
+}
+
+RoceMode kernelDefaultRoceMode(std::optional<SoftLinkType> softLink, LinkLayer linkLayer)
+{
+    return roceModeSupported(softLink, linkLayer, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
+}
+
+bool hasRoceEnableFile(const Device &device)
+{
+    return device.driver == "mlx5_core" && device.roceEnabled.has_value();
+}
+
+namespace {
+
+Error badRule(const std::string &text, const std::string &why)
+{
+    return Error(IBNM_ERROR_INVALID_VALUE,
+                 strprintf(_("'%s' is not a traffic class rule: %s (use 'tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24')"),
+                           text.c_str(), why.c_str()));
+}
+
+// An IPv4 or IPv6 address as GLib parses it, in its canonical text; with
+// `prefix`, an optional /N within the family's length.
+std::optional<std::string> canonicalAddress(const std::string &v, bool prefix)
+{
+    std::string addr = v;
+    std::string len;
+    auto slash = v.find('/');
+    if (slash != std::string::npos) {
+        if (!prefix)
+            return std::nullopt;
+        addr = v.substr(0, slash);
+        len = v.substr(slash + 1);
+    }
+    auto a = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(addr.c_str()));
+    if (!a)
+        return std::nullopt;
+    unsigned bits = g_inet_address_get_family(a.get()) == G_SOCKET_FAMILY_IPV4 ? 32 : 128;
+    GCharPtr t(g_inet_address_to_string(a.get()));
+    std::string out = t.get();
+    if (slash != std::string::npos) {
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(len.c_str(), 10, 0, bits, &n, nullptr))
+            return std::nullopt;
+        out += "/" + std::to_string(n);
+    }
+    return out;
+}
+
+} // namespace
+
+Result<TcRule> parseTcRule(const std::string &text)
+{
+    TcRule r;
+    bool haveClass = false;
+    size_t start = 0;
+    bool first = true;
+    while (start <= text.size()) {
+        size_t comma = text.find(',', start);
+        std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+        auto eq = part.find('=');
+        std::string key = eq == std::string::npos ? (first ? "tclass" : part) : part.substr(0, eq);
+        std::string value = eq == std::string::npos ? part : part.substr(eq + 1);
+        first = false;
+        if (eq == std::string::npos && key != "tclass")
+            return badRule(text, strprintf(_("'%s' has no value"), part.c_str()));
+        if (key == "tclass") {
+            gint64 n = 0;
+            if (haveClass || !g_ascii_string_to_signed(value.c_str(), 10, -1, 255, &n, nullptr))
+                return badRule(text, _("the class is a number from 0 to 255, or -1 to remove the rule"));
+            r.tclass = int(n);
+            haveClass = true;
+        } else if (key == "src_ip" || key == "dst_ip") {
+            bool dst = key == "dst_ip";
+            std::string &slot = dst ? r.dstIp : r.srcIp;
+            auto a = canonicalAddress(value, dst);
+            if (!slot.empty() || !a)
+                return badRule(text, strprintf(dst ? _("'%s' is not an IP address with an optional /prefix")
+                                                   : _("'%s' is not an IP address"),
+                                               value.c_str()));
+            slot = *a;
+        } else {
+            return badRule(text, strprintf(_("unknown part '%s'"), key.c_str()));
+        }
+    }
+    if (!haveClass)
+        return badRule(text, _("the class is missing"));
+    if (r.srcIp.empty() && r.dstIp.empty())
+        return badRule(text, _("a rule needs src_ip, dst_ip or both; a class alone is the global value"));
+    return r;
+}
+
+std::string formatTcRule(const TcRule &rule)
+{
+    std::string s = "tclass=" + std::to_string(rule.tclass);
+    if (!rule.srcIp.empty())
+        s += ",src_ip=" + rule.srcIp;
+    if (!rule.dstIp.empty())
+        s += ",dst_ip=" + rule.dstIp;
+    return s;
+}
+
+TcRule tcRuleRemoval(const TcRule &rule)
+{
+    TcRule r = rule;
+    r.tclass = -1;
+    return r;
+}
+
+Result<TrafficClassFile> parseTrafficClassFile(const std::string &text)
+{
+    TrafficClassFile f;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t nl = text.find('\n', start);
+        std::string line = text.substr(start, nl == std::string::npos ? std::string::npos : nl - start);
+        start = nl == std::string::npos ? text.size() : nl + 1;
+        while (!line.empty() && g_ascii_isspace(line.back()))
+            line.pop_back();
+        while (!line.empty() && g_ascii_isspace(line.front()))
+            line.erase(0, 1);
+        if (line.empty())
+            continue;
+        if (line.find("src_ip=") != std::string::npos || line.find("dst_ip=") != std::string::npos) {
+            auto r = parseTcRule(line);
+            if (!r.ok())
+                return std::move(r).error();
+            f.rules.push_back(*r);
+            continue;
+        }
+        std::string v = line;
+        if (g_str_has_prefix(line.c_str(), "Global tclass="))
+            v = line.substr(std::string("Global tclass=").size());
+        gint64 n = 0;
+        if (!g_ascii_string_to_signed(v.c_str(), 10, -1, 255, &n, nullptr))
+            return Error(IBNM_ERROR_INVALID_VALUE, strprintf(_("unexpected line '%s'"), line.c_str()));
+        if (n >= 0)
+            f.global = unsigned(n);
+    }
+    return f;
 }
 
 bool isIpv4MappedGid(const std::string &gid)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/support/result.hpp"
 
 #include <optional>
 #include <string>
@@ -28,8 +29,50 @@ std::string defaultSoftLinkName(SoftLinkType type, const std::string &netdev);
 // of the soft link behind the device, if it is one.
 bool roceModeSupported(std::optional<SoftLinkType> softLink, LinkLayer linkLayer, RoceMode mode);
 
+// The RDMA-CM default RoCE mode of a port before anyone wrote configfs: what
+// `cma_roce_mode -d DEV -p PORT` prints (it makes the configfs directory and
+// reads default_roce_mode). cma_add_one() in drivers/infiniband/core/cma.c
+// takes CMA_PREFERRED_ROCE_GID_TYPE (RoCE v2) where the port supports it,
+// else the first type it supports (IB/RoCE v1). The default ToS is 0.
+RoceMode kernelDefaultRoceMode(std::optional<SoftLinkType> softLink, LinkLayer linkLayer);
+inline constexpr unsigned kKernelDefaultRoceTos = 0;
+
+// DSCP and ToS (NVIDIA's RoCE page, FACTS.md): the ToS byte carries the
+// 6-bit DSCP in its upper bits, so DSCP x is ToS 4x; the low two bits are ECN.
+inline constexpr unsigned kMaxDscp = 63;
+inline unsigned tosOfDscp(unsigned dscp) { return dscp << 2; }
+inline unsigned dscpOfTos(unsigned tos) { return tos >> 2; }
+
 // Whether `device` has tc/<port>/traffic_class and tc/<port>/ttl: mlx5 only.
 bool hasTrafficClassFiles(const Device &device);
+
+// Whether writing roce_enable 0 to `device`'s PCI function is possible: the
+// MLNX_OFED mlx5 driver's /sys/devices/<pci>/roce_enable (0|1), which the
+// inventory shows as Device::roceEnabled. Disabling it removes the GID
+// tables of every port of that function ("there will be no GID tables",
+// NVIDIA's RoCE page); enabling it brings them back.
+bool hasRoceEnableFile(const Device &device);
+
+// mlx5 traffic-class rules (NVIDIA's RoCE page, FACTS.md): written to
+// tc/<port>/traffic_class as "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24";
+// the "tclass=" prefix is optional (a leading bare number is the class), a
+// mask is allowed on dst_ip only, at least one address names the match,
+// tclass 0-255 sets the rule and -1 removes the rule with that match.
+// parseTcRule refuses anything else with a message naming the part.
+Result<TcRule> parseTcRule(const std::string &text);
+// The canonical form ibnm writes: "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24".
+std::string formatTcRule(const TcRule &rule);
+// The rule that removes `rule` (same match, tclass -1).
+TcRule tcRuleRemoval(const TcRule &rule);
+
+// What tc/<port>/traffic_class reads back: the global value ("Global
+// tclass=N", or a bare number on older drivers) and one line per rule in the
+// form above. nullopt global when the global class is disabled.
+struct TrafficClassFile {
+    std::optional<unsigned> global;
+    std::vector<TcRule> rules;
+};
+Result<TrafficClassFile> parseTrafficClassFile(const std::string &text);
 
 // Whether a GID as sysfs prints it is an IPv4-mapped address
 // (0000:...:ffff:a.b.c.d): the RoCE GIDs of a netdev's IPv4 addresses.

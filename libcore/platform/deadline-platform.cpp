@@ -125,6 +125,14 @@ Status DeadlinePlatform::setTtl(const std::string &device, unsigned port, unsign
 {
     IBNM_DEADLINE_FORWARD(device, setTtl(device, port, ttl));
 }
+Status DeadlinePlatform::setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule)
+{
+    IBNM_DEADLINE_FORWARD(device, setTrafficClassRule(device, port, rule));
+}
+Status DeadlinePlatform::setRoceEnabled(const std::string &device, bool enabled)
+{
+    IBNM_DEADLINE_FORWARD(device, setRoceEnabled(device, enabled));
+}
 Status DeadlinePlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
 {
     IBNM_DEADLINE_FORWARD(path, writeHostFile(path, contents, mode));

@@ -47,6 +47,8 @@ public:
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
+    Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
+    Status setRoceEnabled(const std::string &device, bool enabled) override;
     Result<std::optional<std::string>> readHostFile(const std::string &path) override
     {
         return inner_.readHostFile(path);

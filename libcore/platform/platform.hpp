@@ -58,7 +58,9 @@ public:
     // The RDMA devices with their port numbers and GID tables (index, GID,
     // type, netdev) and nothing else: what `ibnm rdma gid show` needs,
     // without reading every netdev and attribute of a large host. The
-    // GIDs are those readHost() shows; other fields may be left unset.
+    // GIDs are those readHost() shows, with each port's link layer and the
+    // device's roce_enable (GID-index advice needs them); other fields may
+    // be left unset.
     virtual Result<model::Host> readGidTables() = 0;
 
     // IPoIB. createIpoibChild returns the name the kernel gave the child
@@ -100,6 +102,12 @@ public:
     // Disables the global traffic class again ("-1"): what an unset one is.
     virtual Status clearTrafficClass(const std::string &device, unsigned port) = 0;
     virtual Status setTtl(const std::string &device, unsigned port, unsigned ttl) = 0;
+    // Writes one rule to tc/<port>/traffic_class (tclass -1 removes the rule
+    // with that match; model::formatTcRule spells it).
+    virtual Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) = 0;
+    // Writes the PCI function's roce_enable (mlx5): disabling removes the
+    // GID tables of every port of `device`, enabling brings them back.
+    virtual Status setRoceEnabled(const std::string &device, bool enabled) = 0;
 
     // Host-wide files (limits.d memlock policy, udev rules), written
     // atomically. Fake keeps them in memory.

@@ -372,6 +372,13 @@ std::vector<Finding> checkOptions(NMConnection *profile)
                            _("rdma.link-name: names the soft RDMA link rdma.link-type creates; without "
                              "rdma.link-type there is no link to name"),
                            _("Add rdma.link-type rxe or siw, or remove rdma.link-name.")));
+    // NVIDIA's RoCE page: with RoCE disabled "there will be no GID tables"
+    // (model::hasRoceEnableFile).
+    if (options->roceEnable == false)
+        out.push_back(make(profile, std::string(userkeys::kRoceEnable), IBNM_SEVERITY_WARNING,
+                           _("rdma.roce-enable: disabling RoCE drops the RoCE GIDs of every port of the device's PCI "
+                             "function; RDMA over Ethernet stops there, for every application"),
+                           _("Disable RoCE only on functions that carry Ethernet traffic alone.")));
     return out;
 }
 
@@ -607,7 +614,48 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
     return out;
 }
 
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host)
+std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                                  const std::vector<NMConnection *> *context)
+{
+    std::vector<Finding> out;
+    auto lags = model::roceLags(host);
+    if (lags.empty())
+        return out;
+    const auto &all = context ? *context : profiles;
+    for (NMConnection *b : profiles) {
+        if (typeOf(b) != NM_SETTING_BOND_SETTING_NAME)
+            continue;
+        std::string ifname = ifnameOf(b);
+        auto lag = std::find_if(lags.begin(), lags.end(), [&](const model::RoceLag &l) { return l.bond == ifname; });
+        if (lag == lags.end())
+            continue;
+        NMSettingBond *sb = nm_connection_get_setting_bond(b);
+        const char *m = sb ? nm_setting_bond_get_option_by_name(sb, NM_SETTING_BOND_OPTION_MODE) : nullptr;
+        std::string mode = model::bondModeName(m ? m : "");
+        // The bond's ports as the profiles name them (by interface, id or UUID).
+        std::vector<std::string> ports;
+        for (NMConnection *p : all) {
+            if (slaveTypeOf(p) != NM_SETTING_BOND_SETTING_NAME)
+                continue;
+            std::string master = masterOf(p);
+            if (master == ifname || master == idOf(b) || master == str(nm_connection_get_uuid(b)))
+                ports.push_back(ifnameOf(p));
+        }
+        std::string why = model::roceLagBreak(*lag, mode, ports);
+        if (!why.empty())
+            out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
+                               strprintf(_("bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG "
+                                           "mode (%s): the driver splits %s into one RDMA device per port, and its "
+                                           "GIDs and RDMA settings go"),
+                                         ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
+                               _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
+                                 "the card.")));
+    }
+    return out;
+}
+
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host, bool standalone,
+                               const std::vector<NMConnection *> *context)
 {
     std::vector<Finding> out;
     // One index of the host for every plan below: each profile is planned
@@ -615,7 +663,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
     // a host of N interfaces quadratic.
     const model::HostIndex index(host);
     auto planFails = [&](const std::vector<NMConnection *> &selected) -> std::optional<Error> {
-        auto desired = activation::resolve(selected, profiles, true);
+        auto desired = activation::resolve(selected, context ? *context : profiles, true, standalone);
         if (!desired.ok())
             return std::move(desired).error();
         activation::Options options;
@@ -650,7 +698,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
 }
 
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
-                              const std::vector<NMConnection *> *context)
+                              const std::vector<NMConnection *> *context, bool standalone)
 {
     std::vector<Finding> out;
     auto append = [&](std::vector<Finding> v) { std::move(v.begin(), v.end(), std::back_inserter(out)); };
@@ -661,12 +709,14 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
     }
     append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));
+    if (host)
+        append(checkRoceLag(profiles, *host, context));
     if (host) {
         // What `up` would refuse that no rule above names: the planner's
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
         // repeated.
-        for (auto &f : checkPlan(profiles, *host)) {
+        for (auto &f : checkPlan(profiles, *host, standalone, context)) {
             bool known = std::any_of(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());

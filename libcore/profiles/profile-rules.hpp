@@ -50,6 +50,12 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                 const std::vector<NMConnection *> *context = nullptr);
 
 // Rule 4: conflicts and missing parents across profiles.
+// RoCE LAG (model::roceLags): a bond profile whose mode or ports would take
+// a bond that now backs mlx5_bond_<n> out of LAG mode is a warning: the
+// driver splits the bonded RDMA device, with its GIDs and settings.
+std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                                  const std::vector<NMConnection *> *context);
+
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
 
 // Rule 5: combinations of ibnm's [user] options that no host accepts.
@@ -57,10 +63,14 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 
 // Rule 6 (with a host): what the planner refuses, each profile alone and
 // then all together: `up --dry-run` of these profiles refuses exactly then.
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host);
+// `standalone`: ibnm brings the profiles up itself (activation::resolve).
+// `context`: every known profile (a port's bond, a bond's ports), when
+// more than `profiles`.
+std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                               bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
 
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
-                              const std::vector<NMConnection *> *context = nullptr);
+                              const std::vector<NMConnection *> *context = nullptr, bool standalone = false);
 
 } // namespace ibnm::rules

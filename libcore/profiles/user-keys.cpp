@@ -4,7 +4,9 @@
 #include "libcore/profiles/user-keys.hpp"
 
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <glib.h>
 
@@ -41,6 +43,44 @@ std::optional<unsigned> parseByte(std::string_view value)
     if (v > 255)
         return std::nullopt;
     return unsigned(v);
+}
+
+// A ToS byte: 0-255, or "dscp:N" (N 0-63) for the DSCP N, which is ToS 4N
+// (model/rdma.hpp): what NVIDIA's RoCE page has admins compute by hand.
+std::optional<unsigned> parseTos(std::string_view value)
+{
+    std::string s = lower(value);
+    if (g_str_has_prefix(s.c_str(), "dscp:")) {
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(s.c_str() + 5, 10, 0, model::kMaxDscp, &n, nullptr))
+            return std::nullopt;
+        return model::tosOfDscp(unsigned(n));
+    }
+    return parseByte(value);
+}
+
+// Rules separated by ';' (each a traffic_class rule, model/rdma.hpp).
+Result<std::vector<model::TcRule>> parseRules(std::string_view value)
+{
+    std::vector<model::TcRule> out;
+    gchar **parts = g_strsplit(std::string(value).c_str(), ";", -1);
+    GStrvPtr owned(parts);
+    for (gchar **p = parts; p && *p; p++) {
+        std::string rule = g_strstrip(*p);
+        if (rule.empty())
+            continue;
+        auto r = model::parseTcRule(rule);
+        if (!r.ok())
+            return std::move(r).error();
+        for (const auto &o : out)
+            if (o.sameMatch(*r))
+                return Error(IBNM_ERROR_INVALID_VALUE,
+                             strprintf(_("two rules match the same addresses ('%s')"), rule.c_str()));
+        out.push_back(*r);
+    }
+    if (out.empty())
+        return Error(IBNM_ERROR_INVALID_VALUE, _("no rule given"));
+    return out;
 }
 
 std::optional<model::SoftLinkType> parseLinkType(std::string_view v)
@@ -120,6 +160,23 @@ Status checkByte(std::string_view key, std::string_view v)
     return {};
 }
 
+Status checkTos(std::string_view key, std::string_view v)
+{
+    if (!parseTos(v))
+        return badValue(key, strprintf(_("'%.*s' is neither an integer from 0 to 255 nor 'dscp:N' with N from 0 "
+                                          "to 63"),
+                                       int(v.size()), v.data()));
+    return {};
+}
+
+Status checkRules(std::string_view key, std::string_view v)
+{
+    auto r = parseRules(v);
+    if (!r.ok())
+        return badValue(key, r.error().message());
+    return {};
+}
+
 Status checkBool(std::string_view key, std::string_view v)
 {
     if (!parseBool(v))
@@ -136,8 +193,10 @@ const std::vector<KeyInfo> &keys()
         {kLinkType, "rxe|siw", checkLinkType},
         {kLinkName, "NAME", checkLinkName},
         {kRoceMode, "v1|v2", checkRoceMode},
-        {kRoceTos, "0-255", checkByte},
-        {kTrafficClass, "0-255", checkByte},
+        {kRoceTos, "0-255|dscp:0-63", checkTos},
+        {kTrafficClass, "0-255|dscp:0-63", checkTos},
+        {kTrafficClassRules, "RULE[;RULE...]", checkRules},
+        {kRoceEnable, "yes|no", checkBool},
         {kTtl, "0-255", checkByte},
         {kUmcast, "yes|no", checkBool},
     };
@@ -179,9 +238,13 @@ Result<Options> parse(const std::map<std::string, std::string> &data)
         else if (key == kRoceMode)
             o.roceMode = parseRoceMode(value);
         else if (key == kRoceTos)
-            o.roceTos = parseByte(value);
+            o.roceTos = parseTos(value);
         else if (key == kTrafficClass)
-            o.trafficClass = parseByte(value);
+            o.trafficClass = parseTos(value);
+        else if (key == kTrafficClassRules)
+            o.tcRules = *parseRules(value);
+        else if (key == kRoceEnable)
+            o.roceEnable = parseBool(value);
         else if (key == kTtl)
             o.ttl = parseByte(value);
         else if (key == kUmcast)
@@ -216,6 +279,14 @@ std::map<std::string, std::string> format(const Options &o)
         m[std::string(kRoceTos)] = std::to_string(*o.roceTos);
     if (o.trafficClass)
         m[std::string(kTrafficClass)] = std::to_string(*o.trafficClass);
+    if (!o.tcRules.empty()) {
+        std::string rules;
+        for (const auto &r : o.tcRules)
+            rules += (rules.empty() ? "" : ";") + model::formatTcRule(r);
+        m[std::string(kTrafficClassRules)] = rules;
+    }
+    if (o.roceEnable)
+        m[std::string(kRoceEnable)] = *o.roceEnable ? "yes" : "no";
     if (o.ttl)
         m[std::string(kTtl)] = std::to_string(*o.ttl);
     if (o.umcast)

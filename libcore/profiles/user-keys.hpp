@@ -22,6 +22,8 @@ inline constexpr std::string_view kLinkName = "rdma.link-name";
 inline constexpr std::string_view kRoceMode = "rdma.roce-mode";
 inline constexpr std::string_view kRoceTos = "rdma.roce-tos";
 inline constexpr std::string_view kTrafficClass = "rdma.traffic-class";
+inline constexpr std::string_view kTrafficClassRules = "rdma.traffic-class-rules";
+inline constexpr std::string_view kRoceEnable = "rdma.roce-enable";
 inline constexpr std::string_view kTtl = "rdma.ttl";
 inline constexpr std::string_view kUmcast = "ipoib.umcast";
 
@@ -53,6 +55,8 @@ struct Options {
     std::optional<model::RoceMode> roceMode;
     std::optional<unsigned> roceTos;
     std::optional<unsigned> trafficClass;
+    std::vector<model::TcRule> tcRules; // in the order written; tclass -1 removes
+    std::optional<bool> roceEnable;
     std::optional<unsigned> ttl;
     std::optional<bool> umcast;
 };

@@ -3,6 +3,8 @@
 
 #include "libcore/simulator/fake-host-file.hpp"
 
+#include "libcore/model/rdma.hpp"
+
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
@@ -111,11 +113,12 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
     {"host", {"kernel-release", "child-naming"}},
     {"simulation", {"operations"}},
     {"device",
-     {"driver", "node-type", "node-guid", "fw-ver", "hca-type", "board-id", "enhanced-ipoib", "connected-mode",
+     {"driver", "node-type", "node-guid", "fw-ver", "hca-type", "board-id", "pci-address", "enhanced-ipoib",
+      "connected-mode",
       "roce-enable"}},
     {"port",
      {"link-layer", "state", "phys-state", "rate", "lid", "sm-lid", "active-mtu", "max-mtu", "broadcast-mtu",
-      "pkeys", "port-guid", "default-roce-mode", "default-roce-tos", "traffic-class", "ttl"}},
+      "pkeys", "port-guid", "default-roce-mode", "default-roce-tos", "traffic-class", "traffic-class-rules", "ttl"}},
     {"netdev",
      {"ifindex", "type", "kind", "address", "mtu", "max-mtu", "up", "addresses", "routes", "rdma-port", "link", "master",
       "original-mtu", "parent", "pkey", "mode", "umcast"}},
@@ -448,6 +451,7 @@ Status Parser::parseDevice(const std::string &g, const std::string &id)
     d.fwVersion = str(g, "fw-ver");
     d.hcaType = str(g, "hca-type");
     d.boardId = str(g, "board-id");
+    d.pciAddress = str(g, "pci-address");
     auto enhanced = boolean(g, "enhanced-ipoib");
     if (!enhanced.ok())
         return std::move(enhanced).error();
@@ -528,6 +532,14 @@ Status Parser::parsePort(const std::string &g, const std::string &id)
         if (!v || *v == 0)
             return keyError(g, "pkeys", strprintf(_("not a P_Key: “%s”"), pk.c_str()));
         p.pkeys.push_back(static_cast<uint16_t>(*v));
+    }
+    for (const auto &text : splitList(str(g, "traffic-class-rules"))) {
+        auto rule = model::parseTcRule(text);
+        if (!rule.ok() || rule->tclass < 0)
+            return keyError(g, "traffic-class-rules",
+                            strprintf(_("not a traffic class rule like tclass=16,dst_ip=192.0.2.0/24: “%s”"),
+                                      text.c_str()));
+        p.tcRules.push_back(*rule);
     }
     if (has(g, "port-guid")) {
         std::string guid = lower(str(g, "port-guid"));
@@ -1010,6 +1022,7 @@ std::string formatHostDescription(const FakeState &st)
         w.nonEmpty("fw-ver", d.fwVersion);
         w.nonEmpty("hca-type", d.hcaType);
         w.nonEmpty("board-id", d.boardId);
+        w.nonEmpty("pci-address", d.pciAddress);
         w.boolean("enhanced-ipoib", d.enhancedIpoib);
         w.boolean("connected-mode", d.connectedModeSupported);
         if (d.roceEnabled)
@@ -1034,9 +1047,13 @@ std::string formatHostDescription(const FakeState &st)
             if (guid != st.portGuids.end())
                 w.nonEmpty("port-guid", guid->second);
             if (p.defaultRoceMode)
-                w.string("default-roce-mode", roceModeName(*p.defaultRoceMode));
+                w.string("default-roce-mode", ibnm::platform::roceModeName(*p.defaultRoceMode));
             w.optional("default-roce-tos", p.defaultRoceTos);
             w.optional("traffic-class", p.trafficClass);
+            std::vector<std::string> rules;
+            for (const auto &r : p.tcRules)
+                rules.push_back(model::formatTcRule(r));
+            w.nonEmpty("traffic-class-rules", joinList(rules));
             w.optional("ttl", p.ttl);
         }
     }
@@ -1085,7 +1102,7 @@ std::string formatHostDescription(const FakeState &st)
     }
     for (const auto &l : h.softLinks) {
         w.group("soft-link " + l.name);
-        w.string("type", softLinkTypeName(l.type));
+        w.string("type", ibnm::platform::softLinkTypeName(l.type));
         w.string("netdev", l.netdev);
     }
     for (const auto &[path, f] : st.files) {

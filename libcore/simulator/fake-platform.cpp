@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include <algorithm>
+#include <set>
 #include <cstdlib>
 #include <cerrno>
 #include <cstring>
@@ -187,6 +188,68 @@ unsigned ibMtuFor(unsigned netdevMtu)
     return 256;
 }
 
+// RoCE LAG, as the mlx5 driver's lag code does it (NVIDIA's RoCE page): a
+// bond in active-backup, balance-xor or 802.3ad whose only ports are the
+// Ethernet netdevs of the two functions of one dual-port mlx5 card makes the
+// card's two RDMA devices one, mlx5_bond_<n>, built on the first function
+// and serving the bond; any other bond leaves the devices per port. Worked
+// out from the stored state, where the per-port devices stay.
+struct Lag {
+    std::string name, primary, secondary, bond;
+};
+
+std::vector<Lag> lagsOf(const model::Host &h)
+{
+    std::vector<Lag> out;
+    for (const auto &b : h.bonds) {
+        if (b.mode != "active-backup" && b.mode != "balance-xor" && b.mode != "802.3ad")
+            continue;
+        std::vector<const model::Device *> devs;
+        unsigned ports = 0;
+        for (const auto &n : h.netdevs) {
+            if (n.master != b.name)
+                continue;
+            ports++;
+            const model::Device *d = h.findDevice(n.rdmaDevice);
+            if (d && d->driver == "mlx5_core" && d->ports.size() == 1 &&
+                d->ports[0].linkLayer == LinkLayer::Ethernet && !d->pciAddress.empty())
+                devs.push_back(d);
+        }
+        if (ports != 2 || devs.size() != 2 || devs[0] == devs[1])
+            continue;
+        auto slot = [](const std::string &pci) { return pci.substr(0, pci.rfind('.')); };
+        if (slot(devs[0]->pciAddress) != slot(devs[1]->pciAddress) || devs[0]->pciAddress == devs[1]->pciAddress)
+            continue;
+        if (devs[1]->pciAddress < devs[0]->pciAddress)
+            std::swap(devs[0], devs[1]);
+        out.push_back({"mlx5_bond_" + std::to_string(out.size()), devs[0]->name, devs[1]->name, b.name});
+    }
+    return out;
+}
+
+// The host as the kernel shows it in LAG mode: the bonded device in place
+// of the first function's, the second hidden, the bond its netdev.
+void applyLags(model::Host &h)
+{
+    for (const auto &l : lagsOf(h)) {
+        for (auto &d : h.devices)
+            if (d.name == l.primary)
+                d.name = l.name;
+        h.devices.erase(std::remove_if(h.devices.begin(), h.devices.end(),
+                                       [&](const model::Device &d) { return d.name == l.secondary; }),
+                        h.devices.end());
+        for (auto &n : h.netdevs) {
+            if (n.name == l.bond) {
+                n.rdmaDevice = l.name;
+                n.rdmaPort = 1;
+            } else if (n.rdmaDevice == l.primary || n.rdmaDevice == l.secondary) {
+                n.rdmaDevice.clear();
+                n.rdmaPort = 0;
+            }
+        }
+    }
+}
+
 // The values the kernel derives, filled into a snapshot.
 void derive(model::Host &h)
 {
@@ -196,6 +259,7 @@ void derive(model::Host &h)
             if (n.master == b.name)
                 b.ports.push_back(n.name);
     }
+    applyLags(h);
     // One index of the netdevs, not a scan per IPoIB netdev (issue 17).
     std::unordered_map<std::string, const model::Netdev *> netdevs;
     for (const auto &n : h.netdevs)
@@ -229,6 +293,9 @@ void derive(model::Host &h)
                         all.push_back(&n);
 
             p.gids.clear();
+            // roce_enable 0: "there will be no GID tables" (NVIDIA's RoCE page).
+            if (d.roceEnabled == false)
+                continue;
             if (soft && soft->type == SoftLinkType::Siw) {
                 if (!base.empty())
                     p.gids.push_back({0, siwGid(base.front()->address), GidType::IbRoceV1, ""});
@@ -331,7 +398,7 @@ const std::vector<std::string> &fakeOperationNames()
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
         "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults",
         "setTrafficClass",  "clearTrafficClass", "setTtl",        "writeHostFile",    "removeHostFile",
-        "prepare",
+        "prepare",          "setTrafficClassRule", "setRoceEnabled",
     };
     return names;
 }
@@ -637,14 +704,47 @@ Status FakePlatform::transact(bool write, Fn &&fn)
 template <typename Fn>
 Status FakePlatform::mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn)
 {
+    // Entering or leaving RoCE LAG, the driver re-creates the card's RDMA
+    // devices: their configfs directories and mlx5 tc/ settings are gone.
+    auto withLag = [&]() -> Status {
+        auto key = [](const model::Host &h) {
+            std::set<std::string> k;
+            for (const auto &l : lagsOf(h))
+                k.insert(l.name + "=" + l.primary + "+" + l.secondary);
+            return k;
+        };
+        auto before = key(state_.host);
+        Status s = fn();
+        if (!s.ok() || key(state_.host) == before)
+            return s;
+        std::set<std::string> changed;
+        std::set<std::string> all = before;
+        for (const auto &k : key(state_.host))
+            all.insert(k);
+        for (const auto &k : all) {
+            auto eq = k.find('='), plus = k.find('+');
+            changed.insert(k.substr(eq + 1, plus - eq - 1));
+            changed.insert(k.substr(plus + 1));
+        }
+        for (auto &d : state_.host.devices)
+            if (changed.count(d.name))
+                for (auto &p : d.ports) {
+                    p.defaultRoceMode.reset();
+                    p.defaultRoceTos.reset();
+                    p.trafficClass.reset();
+                    p.tcRules.clear();
+                    p.ttl.reset();
+                }
+        return s;
+    };
     return transact(true, [&]() -> Status {
         state_.operations++;
         if (replaying_)
-            return fn();
+            return withLag();
         pending_ = journal::Record{false, op, {}};
         if (Status f = injectFault(op, true, object); !f.ok())
             return f;
-        Status s = fn();
+        Status s = withLag();
         if (!s.ok()) {
             // A refusal halfway changes nothing: back to the last base and
             // the operations since (no copy of the state on success).
@@ -659,6 +759,17 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
         records_.push_back(*pending_);
         return s;
     });
+}
+
+std::string FakePlatform::storedDevice(const std::string &name) const
+{
+    for (const auto &l : lagsOf(state_.host)) {
+        if (name == l.name)
+            return l.primary;
+        if (name == l.primary || name == l.secondary)
+            return {};
+    }
+    return name;
 }
 
 Status FakePlatform::injectFault(const std::string &op, bool anyRule, const std::string &object)
@@ -1397,11 +1508,14 @@ Status mlx5Only(const model::Host &h, const std::string &device, unsigned port, 
 Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port, RoceMode mode)
 {
     return mutate("setDefaultRoceMode", device, {device, num(port), num(mode)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
         auto &h = state_.host;
-        auto p = configfsPort(h, device, port);
+        auto p = configfsPort(h, dev, port);
         if (!p.ok())
             return std::move(p).error();
-        if (!roceModeSupported(h, *h.findDevice(device), **p, mode))
+        if (!roceModeSupported(h, *h.findDevice(dev), **p, mode))
             return kernelError(EINVAL, device, IBNM_ERROR_NOT_SUPPORTED,
                                strprintf(_("port %u does not support %s"), port, roceModeName(mode)));
         (*p)->defaultRoceMode = mode;
@@ -1412,7 +1526,10 @@ Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port
 Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
 {
     return mutate("setDefaultRoceTos", device, {device, num(port), num(tos)}, [&]() -> Status {
-        auto p = configfsPort(state_.host, device, port);
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        auto p = configfsPort(state_.host, dev, port);
         if (!p.ok())
             return std::move(p).error();
         if (tos > 255)
@@ -1426,7 +1543,7 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
 Status FakePlatform::removeRoceDefaults(const std::string &device)
 {
     return mutate("removeRoceDefaults", device, {device}, [&]() -> Status {
-        model::Device *d = findDevice(state_.host, device);
+        model::Device *d = findDevice(state_.host, storedDevice(device));
         if (d == nullptr)
             return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
         for (auto &p : d->ports) {
@@ -1440,12 +1557,15 @@ Status FakePlatform::removeRoceDefaults(const std::string &device)
 Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
 {
     return mutate("setTrafficClass", device, {device, num(port), num(tclass)}, [&]() -> Status {
-        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
         if (tclass > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
-        findDevice(state_.host, device)->ports[port - 1].trafficClass = tclass;
+        findDevice(state_.host, dev)->ports[port - 1].trafficClass = tclass;
         return {};
     });
 }
@@ -1453,9 +1573,12 @@ Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, u
 Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 {
     return mutate("clearTrafficClass", device, {device, num(port)}, [&]() -> Status {
-        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/traffic_class"); !s.ok())
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
-        findDevice(state_.host, device)->ports[port - 1].trafficClass.reset();
+        findDevice(state_.host, dev)->ports[port - 1].trafficClass.reset();
         return {};
     });
 }
@@ -1463,12 +1586,65 @@ Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
 {
     return mutate("setTtl", device, {device, num(port), num(ttl)}, [&]() -> Status {
-        if (auto s = mlx5Only(state_.host, device, port, "tc/<port>/ttl"); !s.ok())
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/ttl"); !s.ok())
             return s;
         if (ttl > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("TTL %u is out of range (0 to 255)"), ttl));
-        findDevice(state_.host, device)->ports[port - 1].ttl = ttl;
+        findDevice(state_.host, dev)->ports[port - 1].ttl = ttl;
+        return {};
+    });
+}
+
+Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule)
+{
+    return mutate("setTrafficClassRule", device,
+                  {device, num(port), std::to_string(rule.tclass), rule.srcIp, rule.dstIp}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        // As the MLNX_OFED driver keeps them: one rule per (src, dst) match;
+        // a rule for a match that has one replaces it, tclass -1 deletes it.
+        if (rule.srcIp.empty() && rule.dstIp.empty())
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, _("a rule needs an address"));
+        if (rule.tclass < -1 || rule.tclass > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("traffic class %d is out of range (0 to 255)"), rule.tclass));
+        auto &rules = findDevice(state_.host, dev)->ports[port - 1].tcRules;
+        auto it = std::find_if(rules.begin(), rules.end(), [&](const model::TcRule &r) {
+            return r.srcIp == rule.srcIp && r.dstIp == rule.dstIp;
+        });
+        if (rule.tclass < 0) {
+            if (it == rules.end())
+                return kernelError(EINVAL, device, IBNM_ERROR_NOT_FOUND, _("no such traffic class rule"));
+            rules.erase(it);
+        } else if (it != rules.end()) {
+            it->tclass = rule.tclass;
+        } else {
+            rules.push_back(rule);
+        }
+        return {};
+    });
+}
+
+Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
+{
+    return mutate("setRoceEnabled", device, {device, num(enabled)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        model::Device *d = findDevice(state_.host, dev);
+        if (d == nullptr)
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (d->driver != "mlx5_core" || !d->roceEnabled)
+            return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED, _("roce_enable exists on mlx5 PCI functions only"));
+        // The GID tables follow on the next read (derive()).
+        d->roceEnabled = enabled;
         return {};
     });
 }
@@ -1608,6 +1784,11 @@ Status FakePlatform::replay(const journal::Record &r)
              return p.writeHostFile(a[0], a[1], static_cast<unsigned>(toNum(a[2])));
          }}},
         {"removeHostFile", {1, [](FakePlatform &p, const Args &a) { return p.removeHostFile(a[0]); }}},
+        {"setTrafficClassRule", {5, [](FakePlatform &p, const Args &a) {
+             return p.setTrafficClassRule(a[0], static_cast<unsigned>(toNum(a[1])),
+                                          model::TcRule{static_cast<int>(g_ascii_strtoll(a[2].c_str(), nullptr, 10)), a[3], a[4]});
+         }}},
+        {"setRoceEnabled", {2, [](FakePlatform &p, const Args &a) { return p.setRoceEnabled(a[0], toNum(a[1]) != 0); }}},
     };
     auto it = ops.find(r.op);
     if (it == ops.end() || it->second.args != r.args.size())

@@ -126,6 +126,8 @@ public:
     Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
+    Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
+    Status setRoceEnabled(const std::string &device, bool enabled) override;
 
     Result<std::optional<std::string>> readHostFile(const std::string &path) override;
     Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
@@ -160,6 +162,9 @@ private:
     // what replay() needs to do it again.
     template <typename Fn>
     Status mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn);
+    // The stored device an RDMA device name stands for: a RoCE LAG device's
+    // first function; "" for a function hidden in a LAG or no device.
+    std::string storedDevice(const std::string &name) const;
     Status loadState();
     // Writes a new snapshot of state_ and starts its journal.
     Status saveState();

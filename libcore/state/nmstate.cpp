@@ -449,6 +449,13 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                 if (e.type == "infiniband" && std::find(e.args.begin(), e.args.end(), "infiniband.transport-mode") ==
                                                    e.args.end())
                     args.insert(args.end(), {"infiniband.transport-mode", "datagram"});
+                // nmstate disables an IP family a new interface does not
+                // mention (its InterfaceIpv4/6 default: enabled false); a
+                // bond port has no IP settings of its own.
+                bool port = std::find(e.args.begin(), e.args.end(), "connection.master") != e.args.end();
+                for (const char *family : {"ipv4", "ipv6"})
+                    if (!port && std::find(e.args.begin(), e.args.end(), std::string(family) + ".method") == e.args.end())
+                        args.insert(args.end(), {std::string(family) + ".method", "disabled"});
                 args.insert(args.end(), e.args.begin(), e.args.end());
                 auto argv = cargv(args);
                 GObjectPtr<IbnmProfile> profile =

@@ -145,7 +145,10 @@ TEST(CliAgreement, CheckFailsWhenAKeyfileWasSkipped)
 TEST(CliAgreement, DeletingAnActiveChildTakesItDown)
 {
     Cli cli("mlx4-dual-port.host");
-    ASSERT_EQ(cli.run(add({"type", "infiniband", "con-name", "c", "parent", "mlx4_ib0", "p-key", "0x8002"})).status, 0);
+    ASSERT_EQ(cli.run(add({"type", "infiniband", "con-name", "c", "parent", "mlx4_ib0", "p-key", "0x8002",
+                           "ipv4.method", "disabled"}))
+                  .status,
+              0);
     ASSERT_EQ(cli.run({"connection", "up", "c"}).status, 0);
     Result st = cli.run({"-t", "-f", "DEVICE", "device", "status"});
     EXPECT_NE(st.out.find("mlx4_ib0.8002"), std::string::npos) << st.out;

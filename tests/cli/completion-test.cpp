@@ -37,6 +37,10 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
     EXPECT_EQ(complete("ibnm con "), "show up down add modify delete reload import export help");
     EXPECT_EQ(complete("ibnm rdma link add rxe0 type "), "rxe siw");
     EXPECT_EQ(complete("ibnm rdma roce-mode mlx5_0 "), "v1 v2");
+    EXPECT_EQ(complete("ibnm rdma roce-enable mlx5_0 "), "yes no");
+    EXPECT_EQ(complete("ibnm rdma t"), "traffic-class");
+    EXPECT_EQ(complete("ibnm connection modify x rdma.traffic-class"),
+              "rdma.traffic-class rdma.traffic-class-rules");
     EXPECT_EQ(complete("ibnm --col"), "--color");
     EXPECT_EQ(complete("ibnm connection modify x infiniband.p"), "infiniband.p-key infiniband.parent");
 }

@@ -16,7 +16,8 @@ using ibnm::test::Result;
 namespace {
 
 const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
-                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520"};
+                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520",
+                                           "ipv4.method", "disabled"};
 
 TEST(CliConnection, AddStoresAKeyfileAndShowListsIt)
 {

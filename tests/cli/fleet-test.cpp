@@ -22,7 +22,9 @@ std::vector<std::string> addChild(const std::string &pkey, bool autoconnect = tr
 {
     std::string name = "mlx4_ib0." + pkey;
     return {"connection", "add", "type", "infiniband", "con-name", name, "ifname", name, "parent", "mlx4_ib0",
-            "p-key", "0x" + pkey, "connection.autoconnect", autoconnect ? "yes" : "no"};
+            "p-key", "0x" + pkey, "connection.autoconnect", autoconnect ? "yes" : "no",
+            // Standalone ibnm does no DHCP (it refuses ipv4.method auto on IPoIB).
+            "ipv4.method", "disabled"};
 }
 
 // The netdevs of the simulated host (device status, terse).

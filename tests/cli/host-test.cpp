@@ -17,7 +17,8 @@ using ibnm::test::Result;
 namespace {
 
 const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
-                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520"};
+                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520",
+                                           "ipv4.method", "disabled"};
 
 // The device status row of `name` in terse output, split at ':'.
 std::vector<std::string> statusRow(const Cli &cli, const std::string &name)
@@ -60,7 +61,7 @@ TEST(CliHost, UpChangesTheSimulatedHostAndDownUndoesIt)
     Cli cli("mlx4-dual-port.host");
     ASSERT_EQ(cli.run(kAddMlx4).status, 0);
     ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0.8002", "ifname",
-                       "mlx4_ib0.8002", "parent", "mlx4_ib0", "p-key", "0x8002"})
+                       "mlx4_ib0.8002", "parent", "mlx4_ib0", "p-key", "0x8002", "ipv4.method", "disabled"})
                   .status,
               0);
     EXPECT_EQ(statusRow(cli, "mlx4_ib0")[3], "datagram");
@@ -145,7 +146,7 @@ TEST(CliHost, ReportNotesTheEffectiveMtu)
     // for more than the datagram maximum: up reports the kernel's clamp.
     Cli cli("mlx4-dual-port.host");
     Result kf = cli.run({"--offline", "connection", "add", "type", "infiniband", "con-name", "big", "ifname",
-                         "mlx4_ib0", "mtu", "4092"});
+                         "mlx4_ib0", "mtu", "4092", "ipv4.method", "disabled"});
     ASSERT_EQ(kf.status, 0) << kf.err;
     std::string path = cli.keyfileDir() + "/big.nmconnection";
     ASSERT_TRUE(g_file_set_contents(path.c_str(), kf.out.c_str(), -1, nullptr));
@@ -257,7 +258,10 @@ TEST(CliHost, GidShowListsV1AndV2WithIpv4)
 TEST(CliHost, CheckExitsOneOnErrors)
 {
     Cli cli("cx6-mlx5-ib.host");
-    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "good", "ifname", "ib0"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "good", "ifname", "ib0", "ipv4.method",
+                       "disabled"})
+                  .status,
+              0);
     Result ok = cli.run({"check"});
     EXPECT_EQ(ok.status, 0) << ok.out << ok.err;
 

@@ -185,12 +185,13 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(CliNmcliOutput, DeviceOnlyWhereTheProfileIsActive)
 {
     Cli cli("mlx4-dual-port.host");
+    // ipv4.method disabled: standalone ibnm does no DHCP on IPoIB.
     ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "base", "ifname", "mlx4_ib0",
-                       "transport-mode", "connected", "mtu", "65520"})
+                       "transport-mode", "connected", "mtu", "65520", "ipv4.method", "disabled"})
                   .status,
               0);
     ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "child", "parent", "mlx4_ib0",
-                       "p-key", "0x8002"})
+                       "p-key", "0x8002", "ipv4.method", "disabled"})
                   .status,
               0);
     auto show = [&]() { return cli.run({"-t", "-f", "name,device", "connection", "show"}).out; };
@@ -215,7 +216,7 @@ TEST(CliNmcliOutput, DeviceOnlyAfterUpEvenWhereTheHostMatches)
 {
     Cli cli("mlx4-dual-port.host");
     ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "bymac", "mac",
-                       "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:f2"})
+                       "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:f2", "ipv4.method", "disabled"})
                   .status,
               0);
     auto show = [&]() { return cli.run({"-t", "-f", "name,device", "connection", "show"}).out; };

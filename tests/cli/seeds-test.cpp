@@ -116,7 +116,19 @@ TEST(CliSeeds, EveryNmcliCommandRunsAsNmcliWould)
             else
                 failedAsNmcli++;
         } else if (c.words[0] == "connection" && verb == "up") {
-            EXPECT_EQ(got.status, 0) << got.out << got.err;
+            // An IPoIB profile left on DHCP (the seeds' address lines lost
+            // their values): standalone ibnm has no DHCP client and says so
+            // rather than bringing the interface up without an address.
+            bool dhcp = keyfile.find("type=infiniband") != std::string::npos &&
+                        keyfile.find("[ipv4]\nmethod=auto\n") != std::string::npos;
+            if (dhcp) {
+                EXPECT_EQ(got.status, 1) << got.out << got.err;
+                EXPECT_NE(got.err.find("ipv4.method"), std::string::npos) << got.err;
+                EXPECT_NE(got.err.find("NetworkManager"), std::string::npos) << got.err;
+                EXPECT_EQ(got.out.find("activated"), std::string::npos) << got.out;
+            } else {
+                EXPECT_EQ(got.status, 0) << got.out << got.err;
+            }
             up++;
         } else {
             ADD_FAILURE() << "a seed command the test does not know how to judge";

@@ -235,6 +235,57 @@ TEST_F(KernelLabLinux, SiwOverVethCreatedAndDeleted)
     EXPECT_EQ(again.error().code(), IBNM_ERROR_NOT_FOUND);
 }
 
+// The RoCE mode RDMA-CM uses before anyone wrote configfs (what
+// `cma_roce_mode -d DEV -p 1` prints: it makes the directory and reads it):
+// model::kernelDefaultRoceMode against Debian's kernel, for rxe (RoCE v2)
+// and siw (iWARP: "IB/RoCE v1"). readHost reports no configfs value before
+// the directory exists, so the inventory shows the model's answer then.
+TEST_F(KernelLabLinux, KernelDefaultRoceModeIsWhatConfigfsShows)
+{
+    dummy("kdum7", "192.0.2.70/24");
+    ASSERT_TRUE(sh("/usr/sbin/ip link add kveth7 type veth peer name kveth8"));
+    links_.push_back("kveth7");
+    for (const char *end : {"kveth7", "kveth8"})
+        ASSERT_TRUE(p_->setUp(end, true).ok());
+    struct Case {
+        const char *name;
+        SoftLinkType type;
+        const char *netdev;
+    } cases[] = {{"krxe7", SoftLinkType::Rxe, "kdum7"}, {"ksiw7", SoftLinkType::Siw, "kveth7"}};
+    for (const auto &c : cases) {
+        auto st = p_->addSoftLink(c.name, c.type, c.netdev);
+        ASSERT_TRUE(st.ok()) << st.error().toString();
+        softLinks_.push_back(c.name);
+        auto h = p_->readHost();
+        ASSERT_TRUE(h.ok()) << h.error().toString();
+        const auto *dev = h->findDevice(c.name);
+        ASSERT_NE(dev, nullptr);
+        ASSERT_FALSE(dev->ports.empty());
+        EXPECT_FALSE(dev->ports[0].defaultRoceMode.has_value()) << c.name << ": no configfs directory yet";
+        std::string dir = std::string("/sys/kernel/config/rdma_cm/") + c.name;
+        ASSERT_EQ(::mkdir(dir.c_str(), 0755), 0) << dir << ": " << g_strerror(errno);
+        char *text = nullptr;
+        bool read = g_file_get_contents((dir + "/ports/1/default_roce_mode").c_str(), &text, nullptr, nullptr);
+        std::string kernel = read ? g_strstrip(text) : "";
+        g_free(text);
+        ::rmdir(dir.c_str());
+        ASSERT_TRUE(read) << dir;
+        auto model = ibnm::model::kernelDefaultRoceMode(c.type, dev->ports[0].linkLayer);
+        EXPECT_EQ(kernel, ibnm::model::roceModeName(model)) << c.name;
+        // The GID-only read (`rdma gid show --for`) knows the port's link
+        // layer too, through sysfs alone as through verbs.
+        LinuxOptions noVerbs;
+        noVerbs.useVerbs = false;
+        for (auto *opts : {&noVerbs, static_cast<LinuxOptions *>(nullptr)}) {
+            auto gids = opts ? createLinuxPlatform(*opts)->readGidTables() : p_->readGidTables();
+            ASSERT_TRUE(gids.ok()) << gids.error().toString();
+            const auto *g = gids->findDevice(c.name);
+            ASSERT_NE(g, nullptr);
+            EXPECT_EQ(g->ports.at(0).linkLayer, ibnm::model::LinkLayer::Ethernet) << c.name;
+        }
+    }
+}
+
 // ib_ipoib is loaded, but a dummy is no InfiniBand netdev: the kernel
 // answers RTM_NEWLINK type ipoib with ENODEV, and nothing is created.
 TEST_F(KernelLabLinux, IpoibChildIsRefusedWithENODEV)

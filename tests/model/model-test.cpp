@@ -243,3 +243,77 @@ TEST(GidFacts, IndexForRoceTrafficOverAnAddress)
     EXPECT_TRUE(isIpv4MappedGid("0000:0000:0000:0000:0000:ffff:0a0a:0a01"));
     EXPECT_FALSE(isIpv4MappedGid("fe80:0000:0000:0000:ba59:9fff:fe1a:e3ea"));
 }
+
+// NVIDIA's RoCE page: "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24", the
+// prefix optional, -1 removes; a mask on dst_ip only.
+TEST(TrafficClassRule, ParsesThePagesFormsAndRefusesOthers)
+{
+    auto r = parseTcRule("tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24");
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ(r->tclass, 16);
+    EXPECT_EQ(r->srcIp, "1.1.1.2");
+    EXPECT_EQ(r->dstIp, "1.1.1.0/24");
+    EXPECT_EQ(formatTcRule(*r), "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24");
+    auto bare = parseTcRule("16,dst_ip=2001:DB8::/32");
+    ASSERT_TRUE(bare.ok());
+    EXPECT_EQ(formatTcRule(*bare), "tclass=16,dst_ip=2001:db8::/32");
+    auto rm = parseTcRule("tclass=-1,src_ip=1.1.1.2");
+    ASSERT_TRUE(rm.ok());
+    EXPECT_EQ(rm->tclass, -1);
+    EXPECT_EQ(formatTcRule(tcRuleRemoval(*r)), "tclass=-1,src_ip=1.1.1.2,dst_ip=1.1.1.0/24");
+    for (const char *bad : {"", "16", "tclass=16", "tclass=256,dst_ip=1.1.1.1", "tclass=-2,dst_ip=1.1.1.1",
+                            "16,src_ip=1.1.1.0/24", "16,dst_ip=1.1.1.0/33", "16,dst_ip=1.1.1", "16,tos=3,dst_ip=1.1.1.1",
+                            "16,dst_ip=1.1.1.1,dst_ip=1.1.1.2", "16,17,dst_ip=1.1.1.1", "src_ip=1.1.1.1"})
+        EXPECT_FALSE(parseTcRule(bad).ok()) << bad;
+}
+
+TEST(TrafficClassRule, FileWithTheGlobalValueAndRules)
+{
+    auto f = parseTrafficClassFile("Global tclass=106\ntclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24\n"
+                                   "tclass=24,dst_ip=10.0.0.0/8\n");
+    ASSERT_TRUE(f.ok());
+    EXPECT_EQ(f->global, std::optional<unsigned>(106));
+    ASSERT_EQ(f->rules.size(), 2u);
+    EXPECT_EQ(f->rules[1].dstIp, "10.0.0.0/8");
+    auto plain = parseTrafficClassFile("96\n");
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->global, std::optional<unsigned>(96));
+    auto off = parseTrafficClassFile("-1\n");
+    ASSERT_TRUE(off.ok());
+    EXPECT_FALSE(off->global.has_value());
+    EXPECT_FALSE(parseTrafficClassFile("Global tclass=x\n").ok());
+}
+
+// cma_add_one(): RoCE v2 where the port supports it, else IB/RoCE v1 (the
+// kernel lab shows rxe and siw: KernelDefaultRoceModeIsWhatConfigfsShows).
+TEST(RoceMode, KernelDefaultBeforeConfigfs)
+{
+    EXPECT_EQ(kernelDefaultRoceMode(SoftLinkType::Rxe, LinkLayer::Ethernet), RoceMode::V2);
+    EXPECT_EQ(kernelDefaultRoceMode(SoftLinkType::Siw, LinkLayer::Ethernet), RoceMode::V1);
+    EXPECT_EQ(kernelDefaultRoceMode(std::nullopt, LinkLayer::Ethernet), RoceMode::V2);
+    EXPECT_EQ(kernelDefaultRoceMode(std::nullopt, LinkLayer::InfiniBand), RoceMode::V1);
+}
+
+TEST(Dscp, IsTheTosShiftedByTwo)
+{
+    EXPECT_EQ(tosOfDscp(24), 96u); // the page's example
+    EXPECT_EQ(tosOfDscp(26), 104u);
+    EXPECT_EQ(dscpOfTos(106), 26u); // ECN bits dropped
+    EXPECT_EQ(tosOfDscp(kMaxDscp), 252u);
+}
+
+TEST(RoceLag, ModesAndPortsThatKeepIt)
+{
+    EXPECT_TRUE(roceLagBondMode("active-backup"));
+    EXPECT_TRUE(roceLagBondMode("balance-xor"));
+    EXPECT_TRUE(roceLagBondMode("802.3ad"));
+    EXPECT_FALSE(roceLagBondMode("balance-rr"));
+    EXPECT_FALSE(roceLagBondMode("balance-alb"));
+    EXPECT_TRUE(isRoceLagDevice("mlx5_bond_0"));
+    EXPECT_FALSE(isRoceLagDevice("mlx5_0"));
+    RoceLag lag{"mlx5_bond_0", "bond0", {"p4p1", "p4p2"}};
+    EXPECT_EQ(roceLagBreak(lag, "802.3ad", {"p4p2", "p4p1"}), "");
+    EXPECT_NE(roceLagBreak(lag, "balance-rr", {"p4p1", "p4p2"}), "");
+    EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1", "p4p2", "eth9"}), "");
+    EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1"}), "");
+}

@@ -267,4 +267,56 @@ TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)
     EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceTos, std::optional<unsigned>(106));
 }
 
+std::string contents(const std::string &path)
+{
+    char *t = nullptr;
+    if (!g_file_get_contents(path.c_str(), &t, nullptr, nullptr))
+        return "<unreadable>";
+    std::string s = g_strstrip(t);
+    g_free(t);
+    return s;
+}
+
+// NVIDIA's RoCE page procedures through the Linux platform on a tree: a
+// rule is written as the page writes it, traffic_class's rules read back,
+// roce_enable is written in the PCI function's directory.
+TEST(LinuxPlatform, TrafficClassRulesAndRoceEnableFiles)
+{
+    TempDir root;
+    fx::writeMlx5Roce(root);
+    LinuxOptions o;
+    o.sysfsRoot = root.path();
+    o.configfsRoot = root / "kernel/config";
+    o.useNetlink = false;
+    o.useVerbs = false;
+    auto p = createLinuxPlatform(o);
+    std::string tc = "class/infiniband/mlx5_0/tc/1/traffic_class";
+    root.write(tc, "Global tclass=106\ntclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24\n");
+    auto h = p->readHost();
+    ASSERT_TRUE(h.ok()) << h.error().toString();
+    const auto &port = h->findDevice("mlx5_0")->ports[0];
+    EXPECT_EQ(port.trafficClass, std::optional<unsigned>(106));
+    ASSERT_EQ(port.tcRules.size(), 1u);
+    EXPECT_EQ(port.tcRules[0].tclass, 16);
+    EXPECT_EQ(port.tcRules[0].srcIp, "1.1.1.2");
+    EXPECT_EQ(port.tcRules[0].dstIp, "1.1.1.0/24");
+
+    ASSERT_TRUE(p->setTrafficClassRule("mlx5_0", 1, ibnm::model::TcRule{-1, "1.1.1.2", "1.1.1.0/24"}).ok());
+    EXPECT_EQ(contents(root / tc), "tclass=-1,src_ip=1.1.1.2,dst_ip=1.1.1.0/24");
+    auto none = p->setTrafficClassRule("mlx5_0", 2, ibnm::model::TcRule{16, "", "1.1.1.0/24"});
+    ASSERT_FALSE(none.ok());
+    EXPECT_EQ(none.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+
+    // `rdma gid show --for` reads the GID tables only, with the link layer
+    // and roce_enable it needs to tell RoCE ports and disabled RoCE apart.
+    auto gids = p->readGidTables();
+    ASSERT_TRUE(gids.ok()) << gids.error().toString();
+    EXPECT_EQ(gids->findDevice("mlx5_0")->ports[0].linkLayer, ibnm::model::LinkLayer::Ethernet);
+    EXPECT_EQ(gids->findDevice("mlx5_0")->roceEnabled, std::optional<bool>(true));
+    EXPECT_FALSE(gids->findDevice("mlx5_0")->ports[0].gids.empty());
+
+    ASSERT_TRUE(p->setRoceEnabled("mlx5_0", false).ok());
+    EXPECT_EQ(contents(root / "devices/pci0000:00/0000:00:05.0/roce_enable"), "0");
+}
+
 } // namespace

@@ -121,5 +121,28 @@ TEST(UserKeys, TableListsEveryDocumentedKey)
     for (const auto &k : keys())
         names.emplace_back(k.name);
     EXPECT_EQ(names, (std::vector<std::string>{"rdma.link-type", "rdma.link-name", "rdma.roce-mode", "rdma.roce-tos",
-                                               "rdma.traffic-class", "rdma.ttl", "ipoib.umcast"}));
+                                               "rdma.traffic-class", "rdma.traffic-class-rules", "rdma.roce-enable",
+                                               "rdma.ttl", "ipoib.umcast"}));
+}
+
+// DSCP x is ToS 4x; rules keep their order and are written canonically.
+TEST(UserKeys, DscpValuesAndTrafficClassRules)
+{
+    auto r = parse({{"rdma.roce-tos", "DSCP:26"},
+                    {"rdma.traffic-class", "dscp:24"},
+                    {"rdma.traffic-class-rules", "16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24 ; tclass=-1,dst_ip=10.0.0.0/8"},
+                    {"rdma.roce-enable", "no"}});
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_EQ(r->roceTos, std::optional<unsigned>(104));
+    EXPECT_EQ(r->trafficClass, std::optional<unsigned>(96));
+    ASSERT_EQ(r->tcRules.size(), 2u);
+    EXPECT_EQ(r->tcRules[1].tclass, -1);
+    EXPECT_EQ(r->roceEnable, std::optional<bool>(false));
+    auto m = format(*r);
+    EXPECT_EQ(m.at("rdma.traffic-class-rules"),
+              "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24;tclass=-1,dst_ip=10.0.0.0/8");
+    EXPECT_EQ(m.at("rdma.roce-tos"), "104");
+    for (const char *bad : {"dscp:64", "dscp:", "dscp:1.5", "256"})
+        EXPECT_FALSE(validate("rdma.roce-tos", bad).ok()) << bad;
+    EXPECT_FALSE(validate("rdma.roce-enable", "maybe").ok());
 }

@@ -286,6 +286,8 @@ public:
     Status clearTrafficClass(const std::string &device, unsigned port) override;
     Status setTrafficClass(const std::string &device, unsigned port, unsigned tclass) override;
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
+    Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
+    Status setRoceEnabled(const std::string &device, bool enabled) override;
 
     Result<std::optional<std::string>> readHostFile(const std::string &path) override;
     Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
@@ -1230,6 +1232,34 @@ Status LinuxPlatform::setTrafficClass(const std::string &device, unsigned port, 
 Status LinuxPlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
 {
     return tcWrite(device, port, "ttl", ttl);
+}
+
+Status LinuxPlatform::setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (!exists(ibDir(device)))
+        return noSuchDevice(device);
+    std::string path = ibDir(device) + "/tc/" + std::to_string(port) + "/traffic_class";
+    if (!exists(path))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("the device has no such setting (only mlx5 has it)"), ENOENT)
+            .withContext(path);
+    return sysfs::writeAttr(path, model::formatTcRule(rule));
+}
+
+Status LinuxPlatform::setRoceEnabled(const std::string &device, bool enabled)
+{
+    if (auto st = writable(); !st)
+        return st;
+    if (!exists(ibDir(device)))
+        return noSuchDevice(device);
+    // /sys/class/infiniband/<dev>/device is the PCI function's directory,
+    // /sys/devices/<pci address>.
+    std::string path = ibDir(device) + "/device/roce_enable";
+    if (!exists(path))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("the device has no roce_enable file (mlx5 only)"), ENOENT)
+            .withContext(path);
+    return sysfs::writeAttr(path, enabled ? "1" : "0");
 }
 
 // --- host files ------------------------------------------------------------------

@@ -7,6 +7,7 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
 
 #include <algorithm>
 #include <map>
@@ -640,6 +641,10 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
             return std::move(v).error();
         *s.out = v->value_or("");
     }
+    // The PCI function behind the device (RoCE LAG pairs the two of one
+    // card); a dump whose "device" is no link just has none.
+    auto pci = readLinkName(dir + "/device");
+    d.pciAddress = pci ? pci->value_or("") : "";
     auto driver = readLinkName(dir + "/device/driver");
     if (!driver)
         return std::move(driver).error();
@@ -666,10 +671,17 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
         if (!port)
             return std::move(port).error();
         std::string tcDir = dir + "/tc/" + std::to_string(number);
-        auto tclass = readTcValue(tcDir + "/traffic_class", "tclass");
-        if (!tclass)
-            return std::move(tclass).error();
-        port->trafficClass = *tclass;
+        auto tcText = readOptionalAttr(tcDir + "/traffic_class");
+        if (!tcText)
+            return std::move(tcText).error();
+        if (tcText->has_value()) {
+            // The global value and the rules (model::parseTrafficClassFile).
+            auto tc = model::parseTrafficClassFile(**tcText);
+            if (!tc)
+                return malformed(tcDir + "/traffic_class", **tcText);
+            port->trafficClass = tc->global;
+            port->tcRules = tc->rules;
+        }
         auto ttl = readTcValue(tcDir + "/ttl", "ttl");
         if (!ttl)
             return std::move(ttl).error();
@@ -756,12 +768,25 @@ Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables)
         std::string dir = sysfsRoot + "/class/infiniband/" + name;
         model::Device d;
         d.name = name;
+        // What GID-index advice needs besides the tables: which ports are
+        // RoCE, and whether RoCE is disabled (no GIDs then).
+        auto roce = readOptionalNumber(dir + "/device/roce_enable", 10);
+        if (!roce)
+            return std::move(roce).error();
+        if (roce->has_value())
+            d.roceEnabled = **roce != 0;
         auto ports = portNumbers(dir);
         if (!ports)
             return std::move(ports).error();
         for (unsigned number : *ports) {
             model::Port p;
             p.number = number;
+            std::string portDir = dir + "/ports/" + std::to_string(number);
+            auto ll = readOptionalAttr(portDir + "/link_layer");
+            if (!ll)
+                return std::move(ll).error();
+            if (ll->has_value())
+                p.linkLayer = parseLinkLayer(**ll);
             if (gidTables)
                 if (auto st = readGids(dir + "/ports/" + std::to_string(number), p.gids); !st)
                     return std::move(st).error();

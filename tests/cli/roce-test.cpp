@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm rdma traffic-class`, `roce-enable`, `roce-mode` and the DSCP fields
+// of `device show` on the simulated mlx5 RoCE host; standalone DHCP over
+// IPoIB refused by `connection up` and `check` (issue 19).
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+using ibnm::test::Cli;
+using ibnm::test::Result;
+
+namespace {
+
+// The value of FIELD in `ibnm -t device show DEV` (terse "FIELD:value").
+std::string field(const Cli &cli, const std::string &dev, const std::string &name)
+{
+    Result r = cli.run({"-t", "device", "show", dev});
+    EXPECT_EQ(r.status, 0) << r.err;
+    std::string key = name + ":";
+    for (const auto &l : ibnm::test::lines(r.out))
+        if (l.compare(0, key.size(), key) == 0)
+            return l.substr(key.size());
+    ADD_FAILURE() << "no " << name << " in\n" << r.out;
+    return {};
+}
+
+} // namespace
+
+TEST(CliRoce, RoceModeShowsTheKernelDefaultBeforeConfigfs)
+{
+    Cli cli("mlx5-roce.host");
+    Result r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:0:0:kernel-default\n");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.ROCE-MODE"), "RoCE v2");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-MODE"), "");
+    // Set through configfs, it is configfs that answers.
+    ASSERT_EQ(cli.run({"rdma", "roce-mode", "mlx5_0", "v1"}).status, 0);
+    r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
+    EXPECT_EQ(r.out, "mlx5_0:1:IB/RoCE v1:0:0:configfs\n");
+}
+
+TEST(CliRoce, TrafficClassRulesSetShownAndRemoved)
+{
+    Cli cli("mlx5-roce.host");
+    Result set = cli.run({"rdma", "traffic-class", "mlx5_0/1", "dscp:26", "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24",
+                          "24,dst_ip=10.0.0.0/8"});
+    ASSERT_EQ(set.status, 0) << set.out << set.err;
+    Result show = cli.run({"-t", "rdma", "traffic-class", "mlx5_0"});
+    ASSERT_EQ(show.status, 0) << show.err;
+    EXPECT_EQ(show.out, "mlx5_0:1:104:26:tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24; tclass=24,dst_ip=10.0.0.0/8\n");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.TRAFFIC-CLASS"), "104");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.TRAFFIC-CLASS-DSCP"), "26");
+    ASSERT_EQ(cli.run({"rdma", "traffic-class", "mlx5_0", "tclass=-1,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"}).status, 0);
+    show = cli.run({"-t", "rdma", "traffic-class", "mlx5_0"});
+    EXPECT_EQ(show.out, "mlx5_0:1:104:26:tclass=24,dst_ip=10.0.0.0/8\n");
+}
+
+TEST(CliRoce, TrafficClassRefusedWhereThereIsNoTcDirectory)
+{
+    Cli cli("mlx4-dual-port.host");
+    std::string before = cli.run({"-t", "device", "show", "mlx4_0"}).out;
+    Result r = cli.run({"rdma", "traffic-class", "mlx4_0/2", "16,dst_ip=1.1.1.0/24"});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_NE(r.err.find("rdma.traffic-class-rules"), std::string::npos) << r.err;
+    EXPECT_EQ(cli.run({"-t", "device", "show", "mlx4_0"}).out, before);
+    Result bad = cli.run({"rdma", "traffic-class", "mlx4_0", "tclass=300,dst_ip=1.1.1.1"});
+    EXPECT_EQ(bad.status, 2) << bad.err;
+    EXPECT_NE(bad.err.find("rdma.traffic-class-rules"), std::string::npos) << bad.err;
+}
+
+TEST(CliRoce, RoceEnableWarnsAndTheGidTableFollows)
+{
+    Cli cli("mlx5-roce.host");
+    EXPECT_EQ(field(cli, "mlx5_1", "GENERAL.ROCE-ENABLE"), "yes");
+    ASSERT_NE(field(cli, "mlx5_1", "PORT1.GIDS"), "0");
+    Result off = cli.run({"rdma", "roce-enable", "mlx5_1", "no"});
+    ASSERT_EQ(off.status, 0) << off.err;
+    EXPECT_NE(off.err.find("drops the RoCE GIDs"), std::string::npos) << off.err;
+    EXPECT_EQ(field(cli, "mlx5_1", "GENERAL.ROCE-ENABLE"), "no");
+    EXPECT_EQ(field(cli, "mlx5_1", "PORT1.GIDS"), "0");
+    Result gid = cli.run({"-t", "rdma", "gid", "show", "mlx5_1"});
+    EXPECT_EQ(gid.out, "");
+    // GID-index advice names the reason.
+    Result advice = cli.run({"rdma", "gid", "show", "mlx5_1", "--for", "rocev2-ipv4"});
+    EXPECT_EQ(advice.status, 1);
+    EXPECT_NE(advice.err.find("RoCE is disabled on mlx5_1"), std::string::npos) << advice.err;
+    ASSERT_EQ(cli.run({"rdma", "roce-enable", "mlx5_1", "yes"}).status, 0);
+    EXPECT_NE(field(cli, "mlx5_1", "PORT1.GIDS"), "0");
+    EXPECT_EQ(cli.run({"rdma", "roce-enable", "mlx5_1", "maybe"}).status, 2);
+}
+
+TEST(CliRoce, DscpShownNextToTheTos)
+{
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "p4p1", "ifname", "p4p1", "ipv4.method",
+                       "disabled", "ipv6.method", "disabled", "rdma.roce-tos", "dscp:46"})
+                  .status,
+              0);
+    Result up = cli.run({"connection", "up", "p4p1"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-TOS"), "184");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-DSCP"), "46");
+    Result bad = cli.run({"connection", "modify", "p4p1", "rdma.roce-tos", "dscp:64"});
+    EXPECT_EQ(bad.status, 2) << bad.err;
+    EXPECT_NE(bad.err.find("rdma.roce-tos"), std::string::npos) << bad.err;
+}
+
+TEST(CliRoce, StandaloneDhcpOnIpoibIsRefusedNeverActivated)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "ib", "ifname", "mlx4_ib0"}).status, 0);
+    Result check = cli.run({"check"});
+    EXPECT_EQ(check.status, 1) << check.out;
+    EXPECT_NE(check.out.find("ipv4.method"), std::string::npos) << check.out;
+    Result up = cli.run({"connection", "up", "ib"});
+    EXPECT_EQ(up.status, 1);
+    EXPECT_EQ(up.out.find("activated"), std::string::npos) << up.out;
+    EXPECT_NE(up.err.find("NetworkManager"), std::string::npos) << up.err;
+    // A static address works.
+    ASSERT_EQ(cli.run({"connection", "modify", "ib", "ipv4.method", "manual", "ipv4.addresses", "192.0.2.5/24"}).status,
+              0);
+    EXPECT_EQ(cli.run({"check"}).status, 0);
+    Result ok = cli.run({"connection", "up", "ib"});
+    EXPECT_EQ(ok.status, 0) << ok.err;
+}
+
+TEST(CliRoce, RoceLagShownInStatusAndShow)
+{
+    Cli cli("mlx5-roce-lag.host");
+    Result st = cli.run({"-t", "-f", "DEVICE,TYPE,LINK", "device", "status"});
+    ASSERT_EQ(st.status, 0) << st.err;
+    EXPECT_NE(st.out.find("mlx5_bond_0/1:rdma-lag:bond0"), std::string::npos) << st.out;
+    EXPECT_EQ(field(cli, "mlx5_bond_0", "GENERAL.ROCE-LAG"), "bond0 (p4p1, p4p2)");
+}
+
+// rdma.* keys on the bond profile go to mlx5_bond_0; taking the bond down
+// splits the card's device again, as the driver does.
+TEST(CliRoce, RoceLagBondProfileUpAndDown)
+{
+    Cli cli("mlx5-roce-lag.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                       "mode=802.3ad,miimon=100", "ipv4.method", "manual", "ipv4.addresses", "10.10.10.1/24",
+                       "rdma.traffic-class", "dscp:26"})
+                  .status,
+              0);
+    for (const char *p : {"p4p1", "p4p2"})
+        ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", p, "ifname", p, "master", "bond0",
+                           "slave-type", "bond"})
+                      .status,
+                  0);
+    EXPECT_EQ(cli.run({"check"}).status, 0);
+    Result up = cli.run({"connection", "up", "bond0"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("mlx5_bond_0/1"), std::string::npos) << up.out;
+    EXPECT_EQ(field(cli, "mlx5_bond_0", "PORT1.TRAFFIC-CLASS"), "104");
+    Result down = cli.run({"connection", "down", "bond0"});
+    ASSERT_EQ(down.status, 0) << down.out << down.err;
+    Result st = cli.run({"-t", "-f", "DEVICE,TYPE,LINK", "device", "status"});
+    EXPECT_NE(st.out.find("mlx5_0/1:rdma:p4p1"), std::string::npos) << st.out;
+    EXPECT_NE(st.out.find("mlx5_1/1:rdma:p4p2"), std::string::npos) << st.out;
+    EXPECT_EQ(st.out.find("mlx5_bond_0"), std::string::npos) << st.out;
+}
