@@ -96,7 +96,7 @@ int cmdStatus(Context &ctx, const Args &args)
             link = std::string(dev) + "/" + std::to_string(ibnm_ipoib_interface_get_rdma_port(x));
             if (IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, dev))
                 if (IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, ibnm_ipoib_interface_get_rdma_port(x)))
-                    state = stateWord(ibnm_rdma_port_get_state(p));
+                    state = stateWord(ibnm_rdma_port_get_state_text(p));
         }
         t.add({ibnm_ipoib_interface_get_name(x), Cell("ipoib"), state, num(ibnm_ipoib_interface_get_mtu(x)),
                cell(ibnm_ipoib_interface_get_transport_mode(x)), pkeyText(ibnm_ipoib_interface_get_p_key(x)),
@@ -108,7 +108,7 @@ int cmdStatus(Context &ctx, const Args &args)
         GPtrArray *ports = ibnm_rdma_device_get_ports(d);
         for (guint k = 0; ports && k < ports->len; k++) {
             auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
-            Cell state = stateWord(ibnm_rdma_port_get_state(p));
+            Cell state = stateWord(ibnm_rdma_port_get_state_text(p));
             Tone tone = state && *state == "ACTIVE" ? Tone::Good : Tone::Warn;
             std::string nd = joined(ibnm_rdma_port_get_netdevs(p));
             guint mtu = ibnm_rdma_port_get_active_mtu(p);
@@ -151,8 +151,8 @@ Record deviceRecord(IbnmRdmaDevice *d)
     for (guint k = 0; ports && k < ports->len; k++) {
         auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
         std::string pre = "PORT" + std::to_string(ibnm_rdma_port_get_number(p)) + ".";
-        r.add(pre + "STATE", cell(ibnm_rdma_port_get_state(p)));
-        r.add(pre + "PHYSICAL-STATE", cell(ibnm_rdma_port_get_physical_state(p)));
+        r.add(pre + "STATE", cell(ibnm_rdma_port_get_state_text(p)));
+        r.add(pre + "PHYSICAL-STATE", cell(ibnm_rdma_port_get_physical_state_text(p)));
         r.add(pre + "RATE", cell(ibnm_rdma_port_get_rate(p)));
         r.add(pre + "LINK-LAYER", cell(ibnm_rdma_port_get_link_layer(p)));
         r.add(pre + "LID", num(ibnm_rdma_port_get_lid(p), ibnm_rdma_port_get_lid(p) >= 0));

@@ -125,7 +125,7 @@ int cmdLinkShow(Context &ctx, const Args &args)
             std::string nd;
             for (const char *const *n = ibnm_rdma_port_get_netdevs(p); n && *n; n++)
                 nd += (nd.empty() ? "" : ",") + std::string(*n);
-            t.add({name, cell(ibnm_rdma_port_get_state(p)), cell(ibnm_rdma_port_get_physical_state(p)),
+            t.add({name, cell(ibnm_rdma_port_get_state_text(p)), cell(ibnm_rdma_port_get_physical_state_text(p)),
                    cell(ibnm_rdma_port_get_link_layer(p)), nd.empty() ? Cell() : Cell(nd), softType});
         }
     }

@@ -84,6 +84,10 @@ say "The P_Key 0x8002 child is a profile of its own, over the parent. In datagra
 echo "# refuses an MTU above the port's IB MTU - 4 (4092 here): 65520 is refused, with a hint:"
 refused 1 connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002 mtu 65520
 ok connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002
+say "Without NetworkManager ibnm does no DHCP: check and up refuse ipv4.method auto on IPoIB"
+echo "# (NetworkManager does DHCP over IPoIB with the port GUID's client id). This child has no IP:"
+refused 1 connection up mlx4_ib0.8002
+ok connection modify mlx4_ib0.8002 ipv4.method disabled ipv6.method disabled
 ok connection modify mlx4_ib0 ipv4.method manual ipv4.addresses 192.0.2.1/24 ipv4.gateway 192.0.2.254 ipv4.dns 192.0.2.253
 ok connection modify mlx4_ib0 ipv6.method manual ipv6.addresses 2001:db8:1::1/32 ipv6.gateway 2001:db8:1::fffe ipv6.dns 2001:db8:1::fffd
 ok connection show
@@ -166,7 +170,7 @@ use_host cx6-mlx5-ib.host "ConnectX-6 with Enhanced IPoIB: datagram mode only (N
 
 ok device status
 refused 1 connection add type infiniband con-name ib0 ifname ib0 transport-mode connected mtu 65520
-ok connection add type infiniband con-name ib0 ifname ib0 transport-mode datagram mtu 4092
+ok connection add type infiniband con-name ib0 ifname ib0 transport-mode datagram mtu 4092 ipv4.method disabled
 ok check
 ok connection up ib0
 ok device status

@@ -28,32 +28,39 @@ struct Prop {
     gint (*sig)(T *);
     gint64 (*i64)(T *);
     gboolean (*boo)(T *);
+    gint (*enm)(T *);
+    GType (*etype)(void);
 };
 
 template <typename T>
 constexpr Prop<T> strProp(const char *n, const char *(*f)(T *))
 {
-    return {n, f, nullptr, nullptr, nullptr, nullptr};
+    return {n, f, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 }
 template <typename T>
 constexpr Prop<T> uintProp(const char *n, guint (*f)(T *))
 {
-    return {n, nullptr, f, nullptr, nullptr, nullptr};
+    return {n, nullptr, f, nullptr, nullptr, nullptr, nullptr, nullptr};
 }
 template <typename T>
 constexpr Prop<T> intProp(const char *n, gint (*f)(T *))
 {
-    return {n, nullptr, nullptr, f, nullptr, nullptr};
+    return {n, nullptr, nullptr, f, nullptr, nullptr, nullptr, nullptr};
 }
 template <typename T>
 constexpr Prop<T> int64Prop(const char *n, gint64 (*f)(T *))
 {
-    return {n, nullptr, nullptr, nullptr, f, nullptr};
+    return {n, nullptr, nullptr, nullptr, f, nullptr, nullptr, nullptr};
 }
 template <typename T>
 constexpr Prop<T> boolProp(const char *n, gboolean (*f)(T *))
 {
-    return {n, nullptr, nullptr, nullptr, nullptr, f};
+    return {n, nullptr, nullptr, nullptr, nullptr, f, nullptr, nullptr};
+}
+template <typename T>
+constexpr Prop<T> enumProp(const char *n, gint (*f)(T *), GType (*type)(void))
+{
+    return {n, nullptr, nullptr, nullptr, nullptr, nullptr, f, type};
 }
 
 template <typename T, size_t N>
@@ -71,6 +78,8 @@ void installProps(GObjectClass *klass, const Prop<T> (&table)[N])
             spec = g_param_spec_int(p.name, nullptr, nullptr, -1, G_MAXINT, -1, flags);
         else if (p.i64)
             spec = g_param_spec_int64(p.name, nullptr, nullptr, -1, G_MAXINT64, -1, flags);
+        else if (p.enm)
+            spec = g_param_spec_enum(p.name, nullptr, nullptr, p.etype(), 0, flags);
         else
             spec = g_param_spec_boolean(p.name, nullptr, nullptr, FALSE, flags);
         g_object_class_install_property(klass, static_cast<guint>(i + 1), spec);
@@ -94,6 +103,8 @@ void getProp(const Prop<T> (&table)[N], GObject *object, guint id, GValue *value
         g_value_set_int(value, p.sig(self));
     else if (p.i64)
         g_value_set_int64(value, p.i64(self));
+    else if (p.enm)
+        g_value_set_enum(value, p.enm(self));
     else
         g_value_set_boolean(value, p.boo(self));
 }
@@ -237,11 +248,64 @@ struct IbnmRdmaPortPrivate {
 
 IBNM_DEFINE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, G_TYPE_OBJECT)
 
+GType ibnm_port_state_get_type(void)
+{
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        static const GEnumValue values[] = {
+            {IBNM_PORT_STATE_UNKNOWN, "IBNM_PORT_STATE_UNKNOWN", "unknown"},
+            {IBNM_PORT_STATE_DOWN, "IBNM_PORT_STATE_DOWN", "down"},
+            {IBNM_PORT_STATE_INIT, "IBNM_PORT_STATE_INIT", "init"},
+            {IBNM_PORT_STATE_ARMED, "IBNM_PORT_STATE_ARMED", "armed"},
+            {IBNM_PORT_STATE_ACTIVE, "IBNM_PORT_STATE_ACTIVE", "active"},
+            {IBNM_PORT_STATE_ACTIVE_DEFER, "IBNM_PORT_STATE_ACTIVE_DEFER", "active-defer"},
+            {0, nullptr, nullptr},
+        };
+        g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmPortState"), values));
+    }
+    return type;
+}
+
+GType ibnm_port_physical_state_get_type(void)
+{
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        static const GEnumValue values[] = {
+            {IBNM_PORT_PHYSICAL_STATE_UNKNOWN, "IBNM_PORT_PHYSICAL_STATE_UNKNOWN", "unknown"},
+            {IBNM_PORT_PHYSICAL_STATE_SLEEP, "IBNM_PORT_PHYSICAL_STATE_SLEEP", "sleep"},
+            {IBNM_PORT_PHYSICAL_STATE_POLLING, "IBNM_PORT_PHYSICAL_STATE_POLLING", "polling"},
+            {IBNM_PORT_PHYSICAL_STATE_DISABLED, "IBNM_PORT_PHYSICAL_STATE_DISABLED", "disabled"},
+            {IBNM_PORT_PHYSICAL_STATE_PORT_CONFIGURATION_TRAINING,
+             "IBNM_PORT_PHYSICAL_STATE_PORT_CONFIGURATION_TRAINING", "port-configuration-training"},
+            {IBNM_PORT_PHYSICAL_STATE_LINK_UP, "IBNM_PORT_PHYSICAL_STATE_LINK_UP", "link-up"},
+            {IBNM_PORT_PHYSICAL_STATE_LINK_ERROR_RECOVERY, "IBNM_PORT_PHYSICAL_STATE_LINK_ERROR_RECOVERY",
+             "link-error-recovery"},
+            {IBNM_PORT_PHYSICAL_STATE_PHY_TEST, "IBNM_PORT_PHYSICAL_STATE_PHY_TEST", "phy-test"},
+            {0, nullptr, nullptr},
+        };
+        g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmPortPhysicalState"), values));
+    }
+    return type;
+}
+
+namespace {
+gint portStateValue(IbnmRdmaPort *p)
+{
+    return ibnm_rdma_port_get_state(p);
+}
+gint portPhysicalStateValue(IbnmRdmaPort *p)
+{
+    return ibnm_rdma_port_get_physical_state(p);
+}
+} // namespace
+
 static const Prop<IbnmRdmaPort> portProps[] = {
     strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_DEVICE, ibnm_rdma_port_get_device),
     uintProp<IbnmRdmaPort>(IBNM_RDMA_PORT_NUMBER, ibnm_rdma_port_get_number),
-    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_STATE, ibnm_rdma_port_get_state),
-    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_PHYSICAL_STATE, ibnm_rdma_port_get_physical_state),
+    enumProp<IbnmRdmaPort>(IBNM_RDMA_PORT_STATE, portStateValue, ibnm_port_state_get_type),
+    enumProp<IbnmRdmaPort>(IBNM_RDMA_PORT_PHYSICAL_STATE, portPhysicalStateValue, ibnm_port_physical_state_get_type),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_STATE_TEXT, ibnm_rdma_port_get_state_text),
+    strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_PHYSICAL_STATE_TEXT, ibnm_rdma_port_get_physical_state_text),
     strProp<IbnmRdmaPort>(IBNM_RDMA_PORT_RATE, ibnm_rdma_port_get_rate),
     int64Prop<IbnmRdmaPort>(IBNM_RDMA_PORT_LID, ibnm_rdma_port_get_lid),
     int64Prop<IbnmRdmaPort>(IBNM_RDMA_PORT_SM_LID, ibnm_rdma_port_get_sm_lid),
@@ -295,25 +359,60 @@ guint ibnm_rdma_port_get_number(IbnmRdmaPort *self)
  * ibnm_rdma_port_get_state:
  * @self: the object
  *
- * Returns: (transfer none) (nullable): "4: ACTIVE".
+ * Returns: the port's logical state, %IBNM_PORT_STATE_UNKNOWN when the
+ *   kernel reported none.
  *
  * Since: 0.1
  */
-const char *ibnm_rdma_port_get_state(IbnmRdmaPort *self)
+IbnmPortState ibnm_rdma_port_get_state(IbnmRdmaPort *self)
 {
-    PORT_PRIV_OR(self, nullptr);
-    return nullIfEmpty(port.state);
+    PORT_PRIV_OR(self, IBNM_PORT_STATE_UNKNOWN);
+    auto n = ibnm::model::portStateNumber(port.state);
+    return n && *n <= IBNM_PORT_STATE_ACTIVE_DEFER ? IbnmPortState(*n) : IBNM_PORT_STATE_UNKNOWN;
 }
 
 /**
  * ibnm_rdma_port_get_physical_state:
  * @self: the object
  *
- * Returns: (transfer none) (nullable): "5: LinkUp".
+ * Returns: the port's physical state, %IBNM_PORT_PHYSICAL_STATE_UNKNOWN
+ *   when the kernel reported none.
  *
  * Since: 0.1
  */
-const char *ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self)
+IbnmPortPhysicalState ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, IBNM_PORT_PHYSICAL_STATE_UNKNOWN);
+    auto n = ibnm::model::portStateNumber(port.physState);
+    return n && *n <= IBNM_PORT_PHYSICAL_STATE_PHY_TEST ? IbnmPortPhysicalState(*n)
+                                                         : IBNM_PORT_PHYSICAL_STATE_UNKNOWN;
+}
+
+/**
+ * ibnm_rdma_port_get_state_text:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the state as the kernel prints it,
+ *   "4: ACTIVE".
+ *
+ * Since: 0.1
+ */
+const char *ibnm_rdma_port_get_state_text(IbnmRdmaPort *self)
+{
+    PORT_PRIV_OR(self, nullptr);
+    return nullIfEmpty(port.state);
+}
+
+/**
+ * ibnm_rdma_port_get_physical_state_text:
+ * @self: the object
+ *
+ * Returns: (transfer none) (nullable): the physical state as the kernel
+ *   prints it, "5: LinkUp".
+ *
+ * Since: 0.1
+ */
+const char *ibnm_rdma_port_get_physical_state_text(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, nullptr);
     return nullIfEmpty(port.physState);

@@ -25,6 +25,62 @@ const char *ibnm_gid_get_gid_type(IbnmGid *self);
 const char *ibnm_gid_get_netdev(IbnmGid *self);
 const char *ibnm_gid_get_ipv4(IbnmGid *self);
 
+/**
+ * IbnmPortState:
+ * @IBNM_PORT_STATE_UNKNOWN: not reported (a port without a state file)
+ * @IBNM_PORT_STATE_DOWN: down
+ * @IBNM_PORT_STATE_INIT: initializing (no subnet manager has configured it)
+ * @IBNM_PORT_STATE_ARMED: armed
+ * @IBNM_PORT_STATE_ACTIVE: active
+ * @IBNM_PORT_STATE_ACTIVE_DEFER: active, deferred
+ *
+ * A port's logical state, with the values of the InfiniBand specification
+ * the kernel prints in ports/N/state ("4: ACTIVE").
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_PORT_STATE_UNKNOWN = 0,
+    IBNM_PORT_STATE_DOWN = 1,
+    IBNM_PORT_STATE_INIT = 2,
+    IBNM_PORT_STATE_ARMED = 3,
+    IBNM_PORT_STATE_ACTIVE = 4,
+    IBNM_PORT_STATE_ACTIVE_DEFER = 5,
+} IbnmPortState;
+
+#define IBNM_TYPE_PORT_STATE (ibnm_port_state_get_type())
+GType ibnm_port_state_get_type(void);
+
+/**
+ * IbnmPortPhysicalState:
+ * @IBNM_PORT_PHYSICAL_STATE_UNKNOWN: not reported
+ * @IBNM_PORT_PHYSICAL_STATE_SLEEP: sleep
+ * @IBNM_PORT_PHYSICAL_STATE_POLLING: polling
+ * @IBNM_PORT_PHYSICAL_STATE_DISABLED: disabled
+ * @IBNM_PORT_PHYSICAL_STATE_PORT_CONFIGURATION_TRAINING: configuration training
+ * @IBNM_PORT_PHYSICAL_STATE_LINK_UP: link up
+ * @IBNM_PORT_PHYSICAL_STATE_LINK_ERROR_RECOVERY: link error recovery
+ * @IBNM_PORT_PHYSICAL_STATE_PHY_TEST: physical test
+ *
+ * A port's physical state, as the kernel prints it in ports/N/phys_state
+ * ("5: LinkUp").
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_PORT_PHYSICAL_STATE_UNKNOWN = 0,
+    IBNM_PORT_PHYSICAL_STATE_SLEEP = 1,
+    IBNM_PORT_PHYSICAL_STATE_POLLING = 2,
+    IBNM_PORT_PHYSICAL_STATE_DISABLED = 3,
+    IBNM_PORT_PHYSICAL_STATE_PORT_CONFIGURATION_TRAINING = 4,
+    IBNM_PORT_PHYSICAL_STATE_LINK_UP = 5,
+    IBNM_PORT_PHYSICAL_STATE_LINK_ERROR_RECOVERY = 6,
+    IBNM_PORT_PHYSICAL_STATE_PHY_TEST = 7,
+} IbnmPortPhysicalState;
+
+#define IBNM_TYPE_PORT_PHYSICAL_STATE (ibnm_port_physical_state_get_type())
+GType ibnm_port_physical_state_get_type(void);
+
 #define IBNM_TYPE_RDMA_PORT (ibnm_rdma_port_get_type())
 G_DECLARE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, IBNM, RDMA_PORT, GObject)
 
@@ -32,6 +88,8 @@ G_DECLARE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, IBNM, RDMA_PORT, GObject)
 #define IBNM_RDMA_PORT_NUMBER "number"
 #define IBNM_RDMA_PORT_STATE "state"
 #define IBNM_RDMA_PORT_PHYSICAL_STATE "physical-state"
+#define IBNM_RDMA_PORT_STATE_TEXT "state-text"
+#define IBNM_RDMA_PORT_PHYSICAL_STATE_TEXT "physical-state-text"
 #define IBNM_RDMA_PORT_RATE "rate"
 #define IBNM_RDMA_PORT_LID "lid"
 #define IBNM_RDMA_PORT_SM_LID "sm-lid"
@@ -47,8 +105,10 @@ G_DECLARE_FINAL_TYPE(IbnmRdmaPort, ibnm_rdma_port, IBNM, RDMA_PORT, GObject)
 
 const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self);
 guint ibnm_rdma_port_get_number(IbnmRdmaPort *self);
-const char *ibnm_rdma_port_get_state(IbnmRdmaPort *self);
-const char *ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self);
+IbnmPortState ibnm_rdma_port_get_state(IbnmRdmaPort *self);
+IbnmPortPhysicalState ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_state_text(IbnmRdmaPort *self);
+const char *ibnm_rdma_port_get_physical_state_text(IbnmRdmaPort *self);
 const char *ibnm_rdma_port_get_rate(IbnmRdmaPort *self);
 gint64 ibnm_rdma_port_get_lid(IbnmRdmaPort *self);
 gint64 ibnm_rdma_port_get_sm_lid(IbnmRdmaPort *self);

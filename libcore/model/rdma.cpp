@@ -219,4 +219,18 @@ const SoftLink *findSoftLink(const Host &host, const std::string &name)
     return nullptr;
 }
 
+std::optional<unsigned> portStateNumber(const std::string &sysfsText)
+{
+    size_t colon = sysfsText.find(':');
+    if (colon == 0 || colon == std::string::npos || colon > 2)
+        return std::nullopt;
+    unsigned n = 0;
+    for (size_t i = 0; i < colon; i++) {
+        if (sysfsText[i] < '0' || sysfsText[i] > '9')
+            return std::nullopt;
+        n = n * 10 + unsigned(sysfsText[i] - '0');
+    }
+    return n;
+}
+
 } // namespace ibnm::model

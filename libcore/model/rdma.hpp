@@ -89,4 +89,10 @@ std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, c
 // The soft link of that name on the host, or nullptr.
 const SoftLink *findSoftLink(const Host &host, const std::string &name);
 
+// The number in front of a port's sysfs state and phys_state ("4: ACTIVE",
+// "5: LinkUp"): drivers/infiniband/core/sysfs.c state_show() and
+// phys_state_show() print "%d: %s" with the IB spec's values (enum
+// ib_port_state, ib_port_phys_state). Nullopt for any other text.
+std::optional<unsigned> portStateNumber(const std::string &sysfsText);
+
 } // namespace ibnm::model

@@ -70,8 +70,10 @@ TEST(InventoryApi, DevicesPortsAndTheirProperties)
     ASSERT_NE(p1, nullptr);
     EXPECT_EQ(ibnm_rdma_device_get_port(dev, 3), nullptr);
     EXPECT_STREQ(ibnm_rdma_port_get_device(p1), "mlx4_0");
-    EXPECT_STREQ(ibnm_rdma_port_get_state(p1), "4: ACTIVE");
-    EXPECT_STREQ(ibnm_rdma_port_get_physical_state(p1), "5: LinkUp");
+    EXPECT_STREQ(ibnm_rdma_port_get_state_text(p1), "4: ACTIVE");
+    EXPECT_EQ(ibnm_rdma_port_get_state(p1), IBNM_PORT_STATE_ACTIVE);
+    EXPECT_STREQ(ibnm_rdma_port_get_physical_state_text(p1), "5: LinkUp");
+    EXPECT_EQ(ibnm_rdma_port_get_physical_state(p1), IBNM_PORT_PHYSICAL_STATE_LINK_UP);
     EXPECT_STREQ(ibnm_rdma_port_get_rate(p1), "56 Gb/sec (4X FDR)");
     EXPECT_EQ(ibnm_rdma_port_get_lid(p1), 2);
     EXPECT_EQ(ibnm_rdma_port_get_sm_lid(p1), 2);
