@@ -297,7 +297,7 @@ int cmdAdd(Context &ctx, const Args &args)
     // else is known (no store, no host), so no ibnm rules run.
     if (ctx.options.offline)
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
@@ -340,7 +340,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     NMConnection *stored = findOrComplain(s, id);
@@ -407,7 +407,7 @@ int cmdDelete(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     int rc = kExitOk;
@@ -486,7 +486,7 @@ int cmdImport(Context &ctx, const Args &args)
     Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
     if (ctx.options.offline)
         return printKeyfile(c.get());
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))

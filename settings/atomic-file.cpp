@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include <cerrno>
+#include <cstdio> // renameat2
 #include <cstring>
 
 #include <fcntl.h>
@@ -76,24 +77,29 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
     GCharPtr base(g_path_get_basename(path.c_str()));
     std::string tmpl = dir + "/." + base.get() + ".XXXXXX";
 
+    // The temporary file's random name means nothing to a user: errors
+    // name the directory (creating a file there) or the file replaced.
     UniqueFd fd(g_mkstemp_full(tmpl.data(), O_RDWR | O_CLOEXEC, 0600));
     if (!fd)
-        return Error::fromErrno(errno, tmpl);
+        return Error::fromErrno(errno, dir);
     TempFileGuard guard(tmpl);
 
     if (opts.uid || opts.gid) {
         if (::fchown(fd.get(), opts.uid ? *opts.uid : uid_t(-1), opts.gid ? *opts.gid : gid_t(-1)) != 0)
-            return Error::fromErrno(errno, tmpl);
+            return Error::fromErrno(errno, path);
     }
     if (::fchmod(fd.get(), opts.mode) != 0)
-        return Error::fromErrno(errno, tmpl);
-    if (Status s = writeAll(fd.get(), content, tmpl); !s.ok())
+        return Error::fromErrno(errno, path);
+    if (Status s = writeAll(fd.get(), content, path); !s.ok())
         return s;
     if (::fsync(fd.get()) != 0)
-        return Error::fromErrno(errno, tmpl);
+        return Error::fromErrno(errno, path);
     if (::close(fd.release()) != 0)
-        return Error::fromErrno(errno, tmpl);
-    if (::rename(tmpl.c_str(), path.c_str()) != 0)
+        return Error::fromErrno(errno, path);
+    if (!opts.replace) {
+        if (::renameat2(AT_FDCWD, tmpl.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0)
+            return Error::fromErrno(errno, path, errno == EEXIST ? IBNM_ERROR_EXISTS : IBNM_ERROR_IO);
+    } else if (::rename(tmpl.c_str(), path.c_str()) != 0)
         return Error::fromErrno(errno, path);
     guard.release();
     return syncDirectory(dir);

@@ -18,13 +18,16 @@ struct AtomicWriteOptions {
     // Owner to give the file; nullopt leaves it to the writing process.
     std::optional<uid_t> uid;
     std::optional<gid_t> gid;
+    // false: never replace an existing file (renameat2 RENAME_NOREPLACE);
+    // IBNM_ERROR_EXISTS naming it instead.
+    bool replace = true;
 };
 
 // Writes `content` to a temporary file in the directory of `path` (a hidden
 // name ".<name>.XXXXXX", which NetworkManager and the keyfile store ignore),
 // sets mode and owner, fsyncs it, renames it over `path` and fsyncs the
 // directory. On failure the temporary file is removed and `path` is left as
-// it was.
+// it was. Errors name `path` or its directory, never the temporary file.
 Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
 
 // Removes `path` and fsyncs its directory.

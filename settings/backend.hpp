@@ -30,6 +30,12 @@ public:
     // warning naming it. Only a failure to read the store at all is an error.
     virtual Status load() = 0;
 
+    // Takes the store's write lock, held until the backend is destroyed, and
+    // reads the store again: a read-modify-write (add, modify, delete) after
+    // it is not interleaved with another process's. NetworkManager's daemon
+    // serialises its own changes: nothing to do there.
+    virtual Status lockForUpdate() { return load(); }
+
     virtual const std::vector<StoredProfile> &profiles() const = 0;
     virtual const std::vector<std::string> &warnings() const = 0;
 

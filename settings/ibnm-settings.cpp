@@ -249,6 +249,34 @@ gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
 }
 
 /**
+ * ibnm_settings_lock_for_update:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Takes the store's write lock, held until @self is finalized, and reads
+ * the store again (as ibnm_settings_load()). Call it before a
+ * read-modify-write: another process that changes the store waits, so two
+ * adds of one name or two modifications of one profile are not
+ * interleaved. The keyfile store locks its directory (flock(2)) and removes
+ * the temporary files of writers that were killed; NetworkManager
+ * serialises its own changes.
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status s = priv->backend_->lockForUpdate();
+        profilesChanged(priv);
+        refreshWarnings(priv);
+        return s;
+    });
+}
+
+/**
  * ibnm_settings_get_connections:
  * @self: the settings
  *

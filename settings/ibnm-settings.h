@@ -33,6 +33,7 @@ void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid);
 
 gboolean ibnm_settings_load(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
+gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
 struct _NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);

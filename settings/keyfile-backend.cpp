@@ -7,6 +7,7 @@
 #include "libcore/internal/strings.hpp"
 #include "settings/atomic-file.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "libcore/support/file-lock.hpp"
 
 #include <glib/gstdio.h>
 
@@ -110,6 +111,44 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
     return StoredProfile{std::move(*connection), path};
 }
 
+namespace {
+
+// A temporary file atomicWriteFile() makes for a keyfile: ".NAME.XXXXXX".
+bool isWriterTempFile(const std::string &name)
+{
+    static const std::string ext = ".nmconnection.";
+    size_t at = name.rfind(ext);
+    if (name.empty() || name[0] != '.' || at == std::string::npos || name.size() != at + ext.size() + 6)
+        return false;
+    for (size_t i = at + ext.size(); i < name.size(); i++)
+        if (!g_ascii_isalnum(name[i]))
+            return false;
+    return true;
+}
+
+} // namespace
+
+Status KeyfileBackend::lockForUpdate()
+{
+    if (!lock_) {
+        if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
+            return Error::fromErrno(errno, dir_);
+        auto lock = lockDirectoryExclusive(dir_);
+        if (!lock)
+            return std::move(lock).error();
+        lock_ = std::move(lock).value();
+        // Every writer holds the lock while its temporary file exists: one
+        // found now belongs to a writer that was killed.
+        auto names = listDir(dir_);
+        if (!names)
+            return std::move(names).error();
+        for (const auto &name : *names)
+            if (isWriterTempFile(name))
+                (void)::unlinkat(lock_.get(), name.c_str(), 0);
+    }
+    return load();
+}
+
 Status KeyfileBackend::load()
 {
     auto names = listDir(dir_);
@@ -168,12 +207,13 @@ Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
     return Error(IBNM_ERROR_EXISTS, strprintf(_("no free file name for profile '%s'"), id.c_str())).withContext(dir_);
 }
 
-Status KeyfileBackend::write(const std::string &path, const std::string &data) const
+Status KeyfileBackend::write(const std::string &path, const std::string &data, bool replace) const
 {
     if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
         return Error::fromErrno(errno, dir_);
     AtomicWriteOptions opts;
     opts.mode = 0600;
+    opts.replace = replace;
     if (geteuid() == 0) {
         opts.uid = 0;
         opts.gid = 0;
@@ -189,13 +229,22 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
     std::string uuid = uuidOf(copy->get());
     if (findByUuid(uuid) != nullptr)
         return Error(IBNM_ERROR_EXISTS, strprintf(_("a profile with UUID %s exists already"), uuid.c_str()));
+    // Two profiles of one name in a standalone store: the second add would
+    // be a profile that `connection up NAME` cannot tell apart, and two
+    // parallel adds of the same con-name must not both report success.
+    const char *id = nm_connection_get_id(copy->get());
+    for (const auto &p : profiles_)
+        if (g_strcmp0(nm_connection_get_id(p.connection.get()), id) == 0)
+            return Error(IBNM_ERROR_EXISTS, strprintf(_("a profile named '%s' exists already (UUID %s, %s)"), id,
+                                                      uuidOf(p.connection.get()), p.filename.c_str()));
     auto data = keyfileToData(copy->get());
     if (!data)
         return std::move(data).error();
     auto path = choosePath(copy->get());
     if (!path)
         return std::move(path).error();
-    if (Status s = write(*path, *data); !s.ok())
+    // Never over a file that appeared since the store was read.
+    if (Status s = write(*path, *data, false); !s.ok())
         return std::move(s).error();
     profiles_.push_back(StoredProfile{std::move(*copy), *path});
     return *path;
@@ -214,7 +263,7 @@ Status KeyfileBackend::update(NMConnection *connection)
     if (!data)
         return std::move(data).error();
     // NetworkManager keeps the file of an existing profile, even when its id changes.
-    if (Status s = write(p->filename, *data); !s.ok())
+    if (Status s = write(p->filename, *data, true); !s.ok())
         return s;
     p->connection = std::move(*copy);
     return {};

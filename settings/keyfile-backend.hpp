@@ -21,6 +21,10 @@ public:
     void setRequiredOwner(uid_t uid) { requiredOwner_ = uid; }
 
     Status load() override;
+    // flock(2) on the directory itself (no lock file in NetworkManager's
+    // directory). Under it, hidden temporary files a killed writer left
+    // (".NAME.nmconnection.XXXXXX") are removed: every writer holds it.
+    Status lockForUpdate() override;
     const std::vector<StoredProfile> &profiles() const override { return profiles_; }
     const std::vector<std::string> &warnings() const override { return warnings_; }
     Result<std::string> add(NMConnection *connection) override;
@@ -33,9 +37,11 @@ public:
 private:
     StoredProfile *findByUuid(const std::string &uuid);
     Result<std::string> choosePath(NMConnection *connection) const;
-    Status write(const std::string &path, const std::string &data) const;
+    // replace false: fails (IBNM_ERROR_EXISTS) when `path` exists.
+    Status write(const std::string &path, const std::string &data, bool replace) const;
 
     std::string dir_;
+    UniqueFd lock_;
     uid_t requiredOwner_ = 0;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;

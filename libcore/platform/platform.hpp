@@ -11,6 +11,7 @@
 #pragma once
 
 #include "libcore/internal/host-model.hpp"
+#include "libcore/internal/raii.hpp"
 #include "libcore/internal/result.hpp"
 
 #include <cstdint>
@@ -51,6 +52,13 @@ public:
 
     // "linux" or "fake".
     virtual const char *kind() const = 0;
+
+    // Serialises activations on this host: an up or down holds the returned
+    // lock from reading the host through planning, applying and verifying
+    // (or undoing), so that a parallel run never plans on, or rolls back,
+    // another run's half-done work. Blocks while another process holds it.
+    // An empty fd: there is nothing to serialise (a read-only platform).
+    virtual Result<UniqueFd> lockActivations() { return UniqueFd(); }
 
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;
