@@ -8,6 +8,9 @@
 #include "cli/output.hpp"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -274,6 +277,25 @@ int cmdShow(Context &ctx, const Args &args)
 
 // --- add / modify -----------------------------------------------------------------
 
+// Standalone ibnm keeps one profile per name: `connection up NAME` must
+// name one, and of parallel adds of one con-name one succeeds. Called with
+// the store locked (ctx.settings(true)). False after printing the error.
+bool nameIsFree(IbnmSettings *s, const char *id)
+{
+    if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0)
+        return true; // NetworkManager allows it, as nmcli
+    PtrArray all(ibnm_settings_get_connections(s));
+    for (guint i = 0; i < all->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+        if (g_strcmp0(nm_connection_get_id(c), id) == 0) {
+            printError(_("a profile named '%s' exists already (UUID %s); choose another con-name"), id,
+                       nm_connection_get_uuid(c));
+            return false;
+        }
+    }
+    return true;
+}
+
 int printKeyfile(NMConnection *c)
 {
     ErrorPtr err;
@@ -299,6 +321,8 @@ int cmdAdd(Context &ctx, const Args &args)
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
     IbnmSettings *s = ctx.settings(true);
     if (!s)
+        return kExitFailed;
+    if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
@@ -474,6 +498,17 @@ int cmdImport(Context &ctx, const Args &args)
     if (type == "ifcfg-rh" || type == "ifcfg") {
         c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
     } else if (type == "keyfile") {
+        // Bounded before it is read: a huge file or a FIFO is refused.
+        GStatBuf st;
+        if (g_stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            printError(_("%s: not a regular file"), file.c_str());
+            return kExitFailed;
+        }
+        if (g_stat(file.c_str(), &st) == 0 && st.st_size > IBNM_KEYFILE_MAX_SIZE) {
+            printError(_("%s: the file is larger than %d bytes, the most a keyfile may have"), file.c_str(),
+                       IBNM_KEYFILE_MAX_SIZE);
+            return kExitFailed;
+        }
         CharPtr data;
         if (!g_file_get_contents(file.c_str(), Out(data), nullptr, Out(err)))
             return reportError(err.get());
@@ -488,6 +523,8 @@ int cmdImport(Context &ctx, const Args &args)
         return printKeyfile(c.get());
     IbnmSettings *s = ctx.settings(true);
     if (!s)
+        return kExitFailed;
+    if (!nameIsFree(s, nm_connection_get_id(c.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;

@@ -3,6 +3,7 @@
 
 #include "settings/atomic-file.hpp"
 
+#include "libcore/internal/i18n.hpp"
 #include "libcore/internal/raii.hpp"
 
 #include <glib.h>
@@ -103,6 +104,36 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
         return Error::fromErrno(errno, path);
     guard.release();
     return syncDirectory(dir);
+}
+
+Result<std::optional<std::string>> readFileBounded(const std::string &path, size_t max)
+{
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!fd)
+        return Error::fromErrno(errno, path, errno == ENOENT ? IBNM_ERROR_NOT_FOUND : IBNM_ERROR_IO);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return Error::fromErrno(errno, path);
+    if (!S_ISREG(st.st_mode))
+        return Error(IBNM_ERROR_PERMISSION_DENIED, _("not a regular file; not read")).withContext(path);
+    if (static_cast<unsigned long long>(st.st_size) > max)
+        return std::optional<std::string>();
+    // The size may change under us: read at most max + 1 bytes.
+    std::string out;
+    char buf[8192];
+    for (;;) {
+        ssize_t n = ::read(fd.get(), buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return Error::fromErrno(errno, path);
+        if (n == 0)
+            break;
+        out.append(buf, size_t(n));
+        if (out.size() > max)
+            return std::optional<std::string>();
+    }
+    return std::optional<std::string>(std::move(out));
 }
 
 Status removeFileDurably(const std::string &path)

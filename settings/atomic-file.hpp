@@ -33,6 +33,11 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
 // Removes `path` and fsyncs its directory.
 Status removeFileDurably(const std::string &path);
 
+// Reads the regular file `path` (opened O_NONBLOCK: a FIFO is refused, never
+// waited on) when it has at most `max` bytes; std::nullopt when it has more
+// (the caller says which limit). Errors name `path`.
+Result<std::optional<std::string>> readFileBounded(const std::string &path, size_t max);
+
 // fsync() of a directory, so a rename or unlink in it is on disk.
 Status syncDirectory(const std::string &dir);
 

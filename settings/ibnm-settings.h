@@ -23,6 +23,9 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  */
 #define IBNM_SETTINGS_DEFAULT_KEYFILE_DIR "/etc/NetworkManager/system-connections"
 
+/* The largest keyfile ibnm reads (1 MiB); a larger one is refused, naming it. */
+#define IBNM_KEYFILE_MAX_SIZE (1024 * 1024)
+
 IbnmSettings *ibnm_settings_new_keyfile(const char *dir);
 IbnmSettings *ibnm_settings_new_networkmanager(GError **error);
 IbnmSettings *ibnm_settings_new_auto(const char *keyfile_dir, GError **error);

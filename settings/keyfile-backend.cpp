@@ -46,7 +46,7 @@ Result<std::vector<std::string>> listDir(const std::string &dir)
     return names;
 }
 
-Result<std::string> readWhole(int fd, const std::string &path)
+Result<std::string> readWhole(int fd, const std::string &path, size_t max)
 {
     std::string out;
     char buf[8192];
@@ -60,6 +60,9 @@ Result<std::string> readWhole(int fd, const std::string &path)
         if (n == 0)
             break;
         out.append(buf, size_t(n));
+        if (out.size() > max)
+            return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have; ignored"), max))
+                .withContext(path);
     }
     return out;
 }
@@ -102,7 +105,11 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
                                  "required); ignored"),
                                unsigned(st.st_mode & 07777)))
             .withContext(path);
-    auto data = readWhole(fd.get(), path);
+    if (static_cast<unsigned long long>(st.st_size) > kMaxKeyfileSize)
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have; ignored"),
+                                                 kMaxKeyfileSize))
+            .withContext(path);
+    auto data = readWhole(fd.get(), path, kMaxKeyfileSize);
     if (!data)
         return std::move(data).error();
     auto connection = keyfileFromData(*data, path, warnings);
@@ -229,14 +236,6 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
     std::string uuid = uuidOf(copy->get());
     if (findByUuid(uuid) != nullptr)
         return Error(IBNM_ERROR_EXISTS, strprintf(_("a profile with UUID %s exists already"), uuid.c_str()));
-    // Two profiles of one name in a standalone store: the second add would
-    // be a profile that `connection up NAME` cannot tell apart, and two
-    // parallel adds of the same con-name must not both report success.
-    const char *id = nm_connection_get_id(copy->get());
-    for (const auto &p : profiles_)
-        if (g_strcmp0(nm_connection_get_id(p.connection.get()), id) == 0)
-            return Error(IBNM_ERROR_EXISTS, strprintf(_("a profile named '%s' exists already (UUID %s, %s)"), id,
-                                                      uuidOf(p.connection.get()), p.filename.c_str()));
     auto data = keyfileToData(copy->get());
     if (!data)
         return std::move(data).error();

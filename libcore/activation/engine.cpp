@@ -1220,6 +1220,30 @@ std::string memlockPolicy()
            "@rdma    hard    memlock    unlimited\n";
 }
 
+// `value` as one udev rules string (udev(7)): '%' and '$' start a
+// substitution, so they are doubled; a '"' or '\\' makes it an e"..." string
+// with C escapes (systemd 250 and later), so no value ends the string early
+// and adds a key of its own (a name such as 'a",RUN+="x').
+namespace {
+
+std::string udevString(const std::string &value)
+{
+    std::string body;
+    bool escaped = false;
+    for (char c : value) {
+        switch (c) {
+        case '%': body += "%%"; break;
+        case '$': body += "$$"; break;
+        case '"': body += "\\\""; escaped = true; break;
+        case '\\': body += "\\\\"; escaped = true; break;
+        default: body += c;
+        }
+    }
+    return (escaped ? "e\"" : "\"") + body + "\"";
+}
+
+} // namespace
+
 std::string udevRules(const std::vector<NMConnection *> &profiles)
 {
     std::string out = "# Written by ibnm: persistent names for IPoIB ports, matched by the last 8 bytes\n"
@@ -1235,8 +1259,8 @@ std::string udevRules(const std::vector<NMConnection *> &profiles)
         if (guid.empty())
             continue;
         lines.push_back(strprintf("ACTION==\"add\", SUBSYSTEM==\"net\", DRIVERS==\"?*\", ATTR{type}==\"32\", "
-                                  "ATTR{address}==\"?*%s\", NAME=\"%s\"\n",
-                                  guid.c_str(), ifname));
+                                  "ATTR{address}==\"?*%s\", NAME=%s\n",
+                                  guid.c_str(), udevString(ifname).c_str()));
     }
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());

@@ -850,3 +850,24 @@ TEST(Rollback, DownTakesRoceSettingsBack)
     EXPECT_FALSE(port->defaultRoceTos);
     EXPECT_FALSE(port->trafficClass) << "traffic class left at " << *port->trafficClass;
 }
+
+// A generated udev rule never ends its string early: an interface name the
+// kernel takes with a quote in it becomes an e"..." string, and udev's
+// substitution characters are doubled.
+TEST(HostFiles, UdevRulesEscapeInterfaceNames)
+{
+    auto named = [](const char *ifname) {
+        auto c = connection(ifname, NM_SETTING_INFINIBAND_SETTING_NAME, ifname);
+        NMSetting *ib = nm_setting_infiniband_new();
+        g_object_set(ib, NM_SETTING_INFINIBAND_MAC_ADDRESS,
+                     "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51", nullptr);
+        nm_connection_add_setting(c.get(), ib);
+        return c;
+    };
+    auto hostile = named("a\",RUN+=\"x");
+    auto percent = named("ib%k$x");
+    std::string rules = activation::udevRules({hostile.get(), percent.get()});
+    EXPECT_NE(rules.find("NAME=e\"a\\\",RUN+=\\\"x\"\n"), std::string::npos) << rules;
+    EXPECT_NE(rules.find("NAME=\"ib%%k$$x\"\n"), std::string::npos) << rules;
+    EXPECT_EQ(rules.find("NAME=\"a\""), std::string::npos) << rules;
+}

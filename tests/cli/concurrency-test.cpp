@@ -60,6 +60,7 @@ TEST(Concurrency, ParallelAddsOfOneNameStoreOneProfile)
             } else {
                 refused++;
                 EXPECT_NE(r.err.find("a profile named 'same' exists already"), std::string::npos) << r.err;
+                EXPECT_EQ(r.status, 1) << r.err;
             }
         }
         ok += roundOk;
@@ -155,6 +156,37 @@ TEST(Concurrency, ParallelUpsAndDownsEachVerify)
     }
     std::printf("parallel up and down: %d rounds of %d processes: %u succeeded and verified\n", kRounds, kProcesses,
                 ok);
+}
+
+} // namespace
+
+namespace {
+
+// Bytes that are not UTF-8 are refused at add and import (exit 2, the
+// property named); nothing is written, so no profile disappears on reading.
+TEST(HostileCli, NonUtf8ValuesAreRefusedAtAddAndImport)
+{
+    Cli cli;
+    Result add = cli.run({"connection", "add", "type", "infiniband", "con-name", "caf\xe9", "ifname", "ib0"});
+    EXPECT_EQ(add.status, 2) << add.err;
+    EXPECT_NE(add.err.find("connection.id"), std::string::npos) << add.err;
+    Result parent = cli.run({"connection", "add", "type", "infiniband", "ifname", "ib0.8001", "parent", "ib\xe9",
+                             "p-key", "0x8001"});
+    EXPECT_NE(parent.status, 0) << parent.err;
+    cli.tmp().write("ifcfg-x", "TYPE=InfiniBand\nDEVICE=ib0\nNAME=$'caf\\xe9'\n");
+    Result imp = cli.run({"connection", "import", "type", "ifcfg-rh", "file", cli.tmp() / "ifcfg-x"});
+    EXPECT_EQ(imp.status, 2) << imp.err;
+    EXPECT_NE(imp.err.find("connection.id"), std::string::npos) << imp.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+TEST(HostileCli, InterfaceNameTheKernelRefusesIsNamed)
+{
+    Cli cli;
+    Result r = cli.run({"connection", "add", "type", "infiniband", "ifname", "ib/0"});
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("connection.interface-name"), std::string::npos) << r.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
 }
 
 } // namespace
