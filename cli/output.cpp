@@ -77,10 +77,28 @@ std::string jsonQuote(const std::string &s)
     return out + "\"";
 }
 
-std::string terseEscape(const std::string &s)
+// Control characters (a newline, an escape sequence) in a value would
+// forge lines or drive the terminal: shown as \xNN. UTF-8 text is kept.
+std::string displayEscape(const std::string &s)
 {
     std::string out;
     for (char c : s) {
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            g_snprintf(buf, sizeof buf, "\\x%02x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string terseEscape(const std::string &s)
+{
+    std::string out;
+    for (char c : displayEscape(s)) {
         if (c == ':' || c == '\\')
             out += '\\';
         out += c;
@@ -245,7 +263,7 @@ int Table::print(const Context &ctx) const
     for (size_t k = 0; k < cols.size(); k++) {
         w[k] = width(fields_[cols[k]].name);
         for (const auto &r : rows_)
-            w[k] = std::max(w[k], width(r.cells[cols[k]].value_or("--")));
+            w[k] = std::max(w[k], width(displayEscape(r.cells[cols[k]].value_or("--"))));
     }
     auto line = [&](const std::vector<std::string> &cells, const Row *row) {
         std::string s;
@@ -265,7 +283,7 @@ int Table::print(const Context &ctx) const
     for (const auto &r : rows_) {
         std::vector<std::string> cells;
         for (size_t c : cols)
-            cells.push_back(r.cells[c].value_or("--"));
+            cells.push_back(displayEscape(r.cells[c].value_or("--")));
         line(cells, &r);
     }
     return kExitOk;
@@ -325,7 +343,7 @@ int Record::print(const Context &ctx) const
         std::string name = item->first + ":";
         // nmcli aligns values at column 40.
         std::string pad(std::max<size_t>(w, 39) - width(name) + 1, ' ');
-        std::printf("%s%s%s\n", name.c_str(), pad.c_str(), item->second.value_or("--").c_str());
+        std::printf("%s%s%s\n", name.c_str(), pad.c_str(), displayEscape(item->second.value_or("--")).c_str());
     }
     return kExitOk;
 }

@@ -189,4 +189,20 @@ TEST(HostileCli, InterfaceNameTheKernelRefusesIsNamed)
     EXPECT_TRUE(cli.keyfiles().empty());
 }
 
+TEST(HostileCli, TablesEscapeControlCharacters)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "x\x1b[2Jy\nz", "ifname", "ib0"}).status,
+              0);
+    for (std::vector<std::string> args : {std::vector<std::string>{"connection", "show"},
+                                          std::vector<std::string>{"-t", "connection", "show"},
+                                          std::vector<std::string>{"connection", "show", "x\x1b[2Jy\nz"}}) {
+        Result r = cli.run(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("x1b[2Jy"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("y\nz"), std::string::npos) << r.out;
+    }
+}
+
 } // namespace
