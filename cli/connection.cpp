@@ -67,9 +67,22 @@ const char *takeId(const Args &args, size_t &i)
 NMConnection *findOrComplain(IbnmSettings *s, const char *id)
 {
     NMConnection *c = ibnm_settings_find(s, id);
-    if (!c)
+    if (c)
+        return c;
+    const char *const *denied = ibnm_settings_get_unreadable_files(s);
+    if (denied && *denied)
+        printError(_("connection '%s' is not among the profiles you may read: %s: permission denied"), id, *denied);
+    else
         printError(_("unknown connection '%s'"), id);
-    return c;
+    return nullptr;
+}
+
+// The exit status after findOrComplain() found nothing: 10 for an unknown
+// profile, 1 when the store holds files this user may not read.
+int notFoundStatus(IbnmSettings *s)
+{
+    const char *const *denied = ibnm_settings_get_unreadable_files(s);
+    return denied && *denied ? kExitFailed : kExitNotFound;
 }
 
 // A failed add/modify, with nmcli's exit statuses: a word that names
@@ -257,7 +270,7 @@ int cmdShow(Context &ctx, const Args &args)
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c)
-            return kExitNotFound;
+            return notFoundStatus(s);
         Record r("connection");
         addSettings(r, c);
         return r.print(ctx);
@@ -369,7 +382,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return kExitFailed;
     NMConnection *stored = findOrComplain(s, id);
     if (!stored)
-        return kExitNotFound;
+        return notFoundStatus(s);
     Obj<NMConnection> copy(nm_simple_connection_new_clone(stored));
     Obj<IbnmProfile> profile(ibnm_profile_new(copy.get()));
     auto argv = cargv(args, i);
@@ -439,7 +452,7 @@ int cmdDelete(Context &ctx, const Args &args)
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c) {
-            rc = kExitNotFound;
+            rc = notFoundStatus(s);
             continue;
         }
         std::string name = nm_connection_get_id(c), uuid = nm_connection_get_uuid(c);
@@ -546,7 +559,7 @@ int cmdExport(Context &ctx, const Args &args)
         return kExitFailed;
     NMConnection *c = findOrComplain(s, id);
     if (!c)
-        return kExitNotFound;
+        return notFoundStatus(s);
     if (i >= args.size())
         return printKeyfile(c);
     ErrorPtr err;
@@ -572,7 +585,7 @@ int upDown(Context &ctx, const Args &args, bool up)
         return kExitFailed;
     NMConnection *c = findOrComplain(s, id);
     if (!c)
-        return kExitNotFound;
+        return notFoundStatus(s);
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;

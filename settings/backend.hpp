@@ -38,6 +38,13 @@ public:
 
     virtual const std::vector<StoredProfile> &profiles() const = 0;
     virtual const std::vector<std::string> &warnings() const = 0;
+    // Files of the store this process may not read (EACCES, EPERM): a
+    // profile looked for may be in one of them.
+    virtual const std::vector<std::string> &unreadable() const
+    {
+        static const std::vector<std::string> none;
+        return none;
+    }
 
     // Stores a new profile; returns where (a file path or D-Bus path).
     virtual Result<std::string> add(NMConnection *connection) = 0;

@@ -29,6 +29,7 @@ struct IbnmSettingsPrivate {
     ibnm::settings::KeyfileBackend *keyfile_ = nullptr;
     // NULL-terminated view of the backend's warnings.
     std::vector<const char *> warningsView_{nullptr};
+    std::vector<const char *> unreadableView_{nullptr};
     // UUID -> position in backend_->profiles(), built at the first lookup
     // after a change, so that a lookup per profile (`connection show`'s
     // FILENAME column) stays linear in all. Cleared by every change.
@@ -56,6 +57,10 @@ void refreshWarnings(IbnmSettingsPrivate *priv)
     for (const auto &w : priv->backend_->warnings())
         priv->warningsView_.push_back(w.c_str());
     priv->warningsView_.push_back(nullptr);
+    priv->unreadableView_.clear();
+    for (const auto &f : priv->backend_->unreadable())
+        priv->unreadableView_.push_back(f.c_str());
+    priv->unreadableView_.push_back(nullptr);
 }
 
 void profilesChanged(IbnmSettingsPrivate *priv)
@@ -246,6 +251,23 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
 {
     return ibnm_settings_load(self, error);
+}
+
+/**
+ * ibnm_settings_get_unreadable_files:
+ * @self: the settings
+ *
+ * The files of the keyfile store the last load could not open for lack of
+ * permission (a non-root user and root's 0600 keyfiles): a profile not
+ * found may be in one of them, which is a permission problem, not an
+ * unknown profile.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the paths
+ */
+const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    return ibnm_settings_priv(self)->unreadableView_.data();
 }
 
 /**

@@ -39,6 +39,7 @@ gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
+const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self);
 struct _NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 

@@ -162,7 +162,7 @@ Status KeyfileBackend::load()
     if (!names)
         return std::move(names).error();
     std::vector<StoredProfile> profiles;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings, unreadable;
     std::set<std::string> uuids;
     for (const auto &name : *names) {
         if (ignoreFilename(name))
@@ -170,6 +170,8 @@ Status KeyfileBackend::load()
         std::string path = dir_ + "/" + name;
         auto p = readFile(path, &warnings);
         if (!p) {
+            if (p.error().errnum() == EACCES || p.error().errnum() == EPERM)
+                unreadable.push_back(path);
             warnings.push_back(p.error().toString());
             continue;
         }
@@ -183,6 +185,7 @@ Status KeyfileBackend::load()
     }
     profiles_ = std::move(profiles);
     warnings_ = std::move(warnings);
+    unreadable_ = std::move(unreadable);
     return {};
 }
 

@@ -27,6 +27,7 @@ public:
     Status lockForUpdate() override;
     const std::vector<StoredProfile> &profiles() const override { return profiles_; }
     const std::vector<std::string> &warnings() const override { return warnings_; }
+    const std::vector<std::string> &unreadable() const override { return unreadable_; }
     Result<std::string> add(NMConnection *connection) override;
     Status update(NMConnection *connection) override;
     Status remove(const std::string &uuid) override;
@@ -45,6 +46,7 @@ private:
     uid_t requiredOwner_ = 0;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
+    std::vector<std::string> unreadable_;
 };
 
 } // namespace ibnm::settings

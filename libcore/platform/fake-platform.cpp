@@ -511,33 +511,9 @@ Status FakePlatform::loadState()
     return {};
 }
 
-namespace {
-
-// Removes "state.XXXXXX" and "journal.XXXXXX": the temporary files of a
-// process killed while it wrote a snapshot. Called under the exclusive lock,
-// which every writer holds while its temporary file exists.
-void removeStaleTempFiles(const std::string &dir)
-{
-    GDirPtr d(g_dir_open(dir.c_str(), 0, nullptr));
-    if (!d)
-        return;
-    while (const char *name = g_dir_read_name(d.get())) {
-        std::string n = name;
-        for (const char *prefix : {"state.", "journal."}) {
-            size_t len = std::char_traits<char>::length(prefix);
-            if (n.size() != len + 6 || n.compare(0, len, prefix) != 0)
-                continue;
-            if (std::all_of(n.begin() + len, n.end(), [](char c) { return g_ascii_isalnum(c); }))
-                g_unlink((dir + "/" + n).c_str());
-        }
-    }
-}
-
-} // namespace
 
 Status FakePlatform::saveState()
 {
-    removeStaleTempFiles(stateDir_);
     std::string path = stateDir_ + "/state";
     std::string id = journal::newId();
     std::string text = "# The simulated host's state (ibnm). Delete this directory to reset it.\n" +
@@ -614,6 +590,30 @@ Status FakePlatform::restore()
     return {};
 }
 
+namespace {
+
+// Removes "state.XXXXXX" and "journal.XXXXXX": the temporary files of a
+// process killed while it wrote a snapshot. Called under the exclusive lock,
+// which every writer holds while its temporary file exists.
+void removeStaleTempFiles(const std::string &dir)
+{
+    GDirPtr d(g_dir_open(dir.c_str(), 0, nullptr));
+    if (!d)
+        return;
+    while (const char *name = g_dir_read_name(d.get())) {
+        std::string n = name;
+        for (const char *prefix : {"state.", "journal."}) {
+            size_t len = std::char_traits<char>::length(prefix);
+            if (n.size() != len + 6 || n.compare(0, len, prefix) != 0)
+                continue;
+            if (std::all_of(n.begin() + len, n.end(), [](char c) { return g_ascii_isalnum(c); }))
+                g_unlink((dir + "/" + n).c_str());
+        }
+    }
+}
+
+} // namespace
+
 template <typename Fn>
 Status FakePlatform::transact(bool write, Fn &&fn)
 {
@@ -636,6 +636,12 @@ Status FakePlatform::transact(bool write, Fn &&fn)
     while (flock(fd.get(), write ? LOCK_EX : LOCK_SH) != 0) {
         if (errno != EINTR)
             return Error::fromErrno(errno, lockPath);
+    }
+    // Once per process: under the lock (even a shared one) no writer is
+    // between creating its temporary file and renaming it.
+    if (!staleTempsRemoved_) {
+        staleTempsRemoved_ = true;
+        removeStaleTempFiles(stateDir_);
     }
     if (auto s = loadState(); !s.ok())
         return s;

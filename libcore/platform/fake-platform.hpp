@@ -203,6 +203,7 @@ private:
     // The record of the operation in progress (transact() saves it).
     std::optional<journal::Record> pending_;
     bool replaying_ = false;
+    bool staleTempsRemoved_ = false;
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;

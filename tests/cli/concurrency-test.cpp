@@ -10,8 +10,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
+
+#include <glib/gstdio.h>
+#include <unistd.h>
 
 using ibnm::test::Cli;
 using ibnm::test::lines;
@@ -203,6 +207,51 @@ TEST(HostileCli, TablesEscapeControlCharacters)
         EXPECT_NE(r.out.find("x1b[2Jy"), std::string::npos) << r.out;
         EXPECT_EQ(r.out.find("y\nz"), std::string::npos) << r.out;
     }
+}
+
+} // namespace
+
+namespace {
+
+// A user who may not read root's 0600 keyfile is told so (exit 1), not that
+// the profile is unknown (exit 10).
+TEST(HostileCli, RootOnlyProfileIsAPermissionErrorForOthers)
+{
+    if (geteuid() != 0 || !g_file_test("/usr/bin/setpriv", G_FILE_TEST_IS_EXECUTABLE))
+        GTEST_SKIP() << "needs root and setpriv to run ibnm as nobody";
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "ib0"}).status, 0);
+    ASSERT_EQ(g_chmod(cli.tmp().path().c_str(), 0755), 0);
+    ASSERT_EQ(g_chmod(cli.keyfileDir().c_str(), 0755), 0);
+    Result r = ibnm::test::spawn({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                  ibnm::test::cliPath(), "--keyfile-dir", cli.keyfileDir(), "connection", "show", "p"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("permission denied"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(cli.keyfileDir() + "/p.nmconnection"), std::string::npos) << r.err;
+}
+
+} // namespace
+
+namespace {
+
+// kill -9 between creating a temporary file and renaming it leaves the file;
+// the next run that takes the lock removes it (its writer is gone: every
+// writer holds the lock while its file exists).
+TEST(Concurrency, StaleTemporaryFilesOfKilledWritersAreRemoved)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "mlx4_ib0"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "up", "p"}).status, 0);
+    cli.tmp().write("keyfiles/.p.nmconnection.Ab12Cd", "half a keyfile");
+    cli.tmp().write("state/state.Xy98Zw", "half a snapshot");
+    cli.tmp().write("keyfiles/.other-file", "not ours");
+    ASSERT_EQ(cli.run({"connection", "modify", "p", "mtu", "2044"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "up", "p"}).status, 0);
+    auto names = cli.keyfiles();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{".other-file", "p.nmconnection"}));
+    EXPECT_FALSE(g_file_test((cli.stateDir() + "/state.Xy98Zw").c_str(), G_FILE_TEST_EXISTS));
+    std::printf("stale temporary files: 2 left by killed writers, 2 removed, 1 other file kept\n");
 }
 
 } // namespace

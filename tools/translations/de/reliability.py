@@ -21,4 +21,5 @@ T = {
 "cannot be read whole": "kann nicht vollständig gelesen werden",
 "%s: %s; ignored, the profile comes from NetworkManager": "%s: %s; ignoriert, das Profil kommt von NetworkManager",
 "%s holds profile %s, not %s (CONNECTION_UUID); ignored": "%s enthält das Profil %s, nicht %s (CONNECTION_UUID); ignoriert",
+"connection '%s' is not among the profiles you may read: %s: permission denied": "Verbindung „%s“ ist nicht unter den Profilen, die Sie lesen dürfen: %s: Zugriff verweigert",
 }

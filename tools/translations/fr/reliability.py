@@ -21,4 +21,5 @@ T = {
 "cannot be read whole": "ne peut être lu en entier",
 "%s: %s; ignored, the profile comes from NetworkManager": "%s : %s ; ignoré, le profil vient de NetworkManager",
 "%s holds profile %s, not %s (CONNECTION_UUID); ignored": "%s contient le profil %s, pas %s (CONNECTION_UUID) ; ignoré",
+"connection '%s' is not among the profiles you may read: %s: permission denied": "la connexion « %s » n’est pas parmi les profils que vous pouvez lire : %s : permission refusée",
 }
