@@ -10,6 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace ibnm;
+    if (fuzz::mayLoadJansson(fuzz::asText(data, size)))
+        return 0;
     auto vars = settings::ShellVars::parse(fuzz::asText(data, size), "/etc/sysconfig/network-scripts/ifcfg-fuzz");
     if (!vars.ok())
         return 0;

@@ -14,6 +14,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace ibnm;
+    if (fuzz::mayLoadJansson(fuzz::asText(data, size)))
+        return 0;
     fuzz::ScratchDir dir;
     auto files = fuzz::split(fuzz::asText(data, size), "\n----\n");
     for (size_t i = 0; i < files.size() && i < 8; i++) {

@@ -12,6 +12,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using namespace ibnm;
+    if (fuzz::mayLoadJansson(fuzz::asText(data, size)))
+        return 0;
     auto args = fuzz::split(fuzz::asText(data, size), "\n");
     if (args.size() > 64)
         return 0;
