@@ -86,7 +86,9 @@ public:
 
     // The profile store (--keyfile-dir, else NetworkManager or its keyfiles),
     // loaded; nullptr after printing the error.
-    IbnmSettings *settings();
+    // update: for a read-modify-write, the store is locked (held until the
+    // command ends) before it is read.
+    IbnmSettings *settings(bool update = false);
     // The host (--simulate / IBNM_SIMULATE, IBNM_SYSFS_ROOT, or this machine).
     IbnmHost *host();
     // The host's inventory, reloaded (GidTables: only devices, ports and
@@ -101,6 +103,7 @@ public:
 
 private:
     Obj<IbnmSettings> settings_;
+    bool settingsLocked_ = false;
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
     InventoryScope inventoryScope_ = InventoryScope::Whole;

@@ -17,9 +17,9 @@
 
 namespace ibnm::cli {
 
-IbnmSettings *Context::settings()
+IbnmSettings *Context::settings(bool update)
 {
-    if (settings_)
+    if (settings_ && (!update || settingsLocked_))
         return settings_.get();
     ErrorPtr err;
     if (!options.keyfileDir.empty()) {
@@ -29,7 +29,10 @@ IbnmSettings *Context::settings()
     } else {
         settings_.reset(ibnm_settings_new_auto(nullptr, Out(err)));
     }
-    if (!settings_ || !ibnm_settings_load(settings_.get(), Out(err))) {
+    if (settings_ && update)
+        settingsLocked_ = true;
+    if (!settings_ || !(update ? ibnm_settings_lock_for_update(settings_.get(), Out(err))
+                               : ibnm_settings_load(settings_.get(), Out(err)))) {
         printError("%s", err ? err->message : _("cannot open the profile store"));
         settings_.reset();
         return nullptr;

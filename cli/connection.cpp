@@ -8,6 +8,9 @@
 #include "cli/output.hpp"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -64,9 +67,22 @@ const char *takeId(const Args &args, size_t &i)
 NMConnection *findOrComplain(IbnmSettings *s, const char *id)
 {
     NMConnection *c = ibnm_settings_find(s, id);
-    if (!c)
+    if (c)
+        return c;
+    const char *const *denied = ibnm_settings_get_unreadable_files(s);
+    if (denied && *denied)
+        printError(_("connection '%s' is not among the profiles you may read: %s: permission denied"), id, *denied);
+    else
         printError(_("unknown connection '%s'"), id);
-    return c;
+    return nullptr;
+}
+
+// The exit status after findOrComplain() found nothing: 10 for an unknown
+// profile, 1 when the store holds files this user may not read.
+int notFoundStatus(IbnmSettings *s)
+{
+    const char *const *denied = ibnm_settings_get_unreadable_files(s);
+    return denied && *denied ? kExitFailed : kExitNotFound;
 }
 
 // A failed add/modify, with nmcli's exit statuses: a word that names
@@ -291,7 +307,7 @@ int cmdShow(Context &ctx, const Args &argsIn)
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c)
-            return kExitNotFound;
+            return notFoundStatus(s);
         if (i < args.size())
             return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
         Record r("connection");
@@ -329,6 +345,25 @@ int cmdShow(Context &ctx, const Args &argsIn)
 
 // --- add / modify -----------------------------------------------------------------
 
+// Standalone ibnm keeps one profile per name: `connection up NAME` must
+// name one, and of parallel adds of one con-name one succeeds. Called with
+// the store locked (ctx.settings(true)). False after printing the error.
+bool nameIsFree(IbnmSettings *s, const char *id)
+{
+    if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0)
+        return true; // NetworkManager allows it, as nmcli
+    PtrArray all(ibnm_settings_get_connections(s));
+    for (guint i = 0; i < all->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+        if (g_strcmp0(nm_connection_get_id(c), id) == 0) {
+            printError(_("a profile named '%s' exists already (UUID %s); choose another con-name"), id,
+                       nm_connection_get_uuid(c));
+            return false;
+        }
+    }
+    return true;
+}
+
 int printKeyfile(NMConnection *c)
 {
     ErrorPtr err;
@@ -352,8 +387,10 @@ int cmdAdd(Context &ctx, const Args &args)
     // else is known (no store, no host), so no ibnm rules run.
     if (ctx.options.offline)
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
+        return kExitFailed;
+    if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
@@ -395,12 +432,12 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     NMConnection *stored = findOrComplain(s, id);
     if (!stored)
-        return kExitNotFound;
+        return notFoundStatus(s);
     Obj<NMConnection> copy(nm_simple_connection_new_clone(stored));
     Obj<IbnmProfile> profile(ibnm_profile_new(copy.get()));
     auto argv = cargv(args, i);
@@ -462,7 +499,7 @@ int cmdDelete(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
     int rc = kExitOk;
@@ -470,7 +507,7 @@ int cmdDelete(Context &ctx, const Args &args)
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c) {
-            rc = kExitNotFound;
+            rc = notFoundStatus(s);
             continue;
         }
         std::string name = nm_connection_get_id(c), uuid = nm_connection_get_uuid(c);
@@ -627,6 +664,17 @@ int cmdImport(Context &ctx, const Args &args)
             return importIfcfgDirectory(ctx, file);
         c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
     } else if (type == "keyfile") {
+        // Bounded before it is read: a huge file or a FIFO is refused.
+        GStatBuf st;
+        if (g_stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            printError(_("%s: not a regular file"), file.c_str());
+            return kExitFailed;
+        }
+        if (g_stat(file.c_str(), &st) == 0 && st.st_size > IBNM_KEYFILE_MAX_SIZE) {
+            printError(_("%s: the file is larger than %d bytes, the most a keyfile may have"), file.c_str(),
+                       IBNM_KEYFILE_MAX_SIZE);
+            return kExitFailed;
+        }
         CharPtr data;
         if (!g_file_get_contents(file.c_str(), Out(data), nullptr, Out(err)))
             return reportError(err.get());
@@ -639,8 +687,10 @@ int cmdImport(Context &ctx, const Args &args)
     Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
     if (ctx.options.offline)
         return printKeyfile(c.get());
-    IbnmSettings *s = ctx.settings();
+    IbnmSettings *s = ctx.settings(true);
     if (!s)
+        return kExitFailed;
+    if (!nameIsFree(s, nm_connection_get_id(c.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
@@ -662,7 +712,7 @@ int cmdExport(Context &ctx, const Args &args)
         return kExitFailed;
     NMConnection *c = findOrComplain(s, id);
     if (!c)
-        return kExitNotFound;
+        return notFoundStatus(s);
     if (i >= args.size())
         return printKeyfile(c);
     ErrorPtr err;
@@ -704,7 +754,7 @@ PtrArray selectProfiles(IbnmSettings *s, const Args &args, int &rc)
         const char *id = takeId(args, i);
         NMConnection *c = findOrComplain(s, id);
         if (!c) {
-            rc = kExitNotFound;
+            rc = notFoundStatus(s);
             return nullptr;
         }
         bool dup = false;

@@ -77,10 +77,28 @@ std::string jsonQuote(const std::string &s)
     return out + "\"";
 }
 
-std::string terseEscape(const std::string &s)
+// Control characters (a newline, an escape sequence) in a value would
+// forge lines or drive the terminal: shown as \xNN. UTF-8 text is kept.
+std::string displayEscape(const std::string &s)
 {
     std::string out;
     for (char c : s) {
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            char buf[8];
+            g_snprintf(buf, sizeof buf, "\\x%02x", u);
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+std::string terseEscape(const std::string &s)
+{
+    std::string out;
+    for (char c : displayEscape(s)) {
         if (c == ':' || c == '\\')
             out += '\\';
         out += c;
@@ -249,9 +267,11 @@ std::string Table::display(const Context &ctx, size_t col, const Cell &cell) con
     bool terse = ctx.options.mode == OutputMode::Terse || ctx.options.getValues;
     if (!cell || cell->empty())
         return terse ? "" : "--";
+    // Control characters are shown as \xNN (displayEscape): a value never
+    // forges a line or drives the terminal.
     if (!terse && col < fields_.size() && fields_[col].human)
-        return fields_[col].human(*cell);
-    return *cell;
+        return displayEscape(fields_[col].human(*cell));
+    return displayEscape(*cell);
 }
 
 int Table::print(const Context &ctx) const
@@ -386,7 +406,7 @@ int Record::print(const Context &ctx) const
         std::fputs(j.str().c_str(), stdout);
         return kExitOk;
     }
-    auto shown = [&](const Cell &v) { return v && !v->empty() ? *v : std::string("--"); };
+    auto shown = [&](const Cell &v) { return v && !v->empty() ? displayEscape(*v) : std::string("--"); };
     // -g: the values, one a line, escaped unless -e no (nmcli 1.42).
     if (o.getValues) {
         for (const auto *item : selected) {

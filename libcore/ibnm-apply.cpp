@@ -292,6 +292,16 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         // refused and the engine undoes what was done.
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
+        // One activation at a time, from reading the host to verifying it
+        // (or undoing it): a parallel run neither plans on this run's
+        // half-done work nor rolls it back. A dry run changes nothing.
+        ibnm::UniqueFd activationLock;
+        if (!(flags & IBNM_APPLY_FLAGS_DRY_RUN)) {
+            auto lock = platform.lockActivations();
+            if (!lock.ok())
+                return std::move(lock).error();
+            activationLock = std::move(lock).value();
+        }
         auto snapshot = platform.readHost();
         if (!snapshot.ok())
             return std::move(snapshot).error();

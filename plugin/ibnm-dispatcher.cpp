@@ -41,12 +41,23 @@
 #include <cstring>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 
 namespace {
 
 std::string gUuid = "-";
+
+// g_strescape()'s exceptions: every byte from 0x80 (UTF-8 text stays) and
+// the double quote.
+const char *const kKeepUnescaped =
+    "\"\x80\x81\x82\x83\x84\x85\x86\x87\x88\x89\x8a\x8b\x8c\x8d\x8e\x8f\x90\x91\x92\x93\x94\x95\x96\x97\x98\x99\x9a\x9b"
+    "\x9c\x9d\x9e\x9f\xa0\xa1\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xaa\xab\xac\xad\xae\xaf\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7"
+    "\xb8\xb9\xba\xbb\xbc\xbd\xbe\xbf\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf\xd0\xd1\xd2\xd3"
+    "\xd4\xd5\xd6\xd7\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf\xe0\xe1\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xea\xeb\xec\xed\xee\xef"
+    "\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff";
 FILE *gLog = nullptr;
 
 // One line per event, tagged with the profile's UUID: to syslog, to stderr
@@ -56,8 +67,13 @@ void logLine(int priority, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
+    char *raw = g_strdup_vprintf(fmt, ap);
     va_end(ap);
+    // A profile id or interface name with a newline or an escape sequence
+    // must not forge a log line or drive a terminal: control characters
+    // (and backslashes) are escaped, UTF-8 text is kept.
+    char *msg = g_strescape(raw, kKeepUnescaped);
+    g_free(raw);
     syslog(priority, "%s: %s", gUuid.c_str(), msg);
     std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", gUuid.c_str(), msg);
     if (gLog) {
@@ -80,19 +96,65 @@ bool hasIbnmKeys(NMConnection *c)
     return false;
 }
 
+// The keyfile CONNECTION_FILENAME names, if it may be trusted: owned by
+// root with no access for group or others (NetworkManager's rule, and the
+// CLI's), a regular file of at most IBNM_KEYFILE_MAX_SIZE bytes, holding
+// the profile `uuid`. Anything else is logged and nullptr returned: the
+// profile then comes from NetworkManager, which checked the file it read.
+NMConnection *loadTrustedKeyfile(const char *filename, const char *uuid)
+{
+    int fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return nullptr;
+    struct stat st {};
+    std::string data;
+    const char *refused = nullptr;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        refused = _("not a regular file");
+    else if (st.st_uid != 0)
+        refused = _("not owned by root");
+    else if ((st.st_mode & 0077) != 0)
+        refused = _("group or others have access (0600 is required)");
+    else if (st.st_size > IBNM_KEYFILE_MAX_SIZE)
+        refused = _("larger than a keyfile may be");
+    if (refused == nullptr) {
+        char buf[8192];
+        ssize_t n;
+        while ((n = read(fd, buf, sizeof buf)) > 0 && data.size() <= size_t(IBNM_KEYFILE_MAX_SIZE))
+            data.append(buf, size_t(n));
+        if (n < 0 || data.size() > size_t(IBNM_KEYFILE_MAX_SIZE))
+            refused = _("cannot be read whole");
+    }
+    close(fd);
+    if (refused) {
+        logLine(LOG_WARNING, _("%s: %s; ignored, the profile comes from NetworkManager"), filename, refused);
+        return nullptr;
+    }
+    GError *error = nullptr;
+    NMConnection *c = ibnm_keyfile_from_data(data.c_str(), filename, &error);
+    if (c == nullptr) {
+        logLine(LOG_WARNING, "%s", error->message);
+        g_error_free(error);
+        return nullptr;
+    }
+    if (g_strcmp0(nm_connection_get_uuid(c), uuid) != 0) {
+        logLine(LOG_WARNING, _("%s holds profile %s, not %s (CONNECTION_UUID); ignored"), filename,
+                nm_connection_get_uuid(c), uuid);
+        g_object_unref(c);
+        return nullptr;
+    }
+    return c;
+}
+
 // The profile: from its keyfile when NetworkManager says where it is (no
-// D-Bus round trip), else from NetworkManager over D-Bus.
+// D-Bus round trip) and the file may be trusted, else from NetworkManager
+// over D-Bus.
 NMConnection *loadProfile(const char *uuid, GError **error)
 {
     const char *filename = g_getenv("CONNECTION_FILENAME");
-    if (filename && g_str_has_suffix(filename, ".nmconnection")) {
-        char *data = nullptr;
-        if (g_file_get_contents(filename, &data, nullptr, nullptr)) {
-            NMConnection *c = ibnm_keyfile_from_data(data, filename, error);
-            g_free(data);
+    if (filename && g_str_has_suffix(filename, ".nmconnection"))
+        if (NMConnection *c = loadTrustedKeyfile(filename, uuid))
             return c;
-        }
-    }
     IbnmSettings *settings = ibnm_settings_new_networkmanager(error);
     if (settings == nullptr)
         return nullptr;
@@ -237,7 +299,12 @@ int main(int argc, char **argv)
     const char *uuid = g_getenv("CONNECTION_UUID");
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
         return 0;
-    gUuid = uuid;
+    {
+        // The log prefix is escaped as the messages are.
+        char *escaped = g_strescape(uuid, kKeepUnescaped);
+        gUuid = escaped;
+        g_free(escaped);
+    }
 
     GError *error = nullptr;
     NMConnection *profile = loadProfile(uuid, &error);

@@ -3,12 +3,14 @@
 
 #include "settings/atomic-file.hpp"
 
+#include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 
 #include <glib.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio> // renameat2
 #include <cstring>
 
 #include <fcntl.h>
@@ -82,23 +84,25 @@ Result<std::string> writeTemporary(const std::string &path, std::string_view con
     GCharPtr base(g_path_get_basename(path.c_str()));
     std::string tmpl = dir + "/." + base.get() + ".XXXXXX";
 
+    // The temporary file's random name means nothing to a user: errors
+    // name the directory (creating a file there) or the file replaced.
     UniqueFd fd(g_mkstemp_full(tmpl.data(), O_RDWR | O_CLOEXEC, 0600));
     if (!fd)
-        return Error::fromErrno(errno, tmpl);
+        return Error::fromErrno(errno, dir);
     TempFileGuard guard(tmpl);
 
     if (opts.uid || opts.gid) {
         if (::fchown(fd.get(), opts.uid ? *opts.uid : uid_t(-1), opts.gid ? *opts.gid : gid_t(-1)) != 0)
-            return Error::fromErrno(errno, tmpl);
+            return Error::fromErrno(errno, path);
     }
     if (::fchmod(fd.get(), opts.mode) != 0)
-        return Error::fromErrno(errno, tmpl);
-    if (Status s = writeAll(fd.get(), content, tmpl); !s.ok())
+        return Error::fromErrno(errno, path);
+    if (Status s = writeAll(fd.get(), content, path); !s.ok())
         return std::move(s).error();
     if (sync && ::fsync(fd.get()) != 0)
-        return Error::fromErrno(errno, tmpl);
+        return Error::fromErrno(errno, path);
     if (::close(fd.release()) != 0)
-        return Error::fromErrno(errno, tmpl);
+        return Error::fromErrno(errno, path);
     guard.release();
     return tmpl;
 }
@@ -111,7 +115,10 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
     if (!tmp)
         return std::move(tmp).error();
     TempFileGuard guard(*tmp);
-    if (::rename(tmp->c_str(), path.c_str()) != 0)
+    if (!opts.replace) {
+        if (::renameat2(AT_FDCWD, tmp->c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0)
+            return Error::fromErrno(errno, path, errno == EEXIST ? IBNM_ERROR_EXISTS : IBNM_ERROR_IO);
+    } else if (::rename(tmp->c_str(), path.c_str()) != 0)
         return Error::fromErrno(errno, path);
     guard.release();
     return syncDirectory(dirName(path));
@@ -165,6 +172,36 @@ Status AtomicWriteBatch::commit()
         if (Status s = syncDirectory(dir); !s.ok())
             return s;
     return {};
+}
+
+Result<std::optional<std::string>> readFileBounded(const std::string &path, size_t max)
+{
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!fd)
+        return Error::fromErrno(errno, path, errno == ENOENT ? IBNM_ERROR_NOT_FOUND : IBNM_ERROR_IO);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return Error::fromErrno(errno, path);
+    if (!S_ISREG(st.st_mode))
+        return Error(IBNM_ERROR_PERMISSION_DENIED, _("not a regular file; not read")).withContext(path);
+    if (static_cast<unsigned long long>(st.st_size) > max)
+        return std::optional<std::string>();
+    // The size may change under us: read at most max + 1 bytes.
+    std::string out;
+    char buf[8192];
+    for (;;) {
+        ssize_t n = ::read(fd.get(), buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return Error::fromErrno(errno, path);
+        if (n == 0)
+            break;
+        out.append(buf, size_t(n));
+        if (out.size() > max)
+            return std::optional<std::string>();
+    }
+    return std::optional<std::string>(std::move(out));
 }
 
 Status removeFileDurably(const std::string &path)

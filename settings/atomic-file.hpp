@@ -20,13 +20,16 @@ struct AtomicWriteOptions {
     // Owner to give the file; nullopt leaves it to the writing process.
     std::optional<uid_t> uid;
     std::optional<gid_t> gid;
+    // false: never replace an existing file (renameat2 RENAME_NOREPLACE);
+    // IBNM_ERROR_EXISTS naming it instead.
+    bool replace = true;
 };
 
 // Writes `content` to a temporary file in the directory of `path` (a hidden
 // name ".<name>.XXXXXX", which NetworkManager and the keyfile store ignore),
 // sets mode and owner, fsyncs it, renames it over `path` and fsyncs the
 // directory. On failure the temporary file is removed and `path` is left as
-// it was.
+// it was. Errors name `path` or its directory, never the temporary file.
 Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
 
 // Atomic replacement of many files, durable with one sync instead of two
@@ -52,6 +55,11 @@ private:
 
 // Removes `path` and fsyncs its directory.
 Status removeFileDurably(const std::string &path);
+
+// Reads the regular file `path` (opened O_NONBLOCK: a FIFO is refused, never
+// waited on) when it has at most `max` bytes; std::nullopt when it has more
+// (the caller says which limit). Errors name `path`.
+Result<std::optional<std::string>> readFileBounded(const std::string &path, size_t max);
 
 // fsync() of a directory, so a rename or unlink in it is on disk.
 Status syncDirectory(const std::string &dir);

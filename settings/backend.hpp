@@ -33,8 +33,21 @@ public:
     // warning naming it. Only a failure to read the store at all is an error.
     virtual Status load() = 0;
 
+    // Takes the store's write lock, held until the backend is destroyed, and
+    // reads the store again: a read-modify-write (add, modify, delete) after
+    // it is not interleaved with another process's. NetworkManager's daemon
+    // serialises its own changes: nothing to do there.
+    virtual Status lockForUpdate() { return load(); }
+
     virtual const std::vector<StoredProfile> &profiles() const = 0;
     virtual const std::vector<std::string> &warnings() const = 0;
+    // Files of the store this process may not read (EACCES, EPERM): a
+    // profile looked for may be in one of them.
+    virtual const std::vector<std::string> &unreadable() const
+    {
+        static const std::vector<std::string> none;
+        return none;
+    }
 
     // Stores a new profile; returns where (a file path or D-Bus path).
     virtual Result<std::string> add(NMConnection *connection) = 0;

@@ -34,6 +34,7 @@ struct IbnmSettingsPrivate {
     std::string keyfileDir_ = IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
     // NULL-terminated view of the backend's warnings.
     std::vector<const char *> warningsView_{nullptr};
+    std::vector<const char *> unreadableView_{nullptr};
     // UUID -> position in backend_->profiles(), built at the first lookup
     // after a change, so that a lookup per profile (`connection show`'s
     // FILENAME column) stays linear in all. Cleared by every change.
@@ -177,6 +178,10 @@ void refreshWarnings(IbnmSettingsPrivate *priv)
     for (const auto &w : priv->backend_->warnings())
         priv->warningsView_.push_back(w.c_str());
     priv->warningsView_.push_back(nullptr);
+    priv->unreadableView_.clear();
+    for (const auto &f : priv->backend_->unreadable())
+        priv->unreadableView_.push_back(f.c_str());
+    priv->unreadableView_.push_back(nullptr);
 }
 
 void profilesChanged(IbnmSettingsPrivate *priv)
@@ -364,6 +369,51 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
 {
     return ibnm_settings_load(self, error);
+}
+
+/**
+ * ibnm_settings_get_unreadable_files:
+ * @self: the settings
+ *
+ * The files of the keyfile store the last load could not open for lack of
+ * permission (a non-root user and root's 0600 keyfiles): a profile not
+ * found may be in one of them, which is a permission problem, not an
+ * unknown profile.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the paths
+ */
+const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    return ibnm_settings_priv(self)->unreadableView_.data();
+}
+
+/**
+ * ibnm_settings_lock_for_update:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Takes the store's write lock, held until @self is finalized, and reads
+ * the store again (as ibnm_settings_load()). Call it before a
+ * read-modify-write: another process that changes the store waits, so two
+ * adds of one name or two modifications of one profile are not
+ * interleaved. The keyfile store locks its directory (flock(2)) and removes
+ * the temporary files of writers that were killed; NetworkManager
+ * serialises its own changes.
+ *
+ * Returns: TRUE on success
+ */
+gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status s = priv->backend_->lockForUpdate();
+        profilesChanged(priv);
+        refreshWarnings(priv);
+        return s;
+    });
 }
 
 /**

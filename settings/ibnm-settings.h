@@ -70,6 +70,8 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  * Since: 0.1
  */
 #define IBNM_SETTINGS_KEYFILE_DIR "keyfile-dir"
+/* The largest keyfile ibnm reads (1 MiB); a larger one is refused, naming it. */
+#define IBNM_KEYFILE_MAX_SIZE (1024 * 1024)
 
 IbnmSettings *ibnm_settings_new_keyfile(const char *dir);
 IbnmSettings *ibnm_settings_new_networkmanager(GError **error);
@@ -81,8 +83,10 @@ void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid);
 
 gboolean ibnm_settings_load(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
+gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
+const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self);
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);

@@ -3,6 +3,8 @@
 
 #include "settings/ifcfg-reader.hpp"
 
+#include "settings/atomic-file.hpp"
+
 #include "libcore/model/ipoib.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
@@ -25,19 +27,34 @@ bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 int octal(char c) { return c >= '0' && c <= '7' ? c - '0' : -1; }
 
-// Unescapes one shell word, or reports that it needs more lines (an open
-// quote or a trailing backslash) or is not a plain value.
-Scan scanValue(std::string_view v, std::string &out)
+// Unescapes one shell word, or reports that it is incomplete (an open
+// quote or a trailing backslash at the end of `v`) or is not a plain value.
+// With `multiline`, `v` is the rest of the file: a newline outside quotes
+// ends the word, and *consumed is where its line ends; each character is
+// looked at once, so a file is parsed in linear time (an unclosed quote
+// used to rescan the value once per following line).
+Scan scanValue(std::string_view v, std::string &out, bool multiline = false, size_t *consumed = nullptr)
 {
     out.clear();
     size_t i = 0;
+    auto endOfLine = [&](size_t at) {
+        if (consumed) {
+            size_t nl = v.find('\n', at);
+            *consumed = nl == std::string_view::npos ? v.size() : nl;
+        }
+        return Scan::Ok;
+    };
     while (i < v.size()) {
         char c = v[i];
+        if (multiline && c == '\n')
+            return endOfLine(i);
         if (isSpace(c)) {
             // The word ended: only blanks or a comment may follow.
             while (i < v.size() && isSpace(v[i]))
                 i++;
-            return i == v.size() || v[i] == '#' ? Scan::Ok : Scan::Invalid;
+            if (i == v.size() || v[i] == '#' || (multiline && v[i] == '\n'))
+                return endOfLine(i);
+            return Scan::Invalid;
         }
         if (c == '\\') {
             if (i + 1 >= v.size())
@@ -146,7 +163,7 @@ Scan scanValue(std::string_view v, std::string &out)
             i++;
         }
     }
-    return Scan::Ok;
+    return endOfLine(i);
 }
 
 bool validKey(std::string_view k)
@@ -376,6 +393,10 @@ std::optional<std::string> shellUnescape(std::string_view value)
 
 Result<ShellVars> ShellVars::parse(std::string_view text, const std::string &filename)
 {
+    if (text.size() > kMaxIfcfgSize)
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most an ifcfg file may have"),
+                                                 kMaxIfcfgSize))
+            .withContext(filename);
     ShellVars vars;
     vars.filename_ = filename;
     std::vector<std::string_view> lines;
@@ -400,14 +421,15 @@ Result<ShellVars> ShellVars::parse(std::string_view text, const std::string &fil
         if (eq == std::string_view::npos || !validKey(line.substr(0, eq)))
             continue; // not an assignment: NetworkManager ignores such lines too
         std::string key(line.substr(0, eq));
-        std::string raw(line.substr(eq + 1));
+        // A quoted value (or a backslash) may continue on the next lines:
+        // scan the rest of the file once, then go on after the value's end.
+        size_t valueStart = size_t(line.data() - text.data()) + eq + 1;
         std::string value;
-        Scan r;
-        // A quoted value (or a backslash) may continue on the next lines.
-        while ((r = scanValue(raw, value)) == Scan::Incomplete && i + 1 < lines.size()) {
-            raw += '\n';
-            raw.append(lines[++i]);
-        }
+        size_t consumed = 0;
+        Scan r = scanValue(text.substr(valueStart), value, true, &consumed);
+        size_t valueEnd = valueStart + consumed;
+        while (i + 1 < lines.size() && size_t(lines[i + 1].data() - text.data()) <= valueEnd)
+            i++;
         if (r != Scan::Ok)
             return Error(IBNM_ERROR_PARSE,
                          r == Scan::Incomplete
@@ -423,14 +445,14 @@ Result<ShellVars> ShellVars::parse(std::string_view text, const std::string &fil
 
 Result<ShellVars> ShellVars::load(const std::string &path)
 {
-    GCharPtr contents;
-    gsize len = 0;
-    GErrorPtr err;
-    if (!g_file_get_contents(path.c_str(), outPtr(contents), &len, outPtr(err))) {
-        int errnum = err->domain == G_FILE_ERROR && err->code == G_FILE_ERROR_NOENT ? ENOENT : EIO;
-        return Error(errnum == ENOENT ? IBNM_ERROR_NOT_FOUND : IBNM_ERROR_IO, err->message);
-    }
-    return parse(std::string_view(contents.get(), len), path);
+    auto contents = readFileBounded(path, kMaxIfcfgSize);
+    if (!contents)
+        return std::move(contents).error();
+    if (!contents->has_value())
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most an ifcfg file may have"),
+                                                 kMaxIfcfgSize))
+            .withContext(path);
+    return parse(**contents, path);
 }
 
 const std::string *ShellVars::get(const std::string &key) const

@@ -18,6 +18,10 @@ namespace ibnm::settings {
 // NetworkManager's svUnescape() does: '...', "..." (backslash escapes only
 // $ ` " \ and newline), $'...' (C escapes), backslash outside quotes, and
 // concatenation of those. Errors name FILE:LINE.
+// An ifcfg file is a few hundred bytes; a larger one is refused before it
+// is parsed.
+inline constexpr size_t kMaxIfcfgSize = 64 * 1024;
+
 class ShellVars {
 public:
     static Result<ShellVars> parse(std::string_view text, const std::string &filename);

@@ -7,6 +7,7 @@
 #include "libcore/support/strings.hpp"
 #include "settings/atomic-file.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "libcore/support/file-lock.hpp"
 
 #include <glib/gstdio.h>
 
@@ -45,7 +46,7 @@ Result<std::vector<std::string>> listDir(const std::string &dir)
     return names;
 }
 
-Result<std::string> readWhole(int fd, const std::string &path)
+Result<std::string> readWhole(int fd, const std::string &path, size_t max)
 {
     std::string out;
     char buf[8192];
@@ -59,6 +60,9 @@ Result<std::string> readWhole(int fd, const std::string &path)
         if (n == 0)
             break;
         out.append(buf, size_t(n));
+        if (out.size() > max)
+            return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have; ignored"), max))
+                .withContext(path);
     }
     return out;
 }
@@ -101,7 +105,11 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
                                  "required); ignored"),
                                unsigned(st.st_mode & 07777)))
             .withContext(path);
-    auto data = readWhole(fd.get(), path);
+    if (static_cast<unsigned long long>(st.st_size) > kMaxKeyfileSize)
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have; ignored"),
+                                                 kMaxKeyfileSize))
+            .withContext(path);
+    auto data = readWhole(fd.get(), path, kMaxKeyfileSize);
     if (!data)
         return std::move(data).error();
     auto connection = keyfileFromData(*data, path, warnings);
@@ -110,13 +118,51 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
     return StoredProfile{std::move(*connection), path, {}};
 }
 
+namespace {
+
+// A temporary file atomicWriteFile() makes for a keyfile: ".NAME.XXXXXX".
+bool isWriterTempFile(const std::string &name)
+{
+    static const std::string ext = ".nmconnection.";
+    size_t at = name.rfind(ext);
+    if (name.empty() || name[0] != '.' || at == std::string::npos || name.size() != at + ext.size() + 6)
+        return false;
+    for (size_t i = at + ext.size(); i < name.size(); i++)
+        if (!g_ascii_isalnum(name[i]))
+            return false;
+    return true;
+}
+
+} // namespace
+
+Status KeyfileBackend::lockForUpdate()
+{
+    if (!lock_) {
+        if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
+            return Error::fromErrno(errno, dir_);
+        auto lock = lockDirectoryExclusive(dir_);
+        if (!lock)
+            return std::move(lock).error();
+        lock_ = std::move(lock).value();
+        // Every writer holds the lock while its temporary file exists: one
+        // found now belongs to a writer that was killed.
+        auto names = listDir(dir_);
+        if (!names)
+            return std::move(names).error();
+        for (const auto &name : *names)
+            if (isWriterTempFile(name))
+                (void)::unlinkat(lock_.get(), name.c_str(), 0);
+    }
+    return load();
+}
+
 Status KeyfileBackend::load()
 {
     auto names = listDir(dir_);
     if (!names)
         return std::move(names).error();
     std::vector<StoredProfile> profiles;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings, unreadable;
     std::set<std::string> uuids;
     for (const auto &name : *names) {
         if (ignoreFilename(name))
@@ -124,6 +170,8 @@ Status KeyfileBackend::load()
         std::string path = dir_ + "/" + name;
         auto p = readFile(path, &warnings);
         if (!p) {
+            if (p.error().errnum() == EACCES || p.error().errnum() == EPERM)
+                unreadable.push_back(path);
             warnings.push_back(p.error().toString());
             continue;
         }
@@ -137,6 +185,7 @@ Status KeyfileBackend::load()
     }
     profiles_ = std::move(profiles);
     warnings_ = std::move(warnings);
+    unreadable_ = std::move(unreadable);
     return {};
 }
 
@@ -168,12 +217,13 @@ Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
     return Error(IBNM_ERROR_EXISTS, strprintf(_("no free file name for profile '%s'"), id.c_str())).withContext(dir_);
 }
 
-Status KeyfileBackend::write(const std::string &path, const std::string &data)
+Status KeyfileBackend::write(const std::string &path, const std::string &data, bool replace)
 {
     if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
         return Error::fromErrno(errno, dir_);
     AtomicWriteOptions opts;
     opts.mode = 0600;
+    opts.replace = replace;
     if (geteuid() == 0) {
         opts.uid = 0;
         opts.gid = 0;
@@ -213,7 +263,8 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
     auto path = choosePath(copy->get());
     if (!path)
         return std::move(path).error();
-    if (Status s = write(*path, *data); !s.ok())
+    // Never over a file that appeared since the store was read.
+    if (Status s = write(*path, *data, false); !s.ok())
         return std::move(s).error();
     profiles_.push_back(StoredProfile{std::move(*copy), *path, {}});
     return *path;
@@ -232,7 +283,7 @@ Status KeyfileBackend::update(NMConnection *connection)
     if (!data)
         return std::move(data).error();
     // NetworkManager keeps the file of an existing profile, even when its id changes.
-    if (Status s = write(p->filename, *data); !s.ok())
+    if (Status s = write(p->filename, *data, true); !s.ok())
         return s;
     p->connection = std::move(*copy);
     return {};

@@ -24,8 +24,13 @@ public:
     void setRequiredOwner(uid_t uid) { requiredOwner_ = uid; }
 
     Status load() override;
+    // flock(2) on the directory itself (no lock file in NetworkManager's
+    // directory). Under it, hidden temporary files a killed writer left
+    // (".NAME.nmconnection.XXXXXX") are removed: every writer holds it.
+    Status lockForUpdate() override;
     const std::vector<StoredProfile> &profiles() const override { return profiles_; }
     const std::vector<std::string> &warnings() const override { return warnings_; }
+    const std::vector<std::string> &unreadable() const override { return unreadable_; }
     Result<std::string> add(NMConnection *connection) override;
     Status update(NMConnection *connection) override;
     Status remove(const std::string &uuid) override;
@@ -39,13 +44,16 @@ public:
 private:
     StoredProfile *findByUuid(const std::string &uuid);
     Result<std::string> choosePath(NMConnection *connection) const;
-    Status write(const std::string &path, const std::string &data);
+    // replace false: fails (IBNM_ERROR_EXISTS) when `path` exists.
+    Status write(const std::string &path, const std::string &data, bool replace);
 
     std::string dir_;
+    UniqueFd lock_;
     uid_t requiredOwner_ = 0;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
     std::unique_ptr<AtomicWriteBatch> batch_; // between beginBatch() and commitBatch()
+    std::vector<std::string> unreadable_;
 };
 
 } // namespace ibnm::settings

@@ -111,9 +111,72 @@ Status validateUserData(NMConnection *connection)
     return {};
 }
 
+Status validateForWrite(NMConnection *connection)
+{
+    // Every string NetworkManager keeps must be UTF-8: a keyfile with other
+    // bytes is written, then refused on reading (the profile disappears and
+    // cannot be deleted).
+    auto notUtf8 = [](NMSetting *s, const char *prop) {
+        return Error(IBNM_ERROR_INVALID_VALUE, _("the value is not valid UTF-8"))
+            .withContext(std::string(nm_setting_get_name(s)) + "." + prop);
+    };
+    guint nSettings = 0;
+    GCharPtr settingsMem;
+    NMSetting **settings = nm_connection_get_settings(connection, &nSettings);
+    settingsMem.reset(reinterpret_cast<char *>(settings));
+    for (guint i = 0; i < nSettings; i++) {
+        NMSetting *s = settings[i];
+        guint nProps = 0;
+        GParamSpec **props = g_object_class_list_properties(G_OBJECT_GET_CLASS(s), &nProps);
+        GCharPtr propsMem(reinterpret_cast<char *>(props));
+        for (guint j = 0; j < nProps; j++) {
+            GParamSpec *ps = props[j];
+            if (!(ps->flags & G_PARAM_READABLE))
+                continue;
+            // (g_object_get is variadic: it takes the raw out-pointer.)
+            if (ps->value_type == G_TYPE_STRING) {
+                char *raw = nullptr;
+                g_object_get(s, ps->name, &raw, nullptr);
+                GCharPtr v(raw);
+                if (v && !g_utf8_validate(v.get(), -1, nullptr))
+                    return notUtf8(s, ps->name);
+            } else if (ps->value_type == G_TYPE_STRV) {
+                char **raw = nullptr;
+                g_object_get(s, ps->name, &raw, nullptr);
+                GStrvPtr v(raw);
+                for (char **p = v.get(); p && *p; p++)
+                    if (!g_utf8_validate(*p, -1, nullptr))
+                        return notUtf8(s, ps->name);
+            }
+        }
+    }
+    if (auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER))) {
+        guint n = 0;
+        const char *const *keys = nm_setting_user_get_keys(user, &n);
+        for (guint i = 0; i < n; i++) {
+            const char *v = nm_setting_user_get_data(user, keys[i]);
+            if (!g_utf8_validate(keys[i], -1, nullptr) || (v && !g_utf8_validate(v, -1, nullptr)))
+                return notUtf8(NM_SETTING(user), keys[i]);
+        }
+    }
+    // Interface names as the kernel takes them (dev_valid_name(), asked of
+    // libnm), before anything is written.
+    GErrorPtr err;
+    const char *ifname = nm_connection_get_interface_name(connection);
+    if (ifname && !nm_utils_is_valid_iface_name(ifname, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_VALUE, err->message).withContext("connection.interface-name");
+    NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(connection);
+    const char *parent = ib ? nm_setting_infiniband_get_parent(ib) : nullptr;
+    if (parent && !nm_utils_is_valid_iface_name(parent, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_VALUE, err->message).withContext("infiniband.parent");
+    return {};
+}
+
 Result<std::string> keyfileToData(NMConnection *connection)
 {
     if (Status s = validateUserData(connection); !s.ok())
+        return std::move(s).error();
+    if (Status s = validateForWrite(connection); !s.ok())
         return std::move(s).error();
     auto copy = normalizedCopy(connection);
     if (!copy)
@@ -126,12 +189,23 @@ Result<std::string> keyfileToData(NMConnection *connection)
     GCharPtr text(g_key_file_to_data(kf.get(), &len, outPtr(err)));
     if (!text)
         return Error(IBNM_ERROR_FAILED, err ? err->message : "g_key_file_to_data failed");
-    return std::string(text.get(), len);
+    std::string data(text.get(), len);
+    // Whatever ibnm writes, it reads back: a keyfile the reader would refuse
+    // is never written.
+    if (auto back = keyfileFromData(data, "/ibnm-written.nmconnection"); !back)
+        return Error(IBNM_ERROR_INVALID_VALUE,
+                     strprintf(_("the keyfile for this profile would not read back (%s); nothing was written"),
+                               back.error().message().c_str()));
+    return data;
 }
 
 Result<GObjectPtr<NMConnection>> keyfileFromData(std::string_view data, const std::string &filename,
                                                  std::vector<std::string> *warnings)
 {
+    if (data.size() > kMaxKeyfileSize)
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have"),
+                                                 kMaxKeyfileSize))
+            .withContext(filename);
     GKeyFilePtr kf(g_key_file_new());
     GErrorPtr err;
     if (!g_key_file_load_from_data(kf.get(), data.data(), data.size(), G_KEY_FILE_NONE, outPtr(err)))

@@ -6,6 +6,7 @@
 
 #include "libcore/support/raii.hpp"
 #include "libcore/support/result.hpp"
+#include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
 
@@ -16,6 +17,15 @@
 namespace ibnm::settings {
 
 inline constexpr std::string_view kKeyfileSuffix = ".nmconnection";
+
+// A keyfile is a few kilobytes; a larger one is refused before it is parsed
+// (IBNM_KEYFILE_MAX_SIZE in the C API).
+inline constexpr size_t kMaxKeyfileSize = IBNM_KEYFILE_MAX_SIZE;
+
+// Refuses what would be written but not read back: strings that are not
+// UTF-8 (named "<setting>.<property>") and interface names the kernel
+// refuses (connection.interface-name, infiniband.parent).
+Status validateForWrite(NMConnection *connection);
 
 // The keyfile text NetworkManager writes for `connection` (normalized first,
 // as NetworkManager does; `connection` itself is not modified).

@@ -1190,9 +1190,28 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         for (const auto &l : host.softLinks) {
             if (l.name != x.linkName)
                 continue;
+            // The link's RDMA-CM defaults go with it (its configfs
+            // directory): the undo sets them again on the new link.
+            std::vector<std::tuple<unsigned, std::optional<model::RoceMode>, std::optional<unsigned>>> cm;
+            if (const model::Device *dev = host.findDevice(l.name))
+                for (const auto &port : dev->ports)
+                    if (port.defaultRoceMode || port.defaultRoceTos)
+                        cm.emplace_back(port.number, port.defaultRoceMode, port.defaultRoceTos);
             planner.add("delete-rdma-link", l.name, strprintf(_("delete the RDMA link %s"), l.name.c_str()),
                         x.origin.id, [name = l.name](Platform &p) { return p.deleteSoftLink(name); },
-                        [l](Platform &p) { return p.addSoftLink(l.name, l.type, l.netdev); });
+                        [l, cm](Platform &p) -> Status {
+                            if (Status s = p.addSoftLink(l.name, l.type, l.netdev); !s.ok())
+                                return s;
+                            for (const auto &[n, mode, tos] : cm) {
+                                if (mode)
+                                    if (Status s = p.setDefaultRoceMode(l.name, n, *mode); !s.ok())
+                                        return s;
+                                if (tos)
+                                    if (Status s = p.setDefaultRoceTos(l.name, n, *tos); !s.ok())
+                                        return s;
+                            }
+                            return {};
+                        });
         }
     }
     // RDMA-CM defaults a profile set on a hardware device: the configfs
@@ -1225,6 +1244,27 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
                         }
                         return {};
                     });
+    }
+    // A traffic class a profile set on a hardware port: disabled again
+    // ("-1", what an unset one is), as the RDMA-CM defaults go.
+    for (const auto &x : desired.rdma) {
+        if (x.linkType || !x.trafficClass)
+            continue;
+        const auto *nd = host.findNetdev(x.netdev);
+        const model::Device *dev = nd ? host.findDevice(nd->rdmaDevice) : nullptr;
+        if (dev == nullptr)
+            continue;
+        for (const auto &port : dev->ports) {
+            if (!port.trafficClass || (nd->rdmaPort != 0 && nd->rdmaPort != port.number))
+                continue;
+            planner.add("clear-traffic-class", dev->name + "/" + std::to_string(port.number),
+                        strprintf(_("disable the traffic class of %s port %u"), dev->name.c_str(), port.number),
+                        x.origin.id,
+                        [name = dev->name, n = port.number](Platform &p) { return p.clearTrafficClass(name, n); },
+                        [name = dev->name, n = port.number, old = *port.trafficClass](Platform &p) {
+                            return p.setTrafficClass(name, n, old);
+                        });
+        }
     }
     for (const auto &x : desired.ipoib) {
         if (options.rdmaOnly)
@@ -1309,6 +1349,30 @@ std::string memlockPolicy()
            "@rdma    hard    memlock    unlimited\n";
 }
 
+// `value` as one udev rules string (udev(7)): '%' and '$' start a
+// substitution, so they are doubled; a '"' or '\\' makes it an e"..." string
+// with C escapes (systemd 250 and later), so no value ends the string early
+// and adds a key of its own (a name such as 'a",RUN+="x').
+namespace {
+
+std::string udevString(const std::string &value)
+{
+    std::string body;
+    bool escaped = false;
+    for (char c : value) {
+        switch (c) {
+        case '%': body += "%%"; break;
+        case '$': body += "$$"; break;
+        case '"': body += "\\\""; escaped = true; break;
+        case '\\': body += "\\\\"; escaped = true; break;
+        default: body += c;
+        }
+    }
+    return (escaped ? "e\"" : "\"") + body + "\"";
+}
+
+} // namespace
+
 std::string udevRules(const std::vector<NMConnection *> &profiles)
 {
     std::string out = "# Written by ibnm: persistent names for IPoIB ports, matched by the last 8 bytes\n"
@@ -1324,8 +1388,8 @@ std::string udevRules(const std::vector<NMConnection *> &profiles)
         if (guid.empty())
             continue;
         lines.push_back(strprintf("ACTION==\"add\", SUBSYSTEM==\"net\", DRIVERS==\"?*\", ATTR{type}==\"32\", "
-                                  "ATTR{address}==\"?*%s\", NAME=\"%s\"\n",
-                                  guid.c_str(), ifname));
+                                  "ATTR{address}==\"?*%s\", NAME=%s\n",
+                                  guid.c_str(), udevString(ifname).c_str()));
     }
     std::sort(lines.begin(), lines.end());
     lines.erase(std::unique(lines.begin(), lines.end()), lines.end());

@@ -14,6 +14,10 @@
 
 namespace ibnm::model {
 
+// The largest RDMA port number: verbs address a port with a uint8_t
+// (struct ibv_port_attr, ibv_query_port(3)); ports count from 1.
+inline constexpr unsigned kMaxRdmaPort = 255;
+
 // "rxe" / "siw", as `rdma link add NAME type TYPE` spells them.
 const char *softLinkTypeName(SoftLinkType type);
 // configfs rdma_cm's words: "IB/RoCE v1", "RoCE v2".

@@ -12,6 +12,7 @@
 
 #include "libcore/model/host.hpp"
 #include "libcore/support/result.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -51,6 +52,13 @@ public:
 
     // "linux" or "fake".
     virtual const char *kind() const = 0;
+
+    // Serialises activations on this host: an up or down holds the returned
+    // lock from reading the host through planning, applying and verifying
+    // (or undoing), so that a parallel run never plans on, or rolls back,
+    // another run's half-done work. Blocks while another process holds it.
+    // An empty fd: there is nothing to serialise (a read-only platform).
+    virtual Result<UniqueFd> lockActivations() { return UniqueFd(); }
 
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;

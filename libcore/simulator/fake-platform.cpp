@@ -7,6 +7,7 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/support/file-lock.hpp"
 
 #include <glib/gstdio.h>
 
@@ -428,13 +429,15 @@ Result<std::vector<FaultRule>> parseFaultRules(const std::string &spec)
                 r.op = val == "*" ? std::string() : val;
             } else if (key == "nth") {
                 guint64 n = 0;
+                // nth counts from 1: 0 names no call (it used to mean
+                // every one, which "every" says).
                 if (val == "every" || val == "all")
-                    r.nth = 0;
-                else if (g_ascii_string_to_unsigned(val.c_str(), 10, 0, G_MAXUINT, &n, nullptr))
+                    r.every = true;
+                else if (g_ascii_string_to_unsigned(val.c_str(), 10, 1, G_MAXUINT, &n, nullptr))
                     r.nth = static_cast<unsigned>(n);
                 else
                     return Error(IBNM_ERROR_INVALID_ARGUMENT,
-                                 strprintf(_("nth must be a number or “every”, not “%s”"), val.c_str()))
+                                 strprintf(_("nth must be a number from 1 or “every”, not “%s”"), val.c_str()))
                         .withContext("IBNM_FAKE_FAIL");
             } else if (key == "errno") {
                 int found = 0;
@@ -575,6 +578,7 @@ Status FakePlatform::loadState()
     return {};
 }
 
+
 Status FakePlatform::saveState()
 {
     std::string path = stateDir_ + "/state";
@@ -597,7 +601,7 @@ Status FakePlatform::saveState()
         if (n < 0) {
             int e = errno;
             g_unlink(tmp.c_str());
-            return Error::fromErrno(e, tmp);
+            return Error::fromErrno(e, path);
         }
         p += n;
         left -= static_cast<size_t>(n);
@@ -653,6 +657,30 @@ Status FakePlatform::restore()
     return {};
 }
 
+namespace {
+
+// Removes "state.XXXXXX" and "journal.XXXXXX": the temporary files of a
+// process killed while it wrote a snapshot. Called under the exclusive lock,
+// which every writer holds while its temporary file exists.
+void removeStaleTempFiles(const std::string &dir)
+{
+    GDirPtr d(g_dir_open(dir.c_str(), 0, nullptr));
+    if (!d)
+        return;
+    while (const char *name = g_dir_read_name(d.get())) {
+        std::string n = name;
+        for (const char *prefix : {"state.", "journal."}) {
+            size_t len = std::char_traits<char>::length(prefix);
+            if (n.size() != len + 6 || n.compare(0, len, prefix) != 0)
+                continue;
+            if (std::all_of(n.begin() + len, n.end(), [](char c) { return g_ascii_isalnum(c); }))
+                g_unlink((dir + "/" + n).c_str());
+        }
+    }
+}
+
+} // namespace
+
 template <typename Fn>
 Status FakePlatform::transact(bool write, Fn &&fn)
 {
@@ -675,6 +703,12 @@ Status FakePlatform::transact(bool write, Fn &&fn)
     while (flock(fd.get(), write ? LOCK_EX : LOCK_SH) != 0) {
         if (errno != EINTR)
             return Error::fromErrno(errno, lockPath);
+    }
+    // Once per process: under the lock (even a shared one) no writer is
+    // between creating its temporary file and renaming it.
+    if (!staleTempsRemoved_) {
+        staleTempsRemoved_ = true;
+        removeStaleTempFiles(stateDir_);
     }
     if (auto s = loadState(); !s.ok())
         return s;
@@ -778,7 +812,7 @@ Status FakePlatform::injectFault(const std::string &op, bool anyRule, const std:
         if (r.op.empty() ? !anyRule : r.op != op)
             continue;
         r.seen++;
-        if (r.nth != 0 && r.seen != r.nth)
+        if (!r.every && r.seen != r.nth)
             continue;
         if (r.delayMs > 0)
             g_usleep(gulong(r.delayMs) * 1000);
@@ -850,6 +884,13 @@ Status FakePlatform::addNetdev(model::Netdev netdev)
         state_.host.netdevs.push_back(std::move(netdev));
         return {};
     });
+}
+
+Result<UniqueFd> FakePlatform::lockActivations()
+{
+    if (stateDir_.empty())
+        return UniqueFd();
+    return lockFileExclusive(stateDir_ + "/activations.lock");
 }
 
 Result<model::Host> FakePlatform::readHost()

@@ -62,15 +62,17 @@ struct FakeState {
     uint64_t operations = 0;
 };
 
-// A fault rule: make the nth matching mutating call (1-based; 0: every one)
+// A fault rule: make the nth matching call (1-based, counting every call
+// the rule matches since it was added, failed ones too), or every one,
 // wait delayMs, then fail with errnum (0: go on and succeed; a slow
-// kernel). An empty op matches every operation.
+// kernel). An empty op matches every mutating operation.
 struct FaultRule {
     std::string op;
-    unsigned nth = 0;
+    unsigned nth = 1;
     int errnum = EIO;
     unsigned delayMs = 0;
     unsigned seen = 0;
+    bool every = false;
 };
 
 // Parses IBNM_FAKE_FAIL syntax:
@@ -95,6 +97,9 @@ public:
     static std::string defaultStateDir(const std::string &hostFile);
 
     const char *kind() const override { return "fake"; }
+    // With a state directory: <dir>/activations.lock (another file than the
+    // per-operation lock, which each operation takes and drops).
+    Result<UniqueFd> lockActivations() override;
     Result<model::Host> readHost() override;
     // The whole snapshot: the state is in memory, there is nothing to save.
     Result<model::Host> readGidTables() override { return readHost(); }
@@ -142,8 +147,8 @@ public:
     const std::vector<Prerequisites> &prepared() const { return prepared_; }
     // Mutating calls made so far (persisted with the state).
     uint64_t operationCount();
-    void failNext(const std::string &op, int errnum) { faults_.push_back({op, 1, errnum, 0}); }
-    void failEvery(const std::string &op, int errnum) { faults_.push_back({op, 0, errnum, 0}); }
+    void failNext(const std::string &op, int errnum) { faults_.push_back({op, 1, errnum, 0, 0, false}); }
+    void failEvery(const std::string &op, int errnum) { faults_.push_back({op, 1, errnum, 0, 0, true}); }
     void addFaults(std::vector<FaultRule> rules);
     void clearFaults() { faults_.clear(); }
     // Forgets everything done since the host file was loaded (deletes the
@@ -203,6 +208,7 @@ private:
     // The record of the operation in progress (transact() saves it).
     std::optional<journal::Record> pending_;
     bool replaying_ = false;
+    bool staleTempsRemoved_ = false;
     std::string hostFile_;
     std::string stateDir_;
     std::vector<FaultRule> faults_;

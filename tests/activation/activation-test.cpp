@@ -13,6 +13,8 @@
 #include <NetworkManager.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -641,7 +643,10 @@ TEST(Activation, NumericBondOptionsAsNmcliWritesThem)
     std::vector<ConnPtr> v{b, port("p", "mlx4_ib1", "bond0")};
     Report r = upAll(*p, v);
     ASSERT_TRUE(r.ok) << r.error;
-    const auto *bond = p->readHost()->findBond("bond0");
+    // A named snapshot: a pointer into readHost()'s temporary would dangle.
+    auto host = p->readHost();
+    ASSERT_TRUE(host.ok());
+    const auto *bond = host->findBond("bond0");
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->mode, "active-backup");
     EXPECT_EQ(bond->failOverMac, "active");
@@ -676,10 +681,193 @@ TEST(Activation, ChangedBondOptionsApplyUnderThePorts)
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(actions(r), std::vector<std::string>{"set-bond-options bond0"});
     EXPECT_EQ(r.operations, 1u);
-    const auto *bond = p->readHost()->findBond("bond0");
+    // A named snapshot: a pointer into readHost()'s temporary would dangle.
+    auto host = p->readHost();
+    ASSERT_TRUE(host.ok());
+    const auto *bond = host->findBond("bond0");
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->miimon, 250u);
     EXPECT_EQ(bond->primary, "mlx4_ib1");
     EXPECT_EQ(bond->activePort, "mlx4_ib1") << "primary_reselect always: the primary port takes over";
     EXPECT_EQ(upAll(*p, changed).operations, 0u);
+}
+
+namespace {
+
+// Fault injection at every mutating operation of `profiles`' up (down when
+// `goingDown`, after `setup` was brought up): each run fails, rolls back and
+// leaves the host byte-identical to before. Returns the number of runs.
+// The lines only in `a` (-) and only in `b` (+).
+std::string lineDiff(const std::string &a, const std::string &b)
+{
+    auto split = [](const std::string &t) {
+        std::multiset<std::string> m;
+        size_t start = 0;
+        for (size_t nl; (nl = t.find('\n', start)) != std::string::npos; start = nl + 1)
+            m.insert(t.substr(start, nl - start));
+        return m;
+    };
+    auto ma = split(a), mb = split(b);
+    std::string out;
+    for (const auto &l : ma)
+        if (mb.count(l) < ma.count(l))
+            out += "-" + l + "\n";
+    for (const auto &l : mb)
+        if (ma.count(l) < mb.count(l))
+            out += "+" + l + "\n";
+    return out;
+}
+
+// The example host with mlx5 RoCE ports (traffic class and TTL files).
+std::unique_ptr<FakePlatform> makeRoceHost()
+{
+    auto st = platform::loadHostDescription(IBNM_TOP_SRCDIR "/examples/hosts/mlx5-roce.host");
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+    if (!st.ok())
+        return nullptr;
+    return std::make_unique<FakePlatform>(std::move(st).value());
+}
+
+size_t faultAtEveryStep(const char *scenario, const std::vector<ConnPtr> &setup, const std::vector<ConnPtr> &profiles,
+                        bool goingDown, bool roceHost)
+{
+    auto prepare = [&]() {
+        auto p = roceHost ? makeRoceHost() : makeHost();
+        if (!setup.empty()) {
+            Report r = upAll(*p, setup);
+            EXPECT_TRUE(r.ok) << scenario << ": setup: " << r.error;
+        }
+        return p;
+    };
+    auto probe = prepare();
+    Report full = goingDown ? downAll(*probe, profiles) : upAll(*probe, profiles);
+    EXPECT_TRUE(full.ok) << scenario << ": " << full.error;
+    EXPECT_GE(full.operations, 2u) << scenario << ": not a multi-step scenario";
+    for (unsigned nth = 1; nth <= full.operations; nth++) {
+        auto p = prepare();
+        std::string before = snapshot(*p);
+        uint64_t opsBefore = p->operationCount();
+        p->addFaults({{"", nth, EIO, 0}});
+        Report r = goingDown ? downAll(*p, profiles) : upAll(*p, profiles);
+        p->clearFaults();
+        EXPECT_FALSE(r.ok) << scenario << ": fault at operation " << nth;
+        EXPECT_TRUE(r.rolledBack) << scenario << ": fault at operation " << nth;
+        for (const auto &st : r.steps)
+            EXPECT_NE(st.state, StepState::UndoFailed) << scenario << ": " << st.action << " " << st.object;
+        // nth counts every mutating call: the failing one is the nth since
+        // the faults were added.
+        EXPECT_GE(p->operationCount() - opsBefore, uint64_t(nth)) << scenario;
+        std::string after = snapshot(*p);
+        EXPECT_TRUE(after == before) << scenario << ": host differs after a fault at operation " << nth << " of "
+                                     << full.operations << ":\n"
+                                     << lineDiff(before, after);
+    }
+    return full.operations;
+}
+
+} // namespace
+
+// Every multi-step scenario, up and down, with a fault at each operation:
+// the steps' side effects (the MTU a mode switch changes, RoCE defaults and
+// traffic classes that were unset) are undone too.
+TEST(Rollback, FaultAtEveryStepOfEveryScenarioLeavesTheHostByteIdentical)
+{
+    struct Scenario {
+        const char *name;
+        std::vector<ConnPtr> setup;
+        std::vector<ConnPtr> profiles;
+        bool down;
+        bool roceHost = false;
+    };
+    auto hw = ethernet("hw", "p4p1",
+                       {{"rdma.roce-mode", "v1"}, {"rdma.roce-tos", "96"}, {"rdma.traffic-class", "106"}});
+    auto roce = ethernet("r", "enp1s0",
+                         {{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-mode", "v2"},
+                          {"rdma.roce-tos", "106"}});
+    std::vector<Scenario> scenarios = {
+        {"connected mode and MTU", {}, {ipoib("a", "mlx4_ib0", "connected", 65520)}, false},
+        {"back to datagram", {ipoib("a", "mlx4_ib0", "connected", 65520)}, {ipoib("a", "mlx4_ib0", "datagram", 0)},
+         false},
+        {"P_Key child with static IP",
+         {},
+         {withStaticIp(ipoib("c", "mlx4_ib0.8002", "connected", 65520, 0x8002, "mlx4_ib0"))},
+         false},
+        {"RoCE defaults and traffic class", {}, {roce}, false},
+        {"seed procedures", {}, seedProfiles(), false},
+        {"down of RoCE", {roce}, {roce}, true},
+        {"down of the seed procedures", seedProfiles(), seedProfiles(), true},
+        {"RoCE defaults and traffic class of an mlx5 port (unset before)", {}, {hw}, false, true},
+        {"down of an mlx5 port's RoCE settings", {hw}, {hw}, true, true},
+    };
+    size_t runs = 0;
+    for (const auto &sc : scenarios)
+        runs += faultAtEveryStep(sc.name, sc.setup, sc.profiles, sc.down, sc.roceHost);
+    std::printf("rollback: %zu scenarios, %zu injected faults, each one rolled back to a byte-identical host\n",
+                scenarios.size(), runs);
+}
+
+// down undoes what up applied, RoCE settings included, and says so.
+TEST(Rollback, DownTakesRoceSettingsBack)
+{
+    auto p = makeHost();
+    std::string before = snapshot(*p);
+    std::vector<ConnPtr> v{ethernet("r", "enp1s0",
+                                    {{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-mode", "v2"},
+                                     {"rdma.roce-tos", "106"}})};
+    ASSERT_TRUE(upAll(*p, v).ok);
+    Report d = downAll(*p, v);
+    ASSERT_TRUE(d.ok) << d.error;
+    EXPECT_GT(d.operations, 0u);
+    // The soft link and its RDMA-CM defaults are gone (down also takes the
+    // Ethernet link down).
+    auto soft = p->readHost();
+    ASSERT_TRUE(soft.ok());
+    EXPECT_EQ(soft->findDevice("rxe0"), nullptr);
+    EXPECT_TRUE(soft->softLinks.empty());
+
+    // On hardware: the RoCE defaults and the traffic class, unset before,
+    // are unset again.
+    auto hwHost = makeRoceHost();
+    ASSERT_TRUE(hwHost);
+    before = snapshot(*hwHost);
+    std::vector<ConnPtr> hw{ethernet("hw", "p4p1",
+                                     {{"rdma.roce-mode", "v1"}, {"rdma.roce-tos", "96"}, {"rdma.traffic-class", "106"}})};
+    Report u = upAll(*hwHost, hw);
+    ASSERT_TRUE(u.ok) << u.error;
+    EXPECT_EQ(u.operations, 3u);
+    Report hd = downAll(*hwHost, hw);
+    ASSERT_TRUE(hd.ok) << hd.error;
+    EXPECT_GT(hd.operations, 0u) << "down did nothing";
+    // down also takes the Ethernet link's addresses down; the RDMA port's
+    // settings are as before.
+    auto after = hwHost->readHost();
+    ASSERT_TRUE(after.ok());
+    const auto *dev = after->findDevice("mlx5_0");
+    ASSERT_NE(dev, nullptr);
+    ASSERT_FALSE(dev->ports.empty());
+    const auto *port = &dev->ports[0];
+    EXPECT_FALSE(port->defaultRoceMode);
+    EXPECT_FALSE(port->defaultRoceTos);
+    EXPECT_FALSE(port->trafficClass) << "traffic class left at " << *port->trafficClass;
+}
+
+// A generated udev rule never ends its string early: an interface name the
+// kernel takes with a quote in it becomes an e"..." string, and udev's
+// substitution characters are doubled.
+TEST(HostFiles, UdevRulesEscapeInterfaceNames)
+{
+    auto named = [](const char *ifname) {
+        auto c = connection(ifname, NM_SETTING_INFINIBAND_SETTING_NAME, ifname);
+        NMSetting *ib = nm_setting_infiniband_new();
+        g_object_set(ib, NM_SETTING_INFINIBAND_MAC_ADDRESS,
+                     "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51", nullptr);
+        nm_connection_add_setting(c.get(), ib);
+        return c;
+    };
+    auto hostile = named("a\",RUN+=\"x");
+    auto percent = named("ib%k$x");
+    std::string rules = activation::udevRules({hostile.get(), percent.get()});
+    EXPECT_NE(rules.find("NAME=e\"a\\\",RUN+=\\\"x\"\n"), std::string::npos) << rules;
+    EXPECT_NE(rules.find("NAME=\"ib%%k$$x\"\n"), std::string::npos) << rules;
+    EXPECT_EQ(rules.find("NAME=\"a\""), std::string::npos) << rules;
 }

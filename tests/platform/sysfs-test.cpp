@@ -263,6 +263,84 @@ TEST(SysfsReader, UnreadableFileIsNamedWithItsErrno)
     EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
 }
 
+// A dump from another machine (IBNM_SYSFS_ROOT, a sosreport) is hostile
+// input: no link leads out of it, nothing blocks, no value is truncated.
+TEST(SysfsReader, SymlinkOutOfTheTreeIsNotFollowed)
+{
+    TempDir outside;
+    outside.write("shadow", "root:$6$secret:19000:0:99999:7:::\n");
+    for (std::string target : {outside / "shadow", std::string("../../../../../../../../../../") + (outside / "shadow")}) {
+        TempDir root;
+        fx::writeMlx4(root);
+        std::string path = root / "class/infiniband/mlx4_0/fw_ver";
+        ASSERT_EQ(g_unlink(path.c_str()), 0);
+        ASSERT_EQ(symlink(target.c_str(), path.c_str()), 0);
+        auto h = sysfs::readHost({root.path(), ""});
+        ASSERT_FALSE(h.ok()) << target << " was followed";
+        EXPECT_EQ(h.error().code(), IBNM_ERROR_PERMISSION_DENIED);
+        EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
+        EXPECT_EQ(h.error().toString().find("secret"), std::string::npos) << h.error().toString();
+    }
+}
+
+TEST(SysfsReader, SymlinkInsideTheTreeIsFollowed)
+{
+    // As the kernel's own links: relative, and inside the tree.
+    TempDir root;
+    fx::writeMlx4(root);
+    root.write("devices/fw", "9.9.9\n");
+    std::string path = root / "class/infiniband/mlx4_0/fw_ver";
+    ASSERT_EQ(g_unlink(path.c_str()), 0);
+    ASSERT_EQ(symlink("../../../devices/fw", path.c_str()), 0);
+    auto h = readAll(root);
+    ASSERT_NE(h.findDevice("mlx4_0"), nullptr);
+    EXPECT_EQ(h.findDevice("mlx4_0")->fwVersion, "9.9.9");
+}
+
+TEST(SysfsReader, FifoIsRefusedWithoutBlocking)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    std::string path = root / "class/infiniband/mlx4_0/fw_ver";
+    ASSERT_EQ(g_unlink(path.c_str()), 0);
+    ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+    gint64 start = g_get_monotonic_time();
+    auto h = sysfs::readHost({root.path(), ""});
+    EXPECT_LT(g_get_monotonic_time() - start, 2 * G_USEC_PER_SEC);
+    ASSERT_FALSE(h.ok());
+    EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
+    EXPECT_NE(h.error().toString().find("not a regular file"), std::string::npos) << h.error().toString();
+}
+
+TEST(SysfsReader, OutOfRangeValuesAreErrorsNotTruncated)
+{
+    struct Case {
+        const char *file;
+        const char *contents;
+    } cases[] = {
+        {"class/net/ib0/mtu", "4294967297\n"},
+        {"class/net/ib0/ifindex", "4294967300\n"},
+        {"class/net/ib0/type", "65568\n"},
+        {"class/net/eth2/dev_port", "256\n"},
+    };
+    for (const auto &c : cases) {
+        TempDir root;
+        fx::writeMlx4(root);
+        root.write(c.file, c.contents);
+        auto h = sysfs::readHost({root.path(), ""});
+        ASSERT_FALSE(h.ok()) << c.file << " was accepted";
+        EXPECT_NE(h.error().toString().find(root / c.file), std::string::npos) << h.error().toString();
+        EXPECT_NE(h.error().toString().find("out of range"), std::string::npos) << h.error().toString();
+    }
+    // A port directory whose number does not fit: not port 0.
+    TempDir root;
+    fx::writeMlx4(root);
+    root.write("class/infiniband/mlx4_0/ports/4294967296/state", "4: ACTIVE\n");
+    auto h = sysfs::readHost({root.path(), ""});
+    ASSERT_FALSE(h.ok());
+    EXPECT_NE(h.error().toString().find("ports/4294967296"), std::string::npos) << h.error().toString();
+}
+
 TEST(SysfsReader, RoceDefaultsFromConfigfs)
 {
     TempDir root;

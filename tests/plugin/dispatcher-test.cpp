@@ -15,6 +15,9 @@
 
 #include <gtest/gtest.h>
 
+#include <glib/gstdio.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -26,11 +29,11 @@ constexpr const char *kUuid = "0f6c3f2e-93a4-4c1b-8d52-6a0d0c1e2f31";
 
 class Dispatcher : public ::testing::Test {
 protected:
-    void writeProfile(std::vector<std::pair<const char *, const char *>> user)
+    void writeProfile(std::vector<std::pair<const char *, const char *>> user, const char *uuid = kUuid)
     {
         auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
         NMSetting *s = nm_setting_connection_new();
-        g_object_set(s, NM_SETTING_CONNECTION_ID, "rdma-enp1s0", NM_SETTING_CONNECTION_UUID, kUuid,
+        g_object_set(s, NM_SETTING_CONNECTION_ID, "rdma-enp1s0", NM_SETTING_CONNECTION_UUID, uuid,
                      NM_SETTING_CONNECTION_TYPE, "802-3-ethernet", NM_SETTING_CONNECTION_INTERFACE_NAME, "enp1s0",
                      nullptr);
         nm_connection_add_setting(c.get(), s);
@@ -45,6 +48,8 @@ protected:
         GCharPtr data(ibnm_keyfile_to_data(c.get(), outPtr(err)));
         ASSERT_TRUE(data) << err->message;
         dir_.write("rdma-enp1s0.nmconnection", data.get());
+        // As NetworkManager writes it: root's, 0600.
+        ASSERT_EQ(g_chmod((dir_ / "rdma-enp1s0.nmconnection").c_str(), 0600), 0);
     }
 
     // Runs the hook; returns its exit status.
@@ -58,7 +63,7 @@ protected:
         std::string configPath = dir_ / "test.conf";
         std::vector<std::string> env = {
             "PATH=/usr/bin:/bin",
-            std::string("CONNECTION_UUID=") + kUuid,
+            std::string("CONNECTION_UUID=") + uuidEnv_,
             "CONNECTION_ID=rdma-enp1s0",
             "CONNECTION_FILENAME=" + (dir_ / "rdma-enp1s0.nmconnection"),
             "DEVICE_IFACE=enp1s0",
@@ -99,6 +104,7 @@ protected:
     }
 
     test::TempDir dir_;
+    std::string uuidEnv_ = kUuid;
     std::vector<std::string> extraEnv_;
     std::string extraConfig_;
 };
@@ -202,4 +208,47 @@ TEST_F(Dispatcher, WithinTheTimeOutASlowStepIsFine)
     writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
     EXPECT_EQ(run("pre-up"), 0) << log();
     EXPECT_EQ(host().softLinks.size(), 1u);
+}
+
+// The hook runs as root: a keyfile someone else could have written is not
+// applied (the CLI ignores such files too); the profile then has to come
+// from NetworkManager, which is not on this test's bus.
+TEST_F(Dispatcher, InsecureKeyfileIsNotApplied)
+{
+    if (geteuid() != 0)
+        GTEST_SKIP() << "needs root to give the keyfile to nobody";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    std::string path = dir_ / "rdma-enp1s0.nmconnection";
+    ASSERT_EQ(chown(path.c_str(), 65534, 65534), 0);
+    ASSERT_EQ(g_chmod(path.c_str(), 0666), 0);
+    EXPECT_EQ(run("pre-up"), 1);
+    EXPECT_NE(log().find("not owned by root; ignored"), std::string::npos) << log();
+    EXPECT_TRUE(host().softLinks.empty());
+
+    // Root's, but writable by others.
+    ASSERT_EQ(chown(path.c_str(), 0, 0), 0);
+    EXPECT_EQ(run("pre-up"), 1);
+    EXPECT_NE(log().find("group or others have access"), std::string::npos) << log();
+    EXPECT_TRUE(host().softLinks.empty());
+}
+
+TEST_F(Dispatcher, KeyfileOfAnotherProfileIsNotApplied)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}}, "5a1c3f2e-93a4-4c1b-8d52-6a0d0c1e2f99");
+    EXPECT_EQ(run("pre-up"), 1);
+    EXPECT_NE(log().find("holds profile 5a1c3f2e-93a4-4c1b-8d52-6a0d0c1e2f99, not " + std::string(kUuid)),
+              std::string::npos)
+        << log();
+    EXPECT_TRUE(host().softLinks.empty());
+}
+
+TEST_F(Dispatcher, LoggedValuesCannotForgeLines)
+{
+    uuidEnv_ = std::string(kUuid) + "\nforged: done add-rdma-link evil\x1b[2J";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    EXPECT_EQ(run("pre-up"), 1);
+    std::string l = log();
+    EXPECT_NE(l.find("\\nforged"), std::string::npos) << l;
+    EXPECT_EQ(l.find("\nforged"), std::string::npos) << l;
+    EXPECT_EQ(l.find('\x1b'), std::string::npos) << l;
 }

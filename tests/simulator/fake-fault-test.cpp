@@ -67,6 +67,7 @@ struct RuleCase {
     const char *op;
     unsigned nth;
     int errnum;
+    bool every = false;
 };
 
 void PrintTo(const RuleCase &c, std::ostream *os)
@@ -77,7 +78,9 @@ void PrintTo(const RuleCase &c, std::ostream *os)
 const RuleCase kRules[] = {
     {"op=addSoftLink,nth=1,errno=EBUSY", true, "addSoftLink", 1, EBUSY},
     {"op=setMtu,errno=EINVAL", true, "setMtu", 1, EINVAL},
-    {"op=*,nth=every,errno=5", true, "", 0, 5},
+    {"op=*,nth=every,errno=5", true, "", 1, 5, true},
+    // nth counts from 1: 0 names no call.
+    {"op=setMtu,nth=0,errno=EIO", false, "", 0, 0},
     {" op=createIpoibChild , nth=3 , errno=ENODEV ", true, "createIpoibChild", 3, ENODEV},
     {"op=frobnicate,errno=EIO", false, "", 0, 0},
     {"op=setMtu,nth=x,errno=EIO", false, "", 0, 0},
@@ -101,6 +104,7 @@ TEST_P(FakeFaultRules, ParseTheEnvironmentSyntax)
     ASSERT_EQ(r->size(), 1u);
     EXPECT_EQ(r->at(0).op, c.op);
     EXPECT_EQ(r->at(0).nth, c.nth);
+    EXPECT_EQ(r->at(0).every, c.every);
     EXPECT_EQ(r->at(0).errnum, c.errnum);
 }
 

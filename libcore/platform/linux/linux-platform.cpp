@@ -11,6 +11,7 @@
 #include "libcore/platform/linux/ipoib-netlink.hpp"
 #include "libcore/platform/linux/rdma-netlink.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
+#include "libcore/support/file-lock.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -36,6 +37,9 @@
 namespace ibnm::platform {
 
 namespace {
+
+// Where standalone activations take their lock (lockActivations()).
+constexpr const char *kActivationLockDir = "/run/ibnm";
 
 using NlCbPtr = CPtr<nl_cb, nl_cb_put>;
 
@@ -255,6 +259,7 @@ public:
 
     const char *kind() const override { return "linux"; }
 
+    Result<UniqueFd> lockActivations() override;
     Result<model::Host> readHost() override;
     Result<model::Host> readGidTables() override;
 
@@ -337,6 +342,17 @@ private:
 };
 
 // --- reading ---------------------------------------------------------------------
+
+Result<UniqueFd> LinuxPlatform::lockActivations()
+{
+    // A tree read from files changes only by hand: nothing to serialise.
+    if (options_.readOnly)
+        return UniqueFd();
+    // /run: one lock per boot, as NetworkManager keeps its run state there.
+    if (g_mkdir_with_parents(kActivationLockDir, 0755) != 0)
+        return Error::fromErrno(errno, kActivationLockDir);
+    return lockFileExclusive(std::string(kActivationLockDir) + "/activations.lock");
+}
 
 Result<model::Host> LinuxPlatform::readHost()
 {

@@ -16,8 +16,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <net/if.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -25,13 +29,82 @@ namespace ibnm::platform::sysfs {
 
 namespace {
 
+// The tree a public entry point reads (readHost, readGidTables,
+// readPortGids): a sysfs dump may come from another machine, so no path
+// under it may lead out of it. Files and directories under the root are
+// opened with openat2(RESOLVE_BENEATH): a symlink such as
+// fw_ver -> /etc/shadow, or ../../.. out of the tree, fails with EXDEV. The
+// kernel's own sysfs links are relative and stay inside /sys.
+struct Confinement {
+    std::string prefix; // root + "/"
+    UniqueFd fd;
+};
+thread_local const Confinement *tlConfinement = nullptr;
+
+class ConfineTo {
+public:
+    explicit ConfineTo(const std::string &root) : outer_(tlConfinement)
+    {
+        if (outer_ != nullptr)
+            return; // a nested entry point: the outer root holds
+        c_.prefix = root;
+        while (c_.prefix.size() > 1 && c_.prefix.back() == '/')
+            c_.prefix.pop_back();
+        c_.prefix += '/';
+        c_.fd.reset(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        tlConfinement = &c_;
+    }
+    ~ConfineTo()
+    {
+        if (tlConfinement == &c_)
+            tlConfinement = outer_;
+    }
+    ConfineTo(const ConfineTo &) = delete;
+    ConfineTo &operator=(const ConfineTo &) = delete;
+
+private:
+    const Confinement *outer_;
+    Confinement c_;
+};
+
+// open(2) of `path`, beneath the current confinement's root when it is
+// under it. -1 with errno set on failure.
+int openConfined(const char *path, int flags)
+{
+    const Confinement *c = tlConfinement;
+    size_t n = c ? c->prefix.size() : 0;
+    if (c != nullptr && c->fd && std::strncmp(path, c->prefix.c_str(), n) == 0) {
+        struct open_how how {};
+        how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+        long fd = ::syscall(SYS_openat2, c->fd.get(), path + n, &how, sizeof how);
+        if (fd >= 0 || errno != ENOSYS)
+            return static_cast<int>(fd);
+    }
+    return ::open(path, flags | O_CLOEXEC);
+}
+
+// What readRawAt() returns for a FIFO, socket, device or directory: never
+// read (a FIFO would block for ever).
+constexpr int kNotRegular = EMEDIUMTYPE;
+
 // Reads the file into buf (size kMaxAttrSize): returns the length, or -errno.
-// A file that does not fit gives -EFBIG.
+// A file that does not fit gives -EFBIG; one that is not a regular file
+// -kNotRegular. dirfd: a directory opened by openConfined(), and path one
+// name in it (no symlink followed).
 ssize_t readRawAt(int dirfd, const char *path, char *buf)
 {
-    UniqueFd fd(::openat(dirfd, path, O_RDONLY | O_CLOEXEC));
+    UniqueFd fd(dirfd == AT_FDCWD ? openConfined(path, O_RDONLY | O_NONBLOCK)
+                                  : ::openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW));
     if (!fd)
         return -errno;
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0)
+        return -errno;
+    if (S_ISDIR(st.st_mode))
+        return -EISDIR;
+    if (!S_ISREG(st.st_mode))
+        return -kNotRegular;
     size_t len = 0;
     for (;;) {
         ssize_t n = ::read(fd.get(), buf + len, kMaxAttrSize - len);
@@ -74,6 +147,22 @@ ssize_t readRaw(const char *path, char *buf)
 Error tooLarge(const std::string &path)
 {
     return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes"), kMaxAttrSize)).withContext(path);
+}
+
+// The error of a failed readRawAt(), naming the file.
+Error readError(ssize_t n, const std::string &path)
+{
+    int e = static_cast<int>(-n);
+    if (e == EFBIG)
+        return tooLarge(path);
+    if (e == kNotRegular)
+        return Error(IBNM_ERROR_PARSE, _("not a regular file (a FIFO, socket, device or directory); not read"))
+            .withContext(path);
+    if (e == EXDEV || e == ELOOP)
+        return Error(IBNM_ERROR_PERMISSION_DENIED,
+                     _("a symbolic link leads out of the sysfs tree (or is not allowed here); not followed"), e)
+            .withContext(path);
+    return Error::fromErrno(e, path);
 }
 
 Error malformed(const std::string &path, const std::string &text)
@@ -154,27 +243,28 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
     std::string path;
     path.reserve(portDir.size() + 32);
     // One lookup of each directory, then one path component per file.
-    UniqueFd gidsFd(::open(gidsDir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
     if (!gidsFd)
-        return Error::fromErrno(errno, gidsDir);
-    UniqueFd typesFd(::open((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    UniqueFd ndevsFd(::open((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        return readError(-errno, gidsDir);
+    UniqueFd typesFd(openConfined((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY));
+    UniqueFd ndevsFd(openConfined((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY));
     for (const auto &e : *entries) {
         if (!isNumber(e))
             return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + e);
         path.assign(gidsDir).append("/").append(e);
         ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf);
-        if (n == -EFBIG)
-            return tooLarge(path);
         if (n < 0)
-            return Error::fromErrno(static_cast<int>(-n), path);
+            return readError(n, path);
         if (static_cast<size_t>(n) == sizeof(kZeroGid) - 1 && memcmp(buf, kZeroGid, sizeof(kZeroGid) - 1) == 0)
             continue;
         std::string gid(buf, static_cast<size_t>(n));
         if (gid.size() != sizeof(kZeroGid) - 1)
             return malformed(path, gid);
         model::Gid g;
-        g.index = static_cast<unsigned>(strtoul(e.c_str(), nullptr, 10));
+        auto index = parseNumber(e, path, 10);
+        if (!index || *index > UINT32_MAX)
+            return malformed(path, e);
+        g.index = static_cast<unsigned>(*index);
         g.gid = std::move(gid);
 
         // An entry the kernel has no attributes for reads EINVAL (or, on
@@ -192,7 +282,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
             else
                 return malformed(path, t);
         } else if (n != -EINVAL && n != -ENOENT) {
-            return Error::fromErrno(static_cast<int>(-n), path);
+            return readError(n, path);
         }
         path.assign(portDir).append("/gid_attrs/ndevs/").append(e);
         n = ndevsFd ? readRawAt(ndevsFd.get(), e.c_str(), buf) : -ENOENT;
@@ -201,7 +291,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
         if (n >= 0)
             g.netdev.assign(buf, static_cast<size_t>(n));
         else if (n != -EINVAL && n != -ENOENT)
-            return Error::fromErrno(static_cast<int>(-n), path);
+            return readError(n, path);
         out.push_back(std::move(g));
     }
     return {};
@@ -239,11 +329,11 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
     std::string dir = netDir + "/" + name;
     model::Netdev nd;
     nd.name = name;
-    auto type = readOptionalNumber(join(dir, "type"), 10);
+    auto type = readOptionalNumber(join(dir, "type"), 10, 0xffff); // ARPHRD_*, a u16
     if (!type)
         return std::move(type).error();
     nd.type = static_cast<unsigned>(type->value_or(0));
-    auto ifindex = readOptionalNumber(join(dir, "ifindex"), 10);
+    auto ifindex = readOptionalNumber(join(dir, "ifindex"), 10, INT32_MAX);
     if (!ifindex)
         return std::move(ifindex).error();
     nd.ifindex = static_cast<unsigned>(ifindex->value_or(0));
@@ -297,10 +387,10 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
         return std::move(ibdevs).error();
     if (!ibdevs->empty()) {
         nd.rdmaDevice = ibdevs->front();
-        auto devPort = readOptionalNumber(join(dir, "dev_port"), 10);
+        auto devPort = readOptionalNumber(join(dir, "dev_port"), 10, model::kMaxRdmaPort - 1);
         if (!devPort)
             return std::move(devPort).error();
-        auto devId = readOptionalNumber(join(dir, "dev_id"), 16);
+        auto devId = readOptionalNumber(join(dir, "dev_id"), 16, model::kMaxRdmaPort - 1);
         if (!devId)
             return std::move(devId).error();
         unsigned long long p = std::max(devPort->value_or(0), devId->value_or(0));
@@ -313,7 +403,7 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
         ib.mtu = nd.mtu;
         ib.address = nd.address;
         ib.portGuid = portGuidFromAddress(nd.address);
-        auto pkey = readOptionalNumber(join(dir, "pkey"), 16);
+        auto pkey = readOptionalNumber(join(dir, "pkey"), 16, 0xffff);
         if (!pkey)
             return std::move(pkey).error();
         if (pkey->has_value()) {
@@ -397,7 +487,7 @@ Status readRoceDefaults(const std::string &configfsRoot, model::Device &dev)
             else
                 return malformed(portDir + "/default_roce_mode", **mode);
         }
-        auto tos = readOptionalNumber(portDir + "/default_roce_tos", 10);
+        auto tos = readOptionalNumber(portDir + "/default_roce_tos", 10, 255);
         if (!tos)
             return std::move(tos).error();
         if (tos->has_value())
@@ -412,10 +502,8 @@ Result<std::string> readAttr(const std::string &path)
 {
     char buf[kMaxAttrSize];
     ssize_t n = readRaw(path.c_str(), buf);
-    if (n == -EFBIG)
-        return tooLarge(path);
     if (n < 0)
-        return Error::fromErrno(static_cast<int>(-n), path);
+        return readError(n, path);
     return std::string(buf, static_cast<size_t>(n));
 }
 
@@ -425,10 +513,8 @@ Result<std::optional<std::string>> readOptionalAttr(const std::string &path)
     ssize_t n = readRaw(path.c_str(), buf);
     if (n == -ENOENT)
         return std::optional<std::string>();
-    if (n == -EFBIG)
-        return tooLarge(path);
     if (n < 0)
-        return Error::fromErrno(static_cast<int>(-n), path);
+        return readError(n, path);
     return std::optional<std::string>(std::string(buf, static_cast<size_t>(n)));
 }
 
@@ -445,7 +531,8 @@ Result<unsigned long long> parseNumber(const std::string &text, const std::strin
     return v;
 }
 
-Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &path, int base)
+Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &path, int base,
+                                                             unsigned long long max)
 {
     auto text = readOptionalAttr(path);
     if (!text)
@@ -455,6 +542,9 @@ Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &
     auto v = parseNumber(**text, path, base);
     if (!v)
         return std::move(v).error();
+    if (*v > max)
+        return Error(IBNM_ERROR_PARSE, strprintf(_("the value %s is out of range (at most %llu)"), text->value().c_str(), max))
+            .withContext(path);
     return std::optional<unsigned long long>(*v);
 }
 
@@ -477,16 +567,26 @@ Result<std::optional<std::string>> readLinkName(const std::string &path)
 Result<std::vector<std::string>> listDir(const std::string &path)
 {
     std::vector<std::string> names;
-    GErrorPtr err;
-    GDirPtr dir(g_dir_open(path.c_str(), 0, outPtr(err)));
-    if (!dir) {
-        if (g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-            g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
+    int fd = openConfined(path.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
             return names;
-        return Error(IBNM_ERROR_IO, err->message).withContext(path);
+        return readError(-errno, path);
     }
-    while (const char *name = g_dir_read_name(dir.get()))
-        names.emplace_back(name);
+    std::unique_ptr<DIR, FnDeleter<closedir>> dir(::fdopendir(fd));
+    if (!dir) {
+        int e = errno;
+        ::close(fd);
+        return Error::fromErrno(e, path);
+    }
+    errno = 0;
+    while (const dirent *d = ::readdir(dir.get())) {
+        if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0)
+            names.emplace_back(d->d_name);
+        errno = 0;
+    }
+    if (errno != 0)
+        return Error::fromErrno(errno, path);
     std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
         // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
         size_t i = 0, j = 0;
@@ -577,7 +677,14 @@ Result<std::vector<unsigned>> portNumbers(const std::string &deviceDir)
     for (const auto &pn : *entries) {
         if (!isNumber(pn))
             return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(deviceDir + "/ports/" + pn);
-        out.push_back(static_cast<unsigned>(strtoul(pn.c_str(), nullptr, 10)));
+        auto n = parseNumber(pn, deviceDir + "/ports/" + pn, 10);
+        if (!n)
+            return std::move(n).error();
+        if (*n < 1 || *n > model::kMaxRdmaPort)
+            return Error(IBNM_ERROR_PARSE, strprintf(_("port number %s is out of range (1 to %u)"), pn.c_str(),
+                                                     model::kMaxRdmaPort))
+                .withContext(deviceDir + "/ports/" + pn);
+        out.push_back(static_cast<unsigned>(*n));
     }
     return out;
 }
@@ -698,6 +805,7 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
 
 Result<model::Host> readHost(const ReadOptions &options)
 {
+    ConfineTo confine(options.sysfsRoot);
     model::Host host;
     auto devices = deviceNames(options.sysfsRoot);
     if (!devices)
@@ -755,11 +863,13 @@ void mapNetdevsByGids(model::Host &host)
 Status readPortGids(const std::string &sysfsRoot, const std::string &device, unsigned port,
                     std::vector<model::Gid> &out)
 {
+    ConfineTo confine(sysfsRoot);
     return readGids(sysfsRoot + "/class/infiniband/" + device + "/ports/" + std::to_string(port), out);
 }
 
 Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables)
 {
+    ConfineTo confine(sysfsRoot);
     model::Host host;
     auto devices = deviceNames(sysfsRoot);
     if (!devices)

@@ -13,6 +13,7 @@
 #include "libcore/model/host.hpp"
 #include "libcore/support/result.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,9 +28,11 @@ inline constexpr size_t kMaxAttrSize = 4096;
 Result<std::string> readAttr(const std::string &path);
 // As readAttr, but a file that does not exist gives std::nullopt.
 Result<std::optional<std::string>> readOptionalAttr(const std::string &path);
-// An unsigned number in the attribute ("0x1f", "2048", base 0 unless given);
-// anything else is IBNM_ERROR_PARSE naming the file.
-Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &path, int base = 0);
+// An unsigned number in the attribute ("0x1f", "2048", base 0 unless given)
+// of at most `max` (the field it goes into: an MTU of 4294967297 is an
+// error, not 1); anything else is IBNM_ERROR_PARSE naming the file.
+Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &path, int base = 0,
+                                                             unsigned long long max = UINT32_MAX);
 // Parses `text` read from `path` as an unsigned number.
 Result<unsigned long long> parseNumber(const std::string &text, const std::string &path, int base = 0);
 // The target's basename of a symbolic link, std::nullopt if there is none.

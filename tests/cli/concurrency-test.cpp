@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Parallel ibnm processes on one keyfile store and one simulated host: adds
+// of one con-name, modifications of one profile, activations of one profile.
+// Standalone ibnm has no daemon to serialise it (NetworkManager has): the
+// store's lock covers a whole read-modify-write, the host's lock a whole
+// plan-apply-verify. Each test prints what it counted.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <thread>
+
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+using ibnm::test::Cli;
+using ibnm::test::lines;
+using ibnm::test::Result;
+
+namespace {
+
+constexpr int kProcesses = 8;
+constexpr int kRounds = 5;
+
+// Runs every argument list at once, each in its own ibnm process.
+std::vector<Result> runParallel(const Cli &cli, const std::vector<std::vector<std::string>> &argss)
+{
+    std::vector<Result> results(argss.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < argss.size(); i++)
+        threads.emplace_back([&, i] { results[i] = cli.run(argss[i]); });
+    for (auto &t : threads)
+        t.join();
+    return results;
+}
+
+size_t countKeyfiles(const Cli &cli)
+{
+    size_t n = 0;
+    for (const auto &name : cli.keyfiles())
+        n += name.size() > 13 && name.compare(name.size() - 13, 13, ".nmconnection") == 0;
+    return n;
+}
+
+TEST(Concurrency, ParallelAddsOfOneNameStoreOneProfile)
+{
+    unsigned ok = 0, refused = 0;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli;
+        // Different interfaces: only the name is shared.
+        std::vector<std::vector<std::string>> argss;
+        for (int i = 0; i < kProcesses; i++)
+            argss.push_back(
+                {"connection", "add", "type", "infiniband", "con-name", "same", "ifname", "ib" + std::to_string(i)});
+        auto results = runParallel(cli, argss);
+        unsigned roundOk = 0;
+        for (const auto &r : results) {
+            if (r.status == 0) {
+                roundOk++;
+            } else {
+                refused++;
+                EXPECT_NE(r.err.find("a profile named 'same' exists already"), std::string::npos) << r.err;
+                EXPECT_EQ(r.status, 1) << r.err;
+            }
+        }
+        ok += roundOk;
+        EXPECT_EQ(roundOk, 1u) << "round " << round;
+        EXPECT_EQ(countKeyfiles(cli), 1u) << "round " << round;
+        // No temporary file is left behind.
+        EXPECT_EQ(cli.keyfiles().size(), 1u);
+    }
+    std::printf("parallel add: %d rounds of %d processes: %u added, %u refused (name exists)\n", kRounds,
+                kProcesses, ok, refused);
+}
+
+TEST(Concurrency, ParallelModificationsLoseNothing)
+{
+    unsigned kept = 0;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli;
+        ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "ib0"}).status, 0);
+        std::vector<std::vector<std::string>> argss;
+        for (int i = 0; i < kProcesses; i++)
+            argss.push_back({"connection", "modify", "p", "+ipv4.dns", "10.0.0." + std::to_string(i + 1)});
+        for (const auto &r : runParallel(cli, argss))
+            EXPECT_EQ(r.status, 0) << r.err;
+        Result show = cli.run({"-g", "ipv4.dns", "connection", "show", "p"});
+        ASSERT_EQ(show.status, 0) << show.err;
+        for (int i = 0; i < kProcesses; i++) {
+            bool found = show.out.find("10.0.0." + std::to_string(i + 1)) != std::string::npos;
+            kept += found;
+            EXPECT_TRUE(found) << "round " << round << ": update " << i + 1 << " lost: " << show.out;
+        }
+    }
+    std::printf("parallel modify: %d rounds of %d processes: %u of %d updates kept\n", kRounds, kProcesses, kept,
+                kRounds * kProcesses);
+}
+
+// The simulated host's device status row of `name`, or "" when absent.
+std::string statusLine(const Cli &cli, const std::string &name)
+{
+    Result r = cli.run({"-t", "-f", "DEVICE,MODE,P-KEY", "device", "status"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const auto &l : lines(r.out))
+        if (l.compare(0, name.size() + 1, name + ":") == 0)
+            return l;
+    return "";
+}
+
+TEST(Concurrency, ParallelUpsOfOneProfileAllSeeTheChild)
+{
+    unsigned activated = 0, nothing = 0;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli("mlx4-dual-port.host");
+        ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "child", "ifname", "mlx4_ib0.8002",
+                           "parent", "mlx4_ib0", "p-key", "0x8002", "transport-mode", "connected", "mtu", "65520",
+                           "ipv4.method", "disabled"})
+                      .status,
+                  0);
+        auto results = runParallel(cli, std::vector<std::vector<std::string>>(kProcesses, {"connection", "up", "child"}));
+        unsigned roundNothing = 0;
+        for (const auto &r : results) {
+            EXPECT_EQ(r.status, 0) << r.out << r.err;
+            EXPECT_NE(r.out.find("successfully activated"), std::string::npos) << r.out;
+            activated += r.status == 0;
+            roundNothing += r.out.find("Nothing to do") != std::string::npos;
+        }
+        nothing += roundNothing;
+        // One run did the work; the others found it done and undid nothing.
+        EXPECT_EQ(roundNothing, unsigned(kProcesses - 1)) << "round " << round;
+        EXPECT_EQ(statusLine(cli, "mlx4_ib0.8002"), "mlx4_ib0.8002:connected:0x8002") << "round " << round;
+    }
+    std::printf("parallel up: %d rounds of %d processes: %u activated (%u found nothing to do), child present "
+                "after every round\n",
+                kRounds, kProcesses, activated, nothing);
+}
+
+TEST(Concurrency, ParallelUpsAndDownsEachVerify)
+{
+    unsigned ok = 0;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli("mlx4-dual-port.host");
+        ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "child", "ifname", "mlx4_ib0.8002",
+                           "parent", "mlx4_ib0", "p-key", "0x8002", "ipv4.method", "disabled"})
+                      .status,
+                  0);
+        std::vector<std::vector<std::string>> argss;
+        for (int i = 0; i < kProcesses; i++)
+            argss.push_back({"connection", i % 2 ? "down" : "up", "child"});
+        for (const auto &r : runParallel(cli, argss)) {
+            // Each run verifies what it did on a host no other run changed
+            // meanwhile: none fails, none rolls back.
+            EXPECT_EQ(r.status, 0) << r.out << r.err;
+            EXPECT_EQ(r.out.find("undone"), std::string::npos) << r.out;
+            ok += r.status == 0;
+        }
+    }
+    std::printf("parallel up and down: %d rounds of %d processes: %u succeeded and verified\n", kRounds, kProcesses,
+                ok);
+}
+
+} // namespace
+
+namespace {
+
+// Bytes that are not UTF-8 are refused at add and import (exit 2, the
+// property named); nothing is written, so no profile disappears on reading.
+TEST(HostileCli, NonUtf8ValuesAreRefusedAtAddAndImport)
+{
+    Cli cli;
+    Result add = cli.run({"connection", "add", "type", "infiniband", "con-name", "caf\xe9", "ifname", "ib0"});
+    EXPECT_EQ(add.status, 2) << add.err;
+    EXPECT_NE(add.err.find("connection.id"), std::string::npos) << add.err;
+    Result parent = cli.run({"connection", "add", "type", "infiniband", "ifname", "ib0.8001", "parent", "ib\xe9",
+                             "p-key", "0x8001"});
+    EXPECT_NE(parent.status, 0) << parent.err;
+    cli.tmp().write("ifcfg-x", "TYPE=InfiniBand\nDEVICE=ib0\nNAME=$'caf\\xe9'\n");
+    Result imp = cli.run({"connection", "import", "type", "ifcfg-rh", "file", cli.tmp() / "ifcfg-x"});
+    EXPECT_EQ(imp.status, 2) << imp.err;
+    EXPECT_NE(imp.err.find("connection.id"), std::string::npos) << imp.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+TEST(HostileCli, InterfaceNameTheKernelRefusesIsNamed)
+{
+    Cli cli;
+    Result r = cli.run({"connection", "add", "type", "infiniband", "ifname", "ib/0"});
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find("connection.interface-name"), std::string::npos) << r.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+TEST(HostileCli, TablesEscapeControlCharacters)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "x\x1b[2Jy\nz", "ifname", "ib0"}).status,
+              0);
+    for (std::vector<std::string> args : {std::vector<std::string>{"connection", "show"},
+                                          std::vector<std::string>{"-t", "connection", "show"},
+                                          std::vector<std::string>{"connection", "show", "x\x1b[2Jy\nz"}}) {
+        Result r = cli.run(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("x1b[2Jy"), std::string::npos) << r.out;
+        EXPECT_EQ(r.out.find("y\nz"), std::string::npos) << r.out;
+    }
+}
+
+} // namespace
+
+namespace {
+
+// A user who may not read root's 0600 keyfile is told so (exit 1), not that
+// the profile is unknown (exit 10).
+TEST(HostileCli, RootOnlyProfileIsAPermissionErrorForOthers)
+{
+    if (geteuid() != 0 || !g_file_test("/usr/bin/setpriv", G_FILE_TEST_IS_EXECUTABLE))
+        GTEST_SKIP() << "needs root and setpriv to run ibnm as nobody";
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "ib0"}).status, 0);
+    ASSERT_EQ(g_chmod(cli.tmp().path().c_str(), 0755), 0);
+    ASSERT_EQ(g_chmod(cli.keyfileDir().c_str(), 0755), 0);
+    Result r = ibnm::test::spawn({"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                  ibnm::test::cliPath(), "--keyfile-dir", cli.keyfileDir(), "connection", "show", "p"});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("permission denied"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(cli.keyfileDir() + "/p.nmconnection"), std::string::npos) << r.err;
+}
+
+} // namespace
+
+namespace {
+
+// kill -9 between creating a temporary file and renaming it leaves the file;
+// the next run that takes the lock removes it (its writer is gone: every
+// writer holds the lock while its file exists).
+TEST(Concurrency, StaleTemporaryFilesOfKilledWritersAreRemoved)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "mlx4_ib0",
+                       "ipv4.method", "disabled"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "up", "p"}).status, 0);
+    cli.tmp().write("keyfiles/.p.nmconnection.Ab12Cd", "half a keyfile");
+    cli.tmp().write("state/state.Xy98Zw", "half a snapshot");
+    cli.tmp().write("keyfiles/.other-file", "not ours");
+    ASSERT_EQ(cli.run({"connection", "modify", "p", "mtu", "2044"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "up", "p"}).status, 0);
+    auto names = cli.keyfiles();
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{".other-file", "p.nmconnection"}));
+    EXPECT_FALSE(g_file_test((cli.stateDir() + "/state.Xy98Zw").c_str(), G_FILE_TEST_EXISTS));
+    std::printf("stale temporary files: 2 left by killed writers, 2 removed, 1 other file kept\n");
+}
+
+} // namespace
