@@ -5,10 +5,12 @@
 #     --add "$PWD/tests/kernel/kernel-tests" --add /usr/bin/strace \
 #     "$PWD/tests/kernel/count-sysfs-opens.sh" "$PWD/tests/kernel"
 dir=$1
-strace -f -e trace=openat,access -o "$dir/opens.trace" "$dir/kernel-tests" \
+strace -f -e trace=openat,access,socket -o "$dir/opens.trace" "$dir/kernel-tests" \
     --gtest_filter=KernelLabLinux.OneChangeOnAHostWithManyNetdevs || exit 1
 for op in setMtu createIpoibChild addAddress removeAddress; do
     n=$(sed -n "/ibnm-mark\/$op-begin/,/ibnm-mark\/$op-end/p" "$dir/opens.trace" |
         grep -c 'openat(.*"/sys/')
-    echo "$op: $n sysfs files opened"
+    k=$(sed -n "/ibnm-mark\/$op-begin/,/ibnm-mark\/$op-end/p" "$dir/opens.trace" |
+        grep -c '^[0-9]* *socket(AF_NETLINK')
+    echo "$op: $n sysfs files opened, $k netlink sockets opened"
 done
