@@ -381,12 +381,14 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         spec.pkey = *x.pkey;
         spec.mode = x.mode;
         spec.umcast = x.umcast;
-        // The kernel names the child; later steps use the name it gave, and
-        // the report names it too.
+        // The planner names the child where the kernel takes a name; where it
+        // does not (create_child), later steps use the name it gave, and the
+        // report names it too.
         auto name = std::make_shared<std::string>();
         std::string parent = x.parent;
         uint16_t pkey = *x.pkey;
         std::string guess = model::childName(parent, pkey, host_.childNaming);
+        spec.name = guess;
         add("create-ipoib-child", guess,
             strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
                       model::modeName(x.mode)),
@@ -1275,7 +1277,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
             if (cur == nullptr)
                 continue;
             const auto *nd = host.findNetdev(cur->name);
-            platform::IpoibChildSpec spec{x.parent, *x.pkey, cur->mode, cur->umcast};
+            platform::IpoibChildSpec spec{x.parent, *x.pkey, cur->mode, cur->umcast, cur->name};
             unsigned mtu = nd ? nd->mtu : cur->mtu;
             bool wasUp = nd && nd->up;
             planner.add("delete-ipoib-child", cur->name,

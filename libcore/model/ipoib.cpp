@@ -31,6 +31,17 @@ std::string childName(const std::string &parent, uint16_t pkey, ChildNaming nami
     return strprintf("%s.%04x", parent.c_str(), unsigned(shown)).substr(0, kIfNameMax);
 }
 
+std::vector<std::string> childNames(const std::string &parent, uint16_t pkey)
+{
+    std::vector<std::string> names;
+    for (uint16_t shown : {uint16_t(pkey & ~kFullMembership), fullMembership(pkey)}) {
+        std::string name = childName(parent, shown, ChildNaming::Upstream);
+        if (shown != 0 && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
+    }
+    return names;
+}
+
 std::string nmChildName(const std::string &parent, uint16_t pkey)
 {
     auto s = GObjectPtr<NMSettingInfiniband>::adopt(NM_SETTING_INFINIBAND(nm_setting_infiniband_new()));

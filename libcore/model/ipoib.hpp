@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ibnm::model {
 
@@ -55,6 +56,12 @@ std::string childName(const std::string &parent, uint16_t pkey, ChildNaming nami
 // nm_setting_infiniband_get_virtual_interface_name() (the raw value) cut to
 // 15 characters as the daemon does. It equals childName(..., Upstream).
 std::string nmChildName(const std::string &parent, uint16_t pkey);
+
+// Every name the kernel gives the child of `parent` in the partition of
+// `pkey`, with either naming (with and without the full-membership bit),
+// upstream's first: where the Linux platform looks for such a child by name
+// rather than reading every netdev. A child renamed since (udev) has none.
+std::vector<std::string> childNames(const std::string &parent, uint16_t pkey);
 
 // The existing child of `parent` in the partition of `pkey`, if any.
 const IpoibNetdev *findChild(const Host &host, const std::string &parent, uint16_t pkey);

@@ -27,6 +27,11 @@ struct IpoibChildSpec {
     uint16_t pkey = 0;     // as configured (0x0001-0xffff, not 0x8000)
     std::optional<model::IpoibMode> mode;
     std::optional<bool> umcast;
+    // The name to ask for where the kernel takes one (rtnetlink), chosen by
+    // the planner (model::childName); empty: NetworkManager's name
+    // (model::nmChildName). sysfs create_child takes none: the kernel names
+    // the child, and createIpoibChild returns what it made.
+    std::string name;
 };
 
 struct BondSpec {

@@ -21,6 +21,7 @@
 
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -411,4 +412,61 @@ TEST_F(KernelLabLinux, PrepareLoadsModulesAndMountsConfigfs)
     // Done already: nothing to do, no error.
     st = p_->prepare(needs);
     EXPECT_TRUE(st.ok()) << st.error().toString();
+}
+
+namespace {
+
+// Marks a point in an strace log (`strace -e trace=openat,access`): the
+// sysfs files one operation opens are those between its two marks.
+void mark(const std::string &what)
+{
+    (void)::access(("/ibnm-mark/" + what).c_str(), F_OK);
+}
+
+} // namespace
+
+// One change costs the same on a host with many netdevs as on a small one:
+// run under strace (tests/kernel/count-sysfs-opens.sh) to count the sysfs
+// files each operation opens. Without strace it checks the operations work.
+TEST_F(KernelLabLinux, OneChangeOnAHostWithManyNetdevs)
+{
+    ASSERT_TRUE(sh("for i in $(seq 0 199); do /usr/sbin/ip link add kmany$i type dummy || exit 1; done"));
+    dummy("kdum0", "192.0.2.40/24");
+    auto st = p_->addSoftLink("krxe2", SoftLinkType::Rxe, "kdum0");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    softLinks_.push_back("krxe2");
+
+    mark("setMtu-begin");
+    st = p_->setMtu("kdum0", 1400);
+    mark("setMtu-end");
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+
+    IpoibChildSpec spec;
+    spec.parent = "kdum0";
+    spec.pkey = 0x8001;
+    mark("createIpoibChild-begin");
+    auto r = p_->createIpoibChild(spec);
+    mark("createIpoibChild-end");
+    EXPECT_FALSE(r.ok()) << "a dummy is no IPoIB parent";
+
+    mark("addAddress-begin");
+    st = p_->addAddress("kdum0", "192.0.2.41/24");
+    mark("addAddress-end");
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+    auto gids = p_->readGidTables();
+    ASSERT_TRUE(gids.ok());
+    bool seen = false;
+    for (const auto &g : gids->findDevice("krxe2")->ports.at(0).gids)
+        seen = seen || g.gid == "0000:0000:0000:0000:0000:ffff:c000:0229";
+    EXPECT_TRUE(seen) << "the RoCE GID of the new address is there when addAddress returns";
+
+    mark("removeAddress-begin");
+    st = p_->removeAddress("kdum0", "192.0.2.41/24");
+    mark("removeAddress-end");
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+    gids = p_->readGidTables();
+    ASSERT_TRUE(gids.ok());
+    for (const auto &g : gids->findDevice("krxe2")->ports.at(0).gids)
+        EXPECT_NE(g.gid, "0000:0000:0000:0000:0000:ffff:c000:0229") << "gone when removeAddress returns";
+    EXPECT_TRUE(sh("for i in $(seq 0 199); do /usr/sbin/ip link del kmany$i; done"));
 }

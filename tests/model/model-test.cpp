@@ -73,6 +73,18 @@ TEST(PkeyFacts, ChildNamesFollowLibnmAndTheKernel)
     EXPECT_EQ(childName("x2345678901234", 2, ChildNaming::FullMembershipBit), "x2345678901234.");
 }
 
+// Where the Linux platform looks a child up by name: both namings, with and
+// without the bit given, upstream's first, each once.
+TEST(PkeyFacts, ChildNamesListBothNamingsOnce)
+{
+    std::vector<std::string> both{"ib0.0002", "ib0.8002"};
+    EXPECT_EQ(childNames("ib0", 0x0002), both);
+    EXPECT_EQ(childNames("ib0", 0x8002), both);
+    EXPECT_EQ(childNames("ib0", 0xffff), (std::vector<std::string>{"ib0.7fff", "ib0.ffff"}));
+    // Cut to 15 characters, the two namings can be one name.
+    EXPECT_EQ(childNames("x2345678901234", 0x0002), std::vector<std::string>{"x2345678901234."});
+}
+
 TEST(PkeyFacts, ChildCreatableRefusesWhatTheKernelRefuses)
 {
     Host h;

@@ -25,6 +25,9 @@
 #include <fcntl.h>
 #include <linux/netlink.h>
 #include <net/if.h>
+#include <linux/rtnetlink.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <netlink/errno.h>
 #include <netlink/route/link/bonding.h>
 #include <rdma/rdma_netlink.h>
@@ -66,10 +69,13 @@ int nlToErrno(int nlerr)
 }
 
 // A connected netlink socket that remembers the errno of the last error
-// answer (nlmsgerr) it received.
+// answer (nlmsgerr) it received. A failure that was no answer from the
+// kernel (a send or receive that broke off) marks it broken: its owner
+// connects a new one for the next request rather than read a stale reply.
 struct NlSocket {
     NlSockPtr sock;
     int lastErrno = 0;
+    mutable bool broken = false;
 
     static int onError(sockaddr_nl *, nlmsgerr *e, void *arg)
     {
@@ -80,6 +86,8 @@ struct NlSocket {
     Error error(int nlerr, const std::string &context) const
     {
         int e = lastErrno != 0 ? lastErrno : nlToErrno(nlerr);
+        if (lastErrno == 0)
+            broken = true;
         return Error::fromErrno(e, context, IBNM_ERROR_PLATFORM);
     }
 };
@@ -307,7 +315,11 @@ private:
                      strprintf(_("the host under %s is a sysfs tree read from files, not a running kernel: it cannot be changed"),
                                options_.sysfsRoot.c_str()));
     }
-    Result<std::unique_ptr<NlSocket>> route() { return connectNetlink(NETLINK_ROUTE); }
+    // The platform's rtnetlink and RDMA netlink sockets: each connected on
+    // first use and kept (one per platform, not one per operation).
+    Result<NlSocket *> socket(int protocol);
+    Result<NlSocket *> route() { return socket(NETLINK_ROUTE); }
+    Result<NlSocket *> rdmaSocket() { return socket(NETLINK_RDMA); }
     std::string netDir() const { return options_.sysfsRoot + "/class/net"; }
     std::string ibDir(const std::string &dev) const { return options_.sysfsRoot + "/class/infiniband/" + dev; }
     bool exists(const std::string &path) const { return g_file_test(path.c_str(), G_FILE_TEST_EXISTS); }
@@ -323,7 +335,7 @@ private:
     // What a change of one link needs: the platform writable, an rtnetlink
     // socket, and the link by name (in that order of errors).
     struct LinkTarget {
-        std::unique_ptr<NlSocket> s;
+        NlSocket *s;
         RtnlLinkPtr link;
     };
     Result<LinkTarget> writableLink(const std::string &ifname);
@@ -332,6 +344,16 @@ private:
     std::vector<std::string> softDevicesOn(const std::string &ifname);
     // Waits until the IPv4-mapped RoCE GIDs of `ifname` match its addresses.
     void settleRoceGids(const std::string &ifname);
+    // Whether class/net/<name> is the child of `parent` with P_Key `full`
+    // (two attribute reads).
+    bool isChild(const std::string &name, const std::string &parent, uint16_t full) const;
+    // The child of `parent` with P_Key `full`: first by the names the kernel
+    // gives (model::childNames), then, when `scan`, among every netdev (a
+    // child renamed since). Empty when there is none.
+    std::string findChild(const std::string &parent, uint16_t full, bool scan) const;
+    // The IPv4-mapped GIDs the addresses of `ifname` give (RTM_GETADDR for
+    // that one interface).
+    Result<std::set<std::string>> ipv4Gids(const std::string &ifname);
     Status changeAddress(const std::string &ifname, const std::string &cidr, bool add);
     Status roceDir(const std::string &device, unsigned port, std::string &portDir);
     // tcWrite's value for "-1".
@@ -339,7 +361,23 @@ private:
     Status tcWrite(const std::string &device, unsigned port, const char *file, unsigned value);
 
     LinuxOptions options_;
+    std::unique_ptr<NlSocket> route_;
+    std::unique_ptr<NlSocket> rdma_;
 };
+
+Result<NlSocket *> LinuxPlatform::socket(int protocol)
+{
+    std::unique_ptr<NlSocket> &slot = protocol == NETLINK_RDMA ? rdma_ : route_;
+    if (slot && slot->broken)
+        slot.reset();
+    if (!slot) {
+        auto s = connectNetlink(protocol);
+        if (!s)
+            return std::move(s).error();
+        slot = std::move(s).value();
+    }
+    return slot.get();
+}
 
 // --- reading ---------------------------------------------------------------------
 
@@ -510,7 +548,7 @@ Status LinuxPlatform::overlayRtnetlink(model::Host &host)
 
 Status LinuxPlatform::overlayRdmaNetlink(model::Host &host)
 {
-    auto s = connectNetlink(NETLINK_RDMA);
+    auto s = rdmaSocket();
     if (!s)
         return {}; // sysfs has devices but no RDMA netlink: keep what sysfs shows
     auto ports = rdmaPorts(**s);
@@ -605,6 +643,30 @@ std::set<std::string> LinuxPlatform::overlayVerbs(model::Host &host)
 
 // --- IPoIB ---------------------------------------------------------------------
 
+bool LinuxPlatform::isChild(const std::string &name, const std::string &parent, uint16_t full) const
+{
+    auto par = sysfs::readOptionalAttr(netDir() + "/" + name + "/parent");
+    if (!par || par->value_or("") != parent)
+        return false;
+    auto pk = sysfs::readOptionalNumber(netDir() + "/" + name + "/pkey", 16);
+    return pk && pk->value_or(0) == full;
+}
+
+std::string LinuxPlatform::findChild(const std::string &parent, uint16_t full, bool scan) const
+{
+    for (const auto &name : model::childNames(parent, full))
+        if (isChild(name, parent, full))
+            return name;
+    if (!scan)
+        return {};
+    auto all = sysfs::listDir(netDir());
+    if (all)
+        for (const auto &name : *all)
+            if (isChild(name, parent, full))
+                return name;
+    return {};
+}
+
 Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
 {
     if (auto st = writable(); !st)
@@ -618,19 +680,15 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
     if (!parent)
         return std::move(parent).error();
 
-    auto host = sysfs::readHost({options_.sysfsRoot, ""});
-    if (!host)
-        return std::move(host).error();
+    // The planner resolved the target from its snapshot and creates only a
+    // child that is not there. What the kernel would not refuse itself is
+    // checked here by name, at O(1): rtnetlink makes a second child in the
+    // partition under the other naming (ib0.0002 next to ib0.8002).
     uint16_t full = model::fullMembership(spec.pkey);
-    if (const auto *ib = model::findChild(*host, spec.parent, spec.pkey))
-        return Error::fromErrno(EEXIST, ib->name, IBNM_ERROR_EXISTS).withContext(spec.parent);
-    auto before = sysfs::listDir(netDir());
-    if (!before)
-        return std::move(before).error();
+    if (std::string existing = findChild(spec.parent, full, false); !existing.empty())
+        return Error::fromErrno(EEXIST, existing, IBNM_ERROR_EXISTS).withContext(spec.parent);
 
-    // The upstream kernel's name for a child made through create_child
-    // (NetworkManager's interface-name); what the kernel made is read back.
-    std::string name = model::childName(spec.parent, spec.pkey, model::ChildNaming::Upstream);
+    std::string name = spec.name.empty() ? model::nmChildName(spec.parent, spec.pkey) : spec.name;
     ipoib::LinkRequest req;
     req.ifname = name;
     req.parentIfindex = static_cast<unsigned>(rtnl_link_get_ifindex(parent->get()));
@@ -654,24 +712,9 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
     if (!st)
         return std::move(st).error();
 
-    auto after = sysfs::listDir(netDir());
-    if (!after)
-        return std::move(after).error();
-    std::vector<std::string> added;
-    for (const auto &n : *after)
-        if (std::find(before->begin(), before->end(), n) == before->end())
-            added.push_back(n);
-    std::string created;
-    if (std::find(added.begin(), added.end(), name) != added.end())
-        created = name;
-    for (const auto &n : added) {
-        if (!created.empty())
-            break;
-        auto pk = sysfs::readOptionalNumber(netDir() + "/" + n + "/pkey", 16);
-        auto par = sysfs::readOptionalAttr(netDir() + "/" + n + "/parent");
-        if (pk && par && pk->value_or(0) == full && par->value_or("") == spec.parent)
-            created = n;
-    }
+    // Read back what the kernel made: the name asked for, else (create_child
+    // names the child itself) the names the kernel gives, else any netdev.
+    std::string created = isChild(name, spec.parent, full) ? name : findChild(spec.parent, full, true);
     if (created.empty())
         return Error(IBNM_ERROR_PLATFORM, _("the kernel accepted the P_Key child but no new interface appeared"))
             .withContext(spec.parent);
@@ -690,14 +733,10 @@ Status LinuxPlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
 {
     if (auto st = writable(); !st)
         return st;
-    auto host = sysfs::readHost({options_.sysfsRoot, ""});
-    if (!host)
-        return std::move(host).error();
     uint16_t full = model::fullMembership(pkey);
-    const model::IpoibNetdev *child = model::findChild(*host, parent, pkey);
-    if (child == nullptr)
+    std::string name = findChild(parent, full, true);
+    if (name.empty())
         return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no P_Key child 0x%04x"), full), ENODEV).withContext(parent);
-    std::string name = child->name;
     auto st = deleteLink(name);
     if (!st && st.error().errnum() == EOPNOTSUPP)
         st = sysfs::writeAttr(netDir() + "/" + parent + "/delete_child", pkeyText(full));
@@ -743,7 +782,7 @@ Result<LinuxPlatform::LinkTarget> LinuxPlatform::writableLink(const std::string 
     auto link = getLink(**s, ifname);
     if (!link)
         return std::move(link).error();
-    return LinkTarget{std::move(s).value(), std::move(link).value()};
+    return LinkTarget{*s, std::move(link).value()};
 }
 
 Status LinuxPlatform::linkChange(const std::string &ifname, const std::function<void(rtnl_link *)> &edit)
@@ -875,7 +914,7 @@ std::vector<std::string> LinuxPlatform::softDevicesOn(const std::string &ifname)
         if (parent && parent->value_or("") == ifname)
             out.push_back(d);
     }
-    auto s = connectNetlink(NETLINK_RDMA);
+    auto s = rdmaSocket();
     if (!s)
         return out;
     auto ports = rdmaPorts(**s);
@@ -905,55 +944,200 @@ Status LinuxPlatform::deleteLink(const std::string &ifname)
     return {};
 }
 
+namespace {
+
+// IFA_LOCAL and IFA_ADDRESS of an AF_INET RTM_NEWADDR are 4 bytes.
+nla_policy *ipv4AddrPolicy()
+{
+    static nla_policy policy[IFA_MAX + 1] = {};
+    policy[IFA_LOCAL].type = NLA_U32;
+    policy[IFA_ADDRESS].type = NLA_U32;
+    return policy;
+}
+
+// The RoCE v2 GID "::ffff:a.b.c.d" of an IPv4 address, as sysfs prints it.
+std::string ipv4MappedGid(const void *v4)
+{
+    unsigned char raw[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    memcpy(raw + 12, v4, 4);
+    return sysfs::formatGid(raw);
+}
+
+bool isIpv4Mapped(const std::string &gid)
+{
+    return gid.compare(0, 30, "0000:0000:0000:0000:0000:ffff:") == 0;
+}
+
+// One RDMA device a GID wait watches: its verbs context (whose async fd
+// reports IBV_EVENT_GID_CHANGE) or, without one, its ports in sysfs.
+struct WatchedDevice {
+    std::string name;
+    std::vector<unsigned> ports;
+    bool rxeOnNetdev = false; // its ports count before their first GID shows
+    IbvContextPtr ctx;
+    size_t gidSlots = 0;
+};
+
+} // namespace
+
+Result<std::set<std::string>> LinuxPlatform::ipv4Gids(const std::string &ifname)
+{
+    auto s = route();
+    if (!s)
+        return std::move(s).error();
+    unsigned index = if_nametoindex(ifname.c_str());
+    if (index == 0)
+        return noSuchInterface(ifname);
+    NlMsgPtr msg(nlmsg_alloc_simple(RTM_GETADDR, NLM_F_DUMP));
+    ifaddrmsg ifa{};
+    ifa.ifa_family = AF_INET;
+    ifa.ifa_index = index;
+    if (!msg || nlmsg_append(msg.get(), &ifa, sizeof ifa, NLMSG_ALIGNTO) < 0)
+        return Error(IBNM_ERROR_FAILED, "nlmsg_alloc");
+    // With strict checking (Linux 5.0) the kernel answers for this one
+    // interface only; older kernels answer for all, filtered below.
+    int fd = nl_socket_get_fd((*s)->sock.get());
+    int on = 1;
+    bool strict = ::setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &on, sizeof on) == 0;
+    std::set<std::string> gids;
+    Status st = dump(**s, msg.get(), [&](nlmsghdr *h) -> Status {
+        if (h->nlmsg_type != RTM_NEWADDR)
+            return {};
+        const auto *m = static_cast<const ifaddrmsg *>(nlmsg_data(h));
+        if (m->ifa_family != AF_INET || m->ifa_index != index)
+            return {};
+        nlattr *tb[IFA_MAX + 1];
+        if (nlmsg_parse(h, sizeof(ifaddrmsg), tb, IFA_MAX, ipv4AddrPolicy()) < 0)
+            return Error(IBNM_ERROR_PARSE, "RTM_NEWADDR").withContext(ifname);
+        if (nlattr *a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS])
+            gids.insert(ipv4MappedGid(nla_data(a)));
+        return {};
+    }, "RTM_GETADDR");
+    if (strict) {
+        int off = 0;
+        (void)::setsockopt(fd, SOL_NETLINK, NETLINK_GET_STRICT_CHK, &off, sizeof off);
+    }
+    if (!st)
+        return std::move(st).error();
+    return gids;
+}
+
 void LinuxPlatform::settleRoceGids(const std::string &ifname)
 {
-    // The GID cache follows address changes from a work queue. Wait until
-    // the IPv4-mapped RoCE v2 GIDs of the netdev match its IPv4 addresses.
-    auto done = [&]() {
-        model::Host h;
-        {
-            auto r = readHost();
-            if (!r)
-                return true;
-            h = std::move(r).value();
-        }
-        const auto *nd = h.findNetdev(ifname);
-        if (nd == nullptr)
-            return true;
-        std::set<std::string> want;
-        for (const auto &a : nd->addresses) {
-            if (a.find(':') != std::string::npos)
+    // The GID cache follows address changes from a work queue. Wait, at most
+    // 3 s, until the IPv4-mapped RoCE v2 GIDs of the netdev on each RoCE port
+    // that carries it match its IPv4 addresses. Only the GID tables of the
+    // RDMA devices are read, never the other netdevs: with verbs one
+    // ibv_query_gid_table() per device, woken by IBV_EVENT_GID_CHANGE.
+    auto want = ipv4Gids(ifname);
+    if (!want)
+        return;
+    unsigned ifindex = if_nametoindex(ifname.c_str());
+    auto names = sysfs::listDir(options_.sysfsRoot + "/class/infiniband");
+    if (!names || names->empty())
+        return;
+    std::vector<WatchedDevice> watched;
+    for (const auto &name : *names) {
+        WatchedDevice w;
+        w.name = name;
+        auto ports = sysfs::listDir(ibDir(name) + "/ports");
+        if (ports)
+            for (const auto &p : *ports)
+                w.ports.push_back(static_cast<unsigned>(std::strtoul(p.c_str(), nullptr, 10)));
+        auto parent = sysfs::readOptionalAttr(ibDir(name) + "/parent");
+        w.rxeOnNetdev = parent && parent->value_or("") == ifname;
+        watched.push_back(std::move(w));
+    }
+    if (options_.useVerbs) {
+        int n = 0;
+        IbvDeviceListPtr list(ibv_get_device_list(&n));
+        for (int i = 0; list && i < n; i++) {
+            const char *name = ibv_get_device_name(list.get()[i]);
+            auto w = std::find_if(watched.begin(), watched.end(),
+                                  [&](const WatchedDevice &d) { return name && d.name == name; });
+            if (w == watched.end())
                 continue;
-            in_addr v4{};
-            if (inet_pton(AF_INET, a.substr(0, a.find('/')).c_str(), &v4) != 1)
-                continue;
-            unsigned char raw[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-            memcpy(raw + 12, &v4, 4);
-            want.insert(sysfs::formatGid(raw));
-        }
-        for (const auto &dev : h.devices) {
-            for (const auto &port : dev.ports) {
-                bool rxeOn = std::any_of(h.softLinks.begin(), h.softLinks.end(), [&](const model::SoftLink &l) {
-                    return l.name == dev.name && l.type == model::SoftLinkType::Rxe && l.netdev == ifname;
-                });
-                bool roce = port.linkLayer == model::LinkLayer::Ethernet &&
-                            (rxeOn || std::any_of(port.gids.begin(), port.gids.end(), [&](const model::Gid &g) {
-                                 return g.netdev == ifname && g.type == model::GidType::RoceV2;
-                             }));
-                if (!roce)
-                    continue;
-                std::set<std::string> have;
-                for (const auto &g : port.gids)
-                    if (g.netdev == ifname && g.type == model::GidType::RoceV2 &&
-                        g.gid.compare(0, 30, "0000:0000:0000:0000:0000:ffff:") == 0)
-                        have.insert(g.gid);
-                if (have != want)
-                    return false;
+            IbvContextPtr ctx(ibv_open_device(list.get()[i]));
+            if (!ctx)
+                continue; // sysfs then
+            size_t slots = 0;
+            for (unsigned port : w->ports) {
+                ibv_port_attr attr;
+                memset(&attr, 0, sizeof(attr));
+                if (ibv_query_port(ctx.get(), static_cast<uint8_t>(port), &attr) == 0)
+                    slots += static_cast<size_t>(attr.gid_tbl_len);
             }
+            int flags = ::fcntl(ctx->async_fd, F_GETFL);
+            if (slots == 0 || flags < 0 || ::fcntl(ctx->async_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+                continue;
+            w->ctx = std::move(ctx);
+            w->gidSlots = slots;
+        }
+    }
+
+    // True when every RoCE port of `ifname` shows exactly the wanted GIDs.
+    auto settled = [&]() {
+        for (auto &w : watched) {
+            std::map<unsigned, std::set<std::string>> have;
+            std::set<unsigned> roce;
+            if (w.rxeOnNetdev)
+                roce.insert(w.ports.begin(), w.ports.end());
+            auto note = [&](unsigned port, bool v2, const std::string &gid) {
+                if (!v2)
+                    return;
+                roce.insert(port);
+                if (isIpv4Mapped(gid))
+                    have[port].insert(gid);
+            };
+            if (w.ctx) {
+                std::vector<ibv_gid_entry> entries(w.gidSlots);
+                ssize_t got = ibv_query_gid_table(w.ctx.get(), entries.data(), entries.size(), 0);
+                for (ssize_t k = 0; k < got; k++) {
+                    const auto &e = entries[static_cast<size_t>(k)];
+                    if (e.ndev_ifindex == ifindex)
+                        note(e.port_num, e.gid_type == IBV_GID_TYPE_ROCE_V2, sysfs::formatGid(e.gid.raw));
+                }
+            } else {
+                for (unsigned port : w.ports) {
+                    std::vector<model::Gid> gids;
+                    if (!sysfs::readPortGids(options_.sysfsRoot, w.name, port, gids))
+                        continue;
+                    for (const auto &g : gids)
+                        if (g.netdev == ifname)
+                            note(port, g.type == model::GidType::RoceV2, g.gid);
+                }
+            }
+            for (unsigned port : roce)
+                if (have[port] != *want)
+                    return false;
         }
         return true;
     };
-    waitUntil(done);
+
+    gint64 end = g_get_monotonic_time() + 3 * G_USEC_PER_SEC;
+    while (!settled()) {
+        gint64 left = end - g_get_monotonic_time();
+        if (left <= 0)
+            return;
+        // Woken by a GID change on a watched device, else after 20 ms (a
+        // device read through sysfs, or an event that came before the
+        // context was open).
+        int ms = static_cast<int>(std::min<gint64>(20, left / 1000 + 1));
+        std::vector<pollfd> fds;
+        for (const auto &w : watched)
+            if (w.ctx)
+                fds.push_back({w.ctx->async_fd, POLLIN, 0});
+        if (fds.empty()) {
+            g_usleep(static_cast<gulong>(ms) * 1000);
+            continue;
+        }
+        (void)::poll(fds.data(), fds.size(), ms);
+        for (auto &w : watched) {
+            ibv_async_event ev;
+            while (w.ctx && ibv_get_async_event(w.ctx.get(), &ev) == 0)
+                ibv_ack_async_event(&ev);
+        }
+    }
 }
 
 Status LinuxPlatform::changeAddress(const std::string &ifname, const std::string &cidr, bool add)
@@ -1059,7 +1243,7 @@ Status LinuxPlatform::addSoftLink(const std::string &name, model::SoftLinkType t
         return st;
     if (!exists(netDir() + "/" + netdev))
         return noSuchInterface(netdev).withContext(name);
-    auto s = connectNetlink(NETLINK_RDMA);
+    auto s = rdmaSocket();
     if (!s)
         return std::move(s).error().withContext(name);
     auto msg = rdma::encodeNewLink(name, type, netdev);
@@ -1079,7 +1263,7 @@ Status LinuxPlatform::deleteSoftLink(const std::string &name)
         return st;
     if (!exists(ibDir(name)))
         return noSuchDevice(name);
-    auto s = connectNetlink(NETLINK_RDMA);
+    auto s = rdmaSocket();
     if (!s)
         return std::move(s).error().withContext(name);
     auto devices = rdmaDevices(**s);

@@ -10,6 +10,13 @@
 // IBNM_ERROR_NOT_SUPPORTED naming the root, and netlink and verbs are not
 // used (they would describe this machine, not the dump).
 //
+// One change costs the same on a host with many netdevs as on a small one:
+// the platform reads only the objects it changes (class/net/<if>, the
+// candidate names of an IPoIB child, the RDMA devices' GID tables while it
+// waits for RoCE GIDs), never the whole host; readHost() is the one full
+// read. It keeps one rtnetlink and one RDMA netlink socket, connected on
+// first use. Choices (which child, what name, what MTU) are the planner's.
+//
 // configfs rdma_cm values live only while the device's directory exists
 // under rdma_cm/; setDefaultRoceMode/Tos create it when missing and leave it
 // in place (removing it would reset the values).
