@@ -474,43 +474,6 @@ Result<std::optional<std::string>> readLinkName(const std::string &path)
     return std::optional<std::string>(slash == std::string::npos ? target : target.substr(slash + 1));
 }
 
-Result<std::vector<std::string>> listDir(const std::string &path)
-{
-    std::vector<std::string> names;
-    GErrorPtr err;
-    GDirPtr dir(g_dir_open(path.c_str(), 0, outPtr(err)));
-    if (!dir) {
-        if (g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
-            g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
-            return names;
-        return Error(IBNM_ERROR_IO, err->message).withContext(path);
-    }
-    while (const char *name = g_dir_read_name(dir.get()))
-        names.emplace_back(name);
-    std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
-        // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
-        size_t i = 0, j = 0;
-        while (i < a.size() && j < b.size()) {
-            if (g_ascii_isdigit(a[i]) && g_ascii_isdigit(b[j])) {
-                char *endA = nullptr, *endB = nullptr;
-                unsigned long long x = strtoull(a.c_str() + i, &endA, 10);
-                unsigned long long y = strtoull(b.c_str() + j, &endB, 10);
-                if (x != y)
-                    return x < y;
-                i = static_cast<size_t>(endA - a.c_str());
-                j = static_cast<size_t>(endB - b.c_str());
-            } else {
-                if (a[i] != b[j])
-                    return a[i] < b[j];
-                i++;
-                j++;
-            }
-        }
-        return a.size() - i < b.size() - j;
-    });
-    return names;
-}
-
 Status writeAttr(const std::string &path, const std::string &value)
 {
     UniqueFd fd(::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC));
