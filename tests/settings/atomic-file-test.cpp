@@ -171,7 +171,7 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
         previous = now;
 
         // Whatever temporary files the kill left are not profiles.
-        ibnm::KeyfileBackend store(dir.path());
+        ibnm::settings::KeyfileBackend store(dir.path());
         store.setRequiredOwner(geteuid());
         ASSERT_TRUE(store.load().ok());
         ASSERT_EQ(store.profiles().size(), 1u);
