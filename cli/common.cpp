@@ -259,11 +259,6 @@ const char *severityName(IbnmSeverity s)
     return "unknown";
 }
 
-Cell cell(const char *s)
-{
-    return s && *s ? Cell(s) : Cell();
-}
-
 } // namespace
 
 int printReport(Context &ctx, IbnmApplyReport *report, const std::function<std::string(const std::string &)> &rewrite)

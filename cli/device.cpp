@@ -25,11 +25,6 @@ const char *const kDeviceUsage = N_(
 
 namespace {
 
-Cell cell(const char *s)
-{
-    return s && *s ? Cell(s) : Cell();
-}
-
 Cell num(gint64 v, bool present = true)
 {
     return present ? Cell(std::to_string(v)) : Cell();

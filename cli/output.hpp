@@ -15,6 +15,12 @@ namespace ibnm::cli {
 
 using Cell = std::optional<std::string>; // nullopt: no value ("--", JSON null)
 
+// A string from libibnm as a cell: NULL and "" are no value.
+inline Cell cell(const char *s)
+{
+    return s && *s ? Cell(s) : Cell();
+}
+
 enum class Tone { None, Good, Warn, Bad };
 
 struct Field {

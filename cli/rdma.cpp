@@ -38,11 +38,6 @@ const char *const kRdmaUsage = N_(
 
 namespace {
 
-Cell cell(const char *s)
-{
-    return s && *s ? Cell(s) : Cell();
-}
-
 // The words of a command that a transient profile's property stands for:
 // its errors name the word ("netdev: no interface eth9 on this host"), not
 // the profile nor the property the user never wrote.

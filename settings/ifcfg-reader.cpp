@@ -3,7 +3,7 @@
 
 #include "settings/ifcfg-reader.hpp"
 
-#include "settings/atomic-file.hpp"
+#include "libcore/support/files.hpp"
 
 #include "libcore/model/ipoib.hpp"
 #include "libcore/support/i18n.hpp"

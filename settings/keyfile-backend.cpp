@@ -3,9 +3,9 @@
 
 #include "settings/keyfile-backend.hpp"
 
+#include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
-#include "settings/atomic-file.hpp"
 #include "settings/keyfile-codec.hpp"
 #include "libcore/support/file-lock.hpp"
 
@@ -24,27 +24,6 @@ namespace ibnm::settings {
 
 namespace {
 
-Result<std::vector<std::string>> listDir(const std::string &dir)
-{
-    std::vector<std::string> names;
-    DIR *d = opendir(dir.c_str());
-    if (d == nullptr) {
-        if (errno == ENOENT)
-            return names;
-        return Error::fromErrno(errno, dir);
-    }
-    std::unique_ptr<DIR, FnDeleter<closedir>> guard(d);
-    errno = 0;
-    while (dirent *e = readdir(d)) {
-        std::string n = e->d_name;
-        if (n != "." && n != "..")
-            names.push_back(std::move(n));
-    }
-    if (errno != 0)
-        return Error::fromErrno(errno, dir);
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 Result<std::string> readWhole(int fd, const std::string &path, size_t max)
 {
@@ -161,6 +140,9 @@ Status KeyfileBackend::load()
     auto names = listDir(dir_);
     if (!names)
         return std::move(names).error();
+    // Byte order, as before: which of two profiles with one UUID wins (the
+    // first read) does not depend on how digits in their names compare.
+    std::sort(names->begin(), names->end());
     std::vector<StoredProfile> profiles;
     std::vector<std::string> warnings, unreadable;
     std::set<std::string> uuids;

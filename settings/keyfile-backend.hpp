@@ -3,7 +3,7 @@
 // NetworkManager does when it is not running.
 #pragma once
 
-#include "settings/atomic-file.hpp"
+#include "libcore/support/files.hpp"
 #include "settings/backend.hpp"
 
 #include <memory>

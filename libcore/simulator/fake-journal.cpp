@@ -3,6 +3,7 @@
 
 #include "libcore/simulator/fake-journal.hpp"
 
+#include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
@@ -27,22 +28,6 @@ std::string escape(const std::string &s)
 {
     GCharPtr e(g_strescape(s.c_str(), nullptr));
     return e.get();
-}
-
-Status writeAll(int fd, const std::string &data, const std::string &path)
-{
-    const char *p = data.data();
-    size_t left = data.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return Error::fromErrno(errno, path);
-        p += n;
-        left -= static_cast<size_t>(n);
-    }
-    return {};
 }
 
 } // namespace
@@ -180,17 +165,8 @@ Result<Tail> readFrom(const std::string &path, const std::string &id, uint64_t o
 Result<uint64_t> create(const std::string &path, const std::string &id)
 {
     std::string header = kJournalPrefix + id + "\n";
-    std::string tmp = path + ".XXXXXX";
-    UniqueFd fd(g_mkstemp_full(tmp.data(), O_WRONLY | O_CLOEXEC, 0644));
-    if (!fd)
-        return Error::fromErrno(errno, path);
-    Status s = writeAll(fd.get(), header, tmp);
-    if (s.ok() && (::close(fd.release()) != 0 || g_rename(tmp.c_str(), path.c_str()) != 0))
-        s = Error::fromErrno(errno, path);
-    if (!s.ok()) {
-        g_unlink(tmp.c_str());
+    if (Status s = atomicWriteFile(path, header, kSimulatorFile); !s.ok())
         return std::move(s).error();
-    }
     return static_cast<uint64_t>(header.size());
 }
 

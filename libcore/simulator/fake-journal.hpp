@@ -16,6 +16,7 @@
 //   id is not the snapshot's, so it is ignored (the snapshot holds it all).
 #pragma once
 
+#include "libcore/support/files.hpp"
 #include "libcore/support/result.hpp"
 
 #include <cstdint>
@@ -25,6 +26,16 @@
 #include <vector>
 
 namespace ibnm::platform::journal {
+
+// How the simulator writes its state and journal files: mode 0644, replaced
+// atomically but not durably (no fsync: a simulated host need not survive a
+// power cut, and fsync made every simulated operation cost 5-10 ms).
+inline const AtomicWriteOptions kSimulatorFile = [] {
+    AtomicWriteOptions o;
+    o.mode = 0644;
+    o.durable = false;
+    return o;
+}();
 
 // One mutating operation: the Platform method, its arguments, and whether
 // it changed the state (a refused operation only counts).

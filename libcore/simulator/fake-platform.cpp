@@ -3,6 +3,7 @@
 
 #include "libcore/simulator/fake-platform.hpp"
 
+#include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
@@ -586,31 +587,9 @@ Status FakePlatform::saveState()
     std::string text = "# The simulated host's state (ibnm). Delete this directory to reset it.\n" +
                        journal::snapshotLine(id) + formatHostDescription(state_);
     // A temporary file renamed over the old one: readers see the old or the
-    // new state, never half of one. No fsync: a simulation need not survive
-    // a power cut, and fsync made every operation cost 5-10 ms.
-    std::string tmp = path + ".XXXXXX";
-    UniqueFd fd(g_mkstemp_full(tmp.data(), O_WRONLY | O_CLOEXEC, 0644));
-    if (!fd)
-        return Error::fromErrno(errno, path);
-    const char *p = text.data();
-    size_t left = text.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd.get(), p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            g_unlink(tmp.c_str());
-            return Error::fromErrno(e, path);
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
-    }
-    if (::close(fd.release()) != 0 || g_rename(tmp.c_str(), path.c_str()) != 0) {
-        int e = errno;
-        g_unlink(tmp.c_str());
-        return Error::fromErrno(e, path);
-    }
+    // new state, never half of one (not durable: see kSimulatorFile).
+    if (Status s = atomicWriteFile(path, text, journal::kSimulatorFile); !s.ok())
+        return s;
     rebase();
     loadedText_.clear();
     loadedId_ = std::move(id);

@@ -5,7 +5,7 @@
 
 #include "ibnm-settings.h"
 #include "settings-test-util.hpp"
-#include "settings/atomic-file.hpp"
+#include "libcore/support/files.hpp"
 #include "settings/keyfile-backend.hpp"
 
 #include <algorithm>
@@ -48,8 +48,8 @@ TEST(AtomicFile, WritesContentModeAndLeavesNoTemporaryFile)
 {
     TempDir dir;
     std::string path = dir / "x.nmconnection";
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "first\n").ok());
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "second\n").ok());
+    ASSERT_TRUE(ibnm::atomicWriteFile(path, "first\n").ok());
+    ASSERT_TRUE(ibnm::atomicWriteFile(path, "second\n").ok());
     EXPECT_EQ(readFile(path), "second\n");
     struct stat st {};
     ASSERT_EQ(stat(path.c_str(), &st), 0);
@@ -79,8 +79,8 @@ TEST(AtomicFileBatch, PathsChangeOnlyAtCommit)
 {
     TempDir dir;
     std::string a = dir / "a.nmconnection", b = dir / "b.nmconnection";
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(a, "old a\n").ok());
-    ibnm::settings::AtomicWriteBatch batch;
+    ASSERT_TRUE(ibnm::atomicWriteFile(a, "old a\n").ok());
+    ibnm::AtomicWriteBatch batch;
     ASSERT_TRUE(batch.add(a, "new a\n").ok());
     ASSERT_TRUE(batch.add(b, "new b\n").ok());
     EXPECT_EQ(readFile(a), "old a\n");
@@ -95,9 +95,9 @@ TEST(AtomicFileBatch, AnUncommittedBatchLeavesNothing)
 {
     TempDir dir;
     std::string a = dir / "a.nmconnection";
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(a, "old a\n").ok());
+    ASSERT_TRUE(ibnm::atomicWriteFile(a, "old a\n").ok());
     {
-        ibnm::settings::AtomicWriteBatch batch;
+        ibnm::AtomicWriteBatch batch;
         ASSERT_TRUE(batch.add(a, "new a\n").ok());
         ASSERT_TRUE(batch.add(dir / "b.nmconnection", "new b\n").ok());
     }
@@ -109,12 +109,12 @@ TEST(AtomicFile, FailureLeavesTheOldFile)
 {
     TempDir dir;
     std::string path = dir / "x.nmconnection";
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, "old\n").ok());
+    ASSERT_TRUE(ibnm::atomicWriteFile(path, "old\n").ok());
     // The target is replaced by a directory: rename() must fail.
     std::string blocked = dir / "blocked";
     g_mkdir(blocked.c_str(), 0755);
     dir.write("blocked/inside", "x");
-    auto s = ibnm::settings::atomicWriteFile(blocked, "new\n");
+    auto s = ibnm::atomicWriteFile(blocked, "new\n");
     EXPECT_FALSE(s.ok());
     EXPECT_EQ(readFile(path), "old\n");
     GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
@@ -145,7 +145,7 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
 
     TempDir dir;
     std::string path = dir / "crash.nmconnection";
-    ASSERT_TRUE(ibnm::settings::atomicWriteFile(path, contents[0]).ok());
+    ASSERT_TRUE(ibnm::atomicWriteFile(path, contents[0]).ok());
 
     unsigned changed = 0;
     std::string previous = contents[0];
@@ -157,7 +157,7 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
         if (pid == 0) {
             // The writer: replace the file over and over until killed.
             for (unsigned g = start;; g = (g + 1) % kGenerations)
-                (void)ibnm::settings::atomicWriteFile(path, contents[g]);
+                (void)ibnm::atomicWriteFile(path, contents[g]);
         }
         usleep(useconds_t(delayUs(rng)));
         kill(pid, SIGKILL);

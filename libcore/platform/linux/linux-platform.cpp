@@ -3,6 +3,7 @@
 
 #include "libcore/platform/linux/linux-platform.hpp"
 
+#include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
@@ -1484,43 +1485,9 @@ Status LinuxPlatform::writeHostFile(const std::string &path, const std::string &
 {
     if (auto st = writable(); !st)
         return st;
-    // Atomic replace: a temporary file in the same directory, fsync,
-    // rename over the target, fsync the directory.
-    GCharPtr dirname(g_path_get_dirname(path.c_str()));
-    GCharPtr basename(g_path_get_basename(path.c_str()));
-    std::string tmpl = std::string(dirname.get()) + "/." + basename.get() + ".XXXXXX";
-    std::vector<char> tmp(tmpl.begin(), tmpl.end());
-    tmp.push_back('\0');
-    UniqueFd fd(g_mkstemp_full(tmp.data(), O_WRONLY | O_CLOEXEC, static_cast<int>(mode)));
-    if (!fd)
-        return Error::fromErrno(errno, path);
-    std::string tmpPath = tmp.data();
-    auto fail = [&](int e) {
-        ::unlink(tmpPath.c_str());
-        return Error::fromErrno(e, path);
-    };
-    const char *p = contents.data();
-    size_t left = contents.size();
-    while (left > 0) {
-        ssize_t n = ::write(fd.get(), p, left);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return fail(errno);
-        }
-        p += n;
-        left -= static_cast<size_t>(n);
-    }
-    if (::fchmod(fd.get(), mode) < 0 || ::fsync(fd.get()) < 0)
-        return fail(errno);
-    if (::close(fd.release()) < 0)
-        return fail(errno);
-    if (::rename(tmpPath.c_str(), path.c_str()) < 0)
-        return fail(errno);
-    UniqueFd dir(::open(dirname.get(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (!dir || ::fsync(dir.get()) < 0)
-        return Error::fromErrno(errno, dirname.get());
-    return {};
+    AtomicWriteOptions opts;
+    opts.mode = mode;
+    return atomicWriteFile(path, contents, opts);
 }
 
 Status LinuxPlatform::removeHostFile(const std::string &path)

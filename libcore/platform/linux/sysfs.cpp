@@ -587,27 +587,9 @@ Result<std::vector<std::string>> listDir(const std::string &path)
     }
     if (errno != 0)
         return Error::fromErrno(errno, path);
-    std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
-        // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
-        size_t i = 0, j = 0;
-        while (i < a.size() && j < b.size()) {
-            if (g_ascii_isdigit(a[i]) && g_ascii_isdigit(b[j])) {
-                char *endA = nullptr, *endB = nullptr;
-                unsigned long long x = strtoull(a.c_str() + i, &endA, 10);
-                unsigned long long y = strtoull(b.c_str() + j, &endB, 10);
-                if (x != y)
-                    return x < y;
-                i = static_cast<size_t>(endA - a.c_str());
-                j = static_cast<size_t>(endB - b.c_str());
-            } else {
-                if (a[i] != b[j])
-                    return a[i] < b[j];
-                i++;
-                j++;
-            }
-        }
-        return a.size() - i < b.size() - j;
-    });
+    // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
+    std::sort(names.begin(), names.end(),
+              [](const std::string &x, const std::string &y) { return ::strverscmp(x.c_str(), y.c_str()) < 0; });
     return names;
 }
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/support/files.hpp"
 #include "libcore/support/result.hpp"
 
 #include <cstdint>
@@ -37,8 +38,8 @@ Result<std::optional<unsigned long long>> readOptionalNumber(const std::string &
 Result<unsigned long long> parseNumber(const std::string &text, const std::string &path, int base = 0);
 // The target's basename of a symbolic link, std::nullopt if there is none.
 Result<std::optional<std::string>> readLinkName(const std::string &path);
-// The entries of a directory, sorted (numeric names by value); a missing
-// directory is empty.
+// The entries of a directory under the sysfs root (never through a link out
+// of it), in natural order (strverscmp); a missing directory is empty.
 Result<std::vector<std::string>> listDir(const std::string &path);
 
 // Writes `value` to a sysfs or configfs attribute with one write(2).

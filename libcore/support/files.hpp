@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Crash-safe replacement of a file: a reader (or the next boot) sees either
-// the complete old content or the complete new one, never a mix.
+// Files and directories, once for the library, the settings store and the
+// simulator: crash-safe replacement of a file (a reader, or the next boot,
+// sees either the complete old content or the complete new one, never a
+// mix) and the names in a directory in natural order.
 #pragma once
 
 #include "libcore/support/result.hpp"
@@ -13,7 +15,7 @@
 
 #include <sys/types.h>
 
-namespace ibnm::settings {
+namespace ibnm {
 
 struct AtomicWriteOptions {
     mode_t mode = 0600;
@@ -23,6 +25,10 @@ struct AtomicWriteOptions {
     // false: never replace an existing file (renameat2 RENAME_NOREPLACE);
     // IBNM_ERROR_EXISTS naming it instead.
     bool replace = true;
+    // fsync the file before the rename and the directory after it. The
+    // simulator turns it off: a simulated host need not survive a power
+    // cut, and two fsyncs made each simulated operation cost 5-10 ms.
+    bool durable = true;
 };
 
 // Writes `content` to a temporary file in the directory of `path` (a hidden
@@ -64,4 +70,13 @@ Result<std::optional<std::string>> readFileBounded(const std::string &path, size
 // fsync() of a directory, so a rename or unlink in it is on disk.
 Status syncDirectory(const std::string &dir);
 
-} // namespace ibnm::settings
+// The names in `dir` (without "." and ".."), in natural order: "mlx5_2"
+// before "mlx5_10", as strverscmp(3) orders them. A directory that does not
+// exist, or a path that is not a directory, has no names; other errors
+// (EACCES, EIO) are errors.
+Result<std::vector<std::string>> listDir(const std::string &dir);
+
+// strverscmp(3) as a less-than for std::sort.
+bool naturalLess(const std::string &a, const std::string &b);
+
+} // namespace ibnm

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
-#include "settings/atomic-file.hpp"
+#include "libcore/support/files.hpp"
 
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ibnm::settings {
+namespace ibnm {
 
 namespace {
 
@@ -85,10 +85,10 @@ Result<std::string> writeTemporary(const std::string &path, std::string_view con
     std::string tmpl = dir + "/." + base.get() + ".XXXXXX";
 
     // The temporary file's random name means nothing to a user: errors
-    // name the directory (creating a file there) or the file replaced.
+    // name the file asked for.
     UniqueFd fd(g_mkstemp_full(tmpl.data(), O_RDWR | O_CLOEXEC, 0600));
     if (!fd)
-        return Error::fromErrno(errno, dir);
+        return Error::fromErrno(errno, path); // the file the user asked for
     TempFileGuard guard(tmpl);
 
     if (opts.uid || opts.gid) {
@@ -99,7 +99,7 @@ Result<std::string> writeTemporary(const std::string &path, std::string_view con
         return Error::fromErrno(errno, path);
     if (Status s = writeAll(fd.get(), content, path); !s.ok())
         return std::move(s).error();
-    if (sync && ::fsync(fd.get()) != 0)
+    if (sync && opts.durable && ::fsync(fd.get()) != 0)
         return Error::fromErrno(errno, path);
     if (::close(fd.release()) != 0)
         return Error::fromErrno(errno, path);
@@ -121,7 +121,7 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
     } else if (::rename(tmp->c_str(), path.c_str()) != 0)
         return Error::fromErrno(errno, path);
     guard.release();
-    return syncDirectory(dirName(path));
+    return opts.durable ? syncDirectory(dirName(path)) : Status();
 }
 
 AtomicWriteBatch::~AtomicWriteBatch()
@@ -211,4 +211,26 @@ Status removeFileDurably(const std::string &path)
     return syncDirectory(dirName(path));
 }
 
-} // namespace ibnm::settings
+bool naturalLess(const std::string &a, const std::string &b)
+{
+    return ::strverscmp(a.c_str(), b.c_str()) < 0;
+}
+
+Result<std::vector<std::string>> listDir(const std::string &dir)
+{
+    std::vector<std::string> names;
+    GErrorPtr err;
+    GDirPtr d(g_dir_open(dir.c_str(), 0, outPtr(err)));
+    if (!d) {
+        if (g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT) ||
+            g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOTDIR))
+            return names;
+        return Error(IBNM_ERROR_IO, err->message).withContext(dir);
+    }
+    while (const char *name = g_dir_read_name(d.get()))
+        names.emplace_back(name);
+    std::sort(names.begin(), names.end(), naturalLess);
+    return names;
+}
+
+} // namespace ibnm
