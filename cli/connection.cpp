@@ -401,7 +401,7 @@ int cmdAdd(Context &ctx, const Args &args)
     }
     if (!ibnm_settings_add(s, ibnm_profile_get_connection(profile.get()), nullptr, Out(err)))
         return reportError(err.get());
-    std::printf(_("Connection '%s' (%s) successfully added.\n"), ibnm_profile_get_id(profile.get()),
+    std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(ibnm_profile_get_id(profile.get())).c_str(),
                 ibnm_profile_get_uuid(profile.get()));
     return kExitOk;
 }
@@ -528,7 +528,7 @@ int cmdDelete(Context &ctx, const Args &args)
             rc = reportError(err.get());
             continue;
         }
-        std::printf(_("Connection '%s' (%s) successfully deleted.\n"), name.c_str(), uuid.c_str());
+        std::printf(_("Connection '%s' (%s) successfully deleted.\n"), shown(name.c_str()).c_str(), uuid.c_str());
     }
     return rc;
 }
@@ -637,7 +637,7 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
                 std::printf(_("Dry run: connection '%s' (%s) would be added; nothing was written.\n"),
                             nm_connection_get_id(c.get()), nm_connection_get_uuid(c.get()));
             else
-                std::printf(_("Connection '%s' (%s) successfully added.\n"), nm_connection_get_id(c.get()),
+                std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(nm_connection_get_id(c.get())).c_str(),
                             nm_connection_get_uuid(c.get()));
     return kExitOk;
 }
@@ -696,7 +696,7 @@ int cmdImport(Context &ctx, const Args &args)
         return kExitFailed;
     if (!ibnm_settings_add(s, c.get(), nullptr, Out(err)))
         return reportError(err.get());
-    std::printf(_("Connection '%s' (%s) successfully added.\n"), nm_connection_get_id(c.get()),
+    std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(nm_connection_get_id(c.get())).c_str(),
                 nm_connection_get_uuid(c.get()));
     return kExitOk;
 }
@@ -807,11 +807,11 @@ int upDown(Context &ctx, const Args &args, bool up)
         if (ctx.options.dryRun) {
             std::printf(_("Dry run: nothing was changed.\n"));
         } else if (picked->len == 1) {
-            const char *name = nm_connection_get_id(NM_CONNECTION(g_ptr_array_index(picked.get(), 0)));
+            std::string name = shown(nm_connection_get_id(NM_CONNECTION(g_ptr_array_index(picked.get(), 0))));
             if (up)
-                std::printf(_("Connection '%s' successfully activated.\n"), name);
+                std::printf(_("Connection '%s' successfully activated.\n"), name.c_str());
             else
-                std::printf(_("Connection '%s' successfully deactivated.\n"), name);
+                std::printf(_("Connection '%s' successfully deactivated.\n"), name.c_str());
         } else if (up) {
             std::printf(_("%u connections successfully activated.\n"), picked->len);
         } else {

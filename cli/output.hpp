@@ -105,6 +105,14 @@ private:
 std::string jsonQuote(const std::string &s);
 // nmcli's terse escaping: ':' and '\' get a backslash.
 std::string terseEscape(const std::string &s);
+// Control characters as \xNN: what a message shows of a user's value (a
+// profile id) never forges a line or drives the terminal.
+std::string displayEscape(const std::string &s);
+// displayEscape() of a C string ("" for NULL), for printf's %s.
+inline std::string shown(const char *s)
+{
+    return displayEscape(s ? s : "");
+}
 // The text in the colour of `tone` when colour is on.
 std::string colored(const Context &ctx, Tone tone, const std::string &text);
 

@@ -15,6 +15,8 @@
 #include <thread>
 
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using ibnm::test::Cli;
@@ -197,8 +199,11 @@ TEST(HostileCli, InterfaceNameTheKernelRefusesIsNamed)
 TEST(HostileCli, TablesEscapeControlCharacters)
 {
     Cli cli;
-    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "x\x1b[2Jy\nz", "ifname", "ib0"}).status,
-              0);
+    Result add = cli.run({"connection", "add", "type", "infiniband", "con-name", "x\x1b[2Jy\nz", "ifname", "ib0"});
+    ASSERT_EQ(add.status, 0) << add.err;
+    // The success message shows the id escaped too.
+    EXPECT_EQ(add.out.find('\x1b'), std::string::npos) << add.out;
+    EXPECT_NE(add.out.find("Connection 'x\\x1b[2Jy\\x0az'"), std::string::npos) << add.out;
     for (std::vector<std::string> args : {std::vector<std::string>{"connection", "show"},
                                           std::vector<std::string>{"-t", "connection", "show"},
                                           std::vector<std::string>{"connection", "show", "x\x1b[2Jy\nz"}}) {
@@ -257,3 +262,87 @@ TEST(Concurrency, StaleTemporaryFilesOfKilledWritersAreRemoved)
 }
 
 } // namespace
+
+namespace {
+
+// Starts `ibnm ARGS` on the store and simulated host of `cli`, not waiting.
+GPid startCli(const Cli &cli, const std::string &host, const std::vector<std::string> &args)
+{
+    std::vector<std::string> argv = {ibnm::test::cliPath(), "--keyfile-dir", cli.keyfileDir(), "--simulate",
+                                     ibnm::test::hostFile(host)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char *> a;
+    for (auto &s : argv)
+        a.push_back(s.data());
+    a.push_back(nullptr);
+    char **envp = g_get_environ();
+    envp = g_environ_setenv(envp, "IBNM_SIMULATE_STATE", cli.stateDir().c_str(), TRUE);
+    envp = g_environ_setenv(envp, "LC_ALL", "C", TRUE);
+    GPid pid = 0;
+    GError *error = nullptr;
+    gboolean ok = g_spawn_async(nullptr, a.data(), envp,
+                                GSpawnFlags(G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                            G_SPAWN_STDERR_TO_DEV_NULL),
+                                nullptr, nullptr, &pid, &error);
+    g_strfreev(envp);
+    if (!ok) {
+        ADD_FAILURE() << error->message;
+        g_error_free(error);
+        return 0;
+    }
+    return pid;
+}
+
+} // namespace
+
+// kill -9 at random points of activations and deactivations of a simulated
+// host: every state left behind parses (the next command reads it), and the
+// next `up` converges to the profiles, a second `up` has nothing to do, and
+// `down` takes it all down again.
+TEST(Concurrency, KilledActivationsLeaveAHostThatConverges)
+{
+    const std::string host = "mlx4-dual-port.host";
+    Cli cli(host);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "child", "ifname", "mlx4_ib0.8002",
+                       "parent", "mlx4_ib0", "p-key", "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "base", "ifname", "mlx4_ib0",
+                       "transport-mode", "connected", "mtu", "65520", "ipv4.method", "manual", "ipv4.addresses",
+                       "192.0.2.1/24", "ipv6.method", "disabled"})
+                  .status,
+              0);
+    GRand *rand = g_rand_new_with_seed(20261124);
+    constexpr int kKills = 30;
+    unsigned midway = 0, finished = 0;
+    for (int i = 0; i < kKills; i++) {
+        GPid pid = startCli(cli, host, {"connection", i % 2 ? "down" : "up", "child", "base"});
+        ASSERT_NE(pid, 0);
+        g_usleep(gulong(g_rand_int_range(rand, 0, 60000)));
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            midway++;
+        } else {
+            finished++;
+        }
+        g_spawn_close_pid(pid);
+        Result r = cli.run({"-t", "device", "status"});
+        ASSERT_EQ(r.status, 0) << "after kill " << i << ": " << r.err;
+    }
+    g_rand_free(rand);
+    Result up = cli.run({"connection", "up", "child", "base"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_EQ(statusLine(cli, "mlx4_ib0.8002"), "mlx4_ib0.8002:datagram:0x8002");
+    EXPECT_EQ(statusLine(cli, "mlx4_ib0").rfind("mlx4_ib0:connected:", 0), 0u) << statusLine(cli, "mlx4_ib0");
+    Result again = cli.run({"connection", "up", "child", "base"});
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_NE(again.out.find("Nothing to do"), std::string::npos) << again.out;
+    Result down = cli.run({"connection", "down", "child", "base"});
+    EXPECT_EQ(down.status, 0) << down.out << down.err;
+    EXPECT_EQ(statusLine(cli, "mlx4_ib0.8002"), "");
+    std::printf("kill -9 of activations: %d runs, %u killed midway, %u had finished; the host converged after "
+                "every kill\n",
+                kKills, midway, finished);
+}
