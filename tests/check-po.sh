@@ -19,6 +19,15 @@ else
   have_pot=0
 fi
 
+# Every file po/POTFILES.in names exists (gettext's po/Makefile stops on one
+# that does not), and every source file with a translatable message is named.
+for f in $(grep -v '^#' "$top_srcdir/po/POTFILES.in"); do
+  [ -f "$top_srcdir/$f" ] || { echo "check-po: po/POTFILES.in names $f, which does not exist"; fail=1; }
+done
+for f in $(cd "$top_srcdir" && grep -rlE '(^|[^A-Za-z0-9_])N?_\("' libcore settings cli plugin --include='*.cpp' | LC_ALL=C sort); do
+  grep -qx "$f" "$top_srcdir/po/POTFILES.in" || { echo "check-po: $f has translatable messages but is not in po/POTFILES.in"; fail=1; }
+done
+
 for lang in $(grep -v '^#' "$top_srcdir/po/LINGUAS"); do
   po="$top_srcdir/po/$lang.po"
   if [ ! -f "$po" ]; then echo "check-po: $lang is in LINGUAS but $po is missing"; fail=1; continue; fi
