@@ -357,36 +357,144 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
 
 } // namespace
 
+/**
+ * IbnmStep:action:
+ *
+ * What the step does, as a stable machine word ("create-ipoib-child", "set-
+ * mtu", ...), for scripts.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_action:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:action property.
+ *
+ * Returns: (transfer none): the stable machine word naming what the step
+ *   does.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_step_get_action(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
     return ibnm_step_priv(self)->rec.action.c_str();
 }
 
+/**
+ * IbnmStep:object:
+ *
+ * The interface, RDMA device or file the step acts on.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_object:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:object property.
+ *
+ * Returns: (transfer none): the interface, RDMA device or file the step acts
+ *   on.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_step_get_object(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
     return ibnm_step_priv(self)->rec.object.c_str();
 }
 
+/**
+ * IbnmStep:detail:
+ *
+ * What the step does, translated, for people.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_detail:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:detail property.
+ *
+ * Returns: (transfer none): the step described for people, in the user's
+ *   language.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_step_get_detail(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
     return ibnm_step_priv(self)->rec.detail.c_str();
 }
 
+/**
+ * IbnmStep:profile:
+ *
+ * The id of the profile the step is for; empty for host-wide steps.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_profile:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:profile property.
+ *
+ * Returns: (transfer none): the id of the profile the step is for, or "" for
+ *   a host-wide step (host files, RDMA defaults).
+ *
+ * Since: 0.1
+ */
 const char *ibnm_step_get_profile(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
     return ibnm_step_priv(self)->rec.origin.c_str();
 }
 
+/**
+ * IbnmStep:state:
+ *
+ * Whether the step was planned, done, failed, undone or could not be undone.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_state:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:state property.
+ *
+ * Returns: what became of the step.
+ *
+ * Since: 0.1
+ */
 IbnmStepState ibnm_step_get_state(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), IBNM_STEP_STATE_PLANNED);
     return toC(ibnm_step_priv(self)->rec.state);
 }
 
+/**
+ * IbnmStep:error:
+ *
+ * Why the step failed or could not be undone; %NULL otherwise.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_error:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:error property.
+ *
+ * Returns: (transfer none) (nullable): the error message when the state is
+ *   %IBNM_STEP_STATE_FAILED or %IBNM_STEP_STATE_UNDO_FAILED, else %NULL.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_step_get_error(IbnmStep *self)
 {
     g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
@@ -394,18 +502,73 @@ const char *ibnm_step_get_error(IbnmStep *self)
     return e.empty() ? nullptr : e.c_str();
 }
 
+/**
+ * IbnmApplyReport:success:
+ *
+ * Whether every step succeeded.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_success:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:success property.
+ *
+ * Returns: %TRUE when every step succeeded (or, in a dry run, was planned).
+ *
+ * Since: 0.1
+ */
 gboolean ibnm_apply_report_get_success(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
     return ibnm_apply_report_priv(self)->report.ok;
 }
 
+/**
+ * IbnmApplyReport:rolled-back:
+ *
+ * After a failure: whether every step that changed the host was undone, so the
+ * host is as before.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_rolled_back:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:rolled-back property.
+ *
+ * Returns: %TRUE when, after a failure, every step that changed the host was
+ *   undone; %FALSE on success or when a step could not be undone (its state
+ *   says which).
+ *
+ * Since: 0.1
+ */
 gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
     return ibnm_apply_report_priv(self)->report.rolledBack;
 }
 
+/**
+ * IbnmApplyReport:operations:
+ *
+ * The number of platform operations performed, undo included.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_operations:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:operations property.
+ *
+ * Returns: how many platform operations were performed, undo included (0 for
+ *   a dry run).
+ *
+ * Since: 0.1
+ */
 guint ibnm_apply_report_get_operations(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), 0);
@@ -414,6 +577,10 @@ guint ibnm_apply_report_get_operations(IbnmApplyReport *self)
 
 /**
  * ibnm_apply_report_get_steps:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the steps of the apply, in the order they were planned and run.
+ *
  * Returns: (transfer none) (element-type IbnmStep): the steps, in order.
  *
  * Since: 0.1
@@ -424,12 +591,42 @@ GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self)
     return ibnm_apply_report_priv(self)->steps.get();
 }
 
+/**
+ * ibnm_apply_report_get_notes:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets what the user should know that is not a step: the effective MTU after
+ * the kernel's clamp, a value left alone, ...
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the notes, each
+ *   "object: message" or "profile: object: message"; owned by @self.
+ *
+ * Since: 0.1
+ */
 const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
     return ibnm_apply_report_priv(self)->notesView.data();
 }
 
+/**
+ * IbnmApplyReport:error:
+ *
+ * The failure's message when the apply failed; %NULL otherwise.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_error:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:error property.
+ *
+ * Returns: (transfer none) (nullable): the failure's message, or %NULL when
+ *   the apply succeeded.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
@@ -445,9 +642,14 @@ const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
  *   to resolve a port's bond; NULL means @profiles
  * @report: (out) (optional) (transfer full): every step, set whether or not
  *   the apply succeeded (unless the profiles could not be resolved)
+ * @flags: what to leave out, or a dry run
+ * @error: return location for a #GError
  *
  * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
  * transaction: on failure everything done is undone and @error says why.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
+ *   resolved or a step failed (then @report says what was undone)
  *
  * Since: 0.1
  */
@@ -471,6 +673,9 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * @error: return location for a #GError
  *
  * Takes down what ibnm_apply_up() of the same profiles set up, transactionally.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
+ *   resolved or a step failed (then @report says what was undone)
  *
  * Since: 0.1
  */
@@ -542,11 +747,19 @@ GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host, GPtrArray *profiles, GP
 
 /**
  * ibnm_apply_host_files:
+ * @host: the host to change
  * @profiles: (element-type NM.Connection): the profiles whose IPoIB ports get
  *   persistent names
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
+ * @report: (out) (optional) (transfer full): every file step, set whether or
+ *   not the writes succeeded
+ * @error: return location for a #GError
  *
  * Writes the memlock policy for group rdma and the udev naming rules,
  * atomically and only where they differ.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set (%IBNM_ERROR_PLATFORM)
+ *   when a file could not be written
  *
  * Since: 0.1
  */

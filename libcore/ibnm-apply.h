@@ -16,6 +16,8 @@ G_BEGIN_DECLS
  * @IBNM_STEP_STATE_UNDONE: performed, then undone by the rollback
  * @IBNM_STEP_STATE_UNDO_FAILED: performed, and undoing it failed
  *
+ * What became of one #IbnmStep of an apply.
+ *
  * Since: 0.1
  */
 typedef enum {
@@ -38,6 +40,8 @@ GType ibnm_step_state_get_type(void);
  *   RDMA links, RoCE defaults, traffic class/TTL, umcast and the
  *   connected-mode probe (what the dispatcher plugin uses)
  *
+ * How ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() run.
+ *
  * Since: 0.1
  */
 typedef enum {
@@ -50,7 +54,15 @@ typedef enum {
 #define IBNM_TYPE_APPLY_FLAGS (ibnm_apply_flags_get_type())
 GType ibnm_apply_flags_get_type(void);
 
-/* One platform operation of an apply. */
+/**
+ * IbnmStep:
+ *
+ * One platform operation of an apply (create an IPoIB child, set an MTU, write
+ * a file, ...) and what became of it. An #IbnmApplyReport holds them; they
+ * never change.
+ *
+ * Since: 0.1
+ */
 #define IBNM_TYPE_STEP (ibnm_step_get_type())
 G_DECLARE_FINAL_TYPE(IbnmStep, ibnm_step, IBNM, STEP, GObject)
 
@@ -110,7 +122,15 @@ const char *ibnm_step_get_profile(IbnmStep *self);
 IbnmStepState ibnm_step_get_state(IbnmStep *self);
 const char *ibnm_step_get_error(IbnmStep *self);
 
-/* The outcome of up, down or apply: every step, notes, rollback. */
+/**
+ * IbnmApplyReport:
+ *
+ * The outcome of ibnm_apply_up(), ibnm_apply_down() or
+ * ibnm_apply_host_files(): every step in order, notes for the user, whether it
+ * succeeded and whether a failure was rolled back. It never changes.
+ *
+ * Since: 0.1
+ */
 #define IBNM_TYPE_APPLY_REPORT (ibnm_apply_report_get_type())
 G_DECLARE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, IBNM, APPLY_REPORT, GObject)
 

@@ -3,6 +3,15 @@
 
 #include "libcore/ibnm-error.h"
 
+/**
+ * ibnm_error_quark:
+ *
+ * The quark of the #IBNM_ERROR domain; use the #IBNM_ERROR macro.
+ *
+ * Returns: the #GQuark of the libibnm error domain.
+ *
+ * Since: 0.1
+ */
 G_DEFINE_QUARK(ibnm-error-quark, ibnm_error)
 
 G_DEFINE_ENUM_TYPE(IbnmError, ibnm_error,

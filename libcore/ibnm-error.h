@@ -42,6 +42,8 @@ GQuark ibnm_error_quark(void);
  * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
  *   passed before a change; what the apply had done is undone
  *
+ * The codes of the #IBNM_ERROR domain.
+ *
  * Since: 0.1
  */
 typedef enum {

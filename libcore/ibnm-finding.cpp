@@ -113,6 +113,9 @@ static void ibnm_finding_class_init_impl(IbnmFindingClass *klass)
  * @message: the translated message, prefixed with the property
  * @hint: (nullable): how to fix it
  *
+ * Creates a finding from its construct-only properties. The checks make
+ * findings; this is for callers that add their own.
+ *
  * Returns: (transfer full): a new finding.
  *
  * Since: 0.1
@@ -127,8 +130,17 @@ IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, Ibnm
 }
 
 /**
+ * IbnmFinding:profile-id:
+ *
+ * The profile's id, "" when none.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_finding_get_profile_id:
  * @finding: the object
+ *
+ * Gets the #IbnmFinding:profile-id property.
  *
  * Returns: (transfer none): the profile's id, "" when none.
  *
@@ -141,8 +153,17 @@ const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 }
 
 /**
+ * IbnmFinding:property:
+ *
+ * `setting.property`, "" when none.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_finding_get_property:
  * @finding: the object
+ *
+ * Gets the #IbnmFinding:property property.
  *
  * Returns: (transfer none): `setting.property`, "" when none.
  *
@@ -154,6 +175,23 @@ const char *ibnm_finding_get_property(IbnmFinding *self)
     return ibnm_finding_priv(self)->property_.c_str();
 }
 
+/**
+ * IbnmFinding:severity:
+ *
+ * How bad the finding is.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_finding_get_severity:
+ * @finding: the object
+ *
+ * Gets the #IbnmFinding:severity property.
+ *
+ * Returns: how bad the finding is.
+ *
+ * Since: 0.1
+ */
 IbnmSeverity ibnm_finding_get_severity(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), IBNM_SEVERITY_ERROR);
@@ -161,8 +199,17 @@ IbnmSeverity ibnm_finding_get_severity(IbnmFinding *self)
 }
 
 /**
+ * IbnmFinding:message:
+ *
+ * The translated message.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_finding_get_message:
  * @finding: the object
+ *
+ * Gets the #IbnmFinding:message property.
  *
  * Returns: (transfer none): the translated message.
  *
@@ -175,8 +222,17 @@ const char *ibnm_finding_get_message(IbnmFinding *self)
 }
 
 /**
+ * IbnmFinding:hint:
+ *
+ * The hint, NULL when there is none.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_finding_get_hint:
  * @finding: the object
+ *
+ * Gets the #IbnmFinding:hint property.
  *
  * Returns: (transfer none) (nullable): the hint, NULL when there is none.
  *

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
  * @IBNM_SEVERITY_WARNING: the profile works, but not as the user may expect
  * @IBNM_SEVERITY_ERROR: the profile cannot work (NetworkManager or the kernel refuses it)
  *
+ * How bad an #IbnmFinding is.
+ *
  * Since: 0.1
  */
 typedef enum {
@@ -34,10 +36,45 @@ GType ibnm_severity_get_type(void);
 #define IBNM_TYPE_FINDING (ibnm_finding_get_type())
 G_DECLARE_FINAL_TYPE(IbnmFinding, ibnm_finding, IBNM, FINDING, GObject)
 
+/**
+ * IBNM_FINDING_PROFILE_ID:
+ *
+ * The name of the #IbnmFinding:profile-id property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_FINDING_PROFILE_ID "profile-id"
+/**
+ * IBNM_FINDING_PROPERTY:
+ *
+ * The name of the #IbnmFinding:property property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_FINDING_PROPERTY "property"
+/**
+ * IBNM_FINDING_SEVERITY:
+ *
+ * The name of the #IbnmFinding:severity property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_FINDING_SEVERITY "severity"
+/**
+ * IBNM_FINDING_MESSAGE:
+ *
+ * The name of the #IbnmFinding:message property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_FINDING_MESSAGE "message"
+/**
+ * IBNM_FINDING_HINT:
+ *
+ * The name of the #IbnmFinding:hint property.
+ *
+ * Since: 0.1
+ */
 #define IBNM_FINDING_HINT "hint"
 
 IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, IbnmSeverity severity,

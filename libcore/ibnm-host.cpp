@@ -157,6 +157,13 @@ static void ibnm_host_class_init_impl(IbnmHostClass *klass)
     object_class->get_property = ibnm_host_get_property;
     object_class->set_property = ibnm_host_set_property;
     object_class->constructed = ibnm_host_constructed;
+    /**
+     * IbnmHost:kind:
+     *
+     * What the host is: this machine, a sysfs dump or a simulated host.
+     *
+     * Since: 0.1
+     */
     props[PROP_KIND] = g_param_spec_enum(IBNM_HOST_KIND, nullptr, nullptr, IBNM_TYPE_HOST_KIND, IBNM_HOST_KIND_SYSTEM,
                                          GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
     props[PROP_LOCATION] = g_param_spec_string(IBNM_HOST_LOCATION, nullptr, nullptr, nullptr,
@@ -223,6 +230,9 @@ void *ibnm_host_get_platform_private(IbnmHost *host)
 /**
  * ibnm_host_new_system:
  *
+ * Creates the host for this machine: it reads and changes the running
+ * kernel.
+ *
  * Returns: (transfer full): this machine: /sys, rtnetlink, RDMA netlink and
  *   libibverbs.
  *
@@ -240,6 +250,9 @@ IbnmHost *ibnm_host_new_system(void)
  *   sosreport)
  * @error: return location for a #GError
  *
+ * Creates a host for a sysfs tree copied from another machine, to inspect
+ * and check profiles against it.
+ *
  * Returns: (transfer full) (nullable): a read-only host (every change fails
  *   with %IBNM_ERROR_NOT_SUPPORTED), or NULL with @error set
  *   (%IBNM_ERROR_NOT_FOUND) when @root holds no sysfs tree.
@@ -253,6 +266,16 @@ IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error)
     return IBNM_HOST(g_initable_new(IBNM_TYPE_HOST, nullptr, error, IBNM_HOST_SYSFS_ROOT, root, nullptr));
 }
 
+/**
+ * ibnm_host_get_kind:
+ * @self: an #IbnmHost
+ *
+ * Gets the #IbnmHost:kind property.
+ *
+ * Returns: what the host is.
+ *
+ * Since: 0.1
+ */
 IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), IBNM_HOST_KIND_SYSTEM);
@@ -261,6 +284,9 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
 
 /**
  * ibnm_host_get_runtime_dir:
+ * @self: an #IbnmHost
+ *
+ * Gets the directory of the host's runtime state.
  *
  * Returns: (transfer none) (nullable): where ibnm keeps runtime state about
  *   this host (which profiles `up` brought up): /run/ibnm for this machine,
@@ -277,7 +303,17 @@ const char *ibnm_host_get_runtime_dir(IbnmHost *self)
 }
 
 /**
+ * IbnmHost:location:
+ *
+ * The sysfs root, or the host description file of a simulated host.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_host_get_location:
+ * @self: the object
+ *
+ * Gets the #IbnmHost:location property.
  *
  * Returns: (transfer none): the sysfs root, or the host description file of
  *   a simulated host.
@@ -292,6 +328,7 @@ const char *ibnm_host_get_location(IbnmHost *self)
 
 /**
  * ibnm_host_set_deadline:
+ * @self: an #IbnmHost
  * @deadline: a g_get_monotonic_time() value, or 0 for none
  *
  * Bounds ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() on
@@ -309,6 +346,16 @@ void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline)
     ibnm_host_priv(self)->deadline_ = deadline;
 }
 
+/**
+ * ibnm_host_get_deadline:
+ * @self: an #IbnmHost
+ *
+ * Gets the deadline set with ibnm_host_set_deadline().
+ *
+ * Returns: the deadline, a g_get_monotonic_time() value, or 0 for none.
+ *
+ * Since: 0.1
+ */
 gint64 ibnm_host_get_deadline(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), 0);

@@ -11,6 +11,8 @@ G_BEGIN_DECLS
  * @IBNM_HOST_KIND_SYSFS_DUMP: a sysfs tree taken elsewhere, read only
  * @IBNM_HOST_KIND_SIMULATED: a simulated host from a host description file
  *
+ * What an #IbnmHost is.
+ *
  * Since: 0.1
  */
 typedef enum {

@@ -154,8 +154,17 @@ static void ibnm_gid_class_init_impl(IbnmGidClass *klass)
 }
 
 /**
+ * IbnmGid:index:
+ *
+ * The GID's index in the port's table.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_gid_get_index:
  * @self: the object
+ *
+ * Gets the #IbnmGid:index property.
  *
  * Returns: the GID's index in the port's table.
  *
@@ -168,8 +177,17 @@ guint ibnm_gid_get_index(IbnmGid *self)
 }
 
 /**
+ * IbnmGid:gid:
+ *
+ * The GID as sysfs prints it.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_gid_get_gid:
  * @self: the object
+ *
+ * Gets the #IbnmGid:gid property.
  *
  * Returns: (transfer none): the GID as sysfs prints it.
  *
@@ -182,7 +200,18 @@ const char *ibnm_gid_get_gid(IbnmGid *self)
 }
 
 /**
+ * IbnmGid:gid-type:
+ *
+ * "IB/RoCE v1", "RoCE v2", or NULL when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_gid_get_gid_type:
+ * @self: the object
+ *
+ * Gets the #IbnmGid:gid-type property.
+ *
  * Returns: (transfer none) (nullable): "IB/RoCE v1", "RoCE v2", or NULL when
  *   unknown.
  *
@@ -203,8 +232,17 @@ const char *ibnm_gid_get_gid_type(IbnmGid *self)
 }
 
 /**
+ * IbnmGid:netdev:
+ *
+ * The GID's netdev.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_gid_get_netdev:
  * @self: the object
+ *
+ * Gets the #IbnmGid:netdev property.
  *
  * Returns: (transfer none) (nullable): the GID's netdev.
  *
@@ -217,7 +255,18 @@ const char *ibnm_gid_get_netdev(IbnmGid *self)
 }
 
 /**
+ * IbnmGid:ipv4:
+ *
+ * "a.b.c.d" for an IPv4-mapped GID (::ffff:a.b.c.d), else NULL.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_gid_get_ipv4:
+ * @self: the object
+ *
+ * Gets the #IbnmGid:ipv4 property.
+ *
  * Returns: (transfer none) (nullable): "a.b.c.d" for an IPv4-mapped GID
  *   (::ffff:a.b.c.d), else NULL.
  *
@@ -336,8 +385,17 @@ static void ibnm_rdma_port_class_init_impl(IbnmRdmaPortClass *klass)
     const auto &port = ibnm_rdma_port_priv(self)->port_
 
 /**
+ * IbnmRdmaPort:device:
+ *
+ * The RDMA device's name.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_device:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:device property.
  *
  * Returns: (transfer none): the RDMA device's name.
  *
@@ -349,6 +407,23 @@ const char *ibnm_rdma_port_get_device(IbnmRdmaPort *self)
     return ibnm_rdma_port_priv(self)->device_.c_str();
 }
 
+/**
+ * IbnmRdmaPort:number:
+ *
+ * The port number on its device, from 1 (ports/N).
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_rdma_port_get_number:
+ * @self: an #IbnmRdmaPort
+ *
+ * Gets the #IbnmRdmaPort:number property.
+ *
+ * Returns: the port number, from 1.
+ *
+ * Since: 0.1
+ */
 guint ibnm_rdma_port_get_number(IbnmRdmaPort *self)
 {
     PORT_PRIV_OR(self, 0);
@@ -356,8 +431,17 @@ guint ibnm_rdma_port_get_number(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:state:
+ *
+ * The port's logical state, %IBNM_PORT_STATE_UNKNOWN when the kernel reported none.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_state:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:state property.
  *
  * Returns: the port's logical state, %IBNM_PORT_STATE_UNKNOWN when the
  *   kernel reported none.
@@ -372,8 +456,17 @@ IbnmPortState ibnm_rdma_port_get_state(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:physical-state:
+ *
+ * The port's physical state, %IBNM_PORT_PHYSICAL_STATE_UNKNOWN when the kernel reported none.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_physical_state:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:physical-state property.
  *
  * Returns: the port's physical state, %IBNM_PORT_PHYSICAL_STATE_UNKNOWN
  *   when the kernel reported none.
@@ -389,8 +482,17 @@ IbnmPortPhysicalState ibnm_rdma_port_get_physical_state(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:state-text:
+ *
+ * The state as the kernel prints it, "4: ACTIVE".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_state_text:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:state-text property.
  *
  * Returns: (transfer none) (nullable): the state as the kernel prints it,
  *   "4: ACTIVE".
@@ -404,8 +506,17 @@ const char *ibnm_rdma_port_get_state_text(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:physical-state-text:
+ *
+ * The physical state as the kernel prints it, "5: LinkUp".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_physical_state_text:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:physical-state-text property.
  *
  * Returns: (transfer none) (nullable): the physical state as the kernel
  *   prints it, "5: LinkUp".
@@ -419,8 +530,17 @@ const char *ibnm_rdma_port_get_physical_state_text(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:rate:
+ *
+ * "56 Gb/sec (4X FDR)".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_rate:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:rate property.
  *
  * Returns: (transfer none) (nullable): "56 Gb/sec (4X FDR)".
  *
@@ -433,8 +553,17 @@ const char *ibnm_rdma_port_get_rate(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:lid:
+ *
+ * The LID, or -1 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_lid:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:lid property.
  *
  * Returns: the LID, or -1 when unknown.
  *
@@ -447,8 +576,17 @@ gint64 ibnm_rdma_port_get_lid(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:sm-lid:
+ *
+ * The subnet manager's LID, or -1 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_sm_lid:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:sm-lid property.
  *
  * Returns: the subnet manager's LID, or -1 when unknown.
  *
@@ -461,8 +599,17 @@ gint64 ibnm_rdma_port_get_sm_lid(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:link-layer:
+ *
+ * "InfiniBand", "Ethernet" or "Unknown".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_link_layer:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:link-layer property.
  *
  * Returns: (transfer none): "InfiniBand", "Ethernet" or "Unknown".
  *
@@ -483,8 +630,17 @@ const char *ibnm_rdma_port_get_link_layer(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:active-mtu:
+ *
+ * The active IB MTU in bytes, 0 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_active_mtu:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:active-mtu property.
  *
  * Returns: the active IB MTU in bytes, 0 when unknown.
  *
@@ -497,8 +653,17 @@ guint ibnm_rdma_port_get_active_mtu(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:max-mtu:
+ *
+ * The largest IB MTU in bytes, 0 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_max_mtu:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:max-mtu property.
  *
  * Returns: the largest IB MTU in bytes, 0 when unknown.
  *
@@ -511,8 +676,17 @@ guint ibnm_rdma_port_get_max_mtu(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:broadcast-mtu:
+ *
+ * The IPoIB broadcast group's MTU, 0 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_broadcast_mtu:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:broadcast-mtu property.
  *
  * Returns: the IPoIB broadcast group's MTU, 0 when unknown.
  *
@@ -526,7 +700,11 @@ guint ibnm_rdma_port_get_broadcast_mtu(IbnmRdmaPort *self)
 
 /**
  * ibnm_rdma_port_get_pkeys:
+ * @self: an #IbnmRdmaPort
  * @n_pkeys: (out): the number of entries
+ *
+ * Gets the port's P_Key table (ports/N/pkeys/), without the empty entries.
+ *
  * Returns: (transfer none) (array length=n_pkeys): the P_Key table's
  *   non-zero entries.
  *
@@ -543,6 +721,11 @@ const guint16 *ibnm_rdma_port_get_pkeys(IbnmRdmaPort *self, guint *n_pkeys)
 
 /**
  * ibnm_rdma_port_get_gids:
+ * @self: an #IbnmRdmaPort
+ *
+ * Gets the port's GID table (ports/N/gids/ with gid_attrs/), without the
+ * unused entries.
+ *
  * Returns: (transfer none) (element-type IbnmGid): the used GID table entries.
  *
  * Since: 0.1
@@ -555,6 +738,11 @@ GPtrArray *ibnm_rdma_port_get_gids(IbnmRdmaPort *self)
 
 /**
  * ibnm_rdma_port_get_netdevs:
+ * @self: an #IbnmRdmaPort
+ *
+ * Gets the network interfaces on this port (IPoIB interfaces, or the
+ * Ethernet interface of a RoCE port).
+ *
  * Returns: (transfer none) (array zero-terminated=1): the netdevs on this port.
  *
  * Since: 0.1
@@ -566,7 +754,18 @@ const char *const *ibnm_rdma_port_get_netdevs(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:default-roce-mode:
+ *
+ * Configfs rdma_cm's default_roce_mode ("IB/RoCE v1" or "RoCE v2"), NULL when its directory does not exist.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_default_roce_mode:
+ * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:default-roce-mode property.
+ *
  * Returns: (transfer none) (nullable): configfs rdma_cm's default_roce_mode
  *   ("IB/RoCE v1" or "RoCE v2"), NULL when its directory does not exist.
  *
@@ -581,8 +780,17 @@ const char *ibnm_rdma_port_get_default_roce_mode(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:default-roce-tos:
+ *
+ * Configfs default_roce_tos, or -1.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_default_roce_tos:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:default-roce-tos property.
  *
  * Returns: configfs default_roce_tos, or -1.
  *
@@ -595,8 +803,17 @@ gint ibnm_rdma_port_get_default_roce_tos(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:traffic-class:
+ *
+ * Mlx5 tc/<port>/traffic_class, or -1.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_traffic_class:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:traffic-class property.
  *
  * Returns: mlx5 tc/<port>/traffic_class, or -1.
  *
@@ -609,7 +826,18 @@ gint ibnm_rdma_port_get_traffic_class(IbnmRdmaPort *self)
 }
 
 /**
+ * IbnmRdmaPort:roce-mode:
+ *
+ * The RoCE mode RDMA-CM uses on the port, as `cma_roce_mode` prints it: configfs default_roce_mode where the device's directory exists, else the kernel's default ("RoCE v2" where the port supports it, else "IB/RoCE v1").
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_roce_mode:
+ * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:roce-mode property.
+ *
  * Returns: (transfer none): the RoCE mode RDMA-CM uses on the port, as
  *   `cma_roce_mode` prints it: configfs default_roce_mode where the device's
  *   directory exists, else the kernel's default ("RoCE v2" where the port
@@ -625,6 +853,10 @@ const char *ibnm_rdma_port_get_roce_mode(IbnmRdmaPort *self)
 
 /**
  * ibnm_rdma_port_get_traffic_class_rules:
+ * @self: an #IbnmRdmaPort
+ *
+ * Gets the port's mlx5 traffic class rules.
+ *
  * Returns: (transfer none) (array zero-terminated=1): the mlx5 traffic class
  *   rules of the port ("tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"); empty
  *   when there are none or the device has no tc/ files.
@@ -664,8 +896,17 @@ gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gbo
 }
 
 /**
+ * IbnmRdmaPort:ttl:
+ *
+ * Mlx5 tc/<port>/ttl, or -1.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_port_get_ttl:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaPort:ttl property.
  *
  * Returns: mlx5 tc/<port>/ttl, or -1.
  *
@@ -724,8 +965,17 @@ static void ibnm_rdma_device_class_init_impl(IbnmRdmaDeviceClass *klass)
     const auto &dev = ibnm_rdma_device_priv(self)->device_
 
 /**
+ * IbnmRdmaDevice:name:
+ *
+ * "mlx4_0".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_name:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:name property.
  *
  * Returns: (transfer none): "mlx4_0".
  *
@@ -738,8 +988,17 @@ const char *ibnm_rdma_device_get_name(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:node-guid:
+ *
+ * "0002:c903:0031:7850".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_node_guid:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:node-guid property.
  *
  * Returns: (transfer none) (nullable): "0002:c903:0031:7850".
  *
@@ -752,8 +1011,17 @@ const char *ibnm_rdma_device_get_node_guid(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:node-type:
+ *
+ * "1: CA", "4: RNIC".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_node_type:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:node-type property.
  *
  * Returns: (transfer none) (nullable): "1: CA", "4: RNIC".
  *
@@ -766,8 +1034,17 @@ const char *ibnm_rdma_device_get_node_type(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:firmware-version:
+ *
+ * Fw_ver.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_firmware_version:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:firmware-version property.
  *
  * Returns: (transfer none) (nullable): fw_ver.
  *
@@ -780,8 +1057,17 @@ const char *ibnm_rdma_device_get_firmware_version(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:driver:
+ *
+ * "mlx5_core", "rdma_rxe".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_driver:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:driver property.
  *
  * Returns: (transfer none) (nullable): "mlx5_core", "rdma_rxe".
  *
@@ -794,8 +1080,17 @@ const char *ibnm_rdma_device_get_driver(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:hca-type:
+ *
+ * "MT4099".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_hca_type:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:hca-type property.
  *
  * Returns: (transfer none) (nullable): "MT4099".
  *
@@ -808,8 +1103,17 @@ const char *ibnm_rdma_device_get_hca_type(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:board-id:
+ *
+ * Board_id.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_board_id:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:board-id property.
  *
  * Returns: (transfer none) (nullable): board_id.
  *
@@ -822,8 +1126,17 @@ const char *ibnm_rdma_device_get_board_id(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:enhanced-ipoib:
+ *
+ * Whether IPoIB on it is Enhanced IPoIB (datagram only).
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_enhanced_ipoib:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:enhanced-ipoib property.
  *
  * Returns: whether IPoIB on it is Enhanced IPoIB (datagram only).
  *
@@ -836,8 +1149,17 @@ gboolean ibnm_rdma_device_get_enhanced_ipoib(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:connected-mode-supported:
+ *
+ * Whether IPoIB connected mode exists.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_connected_mode_supported:
  * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:connected-mode-supported property.
  *
  * Returns: whether IPoIB connected mode exists.
  *
@@ -850,7 +1172,18 @@ gboolean ibnm_rdma_device_get_connected_mode_supported(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:roce-enabled:
+ *
+ * The mlx5 PCI function's roce_enable (1 or 0; 0 means the device has no RoCE GIDs), or -1 where the device has no such file.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_roce_enabled:
+ * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:roce-enabled property.
+ *
  * Returns: the mlx5 PCI function's roce_enable (1 or 0; 0 means the device
  *   has no RoCE GIDs), or -1 where the device has no such file.
  *
@@ -863,7 +1196,18 @@ gint ibnm_rdma_device_get_roce_enabled(IbnmRdmaDevice *self)
 }
 
 /**
+ * IbnmRdmaDevice:roce-lag-bond:
+ *
+ * For a RoCE LAG device (mlx5_bond_N, one device for both ports of a dual-port card), the bond it serves.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_rdma_device_get_roce_lag_bond:
+ * @self: the object
+ *
+ * Gets the #IbnmRdmaDevice:roce-lag-bond property.
+ *
  * Returns: (transfer none) (nullable): for a RoCE LAG device (mlx5_bond_N,
  *   one device for both ports of a dual-port card), the bond it serves.
  *
@@ -878,6 +1222,11 @@ const char *ibnm_rdma_device_get_roce_lag_bond(IbnmRdmaDevice *self)
 
 /**
  * ibnm_rdma_device_get_roce_lag_ports:
+ * @self: an #IbnmRdmaDevice
+ *
+ * Gets the Ethernet ports of the bond a RoCE LAG device runs over (see
+ * ibnm_rdma_device_get_roce_lag_bond()).
+ *
  * Returns: (transfer none) (array zero-terminated=1): the ports of that
  *   bond (the card's Ethernet interfaces); empty for other devices.
  *
@@ -891,6 +1240,10 @@ const char *const *ibnm_rdma_device_get_roce_lag_ports(IbnmRdmaDevice *self)
 
 /**
  * ibnm_rdma_device_get_ports:
+ * @self: an #IbnmRdmaDevice
+ *
+ * Gets the device's ports.
+ *
  * Returns: (transfer none) (element-type IbnmRdmaPort): the ports, by number.
  *
  * Since: 0.1
@@ -903,8 +1256,13 @@ GPtrArray *ibnm_rdma_device_get_ports(IbnmRdmaDevice *self)
 
 /**
  * ibnm_rdma_device_get_port:
+ * @self: an #IbnmRdmaDevice
  * @number: the port number, from 1
- * Returns: (transfer none) (nullable): the port, or NULL.
+ *
+ * Looks up one of the device's ports by number.
+ *
+ * Returns: (transfer none) (nullable): the port, or %NULL when the device
+ *   has no port @number; owned by @self.
  *
  * Since: 0.1
  */
@@ -965,8 +1323,17 @@ static void ibnm_ipoib_interface_class_init_impl(IbnmIpoibInterfaceClass *klass)
     const auto &ib = ibnm_ipoib_interface_priv(self)->ipoib_
 
 /**
+ * IbnmIpoibInterface:name:
+ *
+ * The interface name.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_name:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:name property.
  *
  * Returns: (transfer none): the interface name.
  *
@@ -979,8 +1346,17 @@ const char *ibnm_ipoib_interface_get_name(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:parent:
+ *
+ * The parent of a P_Key child.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_parent:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:parent property.
  *
  * Returns: (transfer none) (nullable): the parent of a P_Key child.
  *
@@ -993,8 +1369,17 @@ const char *ibnm_ipoib_interface_get_parent(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:p-key:
+ *
+ * The P_Key as the kernel shows it (0x8000 set).
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_p_key:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:p-key property.
  *
  * Returns: the P_Key as the kernel shows it (0x8000 set).
  *
@@ -1007,8 +1392,17 @@ guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:transport-mode:
+ *
+ * "datagram" or "connected".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_transport_mode:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:transport-mode property.
  *
  * Returns: (transfer none): "datagram" or "connected".
  *
@@ -1020,12 +1414,47 @@ const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self)
     return ib.mode == ibnm::model::IpoibMode::Connected ? "connected" : "datagram";
 }
 
+/**
+ * IbnmIpoibInterface:umcast:
+ *
+ * Whether the interface accepts multicast from non-members of the multicast
+ * group (the umcast sysfs attribute).
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_ipoib_interface_get_umcast:
+ * @self: an #IbnmIpoibInterface
+ *
+ * Gets the #IbnmIpoibInterface:umcast property.
+ *
+ * Returns: %TRUE when umcast is on.
+ *
+ * Since: 0.1
+ */
 gboolean ibnm_ipoib_interface_get_umcast(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, FALSE);
     return ib.umcast;
 }
 
+/**
+ * IbnmIpoibInterface:mtu:
+ *
+ * The interface's MTU in bytes, as the kernel reports it.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_ipoib_interface_get_mtu:
+ * @self: an #IbnmIpoibInterface
+ *
+ * Gets the #IbnmIpoibInterface:mtu property.
+ *
+ * Returns: the MTU in bytes.
+ *
+ * Since: 0.1
+ */
 guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, 0);
@@ -1033,8 +1462,17 @@ guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:mac-address:
+ *
+ * The 20-byte hardware address.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_mac_address:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:mac-address property.
  *
  * Returns: (transfer none) (nullable): the 20-byte hardware address.
  *
@@ -1047,8 +1485,17 @@ const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:port-guid:
+ *
+ * Its last 8 bytes, "0002:c903:0031:7851".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_port_guid:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:port-guid property.
  *
  * Returns: (transfer none) (nullable): its last 8 bytes, "0002:c903:0031:7851".
  *
@@ -1061,7 +1508,18 @@ const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:dhcp-client-id:
+ *
+ * The DHCP client identifier the interface's DHCP clients send (NVIDIA's form: ff:00:00:00:00:00:02:00:00:02:c9:00 and the port GUID), for host reservations in dhcpd or Kea.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_dhcp_client_id:
+ * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:dhcp-client-id property.
+ *
  * Returns: (transfer none) (nullable): the DHCP client identifier the
  *   interface's DHCP clients send (NVIDIA's form: ff:00:00:00:00:00:02:00:00:02:c9:00
  *   and the port GUID), for host reservations in dhcpd or Kea.
@@ -1075,8 +1533,17 @@ const char *ibnm_ipoib_interface_get_dhcp_client_id(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:rdma-device:
+ *
+ * The RDMA device behind it.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_rdma_device:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:rdma-device property.
  *
  * Returns: (transfer none) (nullable): the RDMA device behind it.
  *
@@ -1089,8 +1556,17 @@ const char *ibnm_ipoib_interface_get_rdma_device(IbnmIpoibInterface *self)
 }
 
 /**
+ * IbnmIpoibInterface:rdma-port:
+ *
+ * The RDMA port number behind it, 0 when unknown.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_ipoib_interface_get_rdma_port:
  * @self: the object
+ *
+ * Gets the #IbnmIpoibInterface:rdma-port property.
  *
  * Returns: the RDMA port number behind it, 0 when unknown.
  *
@@ -1132,8 +1608,17 @@ static void ibnm_soft_link_class_init_impl(IbnmSoftLinkClass *klass)
 }
 
 /**
+ * IbnmSoftLink:name:
+ *
+ * "rxe0".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_soft_link_get_name:
  * @self: the object
+ *
+ * Gets the #IbnmSoftLink:name property.
  *
  * Returns: (transfer none): "rxe0".
  *
@@ -1146,8 +1631,17 @@ const char *ibnm_soft_link_get_name(IbnmSoftLink *self)
 }
 
 /**
+ * IbnmSoftLink:link-type:
+ *
+ * "rxe" or "siw".
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_soft_link_get_link_type:
  * @self: the object
+ *
+ * Gets the #IbnmSoftLink:link-type property.
  *
  * Returns: (transfer none): "rxe" or "siw".
  *
@@ -1160,8 +1654,17 @@ const char *ibnm_soft_link_get_link_type(IbnmSoftLink *self)
 }
 
 /**
+ * IbnmSoftLink:netdev:
+ *
+ * The netdev it runs over.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_soft_link_get_netdev:
  * @self: the object
+ *
+ * Gets the #IbnmSoftLink:netdev property.
  *
  * Returns: (transfer none): the netdev it runs over.
  *

@@ -93,6 +93,9 @@ static void ibnm_inventory_class_init_impl(IbnmInventoryClass *klass)
  * ibnm_inventory_new:
  * @host: the host to read
  *
+ * Creates an inventory of @host. It is empty until the first
+ * ibnm_inventory_reload().
+ *
  * Returns: (transfer full): an empty inventory of @host; call
  *   ibnm_inventory_reload().
  *
@@ -105,7 +108,17 @@ IbnmInventory *ibnm_inventory_new(IbnmHost *host)
 }
 
 /**
+ * IbnmInventory:host:
+ *
+ * The host, or NULL for an inventory made from a snapshot.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_inventory_get_host:
+ * @self: the object
+ *
+ * Gets the #IbnmInventory:host property.
  *
  * Returns: (transfer none) (nullable): the host, or NULL for an inventory
  *   made from a snapshot.
@@ -137,10 +150,14 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
 
 /**
  * ibnm_inventory_reload:
+ * @self: an #IbnmInventory
  * @error: return location for a #GError
  *
  * Reads the host again. On failure the previous contents stay. Objects
  * handed out before stay valid (they are snapshots) but are not updated.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
+ *   read
  *
  * Since: 0.1
  */
@@ -153,6 +170,7 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
 
 /**
  * ibnm_inventory_reload_gid_tables:
+ * @self: an #IbnmInventory
  * @error: return location for a #GError
  *
  * Reads only the RDMA devices, their ports and GID tables (each #IbnmGid
@@ -161,6 +179,9 @@ gboolean ibnm_inventory_reload(IbnmInventory *self, GError **error)
  * ibnm_inventory_reload() reads. Afterwards the devices' and ports' other
  * attributes may be unset and the IPoIB interfaces and soft links may be
  * empty. On failure the previous contents stay.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
+ *   read
  *
  * Since: 0.1
  */
@@ -173,6 +194,9 @@ gboolean ibnm_inventory_reload_gid_tables(IbnmInventory *self, GError **error)
 
 /**
  * ibnm_inventory_get_device_names:
+ * @self: an #IbnmInventory
+ *
+ * Gets the names of the RDMA devices (mlx5_0, rxe0, ...).
  *
  * Returns: (transfer none) (array zero-terminated=1): the RDMA device names,
  *   in the order the host lists them; valid until the next reload.
@@ -195,6 +219,9 @@ static GPtrArray *copyArray(GPtrArray *a)
 
 /**
  * ibnm_inventory_get_devices:
+ * @self: an #IbnmInventory
+ *
+ * Gets the RDMA devices, in the order the host lists them.
  *
  * Returns: (transfer container) (element-type IbnmRdmaDevice): the RDMA
  *   devices; the array holds a reference on each, free it with
@@ -210,10 +237,14 @@ GPtrArray *ibnm_inventory_get_devices(IbnmInventory *self)
 
 /**
  * ibnm_inventory_find_device:
+ * @self: an #IbnmInventory
  * @name: an RDMA device name
  *
- * Returns: (transfer none) (nullable): the device, valid until the next
- *   reload (take a reference to keep it).
+ * Looks up an RDMA device by name.
+ *
+ * Returns: (transfer none) (nullable): the device, or %NULL when there is
+ *   none of that name; valid until the next reload (take a reference to
+ *   keep it).
  *
  * Since: 0.1
  */
@@ -232,6 +263,9 @@ IbnmRdmaDevice *ibnm_inventory_find_device(IbnmInventory *self, const char *name
 
 /**
  * ibnm_inventory_get_ipoib_interfaces:
+ * @self: an #IbnmInventory
+ *
+ * Gets the IPoIB interfaces the host has.
  *
  * Returns: (transfer container) (element-type IbnmIpoibInterface): the IPoIB
  *   netdevs (port interfaces and P_Key children); free with g_ptr_array_unref().
@@ -246,8 +280,13 @@ GPtrArray *ibnm_inventory_get_ipoib_interfaces(IbnmInventory *self)
 
 /**
  * ibnm_inventory_find_ipoib_interface:
+ * @self: an #IbnmInventory
+ * @name: an interface name
  *
- * Returns: (transfer none) (nullable): the IPoIB netdev @name, valid until the
+ * Looks up an IPoIB interface by name.
+ *
+ * Returns: (transfer none) (nullable): the IPoIB netdev @name, or %NULL
+ *   when the host has no IPoIB interface of that name; valid until the
  *   next reload.
  *
  * Since: 0.1
@@ -267,6 +306,9 @@ IbnmIpoibInterface *ibnm_inventory_find_ipoib_interface(IbnmInventory *self, con
 
 /**
  * ibnm_inventory_get_soft_links:
+ * @self: an #IbnmInventory
+ *
+ * Gets the soft RDMA links (rxe: RoCE over Ethernet, siw: iWARP over TCP).
  *
  * Returns: (transfer container) (element-type IbnmSoftLink): the rxe and siw
  *   links; free with g_ptr_array_unref().
@@ -281,6 +323,7 @@ GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self)
 
 /**
  * ibnm_inventory_find_port_for_netdev:
+ * @self: an #IbnmInventory
  * @netdev: an interface name
  *
  * The netdev -> RDMA port map (gid_attrs/ndevs, device/infiniband).
@@ -309,6 +352,9 @@ IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const cha
 
 /**
  * ibnm_inventory_get_kernel_release:
+ * @self: an #IbnmInventory
+ *
+ * Gets the kernel release of the host (`uname -r`), as read at the last reload.
  *
  * Returns: (transfer none) (nullable): the host's kernel release, if known.
  *

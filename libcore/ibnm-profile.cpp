@@ -101,6 +101,9 @@ std::vector<std::string> toVector(const char *const *argv)
  * ibnm_profile_new:
  * @connection: (nullable): the connection; NULL for an empty one
  *
+ * Wraps a libnm connection as a profile, without copying it: changes
+ * through either are seen by both.
+ *
  * Returns: (transfer full): a profile sharing @connection (a reference is taken).
  *
  * Since: 0.1
@@ -141,10 +144,15 @@ IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
 
 /**
  * ibnm_profile_modify_from_args:
+ * @profile: an #IbnmProfile
  * @argv: (array zero-terminated=1): the arguments of `nmcli connection modify`
  *   after the profile's name
+ * @error: return location for a #GError naming the word or property at fault
  *
  * Changes the profile as `nmcli connection modify` would; on error it is unchanged.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when a word or value is
+ *   refused or the result does not verify
  *
  * Since: 0.1
  */
@@ -157,8 +165,17 @@ gboolean ibnm_profile_modify_from_args(IbnmProfile *self, const char *const *arg
 }
 
 /**
+ * IbnmProfile:connection:
+ *
+ * The NMConnection the profile is.
+ *
+ * Since: 0.1
+ */
+/**
  * ibnm_profile_get_connection:
  * @profile: the object
+ *
+ * Gets the #IbnmProfile:connection property.
  *
  * Returns: (transfer none): the NMConnection the profile is.
  *
@@ -185,6 +202,114 @@ NMConnection *ibnm_profile_get_connection(IbnmProfile *self)
         return s ? nm_setting_infiniband_get_##fn(s) : nullptr;                                               \
     }
 
+/**
+ * ibnm_profile_get_id:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.id` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the profile's name (connection.id),
+ *   or %NULL when unset or the profile has no such setting; owned by the
+ *   connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_uuid:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.uuid` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the profile's UUID (connection.uuid),
+ *   or %NULL when unset or the profile has no such setting; owned by the
+ *   connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_connection_type:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.type` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the connection type ("infiniband",
+ *   "bond", ...), as libnm names it (connection.type), or %NULL when unset or
+ *   the profile has no such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_interface_name:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.interface-name` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the interface the profile is bound to
+ *   (connection.interface-name), or %NULL when unset or the profile has no
+ *   such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_master:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.master` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the controller (bond) of a port
+ *   profile, by interface name or UUID (connection.master), or %NULL when
+ *   unset or the profile has no such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_slave_type:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `connection.slave-type` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the controller type of a port profile
+ *   ("bond") (connection.slave-type), or %NULL when unset or the profile has
+ *   no such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_transport_mode:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `infiniband.transport-mode` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the IPoIB transport mode, "datagram"
+ *   or "connected" (infiniband.transport-mode), or %NULL when unset or the
+ *   profile has no such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_parent:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `infiniband.parent` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the parent interface of a P_Key child
+ *   (infiniband.parent), or %NULL when unset or the profile has no such
+ *   setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_profile_get_mac_address:
+ * @profile: an #IbnmProfile
+ *
+ * Gets `infiniband.mac-address` of the profile's connection.
+ *
+ * Returns: (transfer none) (nullable): the 20-byte IPoIB hardware address
+ *   the profile is bound to (infiniband.mac-address), or %NULL when unset or
+ *   the profile has no such setting; owned by the connection.
+ *
+ * Since: 0.1
+ */
 /* The getters return (transfer none) (nullable) strings owned by the connection. */
 IBNM_CON_GETTER(id, id)
 IBNM_CON_GETTER(uuid, uuid)
@@ -199,6 +324,9 @@ IBNM_IB_GETTER(mac_address)
 /**
  * ibnm_connection_type_get_short_name:
  * @type: (nullable): a connection type ("802-3-ethernet")
+ *
+ * Gives the short name nmcli shows for a connection type.
+ *
  * Returns: (transfer none) (nullable): the type as nmcli shows it in tables
  *   ("ethernet" for "802-3-ethernet", "wifi" for "802-11-wireless"); other
  *   types are their own short name, and %NULL stays %NULL.
@@ -212,9 +340,14 @@ const char *ibnm_connection_type_get_short_name(const char *type)
 
 /**
  * ibnm_profile_dup_port_guid:
+ * @profile: an #IbnmProfile
+ *
+ * Gets the port GUID the profile is bound to, from its hardware address.
+ *
  * Returns: (transfer full) (nullable): the port GUID of the profile's 20-byte
  *   mac-address ("00:02:c9:03:00:31:78:51", its last 8 bytes, the only stable
- *   part, as NetworkManager matches it), or %NULL without one.
+ *   part, as NetworkManager matches it), or %NULL without one; free with
+ *   g_free().
  *
  * Since: 0.1
  */
@@ -229,6 +362,8 @@ char *ibnm_profile_dup_port_guid(IbnmProfile *self)
 /**
  * ibnm_profile_get_mtu:
  * @profile: the object
+ *
+ * Gets `infiniband.mtu` of the profile's connection, in bytes.
  *
  * Returns: the [infiniband] MTU; 0 = automatic or no [infiniband].
  *
@@ -245,6 +380,8 @@ guint32 ibnm_profile_get_mtu(IbnmProfile *self)
  * ibnm_profile_get_p_key:
  * @profile: the object
  *
+ * Gets `infiniband.p-key` of the profile's connection.
+ *
  * Returns: the P_Key as configured (no 0x8000 forced), -1 for none.
  *
  * Since: 0.1
@@ -258,7 +395,11 @@ int ibnm_profile_get_p_key(IbnmProfile *self)
 
 /**
  * ibnm_profile_get_user_option:
+ * @profile: an #IbnmProfile
  * @key: a [user] key, e.g. `rdma.link-type`
+ *
+ * Gets one of the [user] options of the profile (NMSettingUser), where
+ * ibnm keeps its own settings.
  *
  * Returns: (transfer none) (nullable): the value, NULL when unset.
  *
@@ -274,10 +415,15 @@ const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
 
 /**
  * ibnm_profile_set_user_option:
+ * @profile: an #IbnmProfile
  * @key: a [user] key; ibnm's own (`rdma.*`, `ipoib.*`) are validated
  * @value: (nullable): the value, NULL to remove the key
+ * @error: return location for a #GError
  *
- * Returns: TRUE, or FALSE with @error naming the key.
+ * Sets or removes one of the [user] options of the profile.
+ *
+ * Returns: %TRUE, or %FALSE with @error naming the key when the key or
+ *   value is not valid.
  *
  * Since: 0.1
  */
@@ -309,9 +455,14 @@ gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const 
 
 /**
  * ibnm_profile_verify:
+ * @profile: an #IbnmProfile
+ * @error: return location for a #GError
  *
  * NetworkManager's own checks (rule 1): what nm_connection_verify() enforces,
  * the first error prefixed with its `setting.property`.
+ *
+ * Returns: %TRUE when the profile verifies; %FALSE with @error set
+ *   otherwise
  *
  * Since: 0.1
  */

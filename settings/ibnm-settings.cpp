@@ -279,7 +279,9 @@ IbnmSettings *ibnm_settings_new_auto(const char *keyfile_dir, GError **error)
  * ibnm_settings_get_backend_name:
  * @self: the settings
  *
- * Returns: "keyfile" or "networkmanager"
+ * Gets the name of the store in use, after ibnm_settings_new_auto() chose one.
+ *
+ * Returns: (transfer none): "keyfile" or "networkmanager"
  *
  * Since: 0.1
  */
@@ -293,6 +295,8 @@ const char *ibnm_settings_get_backend_name(IbnmSettings *self)
 /**
  * ibnm_settings_get_keyfile_dir:
  * @self: the settings
+ *
+ * Gets the #IbnmSettings:keyfile-dir property.
  *
  * Returns: (nullable): the keyfile directory of the keyfile store, NULL
  *   for the NetworkManager backend
@@ -420,6 +424,8 @@ gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
  * ibnm_settings_get_connections:
  * @self: the settings
  *
+ * Gets the profiles read by the last load or reload.
+ *
  * Returns: (transfer full) (element-type NM.Connection): the profiles, in
  *   file-name order (keyfile) or id order (NetworkManager)
  *
@@ -440,6 +446,8 @@ GPtrArray *ibnm_settings_get_connections(IbnmSettings *self)
  * ibnm_settings_get_load_warnings:
  * @self: the settings
  *
+ * Gets what the last load or reload could not read (and skipped).
+ *
  * Returns: (transfer none) (array zero-terminated=1): what the last load
  *   skipped, one message per problem, each naming its file or profile
  *
@@ -457,8 +465,11 @@ const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self)
  * @self: the settings
  * @id_uuid_or_filename: a UUID, an id, or a file name (full path or base name)
  *
+ * Looks a profile up the way nmcli does.
+ *
  * Returns: (transfer none) (nullable): the first profile matching by UUID,
- *   else by id, else by file name
+ *   else by id, else by file name; %NULL when none matches. Owned by @self,
+ *   valid until the next load, reload or change.
  *
  * Since: 0.1
  */
@@ -485,7 +496,10 @@ NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_file
  * @self: the settings
  * @uuid: a profile's UUID
  *
- * Returns: (nullable): the keyfile that stores the profile, NULL if unknown
+ * Gets the file a profile is stored in.
+ *
+ * Returns: (transfer none) (nullable): the keyfile that stores the profile,
+ *   %NULL if unknown
  *
  * Since: 0.1
  */
@@ -503,7 +517,9 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
  * @self: the settings
  * @uuid: a profile's UUID
  *
- * Returns: (nullable): the interface NetworkManager has the profile active
+ * Gets where NetworkManager has a profile active.
+ *
+ * Returns: (transfer none) (nullable): the interface NetworkManager has the profile active
  *   on, as it was at the last load; NULL when it is not active, or for a
  *   store that does not know (keyfiles: ask ibnm_apply_get_active_devices())
  *
@@ -524,7 +540,12 @@ const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid
  * @out_path: (out) (optional) (transfer full): where it was stored
  * @error: return location for a #GError
  *
- * Returns: TRUE on success
+ * Stores a new profile: a keyfile written atomically, or a profile added to
+ * NetworkManager.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when a profile with its
+ *   UUID exists already (%IBNM_ERROR_EXISTS), it does not verify, or it
+ *   cannot be stored
  *
  * Since: 0.1
  */
@@ -552,7 +573,10 @@ gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **
  * @connection: the new content of the profile with the same UUID
  * @error: return location for a #GError
  *
- * Returns: TRUE on success
+ * Replaces a stored profile by @connection.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when no profile has its
+ *   UUID (%IBNM_ERROR_NOT_FOUND), it does not verify, or it cannot be stored
  *
  * Since: 0.1
  */
@@ -576,7 +600,10 @@ gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GErr
  * @uuid: the UUID of the profile to delete
  * @error: return location for a #GError
  *
- * Returns: TRUE on success
+ * Deletes a stored profile (its keyfile, or the profile in NetworkManager).
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when no profile has
+ *   that UUID (%IBNM_ERROR_NOT_FOUND) or it cannot be deleted
  *
  * Since: 0.1
  */
@@ -599,8 +626,11 @@ gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **err
  * @connection: a profile
  * @error: return location for a #GError
  *
+ * Serializes a profile as a keyfile, through libnm, without writing it.
+ *
  * Returns: (transfer full) (nullable): the keyfile NetworkManager writes
- *   for a normalized copy of @connection
+ *   for a normalized copy of @connection (free with g_free()); %NULL with
+ *   @error set when libnm cannot write it
  *
  * Since: 0.1
  */
@@ -626,7 +656,10 @@ char *ibnm_keyfile_to_data(NMConnection *connection, GError **error)
  *   UUID, and the base for relative paths in it)
  * @error: return location for a #GError
  *
- * Returns: (transfer full) (nullable): the normalized profile
+ * Parses a keyfile, through libnm, without reading any file.
+ *
+ * Returns: (transfer full) (nullable): the normalized profile; %NULL with
+ *   @error set when @data does not parse or the profile does not verify
  *
  * Since: 0.1
  */
@@ -650,8 +683,10 @@ NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GEr
  * ibnm_keyfile_create_filename:
  * @id: a profile id
  *
+ * Names a new keyfile as NetworkManager does.
+ *
  * Returns: (transfer full): the file name NetworkManager gives a new
- *   profile with this id (before resolving collisions)
+ *   profile with this id (before resolving collisions); free with g_free()
  *
  * Since: 0.1
  */

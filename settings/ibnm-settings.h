@@ -70,7 +70,14 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  * Since: 0.1
  */
 #define IBNM_SETTINGS_KEYFILE_DIR "keyfile-dir"
-/* The largest keyfile ibnm reads (1 MiB); a larger one is refused, naming it. */
+/**
+ * IBNM_KEYFILE_MAX_SIZE:
+ *
+ * The size in bytes of the largest keyfile ibnm reads (1 MiB); a larger one is
+ * refused, naming it.
+ *
+ * Since: 0.1
+ */
 #define IBNM_KEYFILE_MAX_SIZE (1024 * 1024)
 
 IbnmSettings *ibnm_settings_new_keyfile(const char *dir);

@@ -143,24 +143,65 @@ void restoreStore(IbnmSettings *settings, const std::vector<Change> &changes, si
 
 } // namespace
 
+/**
+ * ibnm_state_change_get_action:
+ * @self: an #IbnmStateChange
+ *
+ * Gets what happens to the interface's profile.
+ *
+ * Returns: (transfer none): "none", "add", "modify" or "delete".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_state_change_get_action(IbnmStateChange *self)
 {
     g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
     return ibnm_state_change_priv(self)->action.c_str();
 }
 
+/**
+ * ibnm_state_change_get_interface:
+ * @self: an #IbnmStateChange
+ *
+ * Gets the interface the change is for, as the document names it.
+ *
+ * Returns: (transfer none): the interface name.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_state_change_get_interface(IbnmStateChange *self)
 {
     g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
     return ibnm_state_change_priv(self)->interface.c_str();
 }
 
+/**
+ * ibnm_state_change_get_state:
+ * @self: an #IbnmStateChange
+ *
+ * Gets the state the document asks for the interface.
+ *
+ * Returns: (transfer none): "up", "down" or "absent".
+ *
+ * Since: 0.1
+ */
 const char *ibnm_state_change_get_state(IbnmStateChange *self)
 {
     g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
     return ibnm_state_change_priv(self)->state.c_str();
 }
 
+/**
+ * ibnm_state_change_get_profile:
+ * @self: an #IbnmStateChange
+ *
+ * Gets the id of the profile of the interface.
+ *
+ * Returns: (transfer none) (nullable): the profile's id, or %NULL for an
+ *   absent interface without a profile.
+ *
+ * Since: 0.1
+ */
 const char *ibnm_state_change_get_profile(IbnmStateChange *self)
 {
     g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
@@ -168,6 +209,19 @@ const char *ibnm_state_change_get_profile(IbnmStateChange *self)
     return p->hasProfile ? p->profile.c_str() : nullptr;
 }
 
+/**
+ * ibnm_state_change_get_diff:
+ * @self: an #IbnmStateChange
+ *
+ * Gets the keyfile lines that change, "[group] key=value": first the
+ * removed lines, marked "-", then the added ones, marked "+"
+ * ("-[infiniband] mtu=2044", "+[infiniband] mtu=4092").
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the changed lines;
+ *   empty when nothing changes.
+ *
+ * Since: 0.1
+ */
 const char *const *ibnm_state_change_get_diff(IbnmStateChange *self)
 {
     g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
@@ -312,7 +366,13 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
  * @json: %TRUE for JSON, else YAML
  * @error: return location for a #GError
  *
- * Returns: (transfer full): the stored profiles as a state document
+ * Describes the stored profiles as a declarative state document, the one
+ * `ibnm state show` prints and ibnm_state_apply() reads
+ * (docs/declarative-state.md).
+ *
+ * Returns: (transfer full) (nullable): the stored profiles as a state
+ *   document (free with g_free()); %NULL with @error set when @host cannot
+ *   be read or the document cannot be written
  *
  * Since: 0.1
  */

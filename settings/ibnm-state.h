@@ -13,7 +13,14 @@
 
 G_BEGIN_DECLS
 
-/* What apply did, or would do, to one interface's profile. */
+/**
+ * IbnmStateChange:
+ *
+ * What ibnm_state_apply() did, or would do in a dry run, to one interface's
+ * profile. It never changes.
+ *
+ * Since: 0.1
+ */
 #define IBNM_TYPE_STATE_CHANGE (ibnm_state_change_get_type())
 G_DECLARE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, IBNM, STATE_CHANGE, GObject)
 

@@ -29,6 +29,9 @@ platform::FakePlatform *hostFakePlatform(IbnmHost *host)
  *   processes; %NULL means "@host_file.state" beside the file
  * @error: return location for a #GError
  *
+ * Opens a simulated host that behaves like the kernel would on the machine
+ * @host_file describes; its changes persist in @state_dir.
+ *
  * Returns: (transfer full) (nullable): the simulated host, or %NULL with
  *   @error set (the file's errors name FILE:LINE).
  *
