@@ -391,7 +391,11 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
             for (const auto &p : *ports)
                 bondOf[p] = e.name;
         }
-        for (const auto &[port, bond] : bondOf) {
+        for (const auto &link : bondOf) {
+            // Named references, not a structured binding: C++17 lambdas may
+            // not capture one (clang refuses; g++ allows it).
+            const std::string &port = link.first;
+            const std::string &bond = link.second;
             auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == port; });
             if (it == entries.end()) {
                 if (!findStored(stored, port))
