@@ -671,6 +671,9 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
 
 Status Parser::parseBond(const std::string &g, const std::string &id)
 {
+    // A bond is a netdev too (its [netdev] is written back): the same limit.
+    if (id.size() > 15)
+        return groupError(g, _("interface names have at most 15 characters"));
     model::Bond b;
     b.name = id;
     b.mode = str(g, "mode", "balance-rr");
