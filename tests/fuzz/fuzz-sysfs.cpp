@@ -5,10 +5,12 @@
 //   PATH->TARGET     a symbolic link
 // PATH is relative; entries with ".." or an empty component are skipped.
 // The dump lives in a scratch directory; a secret file beside it must never
-// appear in what the reader returns.
+// appear in what the reader returns. Its contents are a token drawn at random
+// for each input, so that no input can write them into the dump itself.
 #include "config.h"
 
 #include "libcore/platform/linux/sysfs.hpp"
+#include "libcore/support/strings.hpp"
 #include "tests/fuzz/fuzz-util.hpp"
 
 #include <unistd.h>
@@ -25,7 +27,7 @@ bool safePath(const std::string &p)
     return true;
 }
 
-bool contains(const std::string &s, const char *needle)
+bool contains(const std::string &s, const std::string &needle)
 {
     return s.find(needle) != std::string::npos;
 }
@@ -39,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     std::string root = scratch.path() + "/sys";
     g_mkdir(root.c_str(), 0755);
     std::string secret = scratch.path() + "/secret";
-    g_file_set_contents(secret.c_str(), "SECRET-OUTSIDE\n", -1, nullptr);
+    const std::string token = strprintf("OUTSIDE-%08x%08x", g_random_int(), g_random_int());
+    g_file_set_contents(secret.c_str(), (token + "\n").c_str(), -1, nullptr);
     auto lines = fuzz::split(fuzz::asText(data, size), "\n");
     for (size_t i = 0; i < lines.size() && i < 400; i++) {
         const std::string &l = lines[i];
@@ -77,14 +80,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     auto host = platform::sysfs::readHost({root, root + "/kernel/config"});
     if (host.ok()) {
         for (const auto &d : host->devices) {
-            IBNM_FUZZ_ASSERT(!contains(d.fwVersion, "SECRET") && !contains(d.boardId, "SECRET") &&
-                                 !contains(d.hcaType, "SECRET") && !contains(d.nodeGuid, "SECRET"),
+            IBNM_FUZZ_ASSERT(!contains(d.fwVersion, token) && !contains(d.boardId, token) &&
+                                 !contains(d.hcaType, token) && !contains(d.nodeGuid, token),
                              "a file outside the dump was read");
             for (const auto &p : d.ports)
                 IBNM_FUZZ_ASSERT(p.number >= 1 && p.number <= 255, "port numbers are in range");
         }
         for (const auto &n : host->netdevs)
-            IBNM_FUZZ_ASSERT(!contains(n.address, "SECRET"), "a file outside the dump was read");
+            IBNM_FUZZ_ASSERT(!contains(n.address, token), "a file outside the dump was read");
     }
     (void)platform::sysfs::readGidTables(root, true);
     return 0;
