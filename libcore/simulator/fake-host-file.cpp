@@ -816,14 +816,22 @@ Status Parser::resolve()
             n.name = b.name;
             n.kind = "bond";
             n.type = 1;
+            const model::Netdev *first = nullptr;
             for (const auto &port : h.netdevs)
-                if (port.master == b.name)
-                    n.type = port.type; // a bond takes its ports' link type
+                if (port.master == b.name && first == nullptr)
+                    first = &port;
             n.mtu = 1500;
             n.ifindex = next++;
-            guint hash = g_str_hash(b.name.c_str());
-            n.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", n.ifindex & 0xff, (hash >> 24) & 0xff,
-                                  (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+            if (first != nullptr && first->type == 32) {
+                // A bond of IPoIB ports takes the link type and the 20-byte
+                // address of its first port (the kernel's bond_setup_by_slave).
+                n.type = first->type;
+                n.address = first->address;
+            } else {
+                guint hash = g_str_hash(b.name.c_str());
+                n.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", n.ifindex & 0xff, (hash >> 24) & 0xff,
+                                      (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+            }
             h.netdevs.push_back(std::move(n));
         }
     }
