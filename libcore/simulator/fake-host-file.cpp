@@ -361,10 +361,15 @@ Result<FakeState> Parser::parse(const std::string &text)
     static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link", "file"};
     std::vector<std::pair<std::string, unsigned>> groups(loc_.groups.begin(), loc_.groups.end());
     std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+    // [netdev ib0] and [netdev  ib0] name one object: a second header of
+    // the same kind and name is a duplicate, however it is spaced.
+    std::map<std::pair<std::string, std::string>, unsigned> named;
     for (const auto &[g, line] : groups) {
         size_t sp = g.find(' ');
         std::string kind = g.substr(0, sp);
         std::string id = sp == std::string::npos ? std::string() : trim(g.substr(sp + 1));
+        if (auto [first, fresh] = named.emplace(std::make_pair(kind, id), line); !fresh)
+            return errorAt(line, strprintf(_("group [%s] appears twice (first on line %u)"), g.c_str(), first->second));
         auto it = kGroupKeys.find(kind);
         if (it == kGroupKeys.end())
             return errorAt(line, strprintf(_("unknown group [%s]"), g.c_str()));
