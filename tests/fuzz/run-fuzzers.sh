@@ -8,6 +8,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: run-fuzzers.sh BUILDDIR}
 seconds=${FUZZ_SECONDS:-60}
+# A fixed seed by default: CI replays what a developer ran (README.md).
+seed=${FUZZ_SEED:-1}
 names="keyfile-dir ifcfg nmcli-args host-file sysfs netlink"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -15,8 +17,8 @@ for name in $names; do
   mkdir -p "$work/$name" "$here/crashes/$name"
   cp "$here/corpus/$name"/* "$work/$name/"
   [ "$name" = host-file ] && cp "$here"/../../examples/hosts/*.host "$work/$name/"
-  echo "fuzz-$name: fuzzing for $seconds s"
-  "$build/tests/fuzz/fuzz-$name" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+  echo "fuzz-$name: fuzzing for $seconds s from seed $seed"
+  "$build/tests/fuzz/fuzz-$name" -seed="$seed" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$here/crashes/$name/" "$work/$name" 2>"$work/$name.log" || {
     echo "fuzz-$name: crashed:"; tail -n 60 "$work/$name.log"; exit 1; }
   grep -E '^stat::number_of_executed_units|^stat::peak_rss_mb' "$work/$name.log" | sed "s/^/fuzz-$name: /"
