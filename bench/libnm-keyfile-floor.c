@@ -19,7 +19,10 @@ int main(int argc, char **argv)
         return 2;
     }
     GError *error = NULL;
-    GDir *dir = g_dir_open(argv[1], 0, &error);
+    /* nm_keyfile_read() takes an absolute base directory only (it returns
+     * NULL with a critical for "dir"), as ibnm's reader makes it. */
+    char *base = g_canonicalize_filename(argv[1], NULL);
+    GDir *dir = g_dir_open(base, 0, &error);
     if (!dir) {
         fprintf(stderr, "%s\n", error->message);
         return 1;
@@ -27,10 +30,10 @@ int main(int argc, char **argv)
     GPtrArray *connections = g_ptr_array_new_with_free_func(g_object_unref);
     const char *name;
     while ((name = g_dir_read_name(dir))) {
-        char *path = g_build_filename(argv[1], name, NULL);
+        char *path = g_build_filename(base, name, NULL);
         GKeyFile *kf = g_key_file_new();
         if (g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL)) {
-            NMConnection *c = nm_keyfile_read(kf, argv[1], NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, NULL);
+            NMConnection *c = nm_keyfile_read(kf, base, NM_KEYFILE_HANDLER_FLAGS_NONE, NULL, NULL, NULL);
             if (c && nm_connection_normalize(c, NULL, NULL, NULL))
                 g_ptr_array_add(connections, c);
             else if (c)
@@ -40,6 +43,7 @@ int main(int argc, char **argv)
         g_free(path);
     }
     g_dir_close(dir);
+    g_free(base);
     printf("connections=%u\n", connections->len);
     g_ptr_array_unref(connections);
     return 0;
