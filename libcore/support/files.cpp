@@ -127,7 +127,7 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
 AtomicWriteBatch::~AtomicWriteBatch()
 {
     for (const auto &p : pending_)
-        ::unlink(p.first.c_str());
+        ::unlink(p.temporary.c_str());
 }
 
 Status AtomicWriteBatch::add(const std::string &path, std::string_view content, const AtomicWriteOptions &opts)
@@ -135,7 +135,7 @@ Status AtomicWriteBatch::add(const std::string &path, std::string_view content, 
     auto tmp = writeTemporary(path, content, opts, false);
     if (!tmp)
         return std::move(tmp).error();
-    pending_.emplace_back(std::move(*tmp), path);
+    pending_.push_back({std::move(*tmp), path, opts.replace});
     return {};
 }
 
@@ -145,7 +145,7 @@ Status AtomicWriteBatch::commit()
         return {};
     // Every temporary file's data on disk before any rename makes it visible.
     {
-        std::string dir = dirName(pending_.front().second);
+        std::string dir = dirName(pending_.front().path);
         UniqueFd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
         if (!fd)
             return Error::fromErrno(errno, dir);
@@ -156,8 +156,16 @@ Status AtomicWriteBatch::commit()
     size_t renamed = 0;
     Status result;
     for (; renamed < pending_.size(); renamed++) {
-        const auto &[tmp, path] = pending_[renamed];
-        if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const Pending &p = pending_[renamed];
+        const std::string &path = p.path;
+        // A new file never replaces one that appeared meanwhile (as
+        // atomicWriteFile() without opts.replace).
+        if (!p.replace) {
+            if (::renameat2(AT_FDCWD, p.temporary.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) != 0) {
+                result = Error::fromErrno(errno, path, errno == EEXIST ? IBNM_ERROR_EXISTS : IBNM_ERROR_IO);
+                break;
+            }
+        } else if (::rename(p.temporary.c_str(), path.c_str()) != 0) {
             result = Error::fromErrno(errno, path);
             break;
         }

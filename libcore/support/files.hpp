@@ -42,7 +42,9 @@ Status atomicWriteFile(const std::string &path, std::string_view content, const 
 // per file (`ibnm apply` of a thousand profiles): add() writes each content
 // to its temporary file, unsynced; commit() syncs the file system once
 // (syncfs), renames every temporary file over its path and fsyncs each
-// directory once. A crash before commit() leaves every path as it was; one
+// directory once; a file added without opts.replace does not replace one
+// that appeared meanwhile (commit() fails with IBNM_ERROR_EXISTS, the files
+// renamed before it stay). A crash before commit() leaves every path as it was; one
 // during the renames leaves each path old or new, never partly written.
 // Temporary files not committed are removed by the destructor.
 class AtomicWriteBatch {
@@ -56,7 +58,12 @@ public:
     Status commit();
 
 private:
-    std::vector<std::pair<std::string, std::string>> pending_; // temporary file, path
+    struct Pending {
+        std::string temporary;
+        std::string path;
+        bool replace; // opts.replace: else renamed with RENAME_NOREPLACE
+    };
+    std::vector<Pending> pending_;
 };
 
 // Removes `path` and fsyncs its directory.

@@ -91,6 +91,29 @@ TEST(AtomicFileBatch, PathsChangeOnlyAtCommit)
     EXPECT_EQ(names(dir), (std::vector<std::string>{"a.nmconnection", "b.nmconnection"}));
 }
 
+TEST(AtomicFileBatch, ANewFileDoesNotReplaceOneThatAppearedMeanwhile)
+{
+    TempDir dir;
+    std::string a = dir / "a.nmconnection", b = dir / "b.nmconnection";
+    ibnm::AtomicWriteOptions fresh;
+    fresh.replace = false;
+    {
+        ibnm::AtomicWriteBatch batch;
+        ASSERT_TRUE(batch.add(a, "new a\n", fresh).ok());
+        ASSERT_TRUE(batch.add(b, "new b\n", fresh).ok());
+        // Another writer (not holding ibnm's store lock) creates b meanwhile.
+        ASSERT_TRUE(ibnm::atomicWriteFile(b, "theirs\n").ok());
+        auto s = batch.commit();
+        ASSERT_FALSE(s.ok());
+        EXPECT_EQ(s.error().code(), IBNM_ERROR_EXISTS);
+        EXPECT_NE(s.error().toString().find(b), std::string::npos) << s.error().toString();
+    }
+    EXPECT_EQ(readFile(b), "theirs\n");
+    // What was renamed before stays; no temporary file is left behind.
+    EXPECT_EQ(readFile(a), "new a\n");
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"a.nmconnection", "b.nmconnection"}));
+}
+
 TEST(AtomicFileBatch, AnUncommittedBatchLeavesNothing)
 {
     TempDir dir;
