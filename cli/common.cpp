@@ -17,6 +17,7 @@
 
 namespace ibnm::cli {
 
+#ifndef IBNM_CLI_READ_ONLY
 IbnmSettings *Context::settings()
 {
     if (settings_)
@@ -39,6 +40,8 @@ IbnmSettings *Context::settings()
     return settings_.get();
 }
 
+#endif // IBNM_CLI_READ_ONLY
+
 namespace {
 
 // An option, else its environment variable, else "".
@@ -56,6 +59,11 @@ bool Context::hostChosen() const
 {
     return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty() ||
            !optionOrEnv(options.sysfsRoot, "IBNM_SYSFS_ROOT").empty();
+}
+
+bool Context::hostSimulated() const
+{
+    return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty();
 }
 
 IbnmHost *Context::host()
@@ -207,6 +215,7 @@ int reportError(const GError *error, const char *usage)
     return kExitFailed;
 }
 
+#ifndef IBNM_CLI_READ_ONLY
 PtrArray allProfiles(IbnmSettings *settings)
 {
     PtrArray out(g_ptr_array_new_with_free_func(g_object_unref));
@@ -355,5 +364,7 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
     }
     return errors ? kExitFailed : kExitOk;
 }
+
+#endif // IBNM_CLI_READ_ONLY
 
 } // namespace ibnm::cli
