@@ -273,6 +273,8 @@ int runFullCli(Context &, const Args &)
     gpointer entry = nullptr;
     if (module == nullptr || !g_module_symbol(module, "ibnm_cli_full_run", &entry) || entry == nullptr) {
         printError(_("cannot load %s: %s; is ibnm installed completely?"), path.c_str(), g_module_error());
+        if (module)
+            g_module_close(module);
         return kExitFailed;
     }
     g_module_make_resident(module);
