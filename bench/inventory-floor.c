@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The measured design for issue 17's read-only start-up: the inventory part
- * of `ibnm device status` (ibnm_inventory_reload() of the host
- * IBNM_SYSFS_ROOT names, then the devices and IPoIB interfaces counted),
- * built from the same libibnm code but linked without libnm
- * (-Wl,--as-needed drops it: nothing of the inventory calls libnm).
+/* The inventory part of `ibnm device status` alone (ibnm_inventory_reload()
+ * of the host IBNM_SYSFS_ROOT names, then the devices and IPoIB interfaces
+ * counted), linked as cli/ibnm is (issue 17): with the libnm-free inventory
+ * code, no libnm.
  * bench/run-bench times it next to the read-only commands.
  * usage: IBNM_SYSFS_ROOT=DIR inventory-floor
  * Prints "devices=N ipoib=M". */
@@ -22,7 +21,11 @@ int main(void)
         return 2;
     }
     GError *error = NULL;
-    IbnmHost *host = ibnm_host_new_sysfs_dump(root);
+    IbnmHost *host = ibnm_host_new_sysfs_dump(root, &error);
+    if (host == NULL) {
+        fprintf(stderr, "%s\n", error->message);
+        return 1;
+    }
     IbnmInventory *inventory = ibnm_inventory_new(host);
     if (!ibnm_inventory_reload(inventory, &error)) {
         fprintf(stderr, "%s\n", error->message);

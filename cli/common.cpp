@@ -17,6 +17,7 @@
 
 namespace ibnm::cli {
 
+#ifndef IBNM_CLI_READ_ONLY
 IbnmSettings *Context::settings(bool update)
 {
     if (settings_ && (!update || settingsLocked_))
@@ -42,6 +43,8 @@ IbnmSettings *Context::settings(bool update)
     return settings_.get();
 }
 
+#endif // IBNM_CLI_READ_ONLY
+
 namespace {
 
 // An option, else its environment variable, else "".
@@ -59,6 +62,11 @@ bool Context::hostChosen() const
 {
     return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty() ||
            !optionOrEnv(options.sysfsRoot, "IBNM_SYSFS_ROOT").empty();
+}
+
+bool Context::hostSimulated() const
+{
+    return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty();
 }
 
 IbnmHost *Context::host()
@@ -210,6 +218,7 @@ int reportError(const GError *error, const char *usage)
     return kExitFailed;
 }
 
+#ifndef IBNM_CLI_READ_ONLY
 PtrArray allProfiles(IbnmSettings *settings)
 {
     PtrArray out(g_ptr_array_new_with_free_func(g_object_unref));
@@ -353,5 +362,7 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
     }
     return errors ? kExitFailed : kExitOk;
 }
+
+#endif // IBNM_CLI_READ_ONLY
 
 } // namespace ibnm::cli

@@ -228,6 +228,7 @@ int cmdShow(Context &ctx, const Args &args)
     return printRecords(ctx, records, "devices");
 }
 
+#ifndef IBNM_CLI_READ_ONLY
 // The first IPv4 address a profile for `ifname` sets, without its prefix.
 std::string profileAddress(IbnmSettings *s, const char *ifname)
 {
@@ -294,13 +295,14 @@ int cmdDhcpReservations(Context &ctx, const Args &args)
     }
     return kExitOk;
 }
+#endif // IBNM_CLI_READ_ONLY
 
 } // namespace
 
 const Command kDeviceCommands[] = {
     {"status", cmdStatus, nullptr},
     {"show", cmdShow, nullptr},
-    {"dhcp-reservations", cmdDhcpReservations, nullptr},
+    {"dhcp-reservations", IBNM_CLI_FULL(cmdDhcpReservations, nullptr)},
     {nullptr, nullptr, nullptr},
 };
 

@@ -8,6 +8,7 @@
 #include "cli/output.hpp"
 
 #include <glib/gi18n.h>
+#include <gmodule.h>
 
 #include <clocale>
 #include <cstdio>
@@ -67,21 +68,23 @@ int cmdVersion(Context &ctx, const Args &args)
 }
 
 const Command kTopCommands[] = {
-    {"connection", nullptr, kConnectionCommands},
+    {"connection", IBNM_CLI_FULL(nullptr, kConnectionCommands)},
     {"device", nullptr, kDeviceCommands},
     {"rdma", nullptr, kRdmaCommands},
-    {"check", cmdCheck, nullptr},
-    {"apply", cmdApply, nullptr},
-    {"show-state", cmdShowState, nullptr},
-    {"udev-rules", cmdUdevRules, nullptr},
+    {"check", IBNM_CLI_FULL(cmdCheck, nullptr)},
+    {"apply", IBNM_CLI_FULL(cmdApply, nullptr)},
+    {"show-state", IBNM_CLI_FULL(cmdShowState, nullptr)},
+    {"udev-rules", IBNM_CLI_FULL(cmdUdevRules, nullptr)},
     {"version", cmdVersion, nullptr},
     {nullptr, nullptr, nullptr},
 };
 
 const char *groupUsage(const Command *c)
 {
+#ifndef IBNM_CLI_READ_ONLY
     if (c->sub == kConnectionCommands)
         return _(kConnectionUsage);
+#endif
     if (c->sub == kDeviceCommands)
         return _(kDeviceUsage);
     if (c->sub == kRdmaCommands)
@@ -238,7 +241,46 @@ int parseOption(Options &o, int argc, char **argv, int &i)
     return -1;
 }
 
+#ifdef IBNM_CLI_READ_ONLY
+// The command line, for runFullCli().
+int gArgc = 0;
+char **gArgv = nullptr;
+
+// The full CLI, a module installed in $(pkglibdir); in the build tree it
+// sits in cli/.libs beside this program.
+constexpr const char *kFullCli = "ibnm-cli.so";
+
+std::string fullCliPath()
+{
+    if (CharPtr self{g_file_read_link("/proc/self/exe", nullptr)}) {
+        CharPtr dir{g_path_get_dirname(self.get())};
+        CharPtr uninstalled{g_build_filename(dir.get(), ".libs", kFullCli, nullptr)};
+        if (g_str_has_suffix(dir.get(), "/cli") && g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
+            return uninstalled.get();
+    }
+    CharPtr installed{g_build_filename(PKGLIBDIR, kFullCli, nullptr)};
+    return installed.get();
+}
+#endif
+
 } // namespace
+
+#ifdef IBNM_CLI_READ_ONLY
+int runFullCli(Context &, const Args &)
+{
+    std::string path = fullCliPath();
+    GModule *module = g_module_open(path.c_str(), GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
+    gpointer entry = nullptr;
+    if (module == nullptr || !g_module_symbol(module, "ibnm_cli_full_run", &entry) || entry == nullptr) {
+        printError(_("cannot load %s: %s; is ibnm installed completely?"), path.c_str(), g_module_error());
+        if (module)
+            g_module_close(module);
+        return kExitFailed;
+    }
+    g_module_make_resident(module);
+    return reinterpret_cast<int (*)(int, char **)>(entry)(gArgc, gArgv);
+}
+#endif
 
 int run(int argc, char **argv)
 {
@@ -249,6 +291,15 @@ int run(int argc, char **argv)
             return rc;
     }
     Context ctx(std::move(o));
+#ifdef IBNM_CLI_READ_ONLY
+    // A simulated host is libibnm-simulator's, which links libibnm.so: all
+    // of its commands run in the full CLI, so that one process never holds
+    // two copies of the inventory's types.
+    gArgc = argc;
+    gArgv = argv;
+    if (ctx.hostSimulated())
+        return runFullCli(ctx, {});
+#endif
     Args args(argv + i, argv + argc);
     if (args.empty())
         return usageError(_(kUsage), _("missing object"));
@@ -267,6 +318,13 @@ int run(int argc, char **argv)
 
 } // namespace ibnm::cli
 
+#ifdef IBNM_CLI_MODULE
+extern "C" G_MODULE_EXPORT int ibnm_cli_full_run(int argc, char **argv);
+int ibnm_cli_full_run(int argc, char **argv)
+{
+    return ibnm::cli::run(argc, argv);
+}
+#else
 int main(int argc, char **argv)
 {
     std::setlocale(LC_ALL, "");
@@ -277,3 +335,4 @@ int main(int argc, char **argv)
     textdomain(GETTEXT_PACKAGE);
     return ibnm::cli::run(argc, argv);
 }
+#endif

@@ -38,6 +38,7 @@ const char *const kRdmaUsage = N_(
 
 namespace {
 
+#ifndef IBNM_CLI_READ_ONLY
 // The words of a command that a transient profile's property stands for:
 // its errors name the word ("netdev: no interface eth9 on this host"), not
 // the profile nor the property the user never wrote.
@@ -92,6 +93,7 @@ int applyTransient(Context &ctx, const std::vector<const char *> &args, bool up,
     return printReport(ctx, report.get(), rewrite);
 }
 
+#endif // IBNM_CLI_READ_ONLY
 // --- link -----------------------------------------------------------------------
 
 int cmdLinkShow(Context &ctx, const Args &args)
@@ -127,6 +129,7 @@ int cmdLinkShow(Context &ctx, const Args &args)
     return t.print(ctx);
 }
 
+#ifndef IBNM_CLI_READ_ONLY
 // `rdma link add NAME type TYPE netdev NETDEV`.
 const std::vector<Word> kLinkWords = {
     {"connection.interface-name", "netdev"}, {"rdma.link-name", "link name"}, {"rdma.link-type", "type"}};
@@ -184,11 +187,12 @@ int cmdLinkDelete(Context &ctx, const Args &args)
     printError(_("RDMA link '%s' not found"), args[0].c_str());
     return kExitNotFound;
 }
+#endif // IBNM_CLI_READ_ONLY
 
 const Command kLinkCommands[] = {
     {"show", cmdLinkShow, nullptr},
-    {"add", cmdLinkAdd, nullptr},
-    {"delete", cmdLinkDelete, nullptr},
+    {"add", IBNM_CLI_FULL(cmdLinkAdd, nullptr)},
+    {"delete", IBNM_CLI_FULL(cmdLinkDelete, nullptr)},
     {nullptr, nullptr, nullptr},
 };
 
@@ -311,6 +315,7 @@ const Command kGidCommands[] = {
     {nullptr, nullptr, nullptr},
 };
 
+#ifndef IBNM_CLI_READ_ONLY
 // --- roce-mode ------------------------------------------------------------------
 
 int cmdRoceMode(Context &ctx, const Args &args)
@@ -518,8 +523,10 @@ int cmdRoceEnable(Context &ctx, const Args &args)
                           true, kNetdevWord);
 }
 
+#endif // IBNM_CLI_READ_ONLY
 } // namespace
 
+#ifndef IBNM_CLI_READ_ONLY
 // --- memlock and udev rules: host files, written by ibnm_apply_host_files() -----------
 
 namespace {
@@ -596,14 +603,15 @@ int cmdUdevRules(Context &ctx, const Args &args)
         return kExitOk;
     return hostFiles(ctx, false);
 }
+#endif // IBNM_CLI_READ_ONLY
 
 const Command kRdmaCommands[] = {
     {"link", nullptr, kLinkCommands},
     {"gid", nullptr, kGidCommands},
-    {"roce-mode", cmdRoceMode, nullptr},
-    {"traffic-class", cmdTrafficClass, nullptr},
-    {"roce-enable", cmdRoceEnable, nullptr},
-    {"memlock", cmdMemlock, nullptr},
+    {"roce-mode", IBNM_CLI_FULL(cmdRoceMode, nullptr)},
+    {"traffic-class", IBNM_CLI_FULL(cmdTrafficClass, nullptr)},
+    {"roce-enable", IBNM_CLI_FULL(cmdRoceEnable, nullptr)},
+    {"memlock", IBNM_CLI_FULL(cmdMemlock, nullptr)},
     {nullptr, nullptr, nullptr},
 };
 

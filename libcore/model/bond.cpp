@@ -8,20 +8,9 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 
-#include <NetworkManager.h>
-
 #include <algorithm>
 
 namespace ibnm::model {
-
-std::string bondModeName(const std::string &value)
-{
-    if (value.empty())
-        return "balance-rr";
-    int mode = nm_utils_bond_mode_string_to_int(value.c_str());
-    const char *name = mode >= 0 ? nm_utils_bond_mode_int_to_string(mode) : nullptr;
-    return name ? name : "";
-}
 
 std::string failOverMacName(const std::string &value)
 {

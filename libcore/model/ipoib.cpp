@@ -7,8 +7,6 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
-#include <NetworkManager.h>
-
 #include <algorithm>
 #include <cerrno>
 
@@ -40,18 +38,6 @@ std::vector<std::string> childNames(const std::string &parent, uint16_t pkey)
             names.push_back(name);
     }
     return names;
-}
-
-std::string nmChildName(const std::string &parent, uint16_t pkey)
-{
-    auto s = GObjectPtr<NMSettingInfiniband>::adopt(NM_SETTING_INFINIBAND(nm_setting_infiniband_new()));
-    g_object_set(s.get(), NM_SETTING_INFINIBAND_PARENT, parent.c_str(), NM_SETTING_INFINIBAND_P_KEY, int(pkey),
-                 nullptr);
-    // libnm 1.42 returns "<parent>.%04x" whole (and verify() compares
-    // interface-name with that); the daemon's nm_net_devname_infiniband()
-    // cuts it to 15 characters, as the kernel does.
-    const char *name = nm_setting_infiniband_get_virtual_interface_name(s.get());
-    return std::string(name ? name : "").substr(0, kIfNameMax);
 }
 
 const IpoibNetdev *findChild(const Host &host, const std::string &parent, uint16_t pkey)
@@ -194,30 +180,20 @@ std::optional<unsigned> opensmMtuCode(unsigned ibMtu)
     return std::nullopt;
 }
 
-bool sameIpoibPort(const std::string &a, const std::string &b)
-{
-    // Both must be 20-byte addresses; libnm then compares the last 8 bytes.
-    guint8 x[20], y[20];
-    if (!nm_utils_hwaddr_aton(a.c_str(), x, sizeof x) || !nm_utils_hwaddr_aton(b.c_str(), y, sizeof y))
-        return false;
-    return nm_utils_hwaddr_matches(x, sizeof x, y, sizeof y);
-}
-
-std::string portGuidBytes(const std::string &address)
-{
-    guint8 b[20];
-    if (!nm_utils_hwaddr_aton(address.c_str(), b, sizeof b))
-        return {};
-    GCharPtr text(nm_utils_hwaddr_ntoa(b + 12, 8));
-    std::string out = text.get();
-    std::transform(out.begin(), out.end(), out.begin(), [](char c) { return g_ascii_tolower(c); });
-    return out;
-}
-
 std::string dhcpClientId(const std::string &address)
 {
-    std::string guid = portGuidBytes(address);
-    return guid.empty() ? std::string() : "ff:00:00:00:00:00:02:00:00:02:c9:00:" + guid;
+    // `address` is as the kernel prints it (/sys/class/net/*/address: 20
+    // bytes, two lowercase hex digits each, ':' between); the port GUID is
+    // the last 8 bytes. Read without libnm: the inventory does not load it.
+    constexpr size_t kBytes = 20, kGuidBytes = 8;
+    if (address.size() != kBytes * 3 - 1)
+        return {};
+    for (size_t i = 0; i < address.size(); i++)
+        if (i % 3 == 2 ? address[i] != ':' : !g_ascii_isxdigit(address[i]))
+            return {};
+    std::string guid = address.substr((kBytes - kGuidBytes) * 3);
+    std::transform(guid.begin(), guid.end(), guid.begin(), [](char c) { return g_ascii_tolower(c); });
+    return "ff:00:00:00:00:00:02:00:00:02:c9:00:" + guid;
 }
 
 bool flushedOnLinkDown(const std::string &cidr)

@@ -132,7 +132,8 @@ std::string portGuidBytes(const std::string &address);
 // address does not fit DHCP's chaddr, so clients send RFC 4390's form; NVIDIA
 // (FlexBoot and MLNX_OFED, the IPoIB page) uses
 // ff:00:00:00:00:00:02:00:00:02:c9:00 followed by the port GUID. "" when
-// `address` is not a 20-byte IPoIB address.
+// `address` is not a 20-byte IPoIB address as the kernel prints it (two hex
+// digits a byte, ':' between). It does not call libnm: the inventory uses it.
 std::string dhcpClientId(const std::string &address);
 
 // The RDMA device and port behind a netdev (a child's are its parent's), or

@@ -28,8 +28,8 @@ struct IpoibChildSpec {
     std::optional<model::IpoibMode> mode;
     std::optional<bool> umcast;
     // The name to ask for where the kernel takes one (rtnetlink), chosen by
-    // the planner (model::childName); empty: NetworkManager's name
-    // (model::nmChildName). sysfs create_child takes none: the kernel names
+    // the planner (model::childName); empty: the upstream name
+    // (model::childName, ChildNaming::Upstream). sysfs create_child takes none: the kernel names
     // the child, and createIpoibChild returns what it made.
     std::string name;
 };

@@ -6,7 +6,11 @@
 #include "libcore/ibnm-error.h"
 #include "libcore/support/i18n.hpp"
 
+#include "libcore/ibnm-host.h"
+
 #include <gmodule.h>
+
+#include <dlfcn.h>
 
 #include <string>
 
@@ -17,7 +21,9 @@ namespace {
 // libibnm-simulator.la's -version-info 0:0:0 gives this soname. The dynamic
 // linker's search finds it: uninstalled, through the libtool wrapper's
 // LD_LIBRARY_PATH (it sits beside libibnm.so in libcore/.libs); installed,
-// in the library directory, which is tried last by its full name.
+// beside the libibnm.so this process uses (the full CLI module, uninstalled,
+// has no wrapper to set the path), or in the library directory, which is
+// tried last by its full name.
 constexpr const char *kSoname = "libibnm-simulator.so.0";
 
 template <typename Fn>
@@ -40,6 +46,13 @@ const Api *load(GError **error)
         return &api;
     GModule *module = g_module_open(kSoname, GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
     std::string why = module ? "" : g_module_error();
+    Dl_info info{};
+    if (module == nullptr && dladdr(reinterpret_cast<void *>(&ibnm_host_get_type), &info) && info.dli_fname) {
+        g_autofree char *dir = g_path_get_dirname(info.dli_fname);
+        g_autofree char *path = g_build_filename(dir, kSoname, nullptr);
+        if (g_file_test(path, G_FILE_TEST_EXISTS))
+            module = g_module_open(path, GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
+    }
     if (module == nullptr) {
         std::string path = std::string(LIBDIR) + "/" + kSoname;
         module = g_module_open(path.c_str(), GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));

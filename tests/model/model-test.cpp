@@ -219,6 +219,21 @@ TEST(DhcpFacts, ClientIdIsNvidiasFormOfThePortGuid)
     EXPECT_EQ(dhcpClientId("52:54:00:6b:2e:11"), "");
 }
 
+// The inventory reads the kernel's addresses without libnm (issue 17): the
+// GUID it takes is the one libnm's parser takes (portGuidBytes), in any case,
+// and what is not 20 colon-separated bytes has none.
+TEST(DhcpFacts, ClientIdReadsTheKernelsAddressAsLibnmDoes)
+{
+    for (const char *a : {"80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:00:10:39",
+                          "00:00:10:87:FE:80:00:00:00:00:00:00:98:03:9B:FF:FE:A1:B2:C3"})
+        EXPECT_EQ(dhcpClientId(a), "ff:00:00:00:00:00:02:00:00:02:c9:00:" + portGuidBytes(a)) << a;
+    EXPECT_EQ(dhcpClientId("00:00:10:87:FE:80:00:00:00:00:00:00:98:03:9B:FF:FE:A1:B2:C3"),
+              "ff:00:00:00:00:00:02:00:00:02:c9:00:98:03:9b:ff:fe:a1:b2:c3");
+    EXPECT_EQ(dhcpClientId("80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:00:10"), "");
+    EXPECT_EQ(dhcpClientId("80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:00:10:3g"), "");
+    EXPECT_EQ(dhcpClientId("80-00-02-08-fe-80-00-00-00-00-00-00-00-02-c9-03-00-00-10-39"), "");
+}
+
 // OpenSM partitions.conf: mtu=4 is 2048, mtu=5 is 4096 (the seed's
 // "Default=0xffff, ipoib, mtu=5 : ALL=full;").
 TEST(OpensmFacts, MtuCodesAndTheIbMtuADatagramMtuNeeds)

@@ -689,7 +689,10 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
     if (std::string existing = findChild(spec.parent, full, false); !existing.empty())
         return Error::fromErrno(EEXIST, existing, IBNM_ERROR_EXISTS).withContext(spec.parent);
 
-    std::string name = spec.name.empty() ? model::nmChildName(spec.parent, spec.pkey) : spec.name;
+    // (Not model::nmChildName: libnm's names are the planner's to choose,
+    // and the read-only CLI links this file without libnm.)
+    std::string name =
+        spec.name.empty() ? model::childName(spec.parent, spec.pkey, model::ChildNaming::Upstream) : spec.name;
     ipoib::LinkRequest req;
     req.ifname = name;
     req.parentIfindex = static_cast<unsigned>(rtnl_link_get_ifindex(parent->get()));

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Issue 17: the read-only commands (device status, device show, rdma gid
+# show, rdma link show) do not load libnm nor libibnm.so: cli/ibnm is built
+# without them, and only the full CLI module (ibnm-cli.so), which a command
+# that reads profiles opens, brings them. The dynamic linker's own account
+# (LD_DEBUG=files) lists every object it loads, dlopen()ed ones included.
+set -eu
+ibnm="${top_builddir:?}/cli/ibnm"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibnm-libs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+# An empty sysfs tree: the commands read it and print nothing.
+mkdir -p "$tmp/sys/class/net" "$tmp/sys/class/infiniband" "$tmp/keyfiles"
+unset IBNM_SIMULATE IBNM_SIMULATE_STATE IBNM_SYSFS_ROOT || true
+
+# The objects the dynamic linker loads for `ibnm ARGS`, one per line.
+loaded() {
+  LD_DEBUG=files "$ibnm" --sysfs-root "$tmp/sys" "$@" > "$tmp/out" 2> "$tmp/debug" || {
+    echo "check-libraries: 'ibnm $*' failed:"; cat "$tmp/debug" | grep -v '^ *[0-9]*:' ; exit 1; }
+  sed -n 's/.*file=\([^ ]*\).*/\1/p' "$tmp/debug" | sort -u
+}
+
+# A libc without LD_DEBUG (not glibc) tells nothing: skip.
+if [ -z "$(loaded --version)" ]; then
+  echo "check-libraries: SKIP: the dynamic linker does not report with LD_DEBUG=files"
+  exit 77
+fi
+
+status=0
+# The control: a command that reads profiles loads them, so the check can fail.
+control=$(loaded --keyfile-dir "$tmp/keyfiles" connection show)
+for lib in libnm.so.0 libibnm.so.0 ibnm-cli.so; do
+  if ! printf '%s\n' "$control" | grep -q "$lib"; then
+    echo "check-libraries: 'connection show' did not load $lib: the check cannot see it"; status=1
+  fi
+done
+
+for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j device show" "version"; do
+  # shellcheck disable=SC2086
+  libs=$(loaded $cmd)
+  for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit; do
+    if printf '%s\n' "$libs" | grep -q "$lib"; then
+      echo "check-libraries: 'ibnm $cmd' loads $lib"; status=1
+    fi
+  done
+  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so"
+done
+exit $status
