@@ -6,6 +6,10 @@
 // before they join their bond, a netdev before its soft RDMA link); the
 // executor runs them, reads the host back to verify, and on any failure undoes
 // what it did in reverse order.
+//
+// Where: planner.cpp, planner-rdma.cpp and planner-down.cpp plan; engine.cpp
+// runs, verifies and undoes; host-files.cpp plans the policy files below;
+// planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
 #include "libcore/activation/desired.hpp"

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The planner, for RDMA devices: soft RDMA links (rxe, siw), roce_enable,
+// the RDMA-CM defaults (configfs), traffic class, its rules and TTL, on a
+// hardware port, a new soft link or the RoCE LAG device a planned bond makes.
+#include "config.h"
+
+#include "libcore/activation/planner.hpp"
+
+#include "libcore/support/i18n.hpp"
+
+namespace ibnm::activation::detail {
+
+Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs)
+{
+    const std::string &origin = x.origin.id;
+    const auto *netdev = index_.findNetdev(x.netdev);
+    bool netdevKnown = netdev != nullptr || newNetdevs.count(x.netdev) > 0;
+    std::string device;
+    unsigned portNo = 1;
+    bool newDevice = false;
+    std::optional<model::SoftLinkType> softType;
+    model::LinkLayer linkLayer = model::LinkLayer::Ethernet;
+    const model::Device *dev = nullptr;
+    bool lagNew = false;
+    if (x.linkType) {
+        if (!netdevKnown)
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         strprintf(_("the netdev %s of the soft RDMA link does not exist on this host"),
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        if (netdev && netdev->type != 1)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("%s is not an Ethernet interface; soft RDMA links run over Ethernet"),
+                                   x.netdev.c_str()),
+                         EINVAL)
+                .withProperty("rdma.link-type")
+                .withProfile(origin);
+        const model::SoftLink *cur = model::findSoftLink(host_, x.linkName);
+        if (cur && (cur->netdev != x.netdev || cur->type != *x.linkType))
+            return Error(IBNM_ERROR_EXISTS,
+                         strprintf(_("the RDMA link %s exists already over %s"), x.linkName.c_str(),
+                                   cur->netdev.c_str()),
+                         EEXIST)
+                .withProperty("rdma.link-name")
+                .withProfile(origin);
+        if (cur == nullptr) {
+            if (index_.findDevice(x.linkName))
+                return Error(IBNM_ERROR_EXISTS,
+                             strprintf(_("an RDMA device named %s exists already"), x.linkName.c_str()), EEXIST)
+                    .withProperty("rdma.link-name")
+                    .withProfile(origin);
+            for (const auto &l : host_.softLinks)
+                if (l.netdev == x.netdev && l.type == *x.linkType)
+                    return Error(IBNM_ERROR_EXISTS,
+                                 strprintf(_("%s already has the %s link %s; the kernel allows one per netdev"),
+                                           x.netdev.c_str(), model::softLinkTypeName(*x.linkType), l.name.c_str()),
+                                 EEXIST)
+                        .withProperty("rdma.link-name")
+                        .withProfile(origin);
+            const char *type = model::softLinkTypeName(*x.linkType);
+            add("add-rdma-link", x.linkName, strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(),
+                                                        x.netdev.c_str()),
+                origin,
+                [name = x.linkName, t = *x.linkType, nd = x.netdev](Platform &p) {
+                    return p.addSoftLink(name, t, nd);
+                },
+                [name = x.linkName](Platform &p) { return p.deleteSoftLink(name); });
+            newDevice = true;
+        }
+        device = x.linkName;
+        softType = x.linkType;
+        dev = index_.findDevice(device);
+    } else if (auto lag = lagDevices_.find(x.netdev); lag != lagDevices_.end()) {
+        // The bond this plan forms puts the card in RoCE LAG mode: the
+        // settings go to the bonded device, which exists once both ports
+        // are enslaved (earlier steps). Undoing those splits it again, and
+        // the re-created per-port devices have none of them.
+        device = lag->second.first;
+        portNo = 1;
+        dev = lag->second.second;
+        newDevice = true;
+        lagNew = true;
+    } else {
+        bool bond = newNetdevs.count(x.netdev) > 0 || (netdev && netdev->kind == "bond");
+        if (bond && (netdev == nullptr || netdev->rdmaDevice.empty()))
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         strprintf(_("no RDMA device is behind %s: a bond has one in RoCE LAG mode only, when its "
+                                     "only ports are both Ethernet ports of one dual-port mlx5 card and its mode is "
+                                     "active-backup, balance-xor or 802.3ad (add the port profiles first)"),
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        if (netdev == nullptr || netdev->rdmaDevice.empty())
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),
+                                   x.netdev.c_str()),
+                         ENODEV)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        device = netdev->rdmaDevice;
+        portNo = netdev->rdmaPort;
+        dev = index_.findDevice(device);
+        if (const auto *l = model::findSoftLink(host_, device))
+            softType = l->type;
+    }
+
+    const model::Port *port = nullptr;
+    if (dev && !newDevice)
+        for (const auto &p : dev->ports)
+            if (p.number == portNo)
+                port = &p;
+    if (port)
+        linkLayer = port->linkLayer;
+    std::string object = strprintf("%s/%u", device.c_str(), portNo);
+    size_t first = steps.size();
+
+    if (x.roceMode && !model::roceModeSupported(softType, linkLayer, *x.roceMode))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s does not support %s; the kernel refuses it"), object.c_str(),
+                               model::roceModeName(*x.roceMode)),
+                     EINVAL)
+            .withProperty("rdma.roce-mode")
+            .withProfile(origin);
+    if ((x.trafficClass || x.ttl) && !(dev && model::hasTrafficClassFiles(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no traffic class or TTL files (mlx5 devices only)"), device.c_str()),
+                     ENOENT)
+            .withProperty(x.trafficClass ? "rdma.traffic-class" : "rdma.ttl")
+            .withProfile(origin);
+
+    if (!x.tcRules.empty() && !(dev && model::hasTrafficClassFiles(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no traffic class file for rules (mlx5 devices only)"), device.c_str()),
+                     ENOENT)
+            .withProperty("rdma.traffic-class-rules")
+            .withProfile(origin);
+    if (x.roceEnable && !(dev && model::hasRoceEnableFile(*dev)))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s has no roce_enable file (mlx5 PCI functions only)"), device.c_str()), ENOENT)
+            .withProperty("rdma.roce-enable")
+            .withProfile(origin);
+    // roce_enable first: the other settings are for the RoCE it enables.
+    if (x.roceEnable && dev && dev->roceEnabled != x.roceEnable) {
+        bool old = dev->roceEnabled.value_or(true);
+        add("set-roce-enable", device,
+            *x.roceEnable ? std::string(_("enable RoCE"))
+                          : strprintf(_("disable RoCE: the GIDs of every port of %s go"), device.c_str()),
+            origin, [device, v = *x.roceEnable](Platform &p) { return p.setRoceEnabled(device, v); },
+            [device, old](Platform &p) { return p.setRoceEnabled(device, old); });
+    }
+
+    // configfs rdma_cm: the device's directory appears with the first write;
+    // when it was not there before, the undo removes it again.
+    bool configfsNew = newDevice || !port || !port->defaultRoceMode;
+    Op removeConfigfs = [device](Platform &p) { return p.removeRoceDefaults(device); };
+    bool configfsUndoPlanned = false;
+    if (x.roceMode && (newDevice || !port || port->defaultRoceMode != x.roceMode)) {
+        Op undo;
+        if (!newDevice)
+            undo = configfsNew ? removeConfigfs
+                               : Op([device, portNo, o = *port->defaultRoceMode](Platform &p) {
+                                     return p.setDefaultRoceMode(device, portNo, o);
+                                 });
+        configfsUndoPlanned = configfsNew;
+        add("set-roce-mode", object,
+            strprintf(_("set the default RoCE mode for RDMA-CM to %s"), model::roceModeName(*x.roceMode)), origin,
+            [device, portNo, m = *x.roceMode](Platform &p) { return p.setDefaultRoceMode(device, portNo, m); },
+            undo);
+    }
+    if (x.roceTos && (newDevice || !port || port->defaultRoceTos != x.roceTos)) {
+        Op undo;
+        if (!newDevice && !configfsUndoPlanned)
+            undo = configfsNew ? removeConfigfs
+                               : Op([device, portNo, o = port->defaultRoceTos.value_or(0)](Platform &p) {
+                                     return p.setDefaultRoceTos(device, portNo, o);
+                                 });
+        else if (!newDevice)
+            undo = [](Platform &) { return Status{}; }; // the mode step's undo removes the directory
+        add("set-roce-tos", object, strprintf(_("set the default RoCE ToS for RDMA-CM to %u"), *x.roceTos), origin,
+            [device, portNo, t = *x.roceTos](Platform &p) { return p.setDefaultRoceTos(device, portNo, t); }, undo);
+    }
+    if (x.trafficClass && (newDevice || !port || port->trafficClass != x.trafficClass)) {
+        Op undo;
+        if (port && port->trafficClass)
+            undo = [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); };
+        else if (!newDevice)
+            undo = [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); };
+        add("set-traffic-class", object, strprintf(_("set the traffic class to %u"), *x.trafficClass), origin,
+            [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
+            undo);
+    }
+    // Rules: each is set, replaced or (tclass -1) removed; the undo puts back
+    // the rule with that match as it was, or removes it.
+    for (const auto &rule : x.tcRules) {
+        const model::TcRule *cur = nullptr;
+        if (port)
+            for (const auto &r : port->tcRules)
+                if (r.sameMatch(rule))
+                    cur = &r;
+        if (rule.tclass < 0 ? cur == nullptr : (cur && cur->tclass == rule.tclass))
+            continue;
+        model::TcRule undoRule = cur ? *cur : model::tcRuleRemoval(rule);
+        add(rule.tclass < 0 ? "remove-traffic-class-rule" : "set-traffic-class-rule", object,
+            rule.tclass < 0 ? strprintf(_("remove the traffic class rule %s"), model::formatTcRule(*cur).c_str())
+                            : strprintf(_("set the traffic class rule %s"), model::formatTcRule(rule).c_str()),
+            origin, [device, portNo, rule](Platform &p) { return p.setTrafficClassRule(device, portNo, rule); },
+            [device, portNo, undoRule](Platform &p) { return p.setTrafficClassRule(device, portNo, undoRule); });
+    }
+    if (x.ttl && (newDevice || !port || port->ttl != x.ttl)) {
+        Op undo;
+        if (port && port->ttl)
+            undo = [device, portNo, o = *port->ttl](Platform &p) { return p.setTtl(device, portNo, o); };
+        add("set-ttl", object, strprintf(_("set the TTL to %u"), *x.ttl), origin,
+            [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
+    }
+    // Deleting a new soft link removes its device and all set on it; the
+    // new LAG device goes when the enslaving is undone.
+    if (lagNew) {
+        for (size_t i = first; i < steps.size(); i++)
+            if (!steps[i].undo)
+                steps[i].undo = [](Platform &) { return Status{}; };
+    } else if (newDevice) {
+        coverFrom(first - 1);
+    }
+    return {};
+}
+
+} // namespace ibnm::activation::detail

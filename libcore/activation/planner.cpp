@@ -1,0 +1,522 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The planner, for interfaces: compares what the profiles ask of IPoIB
+// interfaces, Ethernet ports and bonds (mode, MTU, bond membership, link
+// state, addresses and routes) with the host and emits only the steps that
+// make a difference. makePlan() puts the whole plan in dependency order (the
+// RDMA part is planner-rdma.cpp); plan() and activeInterface() ask it
+// without a platform.
+#include "config.h"
+
+#include "libcore/activation/planner.hpp"
+
+#include "libcore/support/i18n.hpp"
+
+namespace ibnm::activation::detail {
+
+namespace {
+
+// A planning error: the code and errno of the fact that refused, the
+// property and the profile as context.
+Error refused(Error e, const char *property, const std::string &origin)
+{
+    return std::move(e).withProperty(property).withProfile(origin);
+}
+
+} // namespace
+
+// NetworkManager has created and configured the interface: only umcast,
+// and a clear error where the device cannot do the transport mode asked.
+Status Planner::planIpoibExtras(const DesiredIpoib &x)
+{
+    const std::string &origin = x.origin.id;
+    const model::IpoibNetdev *cur = find(x);
+    if (cur == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND,
+                     strprintf(_("the interface %s does not exist (yet)"), x.ifname.c_str()))
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    const model::Device *dev = model::deviceOf(index_, cur->name);
+    if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
+            .withProperty("infiniband.transport-mode")
+            .withProfile(origin);
+    if (x.umcast && *x.umcast != cur->umcast) {
+        bool old = cur->umcast;
+        std::string ifname = cur->name;
+        add("set-umcast", ifname, strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"), origin,
+            [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
+            [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
+    }
+    return {};
+}
+
+void Planner::planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed)
+{
+    const auto *nd = index_.findNetdev(ifname);
+    std::vector<std::string> have;
+    if (nd)
+        for (const auto &a : nd->addresses)
+            if (!(flushed && model::flushedOnLinkDown(a)))
+                have.push_back(a);
+    for (const auto &a : have) {
+        if (!ip.manages(a) || contains(ip.addresses, a))
+            continue;
+        add("remove-address", ifname, strprintf(_("remove address %s"), a.c_str()), origin,
+            [ifname, a](Platform &p) { return p.removeAddress(ifname, a); },
+            [ifname, a](Platform &p) { return p.addAddress(ifname, a); });
+    }
+    for (const auto &a : ip.addresses) {
+        if (contains(have, a))
+            continue;
+        add("add-address", ifname, strprintf(_("add address %s"), a.c_str()), origin,
+            [ifname, a](Platform &p) { return p.addAddress(ifname, a); },
+            [ifname, a](Platform &p) { return p.removeAddress(ifname, a); });
+    }
+    for (const auto &r : ip.routes) {
+        if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+            continue;
+        add("add-route", ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
+            [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
+            [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
+    }
+}
+
+void Planner::planUp(const std::string &origin, const std::string &ifname, bool isUp)
+{
+    if (isUp)
+        return;
+    add("set-up", ifname, _("set the link up"), origin, [ifname](Platform &p) { return p.setUp(ifname, true); },
+        [ifname](Platform &p) { return p.setUp(ifname, false); });
+}
+
+void Planner::planDown(const std::string &origin, const std::string &ifname, std::string detail)
+{
+    const auto *nd = index_.findNetdev(ifname);
+    std::vector<std::string> flushed;
+    std::vector<model::Route> routes;
+    if (nd) {
+        for (const auto &a : nd->addresses)
+            if (model::flushedOnLinkDown(a))
+                flushed.push_back(a);
+        routes = nd->routes;
+    }
+    add("set-down", ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
+        [ifname, flushed, routes](Platform &p) -> Status {
+            if (Status s = p.setUp(ifname, true); !s.ok())
+                return s;
+            for (const auto &a : flushed)
+                if (Status s = p.addAddress(ifname, a); !s.ok())
+                    return s;
+            for (const auto &r : routes)
+                if (Status s = p.addRoute(ifname, r); !s.ok())
+                    return s;
+            return {};
+        });
+}
+
+void Planner::planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond,
+                          unsigned mtu)
+{
+    add("enslave", ifname, strprintf(_("add to bond %s"), bond.c_str()), origin,
+        [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
+        [ifname, mtu](Platform &p) -> Status {
+            if (Status s = p.release(ifname); !s.ok())
+                return s;
+            return mtu ? p.setMtu(ifname, mtu) : Status{};
+        });
+}
+
+Status Planner::checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
+                             IpoibMode mode, const model::Port *rdmaPort) const
+{
+    unsigned mtu = bondMtu(bond);
+    auto r = model::portMtuAtEnslave(mtu, mode, rdmaPort);
+    if (r.ok())
+        return {};
+    return Error(IBNM_ERROR_INVALID_PROPERTY,
+                 strprintf(_("the bond %s has MTU %u, which the kernel sets on its port %s at enslave: %s"),
+                           bond.c_str(), mtu, port.c_str(), r.error().message().c_str()),
+                 EINVAL)
+        .withProperty("connection.master")
+        .withProfile(origin);
+}
+
+Status Planner::planIpoib(const DesiredIpoib &x)
+{
+    if (rdmaOnly_)
+        return planIpoibExtras(x);
+    const std::string &origin = x.origin.id;
+    const model::IpoibNetdev *cur = nullptr;
+
+    if (x.pkey) {
+        if (Status s = model::childCreatable(host_, x.parent, *x.pkey); !s.ok())
+            return refused(std::move(s).error(),
+                           s.error().code() == IBNM_ERROR_NOT_FOUND ? "infiniband.parent" : "infiniband.p-key",
+                           origin);
+        cur = index_.child(x.parent, *x.pkey);
+    } else {
+        cur = findBase(x);
+        if (cur == nullptr)
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         x.ifname.empty()
+                             ? strprintf(_("no IPoIB interface has the address %s"), x.macAddress.c_str())
+                             : strprintf(_("no IPoIB interface %s on this host"), x.ifname.c_str()))
+                .withProperty(x.ifname.empty() ? "infiniband.mac-address" : "connection.interface-name")
+                .withProfile(origin);
+    }
+    const std::string base = x.pkey ? x.parent : cur->name;
+    const model::Port *port = model::portOf(index_, base);
+    const model::Device *dev = model::deviceOf(index_, base);
+    if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
+            .withProperty("infiniband.transport-mode")
+            .withProfile(origin);
+    unsigned eff = 0;
+    if (x.mtu != 0) {
+        auto e = model::effectiveMtu(x.mtu, x.mode, port);
+        if (!e.ok())
+            return refused(std::move(e).error(), "infiniband.mtu", origin);
+        eff = *e;
+        if (eff != x.mtu)
+            note(origin, x.ifname,
+                 strprintf(_("the kernel uses the MTU %u, not %u: the partition's broadcast group and the IB link "
+                             "allow no more in datagram mode"),
+                           eff, x.mtu));
+    }
+    if (!x.master.empty()) {
+        if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
+            return s;
+        // A bond that is there already (and not recreated by this plan)
+        // takes IPoIB ports only as bond_enslave() allows.
+        const model::Bond *b = index_.findBond(x.master);
+        bool planned = std::any_of(desiredBonds_.begin(), desiredBonds_.end(),
+                                   [&](const DesiredBond *d) { return d->ifname == x.master; });
+        if (b && !planned) {
+            if (!model::ipoibBondModeSupported(b->mode))
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             strprintf(_("the bond %s has mode %s; IPoIB ports can only join an active-backup bond"),
+                                       x.master.c_str(), b->mode.c_str()),
+                             EOPNOTSUPP)
+                    .withProperty("connection.master")
+                    .withProfile(origin);
+            bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
+            if (!alreadyIn && model::failOverMacAfterIpoibEnslave(b->failOverMac, !b->ports.empty()) != "active")
+                return Error(IBNM_ERROR_NOT_SUPPORTED,
+                             strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
+                                         "ports"),
+                                       x.master.c_str(), b->failOverMac.c_str()),
+                             EOPNOTSUPP)
+                    .withProperty("connection.master")
+                    .withProfile(origin);
+        }
+    }
+
+    if (cur == nullptr) {
+        platform::IpoibChildSpec spec;
+        spec.parent = x.parent;
+        spec.pkey = *x.pkey;
+        spec.mode = x.mode;
+        spec.umcast = x.umcast;
+        // The planner names the child where the kernel takes a name; where it
+        // does not (create_child), later steps use the name it gave, and the
+        // report names it too.
+        auto name = std::make_shared<std::string>();
+        std::string parent = x.parent;
+        uint16_t pkey = *x.pkey;
+        std::string guess = model::childName(parent, pkey, host_.childNaming);
+        spec.name = guess;
+        add("create-ipoib-child", guess,
+            strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
+                      model::modeName(x.mode)),
+            origin,
+            [spec, name](Platform &p) -> Status {
+                auto r = p.createIpoibChild(spec);
+                if (!r.ok())
+                    return std::move(r).error();
+                *name = *r;
+                return {};
+            },
+            [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
+        size_t first = steps.size() - 1;
+        if (x.mtu != 0)
+            add("set-mtu", guess, strprintf(_("set the MTU to %u"), x.mtu), origin,
+                [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
+        if (x.master.empty())
+            add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
+                {});
+        else
+            add("enslave", guess, strprintf(_("add to bond %s"), x.master.c_str()), origin,
+                [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
+        for (const auto &a : x.ip.addresses)
+            add("add-address", guess, strprintf(_("add address %s"), a.c_str()), origin,
+                [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
+        for (const auto &r : x.ip.routes)
+            add("add-route", guess, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
+                [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
+        // The steps of the new child report the name the kernel gave; its
+        // deletion undoes them all.
+        coverFrom(first);
+        for (size_t i = first; i < steps.size(); i++)
+            steps[i].kernelName = name;
+        return {};
+    }
+
+    std::string ifname = cur->name;
+    const auto *nd = index_.findNetdev(ifname);
+    bool isUp = nd ? nd->up : false;
+    bool flushed = false;
+    unsigned curMtu = nd ? nd->mtu : cur->mtu;
+
+    if (cur->mode != x.mode) {
+        if (isUp)
+            planDown(origin, ifname, _("set the link down to change the transport mode"));
+        flushed = isUp;
+        IpoibMode old = cur->mode;
+        // The mode change sets the MTU as a side effect: the undo puts the
+        // mode and the MTU back.
+        add("set-transport-mode", ifname, strprintf(_("set the transport mode to %s"), model::modeName(x.mode)),
+            origin, [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
+            [ifname, old, curMtu](Platform &p) -> Status {
+                if (Status s = p.setIpoibMode(ifname, old); !s.ok())
+                    return s;
+                return p.setMtu(ifname, curMtu);
+            });
+        curMtu = model::mtuAfterModeChange(curMtu, x.mode, port);
+        isUp = false;
+    }
+    if (x.umcast && *x.umcast != cur->umcast) {
+        bool old = cur->umcast;
+        add("set-umcast", ifname, strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"), origin,
+            [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
+            [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
+    }
+    if (x.mtu != 0 && curMtu != eff && x.master.empty()) {
+        add("set-mtu", ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
+            [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
+        curMtu = eff;
+    }
+    if (!x.master.empty()) {
+        if (!nd || nd->master != x.master)
+            planEnslave(origin, ifname, x.master, curMtu);
+        return {};
+    }
+    planUp(origin, ifname, isUp);
+    planIp(origin, ifname, x.ip, flushed);
+    return {};
+}
+
+Status Planner::planEthernet(const DesiredEthernet &x)
+{
+    const std::string &origin = x.origin.id;
+    const auto *nd = index_.findNetdev(x.ifname);
+    if (nd == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no interface %s on this host"), x.ifname.c_str()), ENODEV)
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    if (nd->type != 1)
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     strprintf(_("%s is not an Ethernet interface"), x.ifname.c_str()), EINVAL)
+            .withProperty("connection.interface-name")
+            .withProfile(origin);
+    // dev_set_mtu() refuses more than the NIC's maximum, for the profile's
+    // MTU and for the bond's, which the port takes at enslave.
+    unsigned wantMtu = x.master.empty() ? x.mtu : bondMtu(x.master);
+    if (wantMtu != 0 && nd->maxMtu && wantMtu > *nd->maxMtu)
+        return Error(IBNM_ERROR_INVALID_PROPERTY,
+                     strprintf(_("%s takes an MTU of at most %u, not %u"), x.ifname.c_str(), *nd->maxMtu, wantMtu),
+                     EINVAL)
+            .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
+            .withProfile(origin);
+    unsigned curMtu = nd->mtu;
+    if (x.mtu != 0 && curMtu != x.mtu && x.master.empty()) {
+        add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
+            [name = x.ifname, curMtu](Platform &p) { return p.setMtu(name, curMtu); });
+        curMtu = x.mtu;
+    }
+    if (!x.master.empty()) {
+        if (nd->master != x.master)
+            planEnslave(origin, x.ifname, x.master, curMtu);
+        return {};
+    }
+    planUp(origin, x.ifname, nd->up);
+    planIp(origin, x.ifname, x.ip, false);
+    return {};
+}
+
+Status Planner::planBond(const DesiredBond &x)
+{
+    const std::string &origin = x.origin.id;
+    const model::Bond *cur = index_.findBond(x.ifname);
+    if (cur == nullptr) {
+        if (index_.findNetdev(x.ifname))
+            return Error(IBNM_ERROR_EXISTS,
+                         strprintf(_("%s exists and is not a bond"), x.ifname.c_str()), EEXIST)
+                .withProperty("connection.interface-name")
+                .withProfile(origin);
+        platform::BondSpec spec;
+        spec.name = x.ifname;
+        spec.mode = x.mode;
+        spec.miimon = x.miimon;
+        spec.primary = x.primary;
+        spec.failOverMac = x.failOverMac;
+        add("create-bond", x.ifname, strprintf(_("create the %s bond"), x.mode.c_str()), origin,
+            [spec](Platform &p) { return p.createBond(spec); },
+            [name = x.ifname](Platform &p) { return p.deleteLink(name); });
+        size_t first = steps.size() - 1;
+        if (x.mtu != 0 && x.mtu != model::kBondDefaultMtu)
+            add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+                [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); }, {});
+        coverFrom(first);
+        pendingUp.emplace_back(origin, x.ifname);
+        return {};
+    }
+    // The bonding driver changes the mode only of a bond that is down and
+    // has no ports; miimon and primary it changes under its ports, as
+    // NetworkManager does on reapply.
+    if (cur->mode != x.mode)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("bond %s exists with mode %s; ibnm does not change it under its ports (take the "
+                                 "bond down first to recreate it with %s)"),
+                               x.ifname.c_str(), cur->mode.c_str(), x.mode.c_str()))
+            .withProperty("bond.options.mode")
+            .withProfile(origin);
+    std::optional<unsigned> miimon;
+    std::optional<std::string> primary;
+    std::vector<std::string> changes;
+    if (x.miimon && *x.miimon != cur->miimon) {
+        miimon = x.miimon;
+        changes.push_back(strprintf("miimon %u", *x.miimon));
+    }
+    if (!x.primary.empty() && x.primary != cur->primary) {
+        primary = x.primary;
+        changes.push_back("primary " + x.primary);
+    }
+    if (!changes.empty()) {
+        std::optional<unsigned> oldMiimon = miimon ? std::optional<unsigned>(cur->miimon) : std::nullopt;
+        std::optional<std::string> oldPrimary = primary ? std::optional<std::string>(cur->primary) : std::nullopt;
+        std::string what;
+        for (const auto &c : changes)
+            what += (what.empty() ? "" : ", ") + c;
+        add("set-bond-options", x.ifname, strprintf(_("set %s"), what.c_str()), origin,
+            [name = x.ifname, miimon, primary](Platform &p) { return p.setBondOptions(name, miimon, primary); },
+            [name = x.ifname, oldMiimon, oldPrimary](Platform &p) {
+                return p.setBondOptions(name, oldMiimon, oldPrimary);
+            });
+    }
+    const auto *nd = index_.findNetdev(x.ifname);
+    if (x.mtu != 0 && nd && nd->mtu != x.mtu) {
+        // The driver sets the new MTU on every port too; the undo puts the
+        // bond's back, which the driver also passes on.
+        unsigned old = nd->mtu;
+        add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
+            [name = x.ifname, old](Platform &p) { return p.setMtu(name, old); });
+    }
+    if (!nd || !nd->up)
+        pendingUp.emplace_back(origin, x.ifname);
+    return {};
+}
+// The steps that bring `desired` onto `host`, in order; a planning error
+// (a fact that refuses) fails before anything is changed.
+Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report)
+{
+    Planner planner(host, report, options.rdmaOnly, options.index);
+    planner.setDesiredBonds(desired.bonds);
+    planner.predictRoceLags(desired);
+    std::set<std::string> newNetdevs;
+    if (!options.rdmaOnly)
+        for (const auto &b : desired.bonds)
+            newNetdevs.insert(b.ifname);
+
+    // Order: bonds are created first so ports can join them; ports and other
+    // interfaces are configured (mode, MTU) and then enslaved or set up;
+    // bonds come up after their ports; soft RDMA links come last, over
+    // netdevs that now exist.
+    std::vector<Step> bondSteps, ipoibSteps, upSteps, rdmaSteps;
+    for (const auto &b : desired.bonds)
+        if (Status s = options.rdmaOnly ? Status{} : planner.planBond(b); !s.ok())
+            return std::move(s).error();
+    bondSteps = std::move(planner.steps);
+    planner.steps.clear();
+    // Parents before children.
+    for (int pass = 0; pass < 2; pass++)
+        for (const auto &x : desired.ipoib)
+            if (bool(x.pkey) == (pass == 1))
+                if (Status s = planner.planIpoib(x); !s.ok())
+                    return std::move(s).error();
+    if (!options.rdmaOnly)
+        for (const auto &x : desired.ethernet)
+            if (Status s = planner.planEthernet(x); !s.ok())
+                return std::move(s).error();
+    ipoibSteps = std::move(planner.steps);
+    planner.steps.clear();
+    for (const auto &[origin, ifname] : planner.pendingUp)
+        planner.planUp(origin, ifname, false);
+    if (!options.rdmaOnly)
+        for (const auto &b : desired.bonds)
+            planner.planIp(b.origin.id, b.ifname, b.ip, false);
+    upSteps = std::move(planner.steps);
+    planner.steps.clear();
+    for (const auto &r : desired.rdma)
+        if (Status s = planner.planRdma(r, newNetdevs); !s.ok())
+            return std::move(s).error();
+    rdmaSteps = std::move(planner.steps);
+
+    // A step nothing can undo (a TTL whose previous value the kernel does
+    // not show) runs last, so that no later failure leaves it behind.
+    std::vector<Step> steps, last;
+    for (auto *v : {&bondSteps, &ipoibSteps, &upSteps, &rdmaSteps})
+        for (auto &s : *v)
+            (s.undo || s.removed ? steps : last).push_back(std::move(s));
+    for (auto &s : last)
+        steps.push_back(std::move(s));
+    return steps;
+}
+
+} // namespace ibnm::activation::detail
+
+namespace ibnm::activation {
+
+using detail::finish;
+using detail::makePlan;
+using detail::planningFailed;
+using detail::Planner;
+using model::Host;
+
+Report plan(const Host &host, const Desired &desired, const Options &options)
+{
+    Report report;
+    auto steps = makePlan(host, desired, options, report);
+    if (!steps.ok())
+        return planningFailed(std::move(report), std::move(steps).error());
+    finish(*steps, report);
+    return report;
+}
+
+std::optional<std::string> activeInterface(const Host &host, const Desired &desired)
+{
+    Report report;
+    auto steps = makePlan(host, desired, Options{}, report);
+    if (!steps.ok() || !steps->empty())
+        return std::nullopt;
+    std::string name;
+    if (!desired.ipoib.empty()) {
+        Planner planner(host, report);
+        const model::IpoibNetdev *ib = planner.find(desired.ipoib.front());
+        if (ib == nullptr)
+            return std::nullopt;
+        name = ib->name;
+    } else if (!desired.bonds.empty()) {
+        name = desired.bonds.front().ifname;
+    } else if (!desired.ethernet.empty()) {
+        name = desired.ethernet.front().ifname;
+    }
+    const model::Netdev *nd = name.empty() ? nullptr : host.findNetdev(name);
+    if (nd == nullptr || !nd->up)
+        return std::nullopt;
+    return name;
+}
+
+} // namespace ibnm::activation

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The activation's private parts, shared by its files and not installed: a
+// plan's steps (Step, Op) and the Planner that emits them, and the functions
+// the files call of each other. The planner is planner.cpp (interfaces,
+// bonds, addresses; the whole plan's order), planner-rdma.cpp (RDMA devices)
+// and planner-down.cpp (taking down); engine.cpp runs, verifies and undoes
+// the steps; host-files.cpp plans the host-wide policy files.
+#pragma once
+
+#include "libcore/activation/engine.hpp"
+
+#include "libcore/model/host-index.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/model/bond.hpp"
+#include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace ibnm::activation::detail {
+
+using model::Host;
+using model::IpoibMode;
+using platform::Platform;
+
+using Op = std::function<Status(Platform &)>;
+
+struct Step {
+    StepRecord rec;
+    Op run;
+    Op undo; // empty: nothing to undo of its own
+    // Set for the steps of a new object (a P_Key child, a bond, a soft RDMA
+    // link): the name the kernel gave it, for the report, and whether the
+    // object's own undo (its deletion) ran, which undoes these steps too.
+    std::shared_ptr<std::string> kernelName;
+    std::shared_ptr<bool> removed;
+};
+
+inline std::string pkeyHex(uint16_t p)
+{
+    return strprintf("0x%04x", p);
+}
+
+inline bool contains(const std::vector<std::string> &v, const std::string &s)
+{
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+class Planner {
+public:
+    Planner(const Host &host, Report &report, bool rdmaOnly = false, const model::HostIndex *index = nullptr)
+        : host_(host), ownIndex_(index ? std::nullopt : std::optional<model::HostIndex>(std::in_place, host)),
+          index_(index ? *index : *ownIndex_), report_(report), rdmaOnly_(rdmaOnly)
+    {
+    }
+
+    std::vector<Step> steps;
+
+    void add(std::string action, std::string object, std::string detail, const std::string &origin, Op run,
+             Op undo)
+    {
+        Step s;
+        s.rec.action = std::move(action);
+        s.rec.object = std::move(object);
+        s.rec.detail = std::move(detail);
+        s.rec.origin = origin;
+        s.run = std::move(run);
+        s.undo = std::move(undo);
+        steps.push_back(std::move(s));
+    }
+
+    // The steps from `first` on configure the object that steps[first]
+    // creates: deleting it (its undo) undoes them.
+    void coverFrom(size_t first)
+    {
+        auto removed = std::make_shared<bool>(false);
+        Op undo = std::move(steps[first].undo);
+        steps[first].undo = [undo, removed](Platform &p) -> Status {
+            Status s = undo(p);
+            *removed = s.ok();
+            return s;
+        };
+        for (size_t i = first; i < steps.size(); i++)
+            steps[i].removed = removed;
+    }
+
+    void note(const std::string &origin, const std::string &object, std::string message)
+    {
+        report_.notes.push_back({origin, object, std::move(message)});
+    }
+
+    const model::IpoibNetdev *findBase(const activation::DesiredIpoib &x) const
+    {
+        if (!x.ifname.empty())
+            return index_.findIpoib(x.ifname);
+        for (const auto &ib : host_.ipoib)
+            if (ib.parent.empty() && model::sameIpoibPort(ib.address, x.macAddress))
+                return &ib;
+        return nullptr;
+    }
+
+    const model::IpoibNetdev *find(const activation::DesiredIpoib &x) const
+    {
+        return x.pkey ? index_.child(x.parent, *x.pkey) : findBase(x);
+    }
+
+    // The MTU the bond `name` has once `up` has run: what its profile asks,
+    // else what it has, else the driver's default.
+    unsigned bondMtu(const std::string &name) const
+    {
+        for (const auto *b : desiredBonds_)
+            if (b->ifname == name && b->mtu != 0)
+                return b->mtu;
+        const auto *nd = index_.findNetdev(name);
+        return nd ? nd->mtu : model::kBondDefaultMtu;
+    }
+
+    void setDesiredBonds(const std::vector<DesiredBond> &bonds)
+    {
+        for (const auto &b : bonds)
+            desiredBonds_.push_back(&b);
+    }
+
+    // The RoCE LAG devices the desired bonds make (model::predictRoceLag),
+    // by bond: rdma.* keys of such a bond's profile go to that device.
+    void predictRoceLags(const Desired &desired)
+    {
+        for (const auto &b : desired.bonds) {
+            if (const auto *n = index_.findNetdev(b.ifname); n && !n->rdmaDevice.empty())
+                continue; // in LAG mode already
+            std::vector<std::string> ports;
+            for (const auto &e : desired.ethernet)
+                if (e.master == b.ifname)
+                    ports.push_back(e.ifname);
+            if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
+                // Built on the card's first function (the lower PCI address).
+                const model::Device *first = nullptr;
+                for (const auto &port : ports)
+                    if (const auto *n = index_.findNetdev(port))
+                        if (const auto *d = index_.findDevice(n->rdmaDevice))
+                            if (!first || d->pciAddress < first->pciAddress)
+                                first = d;
+                lagDevices_[b.ifname] = {*lag, first};
+            }
+        }
+    }
+
+    Status planIpoib(const DesiredIpoib &x);
+    Status planBond(const DesiredBond &x);
+    Status planEthernet(const DesiredEthernet &x);
+    Status planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs);
+    // Addresses and routes of ifname as `ip` says. `flushed`: an earlier step
+    // takes the link down, which removes its routes and IPv6 addresses.
+    void planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed);
+    void planUp(const std::string &origin, const std::string &ifname, bool isUp);
+    // Takes ifname down; the undo brings it up with the addresses and routes
+    // the kernel flushed.
+    void planDown(const std::string &origin, const std::string &ifname, std::string detail);
+    // Enslaves ifname (whose MTU is `mtu` now) into bond; the undo releases
+    // it and puts the MTU back that enslaving replaced with the bond's.
+    void planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond, unsigned mtu);
+
+    // Interfaces whose final "up" is planned after their configuration.
+    std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
+
+private:
+    Status planIpoibExtras(const DesiredIpoib &x);
+    // The port's MTU once it joins its bond, refused as the kernel refuses it.
+    Status checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
+                        IpoibMode mode, const model::Port *rdmaPort) const;
+
+    const Host &host_;
+    // Lookups by name in constant time: planning a large host stays linear.
+    // The caller's index of host_ (Options::index), else the planner's own.
+    std::optional<model::HostIndex> ownIndex_;
+    const model::HostIndex &index_;
+    Report &report_;
+    bool rdmaOnly_ = false;
+    std::vector<const DesiredBond *> desiredBonds_;
+    std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
+};
+
+// planner.cpp: the steps that bring `desired` onto `host`, in order; a
+// planning error (a fact that refuses) fails before anything is changed.
+Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report);
+
+// planner-down.cpp: the steps that take down what up() of `desired` made on
+// `host`, in order (the reverse of up).
+std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
+
+// engine.cpp: runs the steps in order; the first failure stops the run and
+// undoes the steps done so far. Returns false on failure (report says why).
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report);
+// Moves the steps' records into the report, named as the kernel named them.
+void finish(std::vector<Step> &steps, Report &report);
+// The report of a plan that failed before anything changed.
+Report planningFailed(Report report, Error e);
+
+} // namespace ibnm::activation::detail
