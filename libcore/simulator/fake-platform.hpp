@@ -25,6 +25,12 @@
 // ("op=addSoftLink,nth=1,errno=EBUSY", rules separated by ';') make a
 // mutating operation fail with the chosen errno and change nothing.
 // operationCount() counts the mutating calls (successful or not).
+//
+// Its files: fake-platform.cpp (netdev operations), fake-rdma.cpp (RDMA
+// operations), fake-files.cpp (host files), fake-driver.cpp (what readHost()
+// derives: GIDs, RoCE LAG), fake-faults.cpp (fault injection),
+// fake-state-store.cpp (open, state directory, journal, replay), and
+// fake-platform-private.hpp (what they share: transact(), mutate()).
 #pragma once
 
 #include "libcore/model/host.hpp"

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The simulated kernel's RDMA operations (fake-platform.hpp): rxe/siw soft
+// links, configfs rdma_cm defaults (RoCE mode, ToS), the mlx5 tc/ and ttl
+// settings, and roce_enable.
+#include "config.h"
+
+#include "libcore/simulator/fake-platform-private.hpp"
+
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+namespace ibnm::platform {
+
+using model::LinkLayer;
+using model::RoceMode;
+using model::SoftLinkType;
+
+using namespace fake;
+
+// --- RDMA -----------------------------------------------------------------------
+
+Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, const std::string &netdev)
+{
+    return mutate("addSoftLink", name, {name, num(type), netdev}, [&]() -> Status {
+        auto &h = state_.host;
+        if (name.size() >= 64 || name.find_first_of("/% ") != std::string::npos || !isStorableId(name))
+            return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
+        const model::Netdev *nd = h.findNetdev(netdev);
+        if (nd == nullptr)
+            return noSuchNetdev(netdev).withContext(name);
+        if (h.findDevice(name))
+            return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
+        if (nd->type != 1)
+            return kernelError(EINVAL, name, IBNM_ERROR_NOT_SUPPORTED,
+                               strprintf(_("%s is not an Ethernet interface"), netdev.c_str()));
+        if (type == SoftLinkType::Rxe && nd->kind == "vlan")
+            return kernelError(EPERM, name, IBNM_ERROR_NOT_SUPPORTED,
+                               _("rxe creation allowed on top of a real device only"));
+        for (const auto &l : h.softLinks)
+            if (l.netdev == netdev && l.type == type)
+                return kernelError(EEXIST, name, IBNM_ERROR_EXISTS,
+                                   strprintf(_("%s already runs on %s"), l.name.c_str(), netdev.c_str()));
+        h.devices.push_back(softLinkDevice(name, type, *nd));
+        h.softLinks.push_back({name, type, netdev});
+        return {};
+    });
+}
+
+Status FakePlatform::deleteSoftLink(const std::string &name)
+{
+    return mutate("deleteSoftLink", name, {name}, [&]() -> Status {
+        auto &h = state_.host;
+        if (findSoftLink(h, name) == nullptr)
+            return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND, _("no such RDMA link"));
+        h.softLinks.erase(std::remove_if(h.softLinks.begin(), h.softLinks.end(),
+                                         [&](const auto &l) { return l.name == name; }),
+                          h.softLinks.end());
+        h.devices.erase(
+            std::remove_if(h.devices.begin(), h.devices.end(), [&](const auto &d) { return d.name == name; }),
+            h.devices.end());
+        return {};
+    });
+}
+
+namespace {
+
+// The GID types a port supports (roce_gid_type_mask_support): InfiniBand
+// and iWARP ports only "IB/RoCE v1", rxe only RoCE v2, RoCE NICs both.
+bool roceModeSupported(const model::Host &h, const model::Device &d, const model::Port &p, RoceMode mode)
+{
+    if (const auto *l = findSoftLink(h, d.name))
+        return l->type == SoftLinkType::Rxe ? mode == RoceMode::V2 : mode == RoceMode::V1;
+    if (p.linkLayer != LinkLayer::Ethernet)
+        return mode == RoceMode::V1;
+    return true;
+}
+
+// The configfs rdma_cm port of device/port: mkdir of the device directory
+// fails with ENODEV for an unknown device; a port outside the device with
+// EINVAL.
+Result<model::Port *> configfsPort(model::Host &h, const std::string &device, unsigned port)
+{
+    model::Device *d = findDevice(h, device);
+    if (d == nullptr)
+        return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+    if (port == 0 || port > d->ports.size())
+        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
+    model::Port *p = &d->ports[port - 1];
+    if (!p->defaultRoceMode) {
+        // The directory appears with the kernel's default: RoCE v2 where the
+        // port supports it (CMA_PREFERRED_ROCE_GID_TYPE), else IB/RoCE v1.
+        p->defaultRoceMode = roceModeSupported(h, *d, *p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
+        p->defaultRoceTos = p->defaultRoceTos.value_or(0);
+    }
+    return p;
+}
+
+Status mlx5Only(const model::Host &h, const std::string &device, unsigned port, const char *file)
+{
+    const model::Device *d = h.findDevice(device);
+    if (d == nullptr)
+        return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+    if (d->driver != "mlx5_core")
+        return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED,
+                           strprintf(_("%s exists on mlx5 devices only"), file));
+    if (port == 0 || port > d->ports.size())
+        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
+    return {};
+}
+
+} // namespace
+
+Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port, RoceMode mode)
+{
+    return mutate("setDefaultRoceMode", device, {device, num(port), num(mode)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        auto &h = state_.host;
+        auto p = configfsPort(h, dev, port);
+        if (!p.ok())
+            return std::move(p).error();
+        if (!roceModeSupported(h, *h.findDevice(dev), **p, mode))
+            return kernelError(EINVAL, device, IBNM_ERROR_NOT_SUPPORTED,
+                               strprintf(_("port %u does not support %s"), port, roceModeName(mode)));
+        (*p)->defaultRoceMode = mode;
+        return {};
+    });
+}
+
+Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
+{
+    return mutate("setDefaultRoceTos", device, {device, num(port), num(tos)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        auto p = configfsPort(state_.host, dev, port);
+        if (!p.ok())
+            return std::move(p).error();
+        if (tos > 255)
+            return kernelError(ERANGE, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("ToS %u is out of range (0 to 255)"), tos));
+        (*p)->defaultRoceTos = tos;
+        return {};
+    });
+}
+
+Status FakePlatform::removeRoceDefaults(const std::string &device)
+{
+    return mutate("removeRoceDefaults", device, {device}, [&]() -> Status {
+        model::Device *d = findDevice(state_.host, storedDevice(device));
+        if (d == nullptr)
+            return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
+        for (auto &p : d->ports) {
+            p.defaultRoceMode.reset();
+            p.defaultRoceTos.reset();
+        }
+        return {};
+    });
+}
+
+Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
+{
+    return mutate("setTrafficClass", device, {device, num(port), num(tclass)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        if (tclass > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
+        findDevice(state_.host, dev)->ports[port - 1].trafficClass = tclass;
+        return {};
+    });
+}
+
+Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
+{
+    return mutate("clearTrafficClass", device, {device, num(port)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        findDevice(state_.host, dev)->ports[port - 1].trafficClass.reset();
+        return {};
+    });
+}
+
+Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
+{
+    return mutate("setTtl", device, {device, num(port), num(ttl)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/ttl"); !s.ok())
+            return s;
+        if (ttl > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("TTL %u is out of range (0 to 255)"), ttl));
+        findDevice(state_.host, dev)->ports[port - 1].ttl = ttl;
+        return {};
+    });
+}
+
+Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule)
+{
+    return mutate("setTrafficClassRule", device,
+                  {device, num(port), std::to_string(rule.tclass), rule.srcIp, rule.dstIp}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+            return s;
+        // As the MLNX_OFED driver keeps them: one rule per (src, dst) match;
+        // a rule for a match that has one replaces it, tclass -1 deletes it.
+        if (rule.srcIp.empty() && rule.dstIp.empty())
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, _("a rule needs an address"));
+        if (rule.tclass < -1 || rule.tclass > 255)
+            return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
+                               strprintf(_("traffic class %d is out of range (0 to 255)"), rule.tclass));
+        auto &rules = findDevice(state_.host, dev)->ports[port - 1].tcRules;
+        auto it = std::find_if(rules.begin(), rules.end(), [&](const model::TcRule &r) {
+            return r.srcIp == rule.srcIp && r.dstIp == rule.dstIp;
+        });
+        if (rule.tclass < 0) {
+            if (it == rules.end())
+                return kernelError(EINVAL, device, IBNM_ERROR_NOT_FOUND, _("no such traffic class rule"));
+            rules.erase(it);
+        } else if (it != rules.end()) {
+            it->tclass = rule.tclass;
+        } else {
+            rules.push_back(rule);
+        }
+        return {};
+    });
+}
+
+Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
+{
+    return mutate("setRoceEnabled", device, {device, num(enabled)}, [&]() -> Status {
+        const std::string dev = storedDevice(device);
+        if (dev.empty())
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        model::Device *d = findDevice(state_.host, dev);
+        if (d == nullptr)
+            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+        if (d->driver != "mlx5_core" || !d->roceEnabled)
+            return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED, _("roce_enable exists on mlx5 PCI functions only"));
+        // The GID tables follow on the next read (derive()).
+        d->roceEnabled = enabled;
+        return {};
+    });
+}
+
+} // namespace ibnm::platform
