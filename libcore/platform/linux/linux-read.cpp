@@ -5,40 +5,18 @@
 
 #include "libcore/platform/linux/linux-platform-private.hpp"
 
-#include "libcore/support/files.hpp"
-#include "libcore/support/i18n.hpp"
-#include "libcore/support/raii.hpp"
-#include "libcore/support/strings.hpp"
-#include "libcore/model/ipoib.hpp"
-#include "libcore/model/rdma.hpp"
-#include "libcore/platform/linux/ipoib-netlink.hpp"
-#include "libcore/platform/linux/rdma-netlink.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
-#include "libcore/support/file-lock.hpp"
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <functional>
 #include <map>
 #include <set>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <linux/netlink.h>
-#include <net/if.h>
 #include <linux/rtnetlink.h>
-#include <poll.h>
+#include <net/if.h>
 #include <sys/socket.h>
-#include <netlink/errno.h>
-#include <netlink/route/link/bonding.h>
-#include <rdma/rdma_netlink.h>
-#include <sys/mount.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/utsname.h>
-#include <unistd.h>
 
 namespace ibnm::platform {
 
