@@ -328,6 +328,16 @@ Result<std::vector<std::string>> portsOf(const Entry &e)
     return ports;
 }
 
+// Whether a bond entry names its ports (`link-aggregation.port`, maybe
+// empty): then they are all of them.
+bool hasPortList(const Entry &e)
+{
+    if (!json_object_has_member(e.object, "link-aggregation"))
+        return false;
+    JsonObject *la = json_object_get_object_member(e.object, "link-aggregation");
+    return la && json_object_has_member(la, "port");
+}
+
 // The stored profile of an interface: the first whose interface name it is,
 // else the first with it as its id. Indexed once, so that planning N
 // interfaces against N profiles is linear.
@@ -432,6 +442,49 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
             if (it->state == InterfaceState::Absent)
                 return invalid(_("an absent interface cannot be a port")).withContext(it->path);
             it->args.insert(it->args.end(), {"connection.master", bond, "connection.slave-type", "bond"});
+        }
+        // A bond whose document lists its ports has those ports only: a
+        // stored port of it that the list leaves out is detached (nmstate
+        // does the same), its profile without a controller and, unless the
+        // document says otherwise, without IP (nmstate's default for an
+        // interface: enabled false).
+        for (size_t b = 0, n = entries.size(); b < n; b++) {
+            const Entry &bondEntry = entries[b];
+            if (bondEntry.state == InterfaceState::Absent || bondEntry.type != "bond" ||
+                !hasPortList(bondEntry))
+                continue;
+            const std::string bond = bondEntry.name;
+            std::set<std::string> names = {bond};
+            if (NMConnection *storedBond = findStored(bond)) {
+                for (const char *v : {nm_connection_get_uuid(storedBond), nm_connection_get_id(storedBond)})
+                    if (v)
+                        names.insert(v);
+            }
+            for (NMConnection *c : stored) {
+                NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+                const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+                if (!master || !names.count(master) ||
+                    g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
+                    continue;
+                const char *ifname = nm_connection_get_interface_name(c);
+                std::string port = ifname ? ifname : nm_connection_get_id(c);
+                if (bondOf.count(port) || findStored(port) != c)
+                    continue; // listed (under this bond or another), or not the profile `port` names
+                auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == port; });
+                if (it == entries.end()) {
+                    Entry e;
+                    e.name = port;
+                    e.path = "interfaces '" + bond + "'.link-aggregation.port";
+                    entries.push_back(std::move(e));
+                    it = entries.end() - 1;
+                }
+                if (it->state == InterfaceState::Absent)
+                    continue; // deleted anyway
+                it->args.insert(it->args.end(), {"connection.master", "", "connection.slave-type", ""});
+                for (const char *family : {"ipv4", "ipv6"})
+                    if (std::find(it->args.begin(), it->args.end(), std::string(family) + ".method") == it->args.end())
+                        it->args.insert(it->args.end(), {std::string(family) + ".method", "disabled"});
+            }
         }
         std::vector<Change> changes;
         for (auto &e : entries) {
