@@ -142,6 +142,8 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
                 return s;
             continue;
         }
+        if (nd && !nd->master.empty())
+            return mismatch(x.origin.id, cur->name, strprintf(_("still a port of %s"), nd->master.c_str()));
         if (nd && !nd->up)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
         if (Status s = verifyIp(x.origin.id, cur->name, nd, x.ip); !s.ok())
@@ -158,6 +160,8 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
                 return mismatch(x.origin.id, x.ifname, strprintf(_("not a port of %s"), x.master.c_str()));
             continue;
         }
+        if (!nd->master.empty())
+            return mismatch(x.origin.id, x.ifname, strprintf(_("still a port of %s"), nd->master.c_str()));
         if (x.mtu != 0 && nd->mtu != x.mtu)
             return mismatch(x.origin.id, x.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, x.mtu));
         if (!nd->up)

@@ -24,13 +24,7 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
         if (nd == nullptr)
             return;
         if (!nd->master.empty())
-            planner.add("release", name, strprintf(_("remove from bond %s"), nd->master.c_str()), origin,
-                        [name](Platform &p) { return p.release(name); },
-                        [name, bond = nd->master, mtu = nd->mtu](Platform &p) -> Status {
-                            if (Status s = p.enslave(name, bond); !s.ok())
-                                return s;
-                            return p.setMtu(name, mtu);
-                        });
+            planner.planRelease(origin, *nd);
         for (const auto &r : ip.routes)
             if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
                 planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),

@@ -126,6 +126,17 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
         });
 }
 
+void Planner::planRelease(const std::string &origin, const model::Netdev &nd)
+{
+    add("release", nd.name, strprintf(_("remove from bond %s"), nd.master.c_str()), origin,
+        [name = nd.name](Platform &p) { return p.release(name); },
+        [name = nd.name, bond = nd.master, mtu = nd.mtu](Platform &p) -> Status {
+            if (Status s = p.enslave(name, bond); !s.ok())
+                return s;
+            return p.setMtu(name, mtu);
+        });
+}
+
 Status Planner::checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
                              IpoibMode mode, const model::Port *rdmaPort) const
 {
@@ -267,6 +278,13 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     bool flushed = false;
     unsigned curMtu = nd ? nd->mtu : cur->mtu;
 
+    // A port of another bond than the profile's, or of one when the profile
+    // has none, leaves it first (as NetworkManager releases a port whose
+    // device activates another profile): the kernel refuses enslaving a
+    // port twice and changing a port's MTU.
+    if (nd && !nd->master.empty() && nd->master != x.master)
+        planRelease(origin, *nd);
+
     if (cur->mode != x.mode) {
         if (isUp)
             planDown(origin, ifname, _("set the link down to change the transport mode"));
@@ -329,6 +347,8 @@ Status Planner::planEthernet(const DesiredEthernet &x)
             .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
             .withProfile(origin);
     unsigned curMtu = nd->mtu;
+    if (!nd->master.empty() && nd->master != x.master)
+        planRelease(origin, *nd); // as for IPoIB (planIpoib)
     if (x.mtu != 0 && curMtu != x.mtu && x.master.empty()) {
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },

@@ -163,6 +163,9 @@ public:
     // Enslaves ifname (whose MTU is `mtu` now) into bond; the undo releases
     // it and puts the MTU back that enslaving replaced with the bond's.
     void planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond, unsigned mtu);
+    // Takes `nd` out of its bond (nd.master); the undo enslaves it again and
+    // puts its MTU back.
+    void planRelease(const std::string &origin, const model::Netdev &nd);
 
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname

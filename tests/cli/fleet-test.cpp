@@ -265,6 +265,44 @@ TEST(CliApply, BondWithIpoibPortsAppliesOnceAndShowsItsPorts)
     EXPECT_TRUE(fresh.keyfiles().empty());
 }
 
+TEST(CliApply, APortLeftOutOfTheBondsListIsDetachedFromProfileAndHost)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    const char *both = R"(interfaces:
+  - name: bond0
+    type: bond
+    link-aggregation: {mode: active-backup, options: {fail_over_mac: active}, port: [mlx5_ib0, mlx5_ib1]}
+  - {name: mlx5_ib0, type: infiniband}
+  - {name: mlx5_ib1, type: infiniband}
+)";
+    ASSERT_EQ(cli.run({"apply", "-"}, both).status, 0);
+    // The bond now lists one port: the other leaves it, in its profile and
+    // on the host, in one apply.
+    const char *one = "interfaces:\n- {name: bond0, type: bond, link-aggregation: {port: [mlx5_ib0]}}\n";
+    Result r = cli.run({"-j", "apply", "-"}, one);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    JsonValue v = parseJson(r.out);
+    EXPECT_TRUE(v.get("changed")->b) << r.out;
+    bool released = false;
+    for (const auto &step : v.get("steps")->items)
+        released = released || (step.get("action")->s == "release" && step.get("object")->s == "mlx5_ib1" &&
+                                step.get("state")->s == "done");
+    EXPECT_TRUE(released) << r.out;
+    char *kf = nullptr;
+    ASSERT_TRUE(g_file_get_contents((cli.keyfileDir() + "/mlx5_ib1.nmconnection").c_str(), &kf, nullptr, nullptr));
+    std::string keyfile = kf;
+    g_free(kf);
+    EXPECT_EQ(keyfile.find("master="), std::string::npos) << keyfile;
+    EXPECT_NE(keyfile.find("[ipv4]\nmethod=disabled"), std::string::npos) << keyfile;
+    // Converged: the same document again changes nothing, on the host either
+    // (a port still enslaved would be released again).
+    Result again = cli.run({"-j", "apply", "-"}, one);
+    ASSERT_EQ(again.status, 0) << again.out << again.err;
+    EXPECT_FALSE(parseJson(again.out).get("changed")->b) << again.out;
+    Result show = cli.run({"show-state"});
+    EXPECT_NE(show.out.find("port:\n    - 'mlx5_ib0'\n  ipv4"), std::string::npos) << show.out;
+}
+
 struct BadDoc {
     const char *name;
     const char *doc;
