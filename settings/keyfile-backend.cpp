@@ -218,17 +218,52 @@ Status KeyfileBackend::write(const std::string &path, const std::string &data, b
 void KeyfileBackend::beginBatch()
 {
     batch_ = std::make_unique<AtomicWriteBatch>();
+    beforeBatch_ = profiles_;
+}
+
+// After a batch that failed or was aborted: a profile whose file was not
+// renamed is, in memory, what its file still holds (an added one is gone,
+// an updated one as before), so that a caller's clean-up (delete of an
+// added profile, update back of a modified one) never touches a file that
+// is not the store's: one that appeared meanwhile and that RENAME_NOREPLACE
+// kept.
+void KeyfileBackend::revertUnwritten(const std::vector<std::string> &renamed)
+{
+    std::set<std::string> done(renamed.begin(), renamed.end());
+    std::vector<StoredProfile> kept;
+    for (auto &p : profiles_) {
+        if (done.count(p.filename)) {
+            kept.push_back(std::move(p));
+            continue;
+        }
+        auto before = std::find_if(beforeBatch_.begin(), beforeBatch_.end(),
+                                   [&](const StoredProfile &b) { return b.filename == p.filename; });
+        if (before != beforeBatch_.end())
+            kept.push_back(*before); // not rewritten: as it was
+        // else added in the batch and never renamed: not in the store
+    }
+    profiles_ = std::move(kept);
 }
 
 Status KeyfileBackend::commitBatch()
 {
     auto batch = std::move(batch_);
-    return batch ? batch->commit() : Status{};
+    if (!batch)
+        return {};
+    std::vector<std::string> renamed;
+    Status s = batch->commit(&renamed);
+    if (!s.ok())
+        revertUnwritten(renamed);
+    beforeBatch_.clear();
+    return s;
 }
 
 void KeyfileBackend::abortBatch()
 {
+    if (batch_)
+        revertUnwritten({});
     batch_.reset();
+    beforeBatch_.clear();
 }
 
 Result<std::string> KeyfileBackend::add(NMConnection *connection)

@@ -53,6 +53,10 @@ private:
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
     std::unique_ptr<AtomicWriteBatch> batch_; // between beginBatch() and commitBatch()
+    // The profiles at beginBatch(): what a file not renamed in the end
+    // still holds on disk (see revertUnwritten()).
+    std::vector<StoredProfile> beforeBatch_;
+    void revertUnwritten(const std::vector<std::string> &renamed);
     std::vector<std::string> unreadable_;
 };
 

@@ -139,7 +139,7 @@ Status AtomicWriteBatch::add(const std::string &path, std::string_view content, 
     return {};
 }
 
-Status AtomicWriteBatch::commit()
+Status AtomicWriteBatch::commit(std::vector<std::string> *renamedPaths)
 {
     if (pending_.empty())
         return {};
@@ -169,17 +169,18 @@ Status AtomicWriteBatch::commit()
             result = Error::fromErrno(errno, path);
             break;
         }
+        if (renamedPaths)
+            renamedPaths->push_back(path);
         std::string dir = dirName(path);
         if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end())
             dirs.push_back(dir);
     }
     pending_.erase(pending_.begin(), pending_.begin() + ptrdiff_t(renamed));
-    if (!result.ok())
-        return result;
+    // What was renamed is made durable, also when a later rename failed.
     for (const auto &dir : dirs)
-        if (Status s = syncDirectory(dir); !s.ok())
-            return s;
-    return {};
+        if (Status s = syncDirectory(dir); !s.ok() && result.ok())
+            result = s;
+    return result;
 }
 
 Result<std::optional<std::string>> readFileBounded(const std::string &path, size_t max)

@@ -55,7 +55,9 @@ public:
     ~AtomicWriteBatch();
 
     Status add(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
-    Status commit();
+    // `renamed` (optional) gets the paths now holding their new content,
+    // also when commit() fails partway (their directories are synced).
+    Status commit(std::vector<std::string> *renamed = nullptr);
 
 private:
     struct Pending {

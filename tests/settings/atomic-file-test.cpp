@@ -215,3 +215,64 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
     EXPECT_GT(changed, iterations / 10);
     EXPECT_GT(torn, 0u);
 }
+
+// ibnm apply's store write: when a new profile's file cannot be renamed
+// because another writer created that file meanwhile, the store forgets the
+// profile it did not write, so the clean-up (deleting what the apply added)
+// never removes the other writer's file; a profile updated before the
+// failure keeps its new content, one after it is, in memory, what its file
+// still holds.
+TEST(AtomicFileBatch, AFailedBatchLeavesTheStoreAsTheDiskIs)
+{
+    TempDir dir;
+    ibnm::settings::KeyfileBackend store(dir.path());
+    store.setRequiredOwner(geteuid());
+    ASSERT_TRUE(store.load().ok());
+    auto make = [](const char *id, const char *uuid, const char *ifname) {
+        NMConnection *c = newConnection(id, uuid, NM_SETTING_INFINIBAND_SETTING_NAME, ifname);
+        addInfiniband(c, "datagram");
+        return c;
+    };
+    auto connected = [](NMConnection *c) {
+        NMConnection *copy = nm_simple_connection_new_clone(c);
+        g_object_set(nm_connection_get_setting_infiniband(copy), NM_SETTING_INFINIBAND_TRANSPORT_MODE, "connected",
+                     nullptr);
+        return copy;
+    };
+    auto modeOf = [&](const std::string &uuid) -> std::string {
+        for (const auto &p : store.profiles())
+            if (uuid == nm_connection_get_uuid(p.connection.get()))
+                return nm_setting_infiniband_get_transport_mode(nm_connection_get_setting_infiniband(p.connection.get()));
+        return "absent";
+    };
+    const char *uA = "0a0b0c0d-0e0f-4a1b-8c2d-3e4f5a6b7c8d", *uB = "1a1b1c1d-1e1f-4a2b-8c3d-4e5f6a7b8c9d",
+               *uC = "2a2b2c2d-2e2f-4a3b-8c4d-5e6f7a8b9cad";
+    NMConnection *a = make("a", uA, "ib0"), *b = make("b", uB, "ib1"), *c = make("c", uC, "ib2");
+    auto aPath = store.add(a), cPath = store.add(c);
+    ASSERT_TRUE(aPath.ok() && cPath.ok());
+    std::string cBytes = readFile(*cPath);
+
+    store.beginBatch();
+    NMConnection *a2 = connected(a), *c2 = connected(c);
+    ASSERT_TRUE(store.update(a2).ok()); // renamed before the failure
+    auto bPath = store.add(b);          // its rename fails
+    ASSERT_TRUE(bPath.ok());
+    ASSERT_TRUE(store.update(c2).ok()); // never renamed
+    ASSERT_TRUE(ibnm::atomicWriteFile(*bPath, "theirs\n").ok());
+    auto s = store.commitBatch();
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code(), IBNM_ERROR_EXISTS);
+    EXPECT_NE(s.error().toString().find(*bPath), std::string::npos) << s.error().toString();
+
+    EXPECT_EQ(modeOf(uA), "connected");
+    EXPECT_NE(readFile(*aPath).find("transport-mode=connected"), std::string::npos);
+    EXPECT_EQ(modeOf(uB), "absent");
+    EXPECT_EQ(modeOf(uC), "datagram");
+    EXPECT_EQ(readFile(*cPath), cBytes);
+    // Deleting the profile the batch added finds nothing: the other
+    // writer's file stays.
+    EXPECT_FALSE(store.remove(uB).ok());
+    EXPECT_EQ(readFile(*bPath), "theirs\n");
+    for (NMConnection *x : {a, b, c, a2, c2})
+        g_object_unref(x);
+}
