@@ -130,6 +130,8 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
         const auto *nd = hi.findNetdev(cur->name);
         unsigned mtu = nd ? nd->mtu : cur->mtu;
         const model::Port *port = model::portOf(hi, cur->name);
+        if (x.master.empty() && nd && !nd->master.empty())
+            return mismatch(x.origin.id, cur->name, strprintf(_("still a port of %s"), nd->master.c_str()));
         if (x.mtu != 0 && x.master.empty()) {
             auto eff = model::effectiveMtu(x.mtu, x.mode, port);
             if (eff.ok() && mtu != *eff)
@@ -142,8 +144,6 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
                 return s;
             continue;
         }
-        if (nd && !nd->master.empty())
-            return mismatch(x.origin.id, cur->name, strprintf(_("still a port of %s"), nd->master.c_str()));
         if (nd && !nd->up)
             return mismatch(x.origin.id, cur->name, _("the link is down"));
         if (Status s = verifyIp(x.origin.id, cur->name, nd, x.ip); !s.ok())

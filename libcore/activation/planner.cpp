@@ -115,14 +115,39 @@ void Planner::planDown(const std::string &origin, const std::string &ifname, std
 }
 
 void Planner::planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond,
-                          unsigned mtu)
+                          unsigned mtu, bool wasUp, bool flushedBefore)
 {
+    // The undo: release closes the port (dev_close: its IPv6 addresses and
+    // routes flushed) and gives it its own MTU; what it had before the
+    // enslave (up or not, as the steps before left it) comes back.
+    const auto *nd = index_.findNetdev(ifname);
+    std::vector<std::string> flushed;
+    std::vector<model::Route> routes;
+    if (nd && wasUp && !flushedBefore) {
+        for (const auto &a : nd->addresses)
+            if (model::flushedOnLinkDown(a))
+                flushed.push_back(a);
+        routes = nd->routes;
+    }
     add("enslave", ifname, strprintf(_("add to bond %s"), bond.c_str()), origin,
         [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
-        [ifname, mtu](Platform &p) -> Status {
+        [ifname, mtu, wasUp, flushed, routes](Platform &p) -> Status {
             if (Status s = p.release(ifname); !s.ok())
                 return s;
-            return mtu ? p.setMtu(ifname, mtu) : Status{};
+            if (mtu)
+                if (Status s = p.setMtu(ifname, mtu); !s.ok())
+                    return s;
+            if (!wasUp)
+                return {};
+            if (Status s = p.setUp(ifname, true); !s.ok())
+                return s;
+            for (const auto &a : flushed)
+                if (Status s = p.addAddress(ifname, a); !s.ok())
+                    return s;
+            for (const auto &r : routes)
+                if (Status s = p.addRoute(ifname, r); !s.ok())
+                    return s;
+            return {};
         });
 }
 
@@ -130,10 +155,13 @@ void Planner::planRelease(const std::string &origin, const model::Netdev &nd)
 {
     add("release", nd.name, strprintf(_("remove from bond %s"), nd.master.c_str()), origin,
         [name = nd.name](Platform &p) { return p.release(name); },
-        [name = nd.name, bond = nd.master, mtu = nd.mtu](Platform &p) -> Status {
+        [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up](Platform &p) -> Status {
+            // Enslaving opens the port again (dev_open in bond_enslave()).
             if (Status s = p.enslave(name, bond); !s.ok())
                 return s;
-            return p.setMtu(name, mtu);
+            if (Status s = p.setMtu(name, mtu); !s.ok())
+                return s;
+            return up ? Status{} : p.setUp(name, false);
         });
 }
 
@@ -282,13 +310,20 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // has none, leaves it first (as NetworkManager releases a port whose
     // device activates another profile): the kernel refuses enslaving a
     // port twice and changing a port's MTU.
-    if (nd && !nd->master.empty() && nd->master != x.master)
+    // Release closes the port and gives it back the MTU it had before the
+    // enslave, which the host does not show (__bond_release_one()).
+    bool mtuUnknown = false;
+    if (nd && !nd->master.empty() && nd->master != x.master) {
         planRelease(origin, *nd);
+        flushed = isUp;
+        isUp = false;
+        mtuUnknown = true;
+    }
 
     if (cur->mode != x.mode) {
         if (isUp)
             planDown(origin, ifname, _("set the link down to change the transport mode"));
-        flushed = isUp;
+        flushed = flushed || isUp;
         IpoibMode old = cur->mode;
         // The mode change sets the MTU as a side effect: the undo puts the
         // mode and the MTU back.
@@ -308,7 +343,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
-    if (x.mtu != 0 && curMtu != eff && x.master.empty()) {
+    if (x.mtu != 0 && (mtuUnknown || curMtu != eff) && x.master.empty()) {
         add("set-mtu", ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
             [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
             [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
@@ -316,7 +351,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     }
     if (!x.master.empty()) {
         if (!nd || nd->master != x.master)
-            planEnslave(origin, ifname, x.master, curMtu);
+            planEnslave(origin, ifname, x.master, curMtu, isUp, flushed);
         return {};
     }
     planUp(origin, ifname, isUp);
@@ -347,9 +382,14 @@ Status Planner::planEthernet(const DesiredEthernet &x)
             .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
             .withProfile(origin);
     unsigned curMtu = nd->mtu;
-    if (!nd->master.empty() && nd->master != x.master)
-        planRelease(origin, *nd); // as for IPoIB (planIpoib)
-    if (x.mtu != 0 && curMtu != x.mtu && x.master.empty()) {
+    bool isUp = nd->up, flushed = false, mtuUnknown = false;
+    if (!nd->master.empty() && nd->master != x.master) {
+        planRelease(origin, *nd); // as for IPoIB (planIpoib): closed, its own MTU back
+        flushed = isUp;
+        isUp = false;
+        mtuUnknown = true;
+    }
+    if (x.mtu != 0 && (mtuUnknown || curMtu != x.mtu) && x.master.empty()) {
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
             [name = x.ifname, curMtu](Platform &p) { return p.setMtu(name, curMtu); });
@@ -357,11 +397,11 @@ Status Planner::planEthernet(const DesiredEthernet &x)
     }
     if (!x.master.empty()) {
         if (nd->master != x.master)
-            planEnslave(origin, x.ifname, x.master, curMtu);
+            planEnslave(origin, x.ifname, x.master, curMtu, isUp, flushed);
         return {};
     }
-    planUp(origin, x.ifname, nd->up);
-    planIp(origin, x.ifname, x.ip, false);
+    planUp(origin, x.ifname, isUp);
+    planIp(origin, x.ifname, x.ip, flushed);
     return {};
 }
 

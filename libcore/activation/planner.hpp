@@ -160,9 +160,12 @@ public:
     // Takes ifname down; the undo brings it up with the addresses and routes
     // the kernel flushed.
     void planDown(const std::string &origin, const std::string &ifname, std::string detail);
-    // Enslaves ifname (whose MTU is `mtu` now) into bond; the undo releases
-    // it and puts the MTU back that enslaving replaced with the bond's.
-    void planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond, unsigned mtu);
+    // Enslaves ifname (whose MTU is `mtu` now, up or not as `wasUp`, its
+    // IPv6 addresses and routes already flushed by an earlier step when
+    // `flushed`) into bond; the undo releases it, puts the MTU back that
+    // enslaving replaced with the bond's, and brings it up as it was.
+    void planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond, unsigned mtu,
+                     bool wasUp, bool flushed);
     // Takes `nd` out of its bond (nd.master); the undo enslaves it again and
     // puts its MTU back.
     void planRelease(const std::string &origin, const model::Netdev &nd);

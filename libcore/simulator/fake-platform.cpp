@@ -343,22 +343,31 @@ Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
     });
 }
 
+namespace {
+
+// dev_close(): the link down; the kernel flushes the routes through it and
+// its IPv6 addresses (keep_addr_on_down defaults to 0); IPv4 addresses stay.
+void closeNetdev(model::Netdev &nd)
+{
+    nd.up = false;
+    nd.routes.clear();
+    nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
+                                      [](const std::string &a) { return a.find(':') != std::string::npos; }),
+                       nd.addresses.end());
+}
+
+} // namespace
+
 Status FakePlatform::setUp(const std::string &ifname, bool up)
 {
     return mutate("setUp", ifname, {ifname, num(up)}, [&]() -> Status {
         model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        nd->up = up;
-        // The kernel flushes the routes through a link that goes down, and
-        // its IPv6 addresses (keep_addr_on_down defaults to 0); IPv4
-        // addresses stay.
-        if (!up) {
-            nd->routes.clear();
-            nd->addresses.erase(std::remove_if(nd->addresses.begin(), nd->addresses.end(),
-                                               [](const std::string &a) { return a.find(':') != std::string::npos; }),
-                                nd->addresses.end());
-        }
+        if (up)
+            nd->up = true;
+        else
+            closeNetdev(*nd);
         return {};
     });
 }
@@ -491,6 +500,8 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                 bondNd->address = nd->address;
         }
         nd->master = bondName;
+        // bond_enslave() opens the port (dev_open).
+        nd->up = true;
         if (bond->activePort.empty() || bond->primary == port)
             bond->activePort = port;
         return {};
@@ -517,7 +528,10 @@ Status FakePlatform::release(const std::string &port)
             }
         }
         nd->master.clear();
-        // __bond_release_one() puts the port's own MTU back.
+        // __bond_release_one() closes the port (dev_close) and puts its own
+        // MTU back (checked on Debian's 6.1 in the kernel lab: DOWN, MTU as
+        // before the enslave).
+        closeNetdev(*nd);
         if (auto it = state_.originalMtu.find(port); it != state_.originalMtu.end()) {
             if (Status s = setNetdevMtu(state_, *nd, it->second); !s.ok())
                 return s;
@@ -558,11 +572,13 @@ Status FakePlatform::deleteLink(const std::string &ifname)
                                                   softGone.end();
                                        }),
                         h.devices.end());
-        // Deleting a bond releases its ports, each with its own MTU back.
+        // Deleting a bond releases its ports, each closed and with its own
+        // MTU back (as release()).
         for (auto &n : h.netdevs) {
             if (!isGone(n.master))
                 continue;
             n.master.clear();
+            closeNetdev(n);
             if (auto it = state_.originalMtu.find(n.name); it != state_.originalMtu.end()) {
                 n.mtu = it->second;
                 state_.originalMtu.erase(it);

@@ -271,14 +271,20 @@ TEST(CliApply, APortLeftOutOfTheBondsListIsDetachedFromProfileAndHost)
     const char *both = R"(interfaces:
   - name: bond0
     type: bond
+    mtu: 2000
     link-aggregation: {mode: active-backup, options: {fail_over_mac: active}, port: [mlx5_ib0, mlx5_ib1]}
   - {name: mlx5_ib0, type: infiniband}
   - {name: mlx5_ib1, type: infiniband}
 )";
-    ASSERT_EQ(cli.run({"apply", "-"}, both).status, 0);
+    Result first = cli.run({"apply", "-"}, both);
+    ASSERT_EQ(first.status, 0) << first.out << first.err;
     // The bond now lists one port: the other leaves it, in its profile and
-    // on the host, in one apply.
-    const char *one = "interfaces:\n- {name: bond0, type: bond, link-aggregation: {port: [mlx5_ib0]}}\n";
+    // on the host, in one apply. It asks for the MTU it had in the bond:
+    // the kernel's release gave it its own back and closed it, so the MTU
+    // is set again and the link brought up (a plan that kept the bond's
+    // values would leave it down at its old MTU and fail verification).
+    const char *one = "interfaces:\n- {name: bond0, type: bond, link-aggregation: {port: [mlx5_ib0]}}\n"
+                      "- {name: mlx5_ib1, mtu: 2000}\n";
     Result r = cli.run({"-j", "apply", "-"}, one);
     ASSERT_EQ(r.status, 0) << r.out << r.err;
     JsonValue v = parseJson(r.out);
@@ -288,6 +294,14 @@ TEST(CliApply, APortLeftOutOfTheBondsListIsDetachedFromProfileAndHost)
         released = released || (step.get("action")->s == "release" && step.get("object")->s == "mlx5_ib1" &&
                                 step.get("state")->s == "done");
     EXPECT_TRUE(released) << r.out;
+    bool mtuSet = false, upSet = false;
+    for (const auto &step : v.get("steps")->items) {
+        bool ours = step.get("object")->s == "mlx5_ib1" && step.get("state")->s == "done";
+        mtuSet = mtuSet || (ours && step.get("action")->s == "set-mtu");
+        upSet = upSet || (ours && step.get("action")->s == "set-up");
+    }
+    EXPECT_TRUE(mtuSet) << r.out;
+    EXPECT_TRUE(upSet) << r.out;
     char *kf = nullptr;
     ASSERT_TRUE(g_file_get_contents((cli.keyfileDir() + "/mlx5_ib1.nmconnection").c_str(), &kf, nullptr, nullptr));
     std::string keyfile = kf;

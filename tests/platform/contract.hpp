@@ -534,11 +534,15 @@ TYPED_TEST_P(PlatformContract, PortsTakeTheBondsMtuAndGetTheirOwnBack)
     auto h = this->host();
     EXPECT_EQ(h.findNetdev(eth)->mtu, 1400u);
     ASSERT_TRUE(this->p().setMtu(spec.name, 1300).ok());
+    ASSERT_TRUE(this->p().setUp(eth, true).ok());
     h = this->host();
     EXPECT_EQ(h.findNetdev(eth)->mtu, 1300u);
+    EXPECT_TRUE(h.findNetdev(eth)->up);
     ASSERT_TRUE(this->p().release(eth).ok());
     h = this->host();
     EXPECT_EQ(h.findNetdev(eth)->mtu, 1500u);
+    // __bond_release_one() closes the port (dev_close).
+    EXPECT_FALSE(h.findNetdev(eth)->up);
     // Deleting the bond releases its ports the same way.
     ASSERT_TRUE(this->p().enslave(eth, spec.name).ok());
     ASSERT_TRUE(this->p().deleteLink(spec.name).ok());
