@@ -12,6 +12,9 @@
 
 #include <clocale>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -250,13 +253,20 @@ char **gArgv = nullptr;
 // sits in cli/.libs beside this program.
 constexpr const char *kFullCli = "ibnm-cli.so";
 
+// The build tree's module only for the program of that build tree
+// (IBNM_CLI_BUILDDIR, compared with symlinks resolved); any other ibnm opens
+// the installed one.
 std::string fullCliPath()
 {
-    if (CharPtr self{g_file_read_link("/proc/self/exe", nullptr)}) {
+    std::unique_ptr<char, decltype(&free)> self(realpath("/proc/self/exe", nullptr), free);
+    std::unique_ptr<char, decltype(&free)> builddir(realpath(IBNM_CLI_BUILDDIR, nullptr), free);
+    if (self && builddir) {
         CharPtr dir{g_path_get_dirname(self.get())};
-        CharPtr uninstalled{g_build_filename(dir.get(), ".libs", kFullCli, nullptr)};
-        if (g_str_has_suffix(dir.get(), "/cli") && g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
-            return uninstalled.get();
+        if (std::strcmp(dir.get(), builddir.get()) == 0) {
+            CharPtr uninstalled{g_build_filename(dir.get(), ".libs", kFullCli, nullptr)};
+            if (g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
+                return uninstalled.get();
+        }
     }
     CharPtr installed{g_build_filename(PKGLIBDIR, kFullCli, nullptr)};
     return installed.get();
@@ -272,7 +282,8 @@ int runFullCli(Context &, const Args &)
     GModule *module = g_module_open(path.c_str(), GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
     gpointer entry = nullptr;
     if (module == nullptr || !g_module_symbol(module, "ibnm_cli_full_run", &entry) || entry == nullptr) {
-        printError(_("cannot load %s: %s; is ibnm installed completely?"), path.c_str(), g_module_error());
+        printError(_("cannot load %s: %s; is ibnm installed completely?"), path.c_str(),
+                   g_module_error() ? g_module_error() : _("no entry point ibnm_cli_full_run"));
         if (module)
             g_module_close(module);
         return kExitFailed;

@@ -449,11 +449,10 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
         // document says otherwise, without IP (nmstate's default for an
         // interface: enabled false).
         for (size_t b = 0, n = entries.size(); b < n; b++) {
-            const Entry &bondEntry = entries[b];
-            if (bondEntry.state == InterfaceState::Absent || bondEntry.type != "bond" ||
-                !hasPortList(bondEntry))
+            // A copy: entries grows below.
+            const std::string bond = entries[b].name;
+            if (entries[b].state == InterfaceState::Absent || entries[b].type != "bond" || !hasPortList(entries[b]))
                 continue;
-            const std::string bond = bondEntry.name;
             std::set<std::string> names = {bond};
             if (NMConnection *storedBond = findStored(bond)) {
                 for (const char *v : {nm_connection_get_uuid(storedBond), nm_connection_get_id(storedBond)})
@@ -467,7 +466,10 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                     g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
                     continue;
                 const char *ifname = nm_connection_get_interface_name(c);
-                std::string port = ifname ? ifname : nm_connection_get_id(c);
+                const char *named = ifname ? ifname : nm_connection_get_id(c);
+                if (named == nullptr)
+                    continue;
+                std::string port = named;
                 if (bondOf.count(port) || findStored(port) != c)
                     continue; // listed (under this bond or another), or not the profile `port` names
                 auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == port; });
