@@ -730,11 +730,12 @@ GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host, GPtrArray *profiles, GP
             out = nullptr;
             return std::move(snapshot).error();
         }
+        const ibnm::activation::ProfileIndex index(everything);
         for (NMConnection *c : selected) {
             std::optional<std::string> name;
             const char *uuid = nm_connection_get_uuid(c);
             if (uuid && brought.count(uuid)) {
-                auto desired = ibnm::activation::resolve({c}, everything, true);
+                auto desired = ibnm::activation::resolve({c}, everything, true, false, &index);
                 if (desired.ok())
                     name = ibnm::activation::activeInterface(*snapshot, *desired);
             }

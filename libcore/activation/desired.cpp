@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
+#include <optional>
 
 namespace ibnm::activation {
 
@@ -93,19 +94,15 @@ DesiredIp ipOf(NMConnection *c)
 }
 
 // The interface a connection names, or that its master reference names.
-std::string masterInterface(NMConnection *c, const std::vector<NMConnection *> &all)
+std::string masterInterface(NMConnection *c, const ProfileIndex &index)
 {
     NMSettingConnection *sc = nm_connection_get_setting_connection(c);
     const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
     if (master == nullptr || *master == '\0')
         return {};
-    for (NMConnection *o : all) {
-        const char *uuid = nm_connection_get_uuid(o);
-        const char *id = nm_connection_get_id(o);
+    if (NMConnection *o = index.findMaster(master)) {
         const char *ifname = nm_connection_get_interface_name(o);
-        if ((uuid && g_strcmp0(uuid, master) == 0) || (id && g_strcmp0(id, master) == 0) ||
-            (ifname && g_strcmp0(ifname, master) == 0))
-            return ifname ? ifname : master;
+        return ifname ? ifname : master;
     }
     return master; // an interface name, as NetworkManager also accepts
 }
@@ -129,9 +126,52 @@ bool DesiredIp::manages(const std::string &cidr) const
     return manage6 && g_ascii_strncasecmp(cidr.c_str(), "fe80:", 5) != 0;
 }
 
-Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp, bool standalone)
+ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
 {
+    for (size_t i = 0; i < all.size(); i++) {
+        NMConnection *o = all[i];
+        for (const char *ref : {nm_connection_get_uuid(o), nm_connection_get_id(o), nm_connection_get_interface_name(o)})
+            if (ref)
+                byRef_.emplace(ref, i); // keeps the first
+        NMSettingConnection *sc = nm_connection_get_setting_connection(o);
+        const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+        if (master != nullptr && g_strcmp0(nm_connection_get_connection_type(o), NM_SETTING_WIRED_SETTING_NAME) == 0 &&
+            g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0)
+            portsByMaster_[master].push_back(i);
+    }
+}
+
+NMConnection *ProfileIndex::findMaster(const std::string &ref) const
+{
+    auto it = byRef_.find(ref);
+    return it == byRef_.end() ? nullptr : all_[it->second];
+}
+
+std::vector<NMConnection *> ProfileIndex::ethernetPorts(NMConnection *bond) const
+{
+    std::vector<size_t> at;
+    for (const char *ref : {nm_connection_get_interface_name(bond), nm_connection_get_uuid(bond),
+                            nm_connection_get_id(bond)}) {
+        if (!ref)
+            continue;
+        if (auto it = portsByMaster_.find(ref); it != portsByMaster_.end())
+            at.insert(at.end(), it->second.begin(), it->second.end());
+    }
+    std::sort(at.begin(), at.end());
+    at.erase(std::unique(at.begin(), at.end()), at.end());
+    std::vector<NMConnection *> out;
+    for (size_t i : at)
+        out.push_back(all_[i]);
+    return out;
+}
+
+Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        bool withIp, bool standalone, const ProfileIndex *shared)
+{
+    std::optional<ProfileIndex> own;
+    if (shared == nullptr)
+        own.emplace(all);
+    const ProfileIndex &index = shared ? *shared : *own;
     Desired d;
     // A bond profile with rdma.* keys brings its Ethernet ports with it: its
     // RDMA device (RoCE LAG, model::predictRoceLag) exists only once they
@@ -144,19 +184,9 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         if (!options.ok() || !(options->roceMode || options->roceTos || options->trafficClass ||
                                !options->tcRules.empty() || options->roceEnable || options->ttl))
             continue;
-        const char *bif = nm_connection_get_interface_name(b);
-        for (NMConnection *p : all) {
-            NMSettingConnection *sc = nm_connection_get_setting_connection(p);
-            const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
-            if (master == nullptr || g_strcmp0(nm_connection_get_connection_type(p), NM_SETTING_WIRED_SETTING_NAME) != 0 ||
-                g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
-                continue;
-            if (g_strcmp0(master, bif) != 0 && g_strcmp0(master, nm_connection_get_uuid(b)) != 0 &&
-                g_strcmp0(master, nm_connection_get_id(b)) != 0)
-                continue;
+        for (NMConnection *p : index.ethernetPorts(b))
             if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
                 expanded.push_back(p);
-        }
     }
     for (NMConnection *c : expanded) {
         Origin origin = originOf(c);
@@ -201,7 +231,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                         .withProperty("connection.interface-name")
                         .withProfile(origin.id);
             }
-            x.master = masterInterface(c, all);
+            x.master = masterInterface(c, index);
             if (withIp && x.master.empty())
                 x.ip = ipOf(c);
             // DHCP over IPoIB needs a client that sends the client identifier
@@ -256,7 +286,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                     .withProfile(origin.id);
             if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
-            x.master = masterInterface(c, all);
+            x.master = masterInterface(c, index);
             if (x.master.empty())
                 x.ip = ipOf(c);
             d.ethernet.push_back(std::move(x));

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <vector>
+#include <unordered_map>
 
 namespace ibnm::activation {
 
@@ -98,7 +99,28 @@ struct Desired {
 // the profiles), so an IPoIB profile whose IPv4 method is automatic (DHCP) is
 // refused: ibnm runs no DHCP client, and the interface would come up without
 // the address the profile asks for.
+// `all` indexed for resolve(): a port's bond by id, uuid or interface name,
+// and a bond's Ethernet ports, each in O(1) instead of a scan of `all` (which
+// made checking N profiles one by one quadratic). `all` must outlive it and
+// not change.
+class ProfileIndex {
+public:
+    explicit ProfileIndex(const std::vector<NMConnection *> &all);
+    // The first profile of `all` whose uuid, id or interface name is `ref`.
+    NMConnection *findMaster(const std::string &ref) const;
+    // The Ethernet bond ports of `all` whose master is `bond` (by interface
+    // name, uuid or id), in the order of `all`.
+    std::vector<NMConnection *> ethernetPorts(NMConnection *bond) const;
+
+private:
+    std::unordered_map<std::string, size_t> byRef_;          // first position in all
+    std::unordered_map<std::string, std::vector<size_t>> portsByMaster_;
+    const std::vector<NMConnection *> &all_;
+};
+
+// `index` (optional): an index of `all`, when resolve() runs many times
+// against the same profiles.
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp, bool standalone = false);
+                        bool withIp, bool standalone = false, const ProfileIndex *index = nullptr);
 
 } // namespace ibnm::activation

@@ -15,6 +15,7 @@
 #include "libcore/model/rdma.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <cstring>
 #include <map>
 #include <set>
@@ -662,8 +663,9 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
     // alone, and building the index each time made checking N profiles on
     // a host of N interfaces quadratic.
     const model::HostIndex index(host);
+    const activation::ProfileIndex profileIndex(context ? *context : profiles);
     auto planFails = [&](const std::vector<NMConnection *> &selected) -> std::optional<Error> {
-        auto desired = activation::resolve(selected, context ? *context : profiles, true, standalone);
+        auto desired = activation::resolve(selected, context ? *context : profiles, true, standalone, &profileIndex);
         if (!desired.ok())
             return std::move(desired).error();
         activation::Options options;
@@ -674,11 +676,18 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
             return std::nullopt;
         return report.failure;
     };
+    // The profile an error names, by id (the last of that id, as before),
+    // looked up in an index built at the first error: a scan of every
+    // profile per failing one made checking N failing profiles quadratic.
+    std::unordered_map<std::string, NMConnection *> byId;
     auto finding = [&](NMConnection *c, const Error &e) {
+        if (byId.empty())
+            for (NMConnection *o : profiles)
+                byId[idOf(o)] = o;
         NMConnection *who = c;
-        for (NMConnection *o : profiles)
-            if (!e.profile().empty() && idOf(o) == e.profile())
-                who = o;
+        if (!e.profile().empty())
+            if (auto it = byId.find(e.profile()); it != byId.end())
+                who = it->second;
         std::string text = e.property().empty() ? e.message() : e.property() + ": " + e.message();
         Finding f = make(who, e.property(), IBNM_SEVERITY_ERROR, text);
         f.code = e.code();

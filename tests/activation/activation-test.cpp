@@ -871,3 +871,36 @@ TEST(HostFiles, UdevRulesEscapeInterfaceNames)
     EXPECT_NE(rules.find("NAME=\"ib%%k$$x\"\n"), std::string::npos) << rules;
     EXPECT_EQ(rules.find("NAME=\"a\""), std::string::npos) << rules;
 }
+
+// A port's bond reference (connection.master) is a uuid, an id or an
+// interface name; the first profile with it wins, as a scan of every profile
+// found it. ProfileIndex (resolve()'s lookups, shared by check's per-profile
+// plans) answers the same, in O(1).
+TEST(Activation, PortMasterResolvesByUuidIdOrInterfaceNameFirstProfileFirst)
+{
+    auto b1 = bond("storage", "bond1", nullptr);
+    auto b2 = bond("bond1", "bond2", nullptr); // its id is b1's interface name
+    const char *uuid = nm_connection_get_uuid(b1.get());
+    auto byUuid = port("p-uuid", "ib0", uuid);
+    auto byId = port("p-id", "ib1", "storage");
+    auto byName = port("p-name", "ib2", "bond1");    // b1 by ifname comes before b2 by id
+    auto unknown = port("p-none", "ib3", "bond9");   // no profile: the name itself
+    std::vector<ConnPtr> all;
+    all.push_back(std::move(b1));
+    all.push_back(std::move(b2));
+    for (auto *p : {&byUuid, &byId, &byName, &unknown})
+        all.push_back(std::move(*p));
+    auto everything = raw(all);
+    ProfileIndex shared(everything);
+    for (const ProfileIndex *idx : std::vector<const ProfileIndex *>{nullptr, &shared}) {
+        for (size_t i = 2; i < everything.size(); i++) {
+            auto d = resolve({everything[i]}, everything, false, false, idx);
+            ASSERT_TRUE(d.ok()) << d.error().toString();
+            ASSERT_EQ(d->ipoib.size(), 1u);
+            EXPECT_EQ(d->ipoib[0].master, i == 5 ? "bond9" : "bond1") << nm_connection_get_id(everything[i]);
+        }
+    }
+    EXPECT_EQ(shared.findMaster("bond1"), everything[0]);
+    EXPECT_EQ(shared.findMaster("bond2"), everything[1]);
+    EXPECT_EQ(shared.findMaster("bond9"), nullptr);
+}
