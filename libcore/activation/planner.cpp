@@ -50,6 +50,43 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
     return {};
 }
 
+namespace {
+
+// What a link loses when it goes down (dev_close): its IPv6 addresses
+// (model::flushedOnLinkDown) and the routes through it.
+struct LinkDownLoss {
+    std::vector<std::string> addresses;
+    std::vector<model::Route> routes;
+};
+
+LinkDownLoss lossOnLinkDown(const model::Netdev *nd)
+{
+    LinkDownLoss lost;
+    if (nd == nullptr)
+        return lost;
+    for (const auto &a : nd->addresses)
+        if (model::flushedOnLinkDown(a))
+            lost.addresses.push_back(a);
+    lost.routes = nd->routes;
+    return lost;
+}
+
+// The undo of a link going down: up, with what it lost.
+Status bringBack(Platform &p, const std::string &ifname, const LinkDownLoss &lost)
+{
+    if (Status s = p.setUp(ifname, true); !s.ok())
+        return s;
+    for (const auto &a : lost.addresses)
+        if (Status s = p.addAddress(ifname, a); !s.ok())
+            return s;
+    for (const auto &r : lost.routes)
+        if (Status s = p.addRoute(ifname, r); !s.ok())
+            return s;
+    return {};
+}
+
+} // namespace
+
 void Planner::planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed)
 {
     const auto *nd = index_.findNetdev(ifname);
@@ -91,27 +128,9 @@ void Planner::planUp(const std::string &origin, const std::string &ifname, bool 
 
 void Planner::planDown(const std::string &origin, const std::string &ifname, std::string detail)
 {
-    const auto *nd = index_.findNetdev(ifname);
-    std::vector<std::string> flushed;
-    std::vector<model::Route> routes;
-    if (nd) {
-        for (const auto &a : nd->addresses)
-            if (model::flushedOnLinkDown(a))
-                flushed.push_back(a);
-        routes = nd->routes;
-    }
+    LinkDownLoss lost = lossOnLinkDown(index_.findNetdev(ifname));
     add("set-down", ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
-        [ifname, flushed, routes](Platform &p) -> Status {
-            if (Status s = p.setUp(ifname, true); !s.ok())
-                return s;
-            for (const auto &a : flushed)
-                if (Status s = p.addAddress(ifname, a); !s.ok())
-                    return s;
-            for (const auto &r : routes)
-                if (Status s = p.addRoute(ifname, r); !s.ok())
-                    return s;
-            return {};
-        });
+        [ifname, lost](Platform &p) { return bringBack(p, ifname, lost); });
 }
 
 void Planner::planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond,
@@ -120,34 +139,16 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
     // The undo: release closes the port (dev_close: its IPv6 addresses and
     // routes flushed) and gives it its own MTU; what it had before the
     // enslave (up or not, as the steps before left it) comes back.
-    const auto *nd = index_.findNetdev(ifname);
-    std::vector<std::string> flushed;
-    std::vector<model::Route> routes;
-    if (nd && wasUp && !flushedBefore) {
-        for (const auto &a : nd->addresses)
-            if (model::flushedOnLinkDown(a))
-                flushed.push_back(a);
-        routes = nd->routes;
-    }
+    LinkDownLoss lost = wasUp && !flushedBefore ? lossOnLinkDown(index_.findNetdev(ifname)) : LinkDownLoss{};
     add("enslave", ifname, strprintf(_("add to bond %s"), bond.c_str()), origin,
         [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
-        [ifname, mtu, wasUp, flushed, routes](Platform &p) -> Status {
+        [ifname, mtu, wasUp, lost](Platform &p) -> Status {
             if (Status s = p.release(ifname); !s.ok())
                 return s;
             if (mtu)
                 if (Status s = p.setMtu(ifname, mtu); !s.ok())
                     return s;
-            if (!wasUp)
-                return {};
-            if (Status s = p.setUp(ifname, true); !s.ok())
-                return s;
-            for (const auto &a : flushed)
-                if (Status s = p.addAddress(ifname, a); !s.ok())
-                    return s;
-            for (const auto &r : routes)
-                if (Status s = p.addRoute(ifname, r); !s.ok())
-                    return s;
-            return {};
+            return wasUp ? bringBack(p, ifname, lost) : Status{};
         });
 }
 
