@@ -218,7 +218,7 @@ Status KeyfileBackend::write(const std::string &path, const std::string &data, b
 void KeyfileBackend::beginBatch()
 {
     batch_ = std::make_unique<AtomicWriteBatch>();
-    beforeBatch_ = profiles_;
+    batchOld_.clear();
 }
 
 // After a batch that failed or was aborted: a profile whose file was not
@@ -230,19 +230,19 @@ void KeyfileBackend::beginBatch()
 void KeyfileBackend::revertUnwritten(const std::vector<std::string> &renamed)
 {
     std::set<std::string> done(renamed.begin(), renamed.end());
-    std::vector<StoredProfile> kept;
-    for (auto &p : profiles_) {
-        if (done.count(p.filename)) {
-            kept.push_back(std::move(p));
+    for (auto &[filename, old] : batchOld_) {
+        if (done.count(filename))
             continue;
-        }
-        auto before = std::find_if(beforeBatch_.begin(), beforeBatch_.end(),
-                                   [&](const StoredProfile &b) { return b.filename == p.filename; });
-        if (before != beforeBatch_.end())
-            kept.push_back(*before); // not rewritten: as it was
-        // else added in the batch and never renamed: not in the store
+        auto it = std::find_if(profiles_.begin(), profiles_.end(),
+                               [&](const StoredProfile &p) { return p.filename == filename; });
+        if (it == profiles_.end())
+            continue; // removed meanwhile (removal is not batched)
+        if (old)
+            it->connection = std::move(old); // not rewritten: as it was
+        else
+            profiles_.erase(it); // added and never renamed: not in the store
     }
-    profiles_ = std::move(kept);
+    batchOld_.clear();
 }
 
 Status KeyfileBackend::commitBatch()
@@ -254,7 +254,7 @@ Status KeyfileBackend::commitBatch()
     Status s = batch->commit(&renamed);
     if (!s.ok())
         revertUnwritten(renamed);
-    beforeBatch_.clear();
+    batchOld_.clear();
     return s;
 }
 
@@ -263,7 +263,6 @@ void KeyfileBackend::abortBatch()
     if (batch_)
         revertUnwritten({});
     batch_.reset();
-    beforeBatch_.clear();
 }
 
 Result<std::string> KeyfileBackend::add(NMConnection *connection)
@@ -283,6 +282,8 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
     // Never over a file that appeared since the store was read.
     if (Status s = write(*path, *data, false); !s.ok())
         return std::move(s).error();
+    if (batch_)
+        batchOld_.emplace(*path, GObjectPtr<NMConnection>());
     profiles_.push_back(StoredProfile{std::move(*copy), *path, {}});
     return *path;
 }
@@ -302,6 +303,8 @@ Status KeyfileBackend::update(NMConnection *connection)
     // NetworkManager keeps the file of an existing profile, even when its id changes.
     if (Status s = write(p->filename, *data, true); !s.ok())
         return s;
+    if (batch_)
+        batchOld_.emplace(p->filename, p->connection); // the first: what the file holds
     p->connection = std::move(*copy);
     return {};
 }

@@ -6,6 +6,7 @@
 #include "libcore/support/files.hpp"
 #include "settings/backend.hpp"
 
+#include <map>
 #include <memory>
 
 #include <sys/types.h>
@@ -53,9 +54,9 @@ private:
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
     std::unique_ptr<AtomicWriteBatch> batch_; // between beginBatch() and commitBatch()
-    // The profiles at beginBatch(): what a file not renamed in the end
-    // still holds on disk (see revertUnwritten()).
-    std::vector<StoredProfile> beforeBatch_;
+    // The files the open batch writes, each with the profile it still holds
+    // on disk until the batch renames it (null: added by the batch).
+    std::map<std::string, GObjectPtr<NMConnection>> batchOld_;
     void revertUnwritten(const std::vector<std::string> &renamed);
     std::vector<std::string> unreadable_;
 };
