@@ -7,6 +7,7 @@
 
 #include "libcore/simulator/fake-platform-private.hpp"
 
+#include "libcore/model/ipoib.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
@@ -346,13 +347,12 @@ Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 namespace {
 
 // dev_close(): the link down; the kernel flushes the routes through it and
-// its IPv6 addresses (keep_addr_on_down defaults to 0); IPv4 addresses stay.
+// the addresses model::flushedOnLinkDown() names (IPv6); IPv4 stays.
 void closeNetdev(model::Netdev &nd)
 {
     nd.up = false;
     nd.routes.clear();
-    nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
-                                      [](const std::string &a) { return a.find(':') != std::string::npos; }),
+    nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(), model::flushedOnLinkDown),
                        nd.addresses.end());
 }
 
