@@ -175,13 +175,27 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
     for (unsigned it = 0; it < iterations; it++) {
         SCOPED_TRACE(testing::Message() << "iteration " << it << " seed " << seed);
         unsigned start = unsigned(rng()) % kGenerations;
+        // The random delay counts from the moment the writer runs, not from
+        // fork(): on a loaded machine a child not yet scheduled was killed
+        // before its first write, and too few kills landed mid-write.
+        int ready[2];
+        ASSERT_EQ(pipe(ready), 0);
         pid_t pid = fork();
         ASSERT_GE(pid, 0);
         if (pid == 0) {
-            // The writer: replace the file over and over until killed.
+            // The writer: say it runs, then replace the file over and over
+            // until killed.
+            close(ready[0]);
+            char one = 1;
+            (void)!write(ready[1], &one, 1);
+            close(ready[1]);
             for (unsigned g = start;; g = (g + 1) % kGenerations)
                 (void)ibnm::atomicWriteFile(path, contents[g]);
         }
+        close(ready[1]);
+        char one = 0;
+        ASSERT_EQ(read(ready[0], &one, 1), 1);
+        close(ready[0]);
         usleep(useconds_t(delayUs(rng)));
         kill(pid, SIGKILL);
         int status = 0;
