@@ -230,7 +230,11 @@ void KeyfileBackend::beginBatch()
 void KeyfileBackend::revertUnwritten(const std::vector<std::string> &renamed)
 {
     std::set<std::string> done(renamed.begin(), renamed.end());
-    for (auto &[filename, old] : batchOld_) {
+    for (auto &written : batchOld_) {
+        // Named references, not a structured binding: C++17 lambdas may not
+        // capture one (clang refuses; g++ allows it).
+        const std::string &filename = written.first;
+        GObjectPtr<NMConnection> &old = written.second;
         if (done.count(filename))
             continue;
         auto it = std::find_if(profiles_.begin(), profiles_.end(),
