@@ -152,7 +152,7 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
         });
 }
 
-void Planner::planRelease(const std::string &origin, const model::Netdev &nd)
+model::PortAfterRelease Planner::planRelease(const std::string &origin, const model::Netdev &nd)
 {
     add("release", nd.name, strprintf(_("remove from bond %s"), nd.master.c_str()), origin,
         [name = nd.name](Platform &p) { return p.release(name); },
@@ -164,6 +164,7 @@ void Planner::planRelease(const std::string &origin, const model::Netdev &nd)
                 return s;
             return up ? Status{} : p.setUp(name, false);
         });
+    return model::portAfterRelease(nd);
 }
 
 Status Planner::checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
@@ -311,14 +312,14 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // has none, leaves it first (as NetworkManager releases a port whose
     // device activates another profile): the kernel refuses enslaving a
     // port twice and changing a port's MTU.
-    // Release closes the port and gives it back the MTU it had before the
-    // enslave, which the host does not show (__bond_release_one()).
+    // Release closes the port and gives it back an MTU the host does not
+    // show (model::releasePort).
     bool mtuUnknown = false;
     if (nd && !nd->master.empty() && nd->master != x.master) {
-        planRelease(origin, *nd);
-        flushed = isUp;
-        isUp = false;
-        mtuUnknown = true;
+        auto after = planRelease(origin, *nd);
+        isUp = after.up;
+        flushed = after.flushed;
+        mtuUnknown = !after.mtuKnown;
     }
 
     if (cur->mode != x.mode) {
@@ -385,10 +386,10 @@ Status Planner::planEthernet(const DesiredEthernet &x)
     unsigned curMtu = nd->mtu;
     bool isUp = nd->up, flushed = false, mtuUnknown = false;
     if (!nd->master.empty() && nd->master != x.master) {
-        planRelease(origin, *nd); // as for IPoIB (planIpoib): closed, its own MTU back
-        flushed = isUp;
-        isUp = false;
-        mtuUnknown = true;
+        auto after = planRelease(origin, *nd); // as for IPoIB (planIpoib)
+        isUp = after.up;
+        flushed = after.flushed;
+        mtuUnknown = !after.mtuKnown;
     }
     if (x.mtu != 0 && (mtuUnknown || curMtu != x.mtu) && x.master.empty()) {
         add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,

@@ -168,7 +168,8 @@ public:
                      bool wasUp, bool flushed);
     // Takes `nd` out of its bond (nd.master); the undo enslaves it again and
     // puts its MTU back.
-    void planRelease(const std::string &origin, const model::Netdev &nd);
+    // Takes `nd` out of its bond; what then holds for it (model::portAfterRelease).
+    model::PortAfterRelease planRelease(const std::string &origin, const model::Netdev &nd);
 
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname

@@ -7,6 +7,7 @@
 
 #include "libcore/simulator/fake-platform-private.hpp"
 
+#include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/support/i18n.hpp"
@@ -344,20 +345,6 @@ Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
     });
 }
 
-namespace {
-
-// dev_close(): the link down; the kernel flushes the routes through it and
-// the addresses model::flushedOnLinkDown() names (IPv6); IPv4 stays.
-void closeNetdev(model::Netdev &nd)
-{
-    nd.up = false;
-    nd.routes.clear();
-    nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(), model::flushedOnLinkDown),
-                       nd.addresses.end());
-}
-
-} // namespace
-
 Status FakePlatform::setUp(const std::string &ifname, bool up)
 {
     return mutate("setUp", ifname, {ifname, num(up)}, [&]() -> Status {
@@ -367,7 +354,7 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
         if (up)
             nd->up = true;
         else
-            closeNetdev(*nd);
+            model::closeLink(*nd);
         return {};
     });
 }
@@ -508,6 +495,18 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
     });
 }
 
+// The MTU `port` had before its enslave, which its release gives back
+// (model::releasePort); forgotten once taken.
+std::optional<unsigned> FakePlatform::takeOriginalMtu(const std::string &port)
+{
+    auto it = state_.originalMtu.find(port);
+    if (it == state_.originalMtu.end())
+        return std::nullopt;
+    unsigned mtu = it->second;
+    state_.originalMtu.erase(it);
+    return mtu;
+}
+
 Status FakePlatform::release(const std::string &port)
 {
     return mutate("release", port, {port}, [&]() -> Status {
@@ -527,16 +526,7 @@ Status FakePlatform::release(const std::string &port)
                     }
             }
         }
-        nd->master.clear();
-        // __bond_release_one() closes the port (dev_close) and puts its own
-        // MTU back (checked on Debian's 6.1 in the kernel lab: DOWN, MTU as
-        // before the enslave).
-        closeNetdev(*nd);
-        if (auto it = state_.originalMtu.find(port); it != state_.originalMtu.end()) {
-            if (Status s = setNetdevMtu(state_, *nd, it->second); !s.ok())
-                return s;
-            state_.originalMtu.erase(it);
-        }
+        model::releasePort(*nd, takeOriginalMtu(port));
         return {};
     });
 }
@@ -572,18 +562,10 @@ Status FakePlatform::deleteLink(const std::string &ifname)
                                                   softGone.end();
                                        }),
                         h.devices.end());
-        // Deleting a bond releases its ports, each closed and with its own
-        // MTU back (as release()).
-        for (auto &n : h.netdevs) {
-            if (!isGone(n.master))
-                continue;
-            n.master.clear();
-            closeNetdev(n);
-            if (auto it = state_.originalMtu.find(n.name); it != state_.originalMtu.end()) {
-                n.mtu = it->second;
-                state_.originalMtu.erase(it);
-            }
-        }
+        // Deleting a bond releases its ports (as release()).
+        for (auto &n : h.netdevs)
+            if (isGone(n.master))
+                model::releasePort(n, takeOriginalMtu(n.name));
         for (auto &b : h.bonds)
             if (isGone(b.activePort))
                 b.activePort.clear();

@@ -164,6 +164,7 @@ public:
     const std::string &hostFile() const { return hostFile_; }
 
 private:
+    std::optional<unsigned> takeOriginalMtu(const std::string &port);
     // Runs fn on the current state: with a state directory under an flock
     // (shared to read, exclusive to change), after rereading the state file,
     // and saving it afterwards when `write`.
