@@ -14,7 +14,6 @@
 
 namespace ibnm::platform {
 
-using model::GidType;
 using model::IpoibMode;
 using model::LinkLayer;
 using model::RoceMode;

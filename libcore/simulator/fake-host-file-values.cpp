@@ -15,8 +15,6 @@
 
 namespace ibnm::platform {
 
-using model::GidType;
-using model::IpoibMode;
 using model::LinkLayer;
 using model::RoceMode;
 using model::SoftLinkType;
