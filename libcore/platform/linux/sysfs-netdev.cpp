@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// One netdev of class/net: its type, index, MTU, address, state and kind,
+// the RDMA port behind it, and its IPoIB (pkey, mode, parent) or bonding
+// (mode, ports, primary) attributes.
+#include "config.h"
+
+#include "libcore/platform/linux/sysfs-private.hpp"
+
+#include "libcore/model/ipoib.hpp"
+#include "libcore/model/rdma.hpp"
+
+#include <algorithm>
+
+#include <net/if.h>
+
+namespace ibnm::platform::sysfs {
+
+namespace {
+
+// "active-backup 1" -> "active-backup"; "none 0" -> "none".
+std::string firstWord(const std::string &s)
+{
+    return s.substr(0, s.find(' '));
+}
+
+} // namespace
+
+Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &name, model::Host &host)
+{
+    std::string dir = netDir + "/" + name;
+    model::Netdev nd;
+    nd.name = name;
+    auto type = readOptionalNumber(join(dir, "type"), 10, 0xffff); // ARPHRD_*, a u16
+    if (!type)
+        return std::move(type).error();
+    nd.type = static_cast<unsigned>(type->value_or(0));
+    auto ifindex = readOptionalNumber(join(dir, "ifindex"), 10, INT32_MAX);
+    if (!ifindex)
+        return std::move(ifindex).error();
+    nd.ifindex = static_cast<unsigned>(ifindex->value_or(0));
+    auto mtu = readOptionalNumber(join(dir, "mtu"), 10);
+    if (!mtu)
+        return std::move(mtu).error();
+    nd.mtu = static_cast<unsigned>(mtu->value_or(0));
+    auto address = optionalString(dir, "address");
+    if (!address)
+        return std::move(address).error();
+    nd.address = address->value_or("");
+    auto flags = readOptionalNumber(join(dir, "flags"), 16);
+    if (!flags)
+        return std::move(flags).error();
+    if (flags->has_value()) {
+        nd.up = (**flags & IFF_UP) != 0;
+    } else {
+        auto oper = optionalString(dir, "operstate");
+        if (!oper)
+            return std::move(oper).error();
+        nd.up = oper->has_value() && (**oper == "up" || **oper == "unknown");
+    }
+
+    // Kind as sysfs shows it; rtnetlink's IFLA_INFO_KIND replaces it live.
+    auto uevent = optionalString(dir, "uevent");
+    if (!uevent)
+        return std::move(uevent).error();
+    if (uevent->has_value()) {
+        const std::string &u = **uevent;
+        auto pos = u.find("DEVTYPE=");
+        if (pos != std::string::npos) {
+            auto start = pos + 8;
+            nd.kind = u.substr(start, u.find('\n', start) - start);
+        }
+    }
+    bool isBond = g_file_test(join(dir, "bonding").c_str(), G_FILE_TEST_IS_DIR);
+    if (isBond)
+        nd.kind = "bond";
+    else if (nd.type == 32 && nd.kind.empty())
+        nd.kind = "ipoib";
+
+    auto master = readLinkName(join(dir, "master"));
+    if (!master)
+        return std::move(master).error();
+    nd.master = master->value_or("");
+
+    // The RDMA port behind the netdev: device/infiniband/<dev>, port from
+    // dev_port (or dev_id on drivers such as mlx4 that use it), as rdma-core.
+    auto ibdevs = listDir(dir + "/device/infiniband");
+    if (!ibdevs)
+        return std::move(ibdevs).error();
+    if (!ibdevs->empty()) {
+        nd.rdmaDevice = ibdevs->front();
+        auto devPort = readOptionalNumber(join(dir, "dev_port"), 10, model::kMaxRdmaPort - 1);
+        if (!devPort)
+            return std::move(devPort).error();
+        auto devId = readOptionalNumber(join(dir, "dev_id"), 16, model::kMaxRdmaPort - 1);
+        if (!devId)
+            return std::move(devId).error();
+        unsigned long long p = std::max(devPort->value_or(0), devId->value_or(0));
+        nd.rdmaPort = static_cast<unsigned>(p + 1);
+    }
+
+    if (nd.type == 32) {
+        model::IpoibNetdev ib;
+        ib.name = name;
+        ib.mtu = nd.mtu;
+        ib.address = nd.address;
+        ib.portGuid = portGuidFromAddress(nd.address);
+        auto pkey = readOptionalNumber(join(dir, "pkey"), 16, 0xffff);
+        if (!pkey)
+            return std::move(pkey).error();
+        if (pkey->has_value()) {
+            if (**pkey > 0xffff)
+                return malformed(join(dir, "pkey"), std::to_string(**pkey));
+            ib.pkey = static_cast<uint16_t>(**pkey);
+        }
+        auto mode = optionalString(dir, "mode");
+        if (!mode)
+            return std::move(mode).error();
+        if (mode->has_value()) {
+            if (**mode == "datagram")
+                ib.mode = model::IpoibMode::Datagram;
+            else if (**mode == "connected")
+                ib.mode = model::IpoibMode::Connected;
+            else
+                return malformed(join(dir, "mode"), **mode);
+        }
+        auto umcast = readOptionalNumber(join(dir, "umcast"), 10);
+        if (!umcast)
+            return std::move(umcast).error();
+        ib.umcast = umcast->value_or(0) != 0;
+        auto parent = optionalString(dir, "parent");
+        if (!parent)
+            return std::move(parent).error();
+        // A port's own interface shows itself (or nothing) as parent.
+        if (parent->has_value() && **parent != name)
+            ib.parent = **parent;
+        host.ipoib.push_back(std::move(ib));
+    }
+
+    if (isBond) {
+        std::string bdir = dir + "/bonding";
+        model::Bond b;
+        b.name = name;
+        auto mode = optionalString(bdir, "mode");
+        if (!mode)
+            return std::move(mode).error();
+        b.mode = firstWord(mode->value_or(""));
+        auto slaves = optionalString(bdir, "slaves");
+        if (!slaves)
+            return std::move(slaves).error();
+        GStrvPtr parts(g_strsplit(slaves->value_or("").c_str(), " ", -1));
+        for (char **p = parts.get(); *p; ++p)
+            if (**p)
+                b.ports.emplace_back(*p);
+        auto primary = optionalString(bdir, "primary");
+        if (!primary)
+            return std::move(primary).error();
+        b.primary = primary->value_or("");
+        auto active = optionalString(bdir, "active_slave");
+        if (!active)
+            return std::move(active).error();
+        b.activePort = active->value_or("");
+        auto miimon = readOptionalNumber(join(bdir, "miimon"), 10);
+        if (!miimon)
+            return std::move(miimon).error();
+        b.miimon = static_cast<unsigned>(miimon->value_or(0));
+        auto fom = optionalString(bdir, "fail_over_mac");
+        if (!fom)
+            return std::move(fom).error();
+        b.failOverMac = firstWord(fom->value_or(""));
+        host.bonds.push_back(std::move(b));
+    }
+    return nd;
+}
+
+} // namespace ibnm::platform::sysfs
