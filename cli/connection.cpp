@@ -17,7 +17,6 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
-#include <set>
 
 namespace ibnm::cli {
 
@@ -99,25 +98,20 @@ int argumentsError(const GError *error)
     return reportError(error, _(kConnectionUsage));
 }
 
-std::string findingKey(IbnmFinding *f)
-{
-    return std::string(ibnm_finding_get_profile_id(f) ? ibnm_finding_get_profile_id(f) : "") + "\n" +
-           (ibnm_finding_get_property(f) ? ibnm_finding_get_property(f) : "") + "\n" + ibnm_finding_get_message(f);
-}
-
 // Checks `profile` with the stored ones (against the host when the user chose
-// one) and prints what the change brings: the findings about the profile,
-// and errors it causes elsewhere (a port makes its bond's mode wrong), which
-// are those not there without it. False if the change brings errors.
+// one) and prints what the change brings: the findings about the profile and
+// the errors elsewhere that involve it (a port makes its bond's mode wrong;
+// IbnmFinding:related-profiles), not those that are there without it. False
+// if the change brings errors.
 bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
 {
-    PtrArray others(g_ptr_array_new_with_free_func(g_object_unref));
+    PtrArray all(g_ptr_array_new_with_free_func(g_object_unref));
     if (settings) {
         PtrArray stored = allConnections(settings);
         for (guint i = 0; i < stored->len; i++) {
             auto *c = static_cast<NMConnection *>(g_ptr_array_index(stored.get(), i));
             if (g_strcmp0(nm_connection_get_uuid(c), ibnm_profile_get_uuid(profile)) != 0)
-                g_ptr_array_add(others.get(), g_object_ref(c));
+                g_ptr_array_add(all.get(), g_object_ref(c));
         }
     }
     IbnmInventory *inv = nullptr;
@@ -126,20 +120,17 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         if (!inv)
             return false;
     }
-    std::set<std::string> before;
-    PtrArray old(ibnm_check_profiles(others.get(), inv));
-    for (guint i = 0; i < old->len; i++)
-        before.insert(findingKey(static_cast<IbnmFinding *>(g_ptr_array_index(old.get(), i))));
     // Last: a conflict with a stored profile is then this profile's finding,
     // naming the stored one.
-    g_ptr_array_add(others.get(), g_object_ref(ibnm_profile_get_connection(profile)));
-    PtrArray findings(ibnm_check_profiles(others.get(), inv));
+    g_ptr_array_add(all.get(), g_object_ref(ibnm_profile_get_connection(profile)));
+    PtrArray findings(ibnm_check_profiles(all.get(), inv));
+    const char *id = ibnm_profile_get_id(profile);
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
         IbnmSeverity sev = ibnm_finding_get_severity(f);
-        bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), ibnm_profile_get_id(profile)) == 0;
-        bool caused = sev == IBNM_SEVERITY_ERROR && before.count(findingKey(f)) == 0;
+        bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), id) == 0;
+        bool caused = sev == IBNM_SEVERITY_ERROR && ibnm_finding_involves(f, id);
         if (sev == IBNM_SEVERITY_INFO || !(mine || caused))
             continue;
         errors = errors || sev == IBNM_SEVERITY_ERROR;
@@ -152,7 +143,7 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
             std::fprintf(stderr, _("Hint: %s\n"), hint);
     }
     if (errors)
-        printError(_("profile '%s' is not valid; nothing was written"), ibnm_profile_get_id(profile));
+        printError(_("profile '%s' is not valid; nothing was written"), id);
     return !errors;
 }
 
