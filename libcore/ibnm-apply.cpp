@@ -725,7 +725,7 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
  * (a P_Key child as the kernel named it, a port found by its GUID) when that
  * interface exists, is up, and ibnm_apply_up() would change nothing.
  *
- * Returns: (transfer full) (element-type utf8): one entry a profile, in
+ * Returns: (transfer container) (element-type utf8): one entry a profile, in
  *   order: the interface name, or %NULL where the profile is not active;
  *   %NULL with @error set when the host cannot be read
  *

@@ -28,7 +28,7 @@
  * the rules across profiles and those of ibnm's own options (an rxe link with
  * RoCE v1, a siw link with RoCE v2).
  *
- * Returns: (transfer full) (element-type IbnmFinding): the findings, errors
+ * Returns: (transfer container) (element-type IbnmFinding): the findings, errors
  *   first, then warnings, then information.
  *
  * Since: 0.1
@@ -48,7 +48,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
  *
  * ibnm_check_profiles() for a mode.
  *
- * Returns: (transfer full) (element-type IbnmFinding): the findings.
+ * Returns: (transfer container) (element-type IbnmFinding): the findings.
  *
  * Since: 0.1
  */

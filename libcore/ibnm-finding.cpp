@@ -34,7 +34,7 @@ struct IbnmFindingPrivate {
     IbnmSeverity severity_ = IBNM_SEVERITY_INFO;
     std::string message_;
     std::string hint_;
-    ibnm::GStrvPtr related_{g_new0(char *, 1)};
+    ibnm::GStrvPtr related_; // NULL: none
 };
 
 enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, PROP_RELATED_PROFILES, N_PROPS };
@@ -64,7 +64,7 @@ static void ibnm_finding_set_property(GObject *object, guint prop_id, const GVal
         break;
     case PROP_RELATED_PROFILES: {
         auto *v = static_cast<char **>(g_value_get_boxed(value));
-        priv->related_.reset(v ? g_strdupv(v) : g_new0(char *, 1));
+        priv->related_.reset(v && *v ? g_strdupv(v) : nullptr);
         break;
     }
     default:
@@ -285,7 +285,9 @@ const char *ibnm_finding_get_hint(IbnmFinding *self)
 const char *const *ibnm_finding_get_related_profiles(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return ibnm_finding_priv(self)->related_.get();
+    static const char *const none[] = {nullptr};
+    auto *priv = ibnm_finding_priv(self);
+    return priv->related_ ? priv->related_.get() : none;
 }
 
 /**
@@ -306,5 +308,5 @@ gboolean ibnm_finding_involves(IbnmFinding *self, const char *profile_id)
     g_return_val_if_fail(IBNM_IS_FINDING(self), FALSE);
     g_return_val_if_fail(profile_id != nullptr, FALSE);
     auto *priv = ibnm_finding_priv(self);
-    return priv->profileId_ == profile_id || g_strv_contains(priv->related_.get(), profile_id);
+    return priv->profileId_ == profile_id || (priv->related_ && g_strv_contains(priv->related_.get(), profile_id));
 }

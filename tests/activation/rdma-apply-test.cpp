@@ -37,11 +37,32 @@ model::Host read(IbnmHost *host)
 const model::Port *port(const model::Host &h, const char *device, unsigned number)
 {
     const model::Device *d = h.findDevice(device);
-    for (const auto &p : d ? d->ports : std::vector<model::Port>{})
+    if (d == nullptr)
+        return nullptr;
+    for (const auto &p : d->ports)
         if (p.number == number)
             return &p;
     return nullptr;
 }
+
+// A report out-parameter that owns what it receives.
+class Report {
+public:
+    Report() = default;
+    Report(const Report &) = delete;
+    Report &operator=(const Report &) = delete;
+    ~Report() { reset(); }
+    IbnmApplyReport **out() { return &raw_; }
+    IbnmApplyReport *get() const { return raw_; }
+    explicit operator bool() const { return raw_ != nullptr; }
+    void reset()
+    {
+        g_clear_object(&raw_);
+    }
+
+private:
+    IbnmApplyReport *raw_ = nullptr;
+};
 
 } // namespace
 
@@ -49,10 +70,10 @@ TEST(RdmaApply, LinkAddAndDeleteChangeTheHostAndReportTheirSteps)
 {
     test::TempDir dir;
     auto host = simulated(dir, "ethernet-only.host");
-    GObjectPtr<IbnmApplyReport> dry;
+    Report dry;
     GErrorPtr err;
     ASSERT_TRUE(ibnm_apply_rdma_link_add(host.get(), "rxe0", IBNM_SOFT_LINK_TYPE_RXE, "enp1s0",
-                                         IBNM_APPLY_FLAGS_DRY_RUN, outPtr(dry), outPtr(err)))
+                                         IBNM_APPLY_FLAGS_DRY_RUN, dry.out(), outPtr(err)))
         << err->message;
     GPtrArray *steps = ibnm_apply_report_get_steps(dry.get());
     ASSERT_EQ(steps->len, 1u);
@@ -62,9 +83,9 @@ TEST(RdmaApply, LinkAddAndDeleteChangeTheHostAndReportTheirSteps)
     EXPECT_STREQ(ibnm_step_get_profile(IBNM_STEP(g_ptr_array_index(steps, 0))), "");
     EXPECT_TRUE(read(host.get()).softLinks.empty());
 
-    GObjectPtr<IbnmApplyReport> added;
+    Report added;
     ASSERT_TRUE(ibnm_apply_rdma_link_add(host.get(), "rxe0", IBNM_SOFT_LINK_TYPE_RXE, "enp1s0",
-                                         IBNM_APPLY_FLAGS_NONE, outPtr(added), outPtr(err)))
+                                         IBNM_APPLY_FLAGS_NONE, added.out(), outPtr(err)))
         << err->message;
     EXPECT_EQ(ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(added.get()), 0))),
               IBNM_STEP_STATE_DONE);
@@ -75,9 +96,9 @@ TEST(RdmaApply, LinkAddAndDeleteChangeTheHostAndReportTheirSteps)
 
     // One link of a type per netdev: refused before anything changes,
     // naming the argument.
-    GObjectPtr<IbnmApplyReport> twice;
+    Report twice;
     EXPECT_FALSE(ibnm_apply_rdma_link_add(host.get(), "rxe1", IBNM_SOFT_LINK_TYPE_RXE, "enp1s0",
-                                          IBNM_APPLY_FLAGS_NONE, outPtr(twice), outPtr(err)));
+                                          IBNM_APPLY_FLAGS_NONE, twice.out(), outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_EXISTS)) << err->message;
     EXPECT_TRUE(g_str_has_prefix(err->message, "link name: ")) << err->message;
@@ -85,15 +106,15 @@ TEST(RdmaApply, LinkAddAndDeleteChangeTheHostAndReportTheirSteps)
     EXPECT_FALSE(ibnm_apply_report_get_success(twice.get()));
     err.reset();
 
-    GObjectPtr<IbnmApplyReport> deleted;
-    ASSERT_TRUE(ibnm_apply_rdma_link_delete(host.get(), "rxe0", IBNM_APPLY_FLAGS_NONE, outPtr(deleted), outPtr(err)))
+    Report deleted;
+    ASSERT_TRUE(ibnm_apply_rdma_link_delete(host.get(), "rxe0", IBNM_APPLY_FLAGS_NONE, deleted.out(), outPtr(err)))
         << err->message;
     EXPECT_STREQ(ibnm_step_get_action(IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(deleted.get()), 0))),
                  "delete-rdma-link");
     EXPECT_TRUE(read(host.get()).softLinks.empty());
 
-    GObjectPtr<IbnmApplyReport> none;
-    EXPECT_FALSE(ibnm_apply_rdma_link_delete(host.get(), "rxe0", IBNM_APPLY_FLAGS_NONE, outPtr(none), outPtr(err)));
+    Report none;
+    EXPECT_FALSE(ibnm_apply_rdma_link_delete(host.get(), "rxe0", IBNM_APPLY_FLAGS_NONE, none.out(), outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_FOUND));
     EXPECT_TRUE(g_str_has_prefix(err->message, "link name: ")) << err->message;
@@ -105,9 +126,9 @@ TEST(RdmaApply, ErrorsNameTheArgument)
     test::TempDir dir;
     auto host = simulated(dir, "ethernet-only.host");
     GErrorPtr err;
-    GObjectPtr<IbnmApplyReport> report;
+    Report report;
     EXPECT_FALSE(ibnm_apply_rdma_link_add(host.get(), "rxe0", IBNM_SOFT_LINK_TYPE_RXE, "nosuch0",
-                                          IBNM_APPLY_FLAGS_NONE, outPtr(report), outPtr(err)));
+                                          IBNM_APPLY_FLAGS_NONE, report.out(), outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_FOUND));
     EXPECT_STREQ(err->message, "netdev: no interface nosuch0 on this host");
@@ -116,7 +137,7 @@ TEST(RdmaApply, ErrorsNameTheArgument)
 
     // The name is checked as rdma.link-name checks it, before the host.
     EXPECT_FALSE(ibnm_apply_rdma_link_add(host.get(), "rx/e", IBNM_SOFT_LINK_TYPE_SIW, "enp1s0",
-                                          IBNM_APPLY_FLAGS_NONE, outPtr(report), outPtr(err)));
+                                          IBNM_APPLY_FLAGS_NONE, report.out(), outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_INVALID_VALUE));
     EXPECT_TRUE(g_str_has_prefix(err->message, "link name: 'rx/e' is not a valid RDMA device name")) << err->message;
@@ -150,9 +171,9 @@ TEST(RdmaApply, PortSettingsOnAHardwareDevice)
     test::TempDir dir;
     auto host = simulated(dir, "mlx5-roce.host");
     GErrorPtr err;
-    GObjectPtr<IbnmApplyReport> report;
+    Report report;
     ASSERT_TRUE(ibnm_apply_roce_mode(host.get(), "mlx5_0", 1, IBNM_ROCE_MODE_V1, IBNM_APPLY_FLAGS_NONE,
-                                     outPtr(report), outPtr(err)))
+                                     report.out(), outPtr(err)))
         << err->message;
     auto *step = IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(report.get()), 0));
     EXPECT_STREQ(ibnm_step_get_action(step), "set-roce-mode");
