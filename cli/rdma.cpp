@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include <sys/resource.h>
@@ -37,6 +36,7 @@ const char *const kRdmaUsage = N_(
 namespace {
 
 #ifndef IBNM_CLI_READ_ONLY
+// The typed calls of ibnm-rdma-apply.h take only the dry run.
 IbnmApplyFlags applyFlags(const Context &ctx)
 {
     return ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;

@@ -13,6 +13,7 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ using ibnm::Result;
 using ibnm::activation::Desired;
 using ibnm::activation::DesiredRdma;
 
-// The arguments of the typed calls, as their errors name them.
+// A setting of a typed call: no profile asks for it (its steps and notes
+// name none), and its errors name the call's arguments.
 DesiredRdma typedRdma()
 {
     DesiredRdma r;
@@ -73,7 +75,9 @@ Desired one(DesiredRdma r)
     return d;
 }
 
-gboolean runUp(IbnmHost *host, IbnmApplyFlags flags, bool goingUp,
+// A typed call on the path of ibnm_apply_up(): `resolve` gives the desired
+// state on the host as read.
+gboolean runTyped(IbnmHost *host, IbnmApplyFlags flags, bool goingUp,
                std::function<Result<Desired>(const ibnm::model::Host &)> resolve, IbnmApplyReport **report,
                GError **error)
 {
@@ -183,7 +187,7 @@ gboolean ibnm_apply_rdma_link_add(IbnmHost *host, const char *name, IbnmSoftLink
     std::string linkName = name ? name : "";
     std::string nd = netdev;
     auto linkType = type == IBNM_SOFT_LINK_TYPE_RXE ? ibnm::model::SoftLinkType::Rxe : ibnm::model::SoftLinkType::Siw;
-    return runUp(host, flags, true, [&](const ibnm::model::Host &) -> Result<Desired> {
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &) -> Result<Desired> {
         DesiredRdma r = typedRdma();
         if (name)
             if (auto st = ibnm::userkeys::validateAs(ibnm::userkeys::kLinkName, r.names.linkName, linkName); !st)
@@ -220,7 +224,7 @@ gboolean ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApply
     g_return_val_if_fail(name != nullptr, FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
     std::string linkName = name;
-    return runUp(host, flags, false, [&](const ibnm::model::Host &h) -> Result<Desired> {
+    return runTyped(host, flags, false, [&](const ibnm::model::Host &h) -> Result<Desired> {
         DesiredRdma r = typedRdma();
         const ibnm::model::SoftLink *l = ibnm::model::findSoftLink(h, linkName);
         if (l == nullptr)
@@ -264,7 +268,7 @@ gboolean ibnm_apply_roce_mode(IbnmHost *host, const char *device, guint port, Ib
     g_return_val_if_fail(mode == IBNM_ROCE_MODE_V1 || mode == IBNM_ROCE_MODE_V2, FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
     std::string dev = device;
-    return runUp(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         auto r = onPort(h, dev, port);
         if (!r.ok())
             return std::move(r).error();
@@ -309,16 +313,16 @@ gboolean ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port
     std::vector<std::string> ruleList;
     for (const char *const *r = rules; r && *r; r++)
         ruleList.emplace_back(*r);
-    return runUp(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
-        DesiredRdma names = typedRdma();
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
+        const ibnm::activation::RdmaNames names = typedRdma().names;
         if (tclass != -1)
-            if (auto st = ibnm::userkeys::validateAs(ibnm::userkeys::kTrafficClass, names.names.trafficClass,
+            if (auto st = ibnm::userkeys::validateAs(ibnm::userkeys::kTrafficClass, names.trafficClass,
                                                      std::to_string(tclass));
                 !st)
                 return std::move(st).error();
         auto parsed = ibnm::userkeys::parseTcRules(ruleList);
         if (!parsed.ok())
-            return Error(IBNM_ERROR_INVALID_VALUE, parsed.error().message()).withProperty(names.names.tcRules);
+            return Error(IBNM_ERROR_INVALID_VALUE, parsed.error().message()).withProperty(names.tcRules);
         auto r = onPort(h, dev, port);
         if (!r.ok())
             return std::move(r).error();
@@ -356,7 +360,7 @@ gboolean ibnm_apply_roce_enable(IbnmHost *host, const char *device, gboolean ena
     g_return_val_if_fail(device != nullptr, FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
     std::string dev = device;
-    return runUp(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         auto r = onPort(h, dev, 0);
         if (!r.ok())
             return std::move(r).error();
