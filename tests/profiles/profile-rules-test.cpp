@@ -604,3 +604,35 @@ TEST(CheckProfiles, FindingsNameTheProfilesTheyInvolve)
     EXPECT_STREQ(viaProperty[0], "port");
     g_strfreev(viaProperty);
 }
+
+// Each plans alone, both together do not (the bond's MTU is more than its
+// Ethernet port takes): the profile whose addition makes the plan fail is
+// involved, found among those before it.
+TEST(CheckPlan, TogetherTheProfileThatMakesThePlanFailIsInvolved)
+{
+    HostBuilder b;
+    b.ibPort("ib0", "mlx4_0", 2048);
+    ibnm::model::Netdev eth;
+    eth.name = "enp1s0";
+    eth.type = 1;
+    eth.mtu = 1500;
+    eth.maxMtu = 9000;
+    b.host.netdevs.push_back(eth);
+    auto port = mustProfile({"type", "ethernet", "con-name", "port", "ifname", "enp1s0", "master", "bond0",
+                             "slave-type", "bond"});
+    auto bond = mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "802-3-ethernet.mtu", "9500"});
+    for (const auto &order : {std::vector<IbnmProfile *>{port.get(), bond.get()},
+                              std::vector<IbnmProfile *>{bond.get(), port.get()}}) {
+        std::vector<NMConnection *> cs;
+        for (IbnmProfile *p : order)
+            cs.push_back(connectionOf(p));
+        auto fs = ibnm::rules::checkPlan(cs, b.host);
+        ASSERT_EQ(fs.size(), 1u) << dump(fs);
+        EXPECT_EQ(fs[0].profileId, "port") << dump(fs);
+        EXPECT_NE(fs[0].message.find("9500"), std::string::npos) << dump(fs);
+        // The bond, when it came last, is what made the port's plan fail.
+        bool bondLast = order.back() == bond.get();
+        EXPECT_EQ(fs[0].related, bondLast ? std::vector<std::string>{"bond0"} : std::vector<std::string>{})
+            << dump(fs);
+    }
+}
