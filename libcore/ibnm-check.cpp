@@ -40,7 +40,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
 
 /**
  * ibnm_check_profiles_standalone:
- * @profiles: (element-type IbnmProfile): the profiles to check together
+ * @profiles: (element-type NM.Connection): the profiles to check together
  * @inventory: (nullable): the host to check them against
  * @standalone: whether ibnm activates the profiles itself (no NetworkManager):
  *   then what ibnm cannot do alone is an error too, as `up` refuses it (an
