@@ -113,8 +113,7 @@ int cmdLinkAdd(Context &ctx, const Args &args)
         return kExitFailed;
     Obj<IbnmApplyReport> report;
     ErrorPtr err;
-    ibnm_apply_rdma_link_add(host, name.c_str(), linkType, netdev.c_str(), applyFlags(ctx), Out(report),
-                                           Out(err));
+    ibnm_apply_rdma_link_add(host, name.c_str(), linkType, netdev.c_str(), applyFlags(ctx), Out(report), Out(err));
     return finish(ctx, report.get(), err.get());
 }
 
@@ -355,8 +354,8 @@ int cmdTrafficClass(Context &ctx, const Args &args)
             return kExitFailed;
         Obj<IbnmApplyReport> report;
         ErrorPtr err;
-        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx),
-                                               Out(report), Out(err));
+        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx), Out(report),
+                                 Out(err));
         return finish(ctx, report.get(), err.get());
     }
     IbnmInventory *inv = ctx.inventory();
@@ -419,8 +418,7 @@ int cmdRoceEnable(Context &ctx, const Args &args)
         return kExitFailed;
     Obj<IbnmApplyReport> report;
     ErrorPtr err;
-    ibnm_apply_roce_enable(host, args[0].c_str(), args[1] == "yes", applyFlags(ctx), Out(report),
-                                         Out(err));
+    ibnm_apply_roce_enable(host, args[0].c_str(), args[1] == "yes", applyFlags(ctx), Out(report), Out(err));
     return finish(ctx, report.get(), err.get());
 }
 

@@ -77,6 +77,13 @@ Finding involving(Finding f, const std::vector<NMConnection *> &others)
     return f;
 }
 
+// make(), involving `others`.
+Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message, std::string hint,
+             const std::vector<NMConnection *> &others)
+{
+    return involving(make(c, std::move(property), severity, std::move(message), std::move(hint)), others);
+}
+
 // The IPoIB port interface whose port GUID (the last 8 of the 20 address
 // bytes, the only stable part) is that of `mac`; empty when none.
 std::string netdevByMac(const model::Host *host, const char *mac)
@@ -444,21 +451,22 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
             continue;
         std::string mode = model::bondModeName(bondOption(bond, NM_SETTING_BOND_OPTION_MODE));
         if (!model::ipoibBondModeSupported(mode))
-            out.push_back(involving(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
-                                         strprintf(_("bond.options: mode %s; IPoIB ports can only join an "
-                                                     "active-backup bond"),
-                                                   mode.c_str()),
-                                         _("Set bond.options mode=active-backup.")),
-                                    ib));
+            out.push_back(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
+                               strprintf(_("bond.options: mode %s; IPoIB ports can only join an active-backup "
+                                           "bond"),
+                                         mode.c_str()),
+                               _("Set bond.options mode=active-backup."),
+                               ib));
         std::vector<NMConnection *> bondAndIb = ib;
         bondAndIb.push_back(bond);
         for (NMConnection *e : eth)
-            out.push_back(involving(make(e, "connection.master", IBNM_SEVERITY_ERROR,
-                                         strprintf(_("connection.master: bond %s has IPoIB ports (%s); Ethernet and "
-                                                     "IPoIB ports cannot share a bond"),
-                                                   ifnameOf(bond).c_str(), ifnameOf(ib.empty() ? bond : ib[0]).c_str()),
-                                         _("Put the Ethernet ports into a bond of their own.")),
-                                    bondAndIb));
+            out.push_back(make(e, "connection.master",
+                               IBNM_SEVERITY_ERROR,
+                               strprintf(_("connection.master: bond %s has IPoIB ports (%s); Ethernet and IPoIB "
+                                           "ports cannot share a bond"),
+                                         ifnameOf(bond).c_str(), ifnameOf(ib.empty() ? bond : ib[0]).c_str()),
+                               _("Put the Ethernet ports into a bond of their own."),
+                               bondAndIb));
         std::string fom = model::failOverMacName(bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC));
         const model::Bond *onHost = host ? host->findBond(ifnameOf(bond)) : nullptr;
         bool hasPorts = onHost && !onHost->ports.empty();
@@ -468,19 +476,19 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
         if (!ib.empty() && current != "active" &&
             (hasPorts || !bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC).empty())) {
             if (model::failOverMacAfterIpoibEnslave(current, hasPorts) == "active")
-                out.push_back(involving(make(bond, "bond.options", IBNM_SEVERITY_INFO,
-                                             strprintf(_("bond.options: fail_over_mac=%s: IPoIB ports cannot take a "
-                                                         "MAC address, so the kernel switches the bond to "
-                                                         "fail_over_mac=active at its first port"),
-                                                       fom.c_str())),
-                                        ib));
+                out.push_back(make(bond, "bond.options", IBNM_SEVERITY_INFO,
+                                   strprintf(_("bond.options: fail_over_mac=%s: IPoIB ports cannot take a MAC "
+                                               "address, so the kernel switches the bond to fail_over_mac=active "
+                                               "at its first port"),
+                                             fom.c_str()),
+                                   {}, ib));
             else
-                out.push_back(involving(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
-                                             strprintf(_("bond.options: bond %s has ports and fail_over_mac=%s; the "
-                                                         "kernel refuses further IPoIB ports"),
-                                                       ifnameOf(bond).c_str(), onHost->failOverMac.c_str()),
-                                             _("Take the bond down so that it is created again.")),
-                                        ib));
+                out.push_back(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
+                                   strprintf(_("bond.options: bond %s has ports and fail_over_mac=%s; the kernel "
+                                               "refuses further IPoIB ports"),
+                                             ifnameOf(bond).c_str(), onHost->failOverMac.c_str()),
+                                   _("Take the bond down so that it is created again."),
+                                   ib));
         }
         std::string bondProperty;
         guint32 bondMtu = profileMtu(bond, &bondProperty);
@@ -500,20 +508,19 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
             const model::Port *port = host ? model::portOf(*host, ifnameOf(p)) : nullptr;
             auto r = model::portMtuAtEnslave(bondMtu, portMode, port);
             if (!r.ok())
-                out.push_back(involving(make(bond, bondProperty, IBNM_SEVERITY_ERROR,
-                                             strprintf(_("%s: the kernel sets the bond's MTU %u on its port %s at "
-                                                         "enslave: %s"),
-                                                       bondProperty.c_str(), bondMtu, ifnameOf(p).c_str(),
-                                                       r.error().message().c_str()),
-                                             strprintf(_("Lower the bond's MTU, or put %s in connected mode."),
-                                                       ifnameOf(p).c_str())),
-                                        {p}));
+                out.push_back(make(bond, bondProperty, IBNM_SEVERITY_ERROR,
+                                   strprintf(_("%s: the kernel sets the bond's MTU %u on its port %s at enslave: %s"),
+                                             bondProperty.c_str(), bondMtu, ifnameOf(p).c_str(),
+                                             r.error().message().c_str()),
+                                   strprintf(_("Lower the bond's MTU, or put %s in connected mode."),
+                                             ifnameOf(p).c_str()),
+                                   {p}));
             else if (guint32 portMtu = nm_setting_infiniband_get_mtu(pib); portMtu != 0 && portMtu != *r)
-                out.push_back(involving(make(p, "infiniband.mtu", IBNM_SEVERITY_INFO,
-                                             strprintf(_("infiniband.mtu: the port takes its bond's MTU %u at "
-                                                         "enslave, not %u"),
-                                                       *r, portMtu)),
-                                        {bond}));
+                out.push_back(make(p, "infiniband.mtu", IBNM_SEVERITY_INFO,
+                                   strprintf(_("infiniband.mtu: the port takes its bond's MTU %u at enslave, not "
+                                               "%u"),
+                                             *r, portMtu),
+                                   {}, {bond}));
         }
     }
     for (NMConnection *p : orphans) {
@@ -549,12 +556,12 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         if (!guid.empty() && !ifname.empty()) {
             auto [it, inserted] = persistentNames.emplace(guid, o);
             if (!inserted && ifnameOf(it->second) != ifname)
-                out.push_back(involving(make(o, "infiniband.mac-address", IBNM_SEVERITY_ERROR,
+                out.push_back(make(o, "infiniband.mac-address", IBNM_SEVERITY_ERROR,
                                    strprintf(_("infiniband.mac-address: profile '%s' names the port %s '%s'; one port "
                                                "cannot have two persistent names"),
                                              idOf(it->second).c_str(), guid.c_str(), ifnameOf(it->second).c_str()),
-                                   _("Give both profiles the same interface name, or remove one mac-address.")),
-                                        {it->second}));
+                                   _("Give both profiles the same interface name, or remove one mac-address."),
+                                   {it->second}));
         }
     }
     // One interface, one profile: NetworkManager activates one profile per
@@ -572,12 +579,12 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             continue;
         auto [it, inserted] = interfaces.emplace(ifname, c);
         if (!inserted)
-            out.push_back(involving(make(c, "connection.interface-name", IBNM_SEVERITY_ERROR,
+            out.push_back(make(c, "connection.interface-name", IBNM_SEVERITY_ERROR,
                                strprintf(_("connection.interface-name: profile '%s' configures %s too; one interface "
                                            "has one active profile"),
                                          idOf(it->second).c_str(), ifname.c_str()),
-                               _("Bring up one of the two profiles, or delete one.")),
-                                    {it->second}));
+                               _("Bring up one of the two profiles, or delete one."),
+                               {it->second}));
     }
     for (NMConnection *c : profiles) {
         auto options = userkeys::parse(c);
@@ -587,19 +594,19 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             auto [it, inserted] = softLinks.emplace(name, c);
             auto [jt, jinserted] = softLinkNetdevs.emplace(std::make_pair(ifnameOf(c), int(*options->linkType)), c);
             if (!inserted)
-                out.push_back(involving(make(c, "rdma.link-name", IBNM_SEVERITY_ERROR,
+                out.push_back(make(c, "rdma.link-name", IBNM_SEVERITY_ERROR,
                                    strprintf(_("rdma.link-name: profile '%s' creates the RDMA link %s too"),
                                              idOf(it->second).c_str(), name.c_str()),
-                                   _("Give each profile its own rdma.link-name.")),
-                                        {it->second}));
+                                   _("Give each profile its own rdma.link-name."),
+                                   {it->second}));
             else if (!jinserted)
-                out.push_back(involving(make(c, "rdma.link-type", IBNM_SEVERITY_ERROR,
+                out.push_back(make(c, "rdma.link-type", IBNM_SEVERITY_ERROR,
                                    strprintf(_("rdma.link-type: profile '%s' creates a %s link over %s too; the kernel "
                                                "allows one per netdev"),
                                              idOf(jt->second).c_str(), model::softLinkTypeName(*options->linkType),
                                              ifnameOf(c).c_str()),
-                                   _("Keep the RDMA options in one of the two profiles.")),
-                                        {jt->second}));
+                                   _("Keep the RDMA options in one of the two profiles."),
+                                   {jt->second}));
         }
         auto *ib = nm_connection_get_setting_infiniband(c);
         if (ib == nullptr || nm_setting_infiniband_get_p_key(ib) == -1 || !model::validatePkey(nm_setting_infiniband_get_p_key(ib)))
@@ -611,22 +618,22 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         unsigned pkey = model::fullMembership(raw);
         auto [it, inserted] = children.emplace(std::make_pair(parent, pkey), c);
         if (!inserted) {
-            out.push_back(involving(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
+            out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
                                strprintf(_("infiniband.p-key: profile '%s' already defines the child of %s with "
                                            "P_Key 0x%04x"),
                                          idOf(it->second).c_str(), parent.c_str(), pkey),
-                               _("Delete one of the two profiles, or give them different P_Keys.")),
-                                    {it->second}));
+                               _("Delete one of the two profiles, or give them different P_Keys."),
+                               {it->second}));
         } else {
             std::string name = model::childName(parent, raw, naming);
             auto [nt, ninserted] = childNames.emplace(name, c);
             if (!ninserted)
-                out.push_back(involving(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
+                out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
                                    strprintf(_("infiniband.p-key: the kernel names this child %s, as the child of "
                                                "profile '%s' (names are cut to 15 characters)"),
                                              name.c_str(), idOf(nt->second).c_str()),
-                                   _("Use a shorter parent name (a udev rule can rename it), or another P_Key.")),
-                                        {nt->second}));
+                                   _("Use a shorter parent name (a udev rule can rename it), or another P_Key."),
+                                   {nt->second}));
         }
 
         // With an inventory the host rules say whether the parent exists.
@@ -672,14 +679,14 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
         }
         std::string why = model::roceLagBreak(*lag, mode, ports);
         if (!why.empty())
-            out.push_back(involving(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
+            out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
                                strprintf(_("bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG "
                                            "mode (%s): the driver splits %s into one RDMA device per port, and its "
                                            "GIDs and RDMA settings go"),
                                          ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
                                _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
-                                 "the card.")),
-                                    portProfiles));
+                                 "the card."),
+                                 portProfiles));
     }
     return out;
 }

@@ -556,7 +556,8 @@ TEST(CheckProfiles, RxeLinkWithRoceV1IsAnErrorWithoutAHost)
 // about one profile alone involves no other.
 TEST(CheckProfiles, FindingsNameTheProfilesTheyInvolve)
 {
-    auto bond = mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=balance-rr"});
+    auto bond =
+        mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=balance-rr"});
     auto port = mustProfile({"type", "infiniband", "con-name", "port", "ifname", "ib0", "master", "bond0",
                              "slave-type", "bond"});
     auto rxe = mustProfile({"type", "ethernet", "con-name", "rxe-v1", "ifname", "enp1s0", "rdma.link-type", "rxe",
