@@ -154,9 +154,7 @@ PtrArray allProfiles(IbnmSettings *settings);
 // All stored connections (NMConnection), as the apply functions take them.
 PtrArray allConnections(IbnmSettings *settings);
 // Prints an apply report (table, terse or JSON); returns the exit code.
-// `rewrite`, when given, turns the report's error into the command's words.
-int printReport(Context &ctx, IbnmApplyReport *report,
-                const std::function<std::string(const std::string &)> &rewrite = nullptr);
+int printReport(Context &ctx, IbnmApplyReport *report);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems);
 

@@ -270,7 +270,7 @@ const char *severityName(IbnmSeverity s)
 
 } // namespace
 
-int printReport(Context &ctx, IbnmApplyReport *report, const std::function<std::string(const std::string &)> &rewrite)
+int printReport(Context &ctx, IbnmApplyReport *report)
 {
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
     const char *const *notes = ibnm_apply_report_get_notes(report);
@@ -335,8 +335,7 @@ int printReport(Context &ctx, IbnmApplyReport *report, const std::function<std::
     }
     if (!ok) {
         const char *e = ibnm_apply_report_get_error(report);
-        std::string text = e ? e : _("the host refused a step");
-        printError("%s", rewrite ? rewrite(text).c_str() : text.c_str());
+        printError("%s", e ? e : _("the host refused a step"));
     }
     return ok ? kExitOk : kExitFailed;
 }

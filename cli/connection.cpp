@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // `ibnm connection`: nmcli's profile commands. The argument grammar of add and
-// modify is libibnm's (ibnm_profile_new_from_args); this file only finds
-// profiles, validates them against the host, stores them and prints.
+// modify is libibnm's (ibnm_profile_new_from_args); this file finds profiles,
+// validates them against the host, stores, deletes and activates them
+// (show: connection-show.cpp; import and export: connection-files.cpp).
 #include "config.h"
 
 #include "cli/cli.hpp"
+#include "cli/connection.hpp"
 #include "cli/output.hpp"
 
 #include <glib/gi18n.h>
@@ -17,7 +19,6 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
-#include <set>
 
 namespace ibnm::cli {
 
@@ -56,7 +57,8 @@ bool isSelectorWord(const std::string &w)
     return w == "id" || w == "uuid" || w == "filename" || w == "path";
 }
 
-// The ID after an optional `id`/`uuid`/`filename` word; advances `i`.
+} // namespace
+
 const char *takeId(const Args &args, size_t &i)
 {
     if (i < args.size() && isSelectorWord(args[i]) && i + 1 < args.size())
@@ -85,6 +87,8 @@ int notFoundStatus(IbnmSettings *s)
     return denied && *denied ? kExitFailed : kExitNotFound;
 }
 
+namespace {
+
 // A failed add/modify, with nmcli's exit statuses: a word that names
 // nothing or a value its property does not take is a usage error (2), a
 // profile whose values parse but do not verify failed (1); libibnm tells the
@@ -99,25 +103,22 @@ int argumentsError(const GError *error)
     return reportError(error, _(kConnectionUsage));
 }
 
-std::string findingKey(IbnmFinding *f)
-{
-    return std::string(ibnm_finding_get_profile_id(f) ? ibnm_finding_get_profile_id(f) : "") + "\n" +
-           (ibnm_finding_get_property(f) ? ibnm_finding_get_property(f) : "") + "\n" + ibnm_finding_get_message(f);
-}
+} // namespace
 
 // Checks `profile` with the stored ones (against the host when the user chose
-// one) and prints what the change brings: the findings about the profile,
-// and errors it causes elsewhere (a port makes its bond's mode wrong), which
-// are those not there without it. False if the change brings errors.
+// one) and prints what the change brings: the findings about the profile and
+// the errors elsewhere that involve it (a port makes its bond's mode wrong;
+// IbnmFinding:related-profiles), not those that are there without it. False
+// if the change brings errors.
 bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
 {
-    PtrArray others(g_ptr_array_new_with_free_func(g_object_unref));
+    PtrArray all(g_ptr_array_new_with_free_func(g_object_unref));
     if (settings) {
         PtrArray stored = allConnections(settings);
         for (guint i = 0; i < stored->len; i++) {
             auto *c = static_cast<NMConnection *>(g_ptr_array_index(stored.get(), i));
             if (g_strcmp0(nm_connection_get_uuid(c), ibnm_profile_get_uuid(profile)) != 0)
-                g_ptr_array_add(others.get(), g_object_ref(c));
+                g_ptr_array_add(all.get(), g_object_ref(c));
         }
     }
     IbnmInventory *inv = nullptr;
@@ -126,20 +127,17 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         if (!inv)
             return false;
     }
-    std::set<std::string> before;
-    PtrArray old(ibnm_check_profiles(others.get(), inv));
-    for (guint i = 0; i < old->len; i++)
-        before.insert(findingKey(static_cast<IbnmFinding *>(g_ptr_array_index(old.get(), i))));
     // Last: a conflict with a stored profile is then this profile's finding,
     // naming the stored one.
-    g_ptr_array_add(others.get(), g_object_ref(ibnm_profile_get_connection(profile)));
-    PtrArray findings(ibnm_check_profiles(others.get(), inv));
+    g_ptr_array_add(all.get(), g_object_ref(ibnm_profile_get_connection(profile)));
+    PtrArray findings(ibnm_check_profiles(all.get(), inv));
+    const char *id = ibnm_profile_get_id(profile);
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
         IbnmSeverity sev = ibnm_finding_get_severity(f);
-        bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), ibnm_profile_get_id(profile)) == 0;
-        bool caused = sev == IBNM_SEVERITY_ERROR && before.count(findingKey(f)) == 0;
+        bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), id) == 0;
+        bool caused = sev == IBNM_SEVERITY_ERROR && ibnm_finding_involves(f, id);
         if (sev == IBNM_SEVERITY_INFO || !(mine || caused))
             continue;
         errors = errors || sev == IBNM_SEVERITY_ERROR;
@@ -152,195 +150,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
             std::fprintf(stderr, _("Hint: %s\n"), hint);
     }
     if (errors)
-        printError(_("profile '%s' is not valid; nothing was written"), ibnm_profile_get_id(profile));
+        printError(_("profile '%s' is not valid; nothing was written"), id);
     return !errors;
-}
-
-// --- show ---------------------------------------------------------------------------
-
-std::string formatValue(NMSetting *setting, GParamSpec *pspec)
-{
-    GValue v = G_VALUE_INIT;
-    g_value_init(&v, pspec->value_type);
-    g_object_get_property(G_OBJECT(setting), pspec->name, &v);
-    std::string out;
-    GType t = pspec->value_type;
-    if (t == G_TYPE_STRING) {
-        out = g_value_get_string(&v) ? g_value_get_string(&v) : "";
-    } else if (t == G_TYPE_BOOLEAN) {
-        out = g_value_get_boolean(&v) ? "yes" : "no";
-    } else if (t == G_TYPE_STRV) {
-        if (auto **sv = static_cast<char **>(g_value_get_boxed(&v))) {
-            CharPtr j(g_strjoinv(",", sv));
-            out = j.get();
-        }
-    } else if (G_TYPE_IS_ENUM(t)) {
-        GEnumClass *k = static_cast<GEnumClass *>(g_type_class_ref(t));
-        GEnumValue *ev = g_enum_get_value(k, g_value_get_enum(&v));
-        out = ev ? ev->value_nick : std::to_string(g_value_get_enum(&v));
-        g_type_class_unref(k);
-    } else if (G_TYPE_IS_FLAGS(t)) {
-        out = std::to_string(g_value_get_flags(&v));
-    } else if (NM_IS_SETTING_IP_CONFIG(setting) && std::strcmp(pspec->name, NM_SETTING_IP_CONFIG_ADDRESSES) == 0) {
-        auto *ip = NM_SETTING_IP_CONFIG(setting);
-        for (guint i = 0; i < nm_setting_ip_config_get_num_addresses(ip); i++) {
-            NMIPAddress *a = nm_setting_ip_config_get_address(ip, i);
-            out += (i ? ", " : "") + std::string(nm_ip_address_get_address(a)) + "/" +
-                   std::to_string(nm_ip_address_get_prefix(a));
-        }
-    } else if (NM_IS_SETTING_IP_CONFIG(setting) && std::strcmp(pspec->name, NM_SETTING_IP_CONFIG_ROUTES) == 0) {
-        auto *ip = NM_SETTING_IP_CONFIG(setting);
-        for (guint i = 0; i < nm_setting_ip_config_get_num_routes(ip); i++) {
-            NMIPRoute *r = nm_setting_ip_config_get_route(ip, i);
-            out += (i ? ", " : "") + std::string(nm_ip_route_get_dest(r)) + "/" +
-                   std::to_string(nm_ip_route_get_prefix(r));
-            if (nm_ip_route_get_next_hop(r))
-                out += std::string(" ") + nm_ip_route_get_next_hop(r);
-        }
-    } else if (t == G_TYPE_HASH_TABLE) {
-        if (auto *h = static_cast<GHashTable *>(g_value_get_boxed(&v))) {
-            std::vector<std::string> items;
-            GHashTableIter it;
-            gpointer k, val;
-            g_hash_table_iter_init(&it, h);
-            while (g_hash_table_iter_next(&it, &k, &val))
-                items.push_back(std::string(static_cast<char *>(k)) + "=" + static_cast<char *>(val));
-            std::sort(items.begin(), items.end());
-            for (size_t i = 0; i < items.size(); i++)
-                out += (i ? "," : "") + items[i];
-        }
-    } else if (g_value_type_transformable(t, G_TYPE_STRING)) {
-        GValue s = G_VALUE_INIT;
-        g_value_init(&s, G_TYPE_STRING);
-        g_value_transform(&v, &s);
-        out = g_value_get_string(&s) ? g_value_get_string(&s) : "";
-        g_value_unset(&s);
-    }
-    g_value_unset(&v);
-    return out;
-}
-
-void addSettings(Record &r, NMConnection *c)
-{
-    guint n = 0;
-    CharPtr list(reinterpret_cast<char *>(nm_connection_get_settings(c, &n)));
-    auto **settings = reinterpret_cast<NMSetting **>(list.get());
-    for (guint i = 0; i < n; i++) {
-        NMSetting *s = settings[i];
-        if (NM_IS_SETTING_USER(s)) {
-            // ibnm's [user] keys are properties of their own: rdma.link-type...
-            for (const char *const *k = nm_setting_user_get_keys(NM_SETTING_USER(s), nullptr); k && *k; k++)
-                r.add(*k, nm_setting_user_get_data(NM_SETTING_USER(s), *k));
-            continue;
-        }
-        guint np = 0;
-        GParamSpec **props = g_object_class_list_properties(G_OBJECT_GET_CLASS(s), &np);
-        for (guint p = 0; p < np; p++) {
-            if (!(props[p]->flags & G_PARAM_READABLE) || std::strcmp(props[p]->name, "name") == 0)
-                continue;
-            std::string v = formatValue(s, props[p]);
-            r.add(std::string(nm_setting_get_name(s)) + "." + props[p]->name, v.empty() ? Cell() : Cell(v));
-        }
-        g_free(props);
-    }
-}
-
-// Where each stored profile is active (nullptr: nowhere), in the order of
-// `all`: NetworkManager's active connections, else (standalone mode) the
-// profiles `connection up` brought up whose interface is still up as they
-// describe (ibnm_apply_get_active_devices()).
-std::vector<Cell> activeDevices(Context &ctx, IbnmSettings *s, GPtrArray *all)
-{
-    std::vector<Cell> out(all->len);
-    if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0) {
-        for (guint i = 0; i < all->len; i++) {
-            const char *dev = ibnm_settings_get_active_device(
-                s, ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all, i))));
-            if (dev)
-                out[i] = dev;
-        }
-        return out;
-    }
-    // Standalone: what ibnm's own `up` brought up and is still as it made it.
-    if (ctx.host() == nullptr)
-        return out;
-    PtrArray connections = allConnections(s);
-    ErrorPtr err;
-    PtrArray devices(ibnm_apply_get_active_devices(ctx.host(), connections.get(), connections.get(), Out(err)));
-    if (!devices) {
-        std::fprintf(stderr, _("Warning: %s\n"), err->message);
-        return out;
-    }
-    for (guint i = 0; i < devices->len && i < out.size(); i++)
-        if (auto *d = static_cast<const char *>(g_ptr_array_index(devices.get(), i)))
-            out[i] = d;
-    return out;
-}
-
-std::string typeShortName(const std::string &type)
-{
-    return ibnm_connection_type_get_short_name(type.c_str());
-}
-
-int cmdShow(Context &ctx, const Args &argsIn)
-{
-    // nmcli's options of `connection show`: --active (-a), --show-secrets
-    // (-s; ibnm's profiles hold no secrets), before the IDs.
-    Args args;
-    bool activeOnly = false;
-    for (size_t i = 0; i < argsIn.size(); i++) {
-        const std::string &a = argsIn[i];
-        if (args.empty() && (a == "--active" || a == "-a"))
-            activeOnly = true;
-        else if (args.empty() && (a == "--show-secrets" || a == "-s"))
-            continue;
-        else if (args.empty() && a == "--order")
-            return usageError(_(kConnectionUsage), _("option '%s' is not supported"), a.c_str());
-        else
-            args.push_back(a);
-    }
-    IbnmSettings *s = ctx.settings();
-    if (!s)
-        return kExitFailed;
-    if (!args.empty()) {
-        size_t i = 0;
-        const char *id = takeId(args, i);
-        NMConnection *c = findOrComplain(s, id);
-        if (!c)
-            return notFoundStatus(s);
-        if (i < args.size())
-            return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
-        Record r("connection");
-        CharPtr title(g_strdup_printf(_("Connection profile details (%s)"), nm_connection_get_id(c)));
-        r.setTitle(title.get());
-        addSettings(r, c);
-        return r.print(ctx);
-    }
-    PtrArray all = allProfiles(s);
-    // TYPE: tables show nmcli's short name (ethernet), terse output the type.
-    Table t("connections",
-            {{"NAME"}, {"UUID"}, {"TYPE", true, typeShortName}, {"DEVICE"}, {"FILENAME", false}});
-    t.setTitle(activeOnly ? _("NetworkManager active profiles") : _("NetworkManager connection profiles"));
-    // FILENAME is not shown by default: then it costs nothing.
-    bool files = t.shows(ctx, "FILENAME");
-    std::vector<Cell> devices(all->len);
-    if (activeOnly || t.shows(ctx, "DEVICE"))
-        devices = activeDevices(ctx, s, all.get());
-    // nmcli's default order (--order active:name:path): active profiles
-    // first, each part by name (the store lists them by name).
-    std::vector<guint> order;
-    for (int active = 1; active >= 0; active--)
-        for (guint i = 0; i < all->len; i++)
-            if (bool(devices[i]) == bool(active) && (active || !activeOnly))
-                order.push_back(i);
-    for (guint i : order) {
-        auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
-        const char *file = files ? ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p)) : nullptr;
-        const Cell &device = devices[i];
-        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p), device,
-               file ? Cell(file) : Cell()});
-    }
-    return t.print(ctx);
 }
 
 // --- add / modify -----------------------------------------------------------------
@@ -373,6 +184,8 @@ int printKeyfile(NMConnection *c)
     std::fputs(data.get(), stdout);
     return kExitOk;
 }
+
+namespace {
 
 int cmdAdd(Context &ctx, const Args &args)
 {
@@ -455,7 +268,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
     return kExitOk;
 }
 
-// --- delete / reload / import / export ---------------------------------------------------
+// --- delete / reload -------------------------------------------------------------------
 
 // Takes down what `c` brought up on the host before it is deleted; says what
 // was done. False (and nothing deleted) when that fails.
@@ -542,183 +355,6 @@ int cmdReload(Context &ctx, const Args &args)
         return kExitFailed;
     ErrorPtr err;
     if (!ibnm_settings_reload(s, Out(err)))
-        return reportError(err.get());
-    return kExitOk;
-}
-
-// The ifcfg files of a directory, as NetworkManager's ifcfg-rh plugin reads
-// them: ifcfg-NAME, without editor and package-manager leftovers.
-std::vector<std::string> ifcfgFiles(const std::string &dir, GError **error)
-{
-    std::vector<std::string> files;
-    GDir *d = g_dir_open(dir.c_str(), 0, error);
-    if (!d)
-        return files;
-    while (const char *name = g_dir_read_name(d)) {
-        if (!g_str_has_prefix(name, "ifcfg-") || std::strlen(name) == 6)
-            continue;
-        bool leftover = false;
-        for (const char *suffix : {"~", ".bak", ".orig", ".rej", ".rpmnew", ".rpmsave", ".swp", ".tmp"})
-            leftover = leftover || g_str_has_suffix(name, suffix);
-        CharPtr path(g_build_filename(dir.c_str(), name, nullptr));
-        if (!leftover && g_file_test(path.get(), G_FILE_TEST_IS_REGULAR))
-            files.emplace_back(path.get());
-    }
-    g_dir_close(d);
-    std::sort(files.begin(), files.end());
-    return files;
-}
-
-// A directory of ifcfg files in one command: bonds before their ports (a
-// port is checked against its bond), each checked and stored in that order;
-// on any error the profiles this command stored are removed again.
-int importIfcfgDirectory(Context &ctx, const std::string &dir)
-{
-    ErrorPtr err;
-    std::vector<std::string> files = ifcfgFiles(dir, Out(err));
-    if (err)
-        return reportError(err.get());
-    std::vector<Obj<NMConnection>> bonds, others;
-    for (const auto &f : files) {
-        Obj<NMConnection> c(ibnm_ifcfg_import(f.c_str(), Out(err)));
-        if (!c) {
-            // Other types (lo, Ethernet, ...) belong to NetworkManager: skip them.
-            if (g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) {
-                std::fprintf(stderr, _("Warning: %s; skipped\n"), err->message);
-                err.reset();
-                continue;
-            }
-            return reportError(err.get());
-        }
-        bool bond = g_strcmp0(nm_connection_get_connection_type(c.get()), NM_SETTING_BOND_SETTING_NAME) == 0;
-        (bond ? bonds : others).push_back(std::move(c));
-    }
-    if (bonds.empty() && others.empty()) {
-        printError(_("%s has no ifcfg file ibnm can import"), dir.c_str());
-        return kExitFailed;
-    }
-    if (ctx.options.offline) {
-        int rc = kExitOk;
-        for (auto *list : {&bonds, &others})
-            for (auto &c : *list)
-                if (rc == kExitOk)
-                    rc = printKeyfile(c.get());
-        return rc;
-    }
-    IbnmSettings *s = ctx.settings();
-    if (!s)
-        return kExitFailed;
-    std::vector<std::string> added;
-    auto undo = [&]() {
-        for (const auto &uuid : added) {
-            ErrorPtr e;
-            ibnm_settings_delete(s, uuid.c_str(), Out(e));
-        }
-    };
-    for (auto *list : {&bonds, &others}) {
-        for (auto &c : *list) {
-            Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
-            if (!validate(ctx, profile.get(), s) ||
-                (!ctx.options.dryRun && !ibnm_settings_add(s, c.get(), nullptr, Out(err)))) {
-                if (err)
-                    reportError(err.get());
-                undo();
-                if (!added.empty())
-                    printError(_("nothing was imported from %s"), dir.c_str());
-                return kExitFailed;
-            }
-            if (!ctx.options.dryRun)
-                added.emplace_back(nm_connection_get_uuid(c.get()));
-        }
-    }
-    for (auto *list : {&bonds, &others})
-        for (auto &c : *list)
-            if (ctx.options.dryRun)
-                std::printf(_("Dry run: connection '%s' (%s) would be added; nothing was written.\n"),
-                            nm_connection_get_id(c.get()), nm_connection_get_uuid(c.get()));
-            else
-                std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(nm_connection_get_id(c.get())).c_str(),
-                            nm_connection_get_uuid(c.get()));
-    return kExitOk;
-}
-
-int cmdImport(Context &ctx, const Args &args)
-{
-    std::string type = "keyfile", file;
-    for (size_t i = 0; i < args.size(); i += 2) {
-        if (i + 1 >= args.size())
-            return usageError(_(kConnectionUsage), _("value is missing for '%s'"), args[i].c_str());
-        if (args[i] == "type")
-            type = args[i + 1];
-        else if (args[i] == "file")
-            file = args[i + 1];
-        else if (args[i] != "--temporary")
-            return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
-    }
-    if (file.empty())
-        return usageError(_(kConnectionUsage), _("'file' argument is required"));
-    ErrorPtr err;
-    Obj<NMConnection> c;
-    if (type == "ifcfg-rh" || type == "ifcfg") {
-        if (g_file_test(file.c_str(), G_FILE_TEST_IS_DIR))
-            return importIfcfgDirectory(ctx, file);
-        c.reset(ibnm_ifcfg_import(file.c_str(), Out(err)));
-    } else if (type == "keyfile") {
-        // Bounded before it is read: a huge file or a FIFO is refused.
-        GStatBuf st;
-        if (g_stat(file.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-            printError(_("%s: not a regular file"), file.c_str());
-            return kExitFailed;
-        }
-        if (g_stat(file.c_str(), &st) == 0 && st.st_size > IBNM_KEYFILE_MAX_SIZE) {
-            printError(_("%s: the file is larger than %d bytes, the most a keyfile may have"), file.c_str(),
-                       IBNM_KEYFILE_MAX_SIZE);
-            return kExitFailed;
-        }
-        CharPtr data;
-        if (!g_file_get_contents(file.c_str(), Out(data), nullptr, Out(err)))
-            return reportError(err.get());
-        c.reset(ibnm_keyfile_from_data(data.get(), file.c_str(), Out(err)));
-    } else {
-        return usageError(_(kConnectionUsage), _("invalid type '%s'; use keyfile or ifcfg-rh"), type.c_str());
-    }
-    if (!c)
-        return reportError(err.get());
-    Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
-    if (ctx.options.offline)
-        return printKeyfile(c.get());
-    IbnmSettings *s = ctx.settings(true);
-    if (!s)
-        return kExitFailed;
-    if (!nameIsFree(s, nm_connection_get_id(c.get())))
-        return kExitFailed;
-    if (!validate(ctx, profile.get(), s))
-        return kExitFailed;
-    if (!ibnm_settings_add(s, c.get(), nullptr, Out(err)))
-        return reportError(err.get());
-    std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(nm_connection_get_id(c.get())).c_str(),
-                nm_connection_get_uuid(c.get()));
-    return kExitOk;
-}
-
-int cmdExport(Context &ctx, const Args &args)
-{
-    size_t i = 0;
-    const char *id = takeId(args, i);
-    if (!id)
-        return usageError(_(kConnectionUsage), _("missing connection ID"));
-    IbnmSettings *s = ctx.settings();
-    if (!s)
-        return kExitFailed;
-    NMConnection *c = findOrComplain(s, id);
-    if (!c)
-        return notFoundStatus(s);
-    if (i >= args.size())
-        return printKeyfile(c);
-    ErrorPtr err;
-    CharPtr data(ibnm_keyfile_to_data(c, Out(err)));
-    if (!data || !g_file_set_contents_full(args[i].c_str(), data.get(), -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
-                                           Out(err)))
         return reportError(err.get());
     return kExitOk;
 }

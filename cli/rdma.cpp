@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // `ibnm rdma`: soft RDMA links, the GID table, the default RoCE mode and the
-// memlock policy; `ibnm udev-rules`. What changes the host goes through the
-// same path as `connection up`: a transient profile carrying ibnm's [user]
-// keys (rdma.link-type, rdma.link-name, rdma.roce-mode), applied with
-// ibnm_apply_up()/ibnm_apply_down(), so the rules, the plan, the rollback and
-// the report are those of an activation.
+// memlock policy; `ibnm udev-rules`. What changes the host is one typed call
+// of libibnm (ibnm-rdma-apply.h), which runs the plan, the rollback and the
+// report of an activation; its errors name the command's arguments.
 #include "config.h"
 
 #include "cli/cli.hpp"
@@ -14,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include <sys/resource.h>
@@ -39,58 +36,19 @@ const char *const kRdmaUsage = N_(
 namespace {
 
 #ifndef IBNM_CLI_READ_ONLY
-// The words of a command that a transient profile's property stands for:
-// its errors name the word ("netdev: no interface eth9 on this host"), not
-// the profile nor the property the user never wrote.
-struct Word {
-    const char *property;
-    const char *word;
-};
-
-std::string inCommandWords(std::string message, const std::string &id, const std::vector<Word> &words)
+// The typed calls of ibnm-rdma-apply.h take only the dry run.
+IbnmApplyFlags applyFlags(const Context &ctx)
 {
-    for (const std::string &prefix : {"profile '" + id + "': ", id + ": "})
-        for (size_t at; (at = message.find(prefix)) != std::string::npos;)
-            message.erase(at, prefix.size());
-    for (const auto &w : words) {
-        std::string property = std::string(w.property) + ":";
-        for (size_t at = 0; (at = message.find(property, at)) != std::string::npos; at += std::strlen(w.word) + 1)
-            message.replace(at, property.size(), std::string(w.word) + ":");
-    }
-    return message;
+    return ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
 }
 
-// A profile that exists only for this command, applied like a stored one;
-// errors in the command's words.
-int applyTransient(Context &ctx, const std::vector<const char *> &args, bool up, const std::vector<Word> &words)
+// After a typed call: its report (set whether or not the call succeeded),
+// else its error.
+int finish(Context &ctx, IbnmApplyReport *report, const GError *error)
 {
-    std::string id;
-    for (size_t i = 0; i + 1 < args.size() && args[i]; i += 2)
-        if (std::strcmp(args[i], "con-name") == 0)
-            id = args[i + 1];
-    auto rewrite = [&](const std::string &m) { return inCommandWords(m, id, words); };
-    auto fail = [&](const GError *e, const char *usage = nullptr) {
-        ErrorPtr copy(g_error_new_literal(e->domain, e->code, rewrite(e->message).c_str()));
-        return reportError(copy.get(), usage);
-    };
-    ErrorPtr err;
-    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(args.data(), Out(err)));
-    if (!profile)
-        return fail(err.get(), _(kRdmaUsage));
-    IbnmHost *host = ctx.host();
-    if (!host)
-        return kExitFailed;
-    PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
-    g_ptr_array_add(one.get(), g_object_ref(ibnm_profile_get_connection(profile.get())));
-    int flags = IBNM_APPLY_FLAGS_NO_IP | (ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : 0);
-    Obj<IbnmApplyReport> report;
-    if (up)
-        ibnm_apply_up(host, one.get(), nullptr, IbnmApplyFlags(flags), Out(report), Out(err));
-    else
-        ibnm_apply_down(host, one.get(), nullptr, IbnmApplyFlags(flags), Out(report), Out(err));
     if (!report)
-        return err ? fail(err.get()) : kExitFailed;
-    return printReport(ctx, report.get(), rewrite);
+        return error ? reportError(error) : kExitFailed;
+    return printReport(ctx, report);
 }
 
 #endif // IBNM_CLI_READ_ONLY
@@ -130,14 +88,6 @@ int cmdLinkShow(Context &ctx, const Args &args)
 }
 
 #ifndef IBNM_CLI_READ_ONLY
-// `rdma link add NAME type TYPE netdev NETDEV`.
-const std::vector<Word> kLinkWords = {
-    {"connection.interface-name", "netdev"}, {"rdma.link-name", "link name"}, {"rdma.link-type", "type"}};
-const std::vector<Word> kRoceWords = {{"connection.interface-name", "netdev"}, {"rdma.roce-mode", "mode"}};
-// The traffic class and roce_enable commands take the profile keys' values:
-// their errors keep the key's name (rdma.traffic-class-rules: ...).
-const std::vector<Word> kNetdevWord = {{"connection.interface-name", "netdev"}};
-
 int cmdLinkAdd(Context &ctx, const Args &args)
 {
     if (args.empty())
@@ -153,15 +103,18 @@ int cmdLinkAdd(Context &ctx, const Args &args)
         else
             return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
     }
-    if (type != "rxe" && type != "siw")
+    IbnmSoftLinkType linkType;
+    if (!ibnm_soft_link_type_from_string(type.c_str(), &linkType))
         return usageError(_(kRdmaUsage), _("invalid link type '%s'; use rxe or siw"), type.c_str());
     if (netdev.empty())
         return usageError(_(kRdmaUsage), _("'netdev' argument is required"));
-    std::string id = "rdma-link-" + name;
-    return applyTransient(ctx,
-                          {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str(), "rdma.link-type",
-                           type.c_str(), "rdma.link-name", name.c_str(), nullptr},
-                          true, kLinkWords);
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    ibnm_apply_rdma_link_add(host, name.c_str(), linkType, netdev.c_str(), applyFlags(ctx), Out(report), Out(err));
+    return finish(ctx, report.get(), err.get());
 }
 
 int cmdLinkDelete(Context &ctx, const Args &args)
@@ -169,23 +122,13 @@ int cmdLinkDelete(Context &ctx, const Args &args)
     if (args.size() != 1)
         return usageError(_(kRdmaUsage), args.empty() ? _("missing link name") : _("argument '%s' not understood"),
                           args.empty() ? "" : args[1].c_str());
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
+    IbnmHost *host = ctx.host();
+    if (!host)
         return kExitFailed;
-    PtrArray soft(ibnm_inventory_get_soft_links(inv));
-    for (guint s = 0; s < soft->len; s++) {
-        auto *l = static_cast<IbnmSoftLink *>(g_ptr_array_index(soft.get(), s));
-        if (args[0] != ibnm_soft_link_get_name(l))
-            continue;
-        std::string id = "rdma-link-" + args[0];
-        return applyTransient(ctx,
-                              {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
-                               "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
-                               ibnm_soft_link_get_name(l), nullptr},
-                              false, kLinkWords);
-    }
-    printError(_("RDMA link '%s' not found"), args[0].c_str());
-    return kExitNotFound;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    ibnm_apply_rdma_link_delete(host, args[0].c_str(), applyFlags(ctx), Out(report), Out(err));
+    return finish(ctx, report.get(), err.get());
 }
 #endif // IBNM_CLI_READ_ONLY
 
@@ -325,22 +268,28 @@ int cmdRoceMode(Context &ctx, const Args &args)
     if (args.size() > 3)
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[3].c_str());
     guint port = 0;
-    std::string mode;
+    bool set = false;
+    IbnmRoceMode mode = IBNM_ROCE_MODE_V2;
     // PORT, then the mode in any form rdma.roce-mode takes (v1, 1,
-    // "IB/RoCE v1", v2, 2, "RoCE v2"): the key's own check decides.
-    Obj<IbnmProfile> scratch(ibnm_profile_new(nullptr));
+    // "IB/RoCE v1", v2, 2, "RoCE v2").
     for (size_t i = 1; i < args.size(); i++) {
         guint64 n = 0;
-        ErrorPtr err;
-        if (i == 1 && args.size() == 3 && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
-            port = guint(n);
-        else if (i == 1 && args.size() == 2 && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
+        if (i == 1 && g_ascii_string_to_unsigned(args[i].c_str(), 10, 1, 255, &n, nullptr))
             port = guint(n); // `roce-mode DEV 2` shows port 2
-        else if (mode.empty() && ibnm_profile_set_user_option(scratch.get(), "rdma.roce-mode", args[i].c_str(), Out(err)))
-            mode = args[i];
+        else if (!set && ibnm_roce_mode_from_string(args[i].c_str(), &mode))
+            set = true;
         else
             return usageError(_(kRdmaUsage), _("invalid RoCE mode '%s'; use v1, v2, 1, 2, \"IB/RoCE v1\" or \"RoCE v2\""),
                               args[i].c_str());
+    }
+    if (set) {
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return kExitFailed;
+        Obj<IbnmApplyReport> report;
+        ErrorPtr err;
+        ibnm_apply_roce_mode(host, args[0].c_str(), port, mode, applyFlags(ctx), Out(report), Out(err));
+        return finish(ctx, report.get(), err.get());
     }
     IbnmInventory *inv = ctx.inventory();
     if (!inv)
@@ -350,65 +299,23 @@ int cmdRoceMode(Context &ctx, const Args &args)
         printError(_("device '%s' not found"), args[0].c_str());
         return kExitNotFound;
     }
-    if (mode.empty()) {
-        // As cma_roce_mode prints it: configfs where the device's directory
-        // exists, else the kernel's default (which that directory would show).
-        Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SOURCE"}});
-        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
-        for (guint k = 0; ports && k < ports->len; k++) {
-            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
-            if (port && ibnm_rdma_port_get_number(p) != port)
-                continue;
-            bool configfs = ibnm_rdma_port_get_default_roce_mode(p) != nullptr;
-            gint tos = ibnm_rdma_port_get_default_roce_tos(p);
-            if (tos < 0)
-                tos = 0; // the kernel's default ToS
-            t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
-                   Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
-                   Cell(configfs ? "configfs" : "kernel-default")});
-        }
-        return t.print(ctx);
+    // As cma_roce_mode prints it: configfs where the device's directory
+    // exists, else the kernel's default (which that directory would show).
+    Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SOURCE"}});
+    GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+    for (guint k = 0; ports && k < ports->len; k++) {
+        auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+        if (port && ibnm_rdma_port_get_number(p) != port)
+            continue;
+        bool configfs = ibnm_rdma_port_get_default_roce_mode(p) != nullptr;
+        gint tos = ibnm_rdma_port_get_default_roce_tos(p);
+        if (tos < 0)
+            tos = 0; // the kernel's default ToS
+        t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
+               Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
+               Cell(configfs ? "configfs" : "kernel-default")});
     }
-    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, port ? port : 1);
-    if (!p) {
-        printError(_("device '%s' has no port %u"), args[0].c_str(), port ? port : 1);
-        return kExitNotFound;
-    }
-    std::string id = "roce-mode-" + args[0];
-    // A soft link is named by its [user] keys (the activation finds it by
-    // name and adds nothing, as it exists); a hardware port through its netdev.
-    PtrArray soft(ibnm_inventory_get_soft_links(inv));
-    for (guint s = 0; s < soft->len; s++) {
-        auto *l = static_cast<IbnmSoftLink *>(g_ptr_array_index(soft.get(), s));
-        if (args[0] == ibnm_soft_link_get_name(l))
-            return applyTransient(ctx,
-                                  {"type", "ethernet", "con-name", id.c_str(), "ifname", ibnm_soft_link_get_netdev(l),
-                                   "rdma.link-type", ibnm_soft_link_get_link_type(l), "rdma.link-name",
-                                   ibnm_soft_link_get_name(l), "rdma.roce-mode", mode.c_str(), nullptr},
-                                  true, kRoceWords);
-    }
-    const char *const *netdevs = ibnm_rdma_port_get_netdevs(p);
-    if (!netdevs || !netdevs[0]) {
-        printError(_("port %s/%u has no network interface to set the RoCE mode through"), args[0].c_str(),
-                   ibnm_rdma_port_get_number(p));
-        return kExitFailed;
-    }
-    return applyTransient(
-        ctx, {"type", "ethernet", "con-name", id.c_str(), "ifname", netdevs[0], "rdma.roce-mode", mode.c_str(), nullptr},
-        true, kRoceWords);
-}
-
-// The netdev a transient profile for `port` of `device` names, or "" after
-// printing why there is none.
-std::string portNetdev(const std::string &device, IbnmRdmaPort *p)
-{
-    const char *const *netdevs = ibnm_rdma_port_get_netdevs(p);
-    if (!netdevs || !netdevs[0]) {
-        printError(_("port %s/%u has no network interface to apply the setting through"), device.c_str(),
-                   ibnm_rdma_port_get_number(p));
-        return {};
-    }
-    return netdevs[0];
+    return t.print(ctx);
 }
 
 // --- traffic-class --------------------------------------------------------------
@@ -428,6 +335,29 @@ int cmdTrafficClass(Context &ctx, const Args &args)
         port = guint(n);
         device.resize(slash);
     }
+    if (args.size() > 1) {
+        // One value is the port's class; words with addresses are rules.
+        gint tclass = -1;
+        std::vector<const char *> rules;
+        for (size_t i = 1; i < args.size(); i++) {
+            if (args[i].find("src_ip=") != std::string::npos || args[i].find("dst_ip=") != std::string::npos)
+                rules.push_back(args[i].c_str());
+            else if (tclass >= 0)
+                return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
+            else if ((tclass = ibnm_traffic_class_from_string(args[i].c_str())) < 0)
+                return usageError(_(kRdmaUsage), _("invalid traffic class '%s'; use 0-255 or dscp:0-63"),
+                                  args[i].c_str());
+        }
+        rules.push_back(nullptr);
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return kExitFailed;
+        Obj<IbnmApplyReport> report;
+        ErrorPtr err;
+        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx), Out(report),
+                                 Out(err));
+        return finish(ctx, report.get(), err.get());
+    }
     IbnmInventory *inv = ctx.inventory();
     if (!inv)
         return kExitFailed;
@@ -436,49 +366,20 @@ int cmdTrafficClass(Context &ctx, const Args &args)
         printError(_("device '%s' not found"), device.c_str());
         return kExitNotFound;
     }
-    if (args.size() == 1) {
-        Table t("traffic-classes", {{"DEV"}, {"PORT"}, {"TCLASS"}, {"DSCP"}, {"RULES"}});
-        GPtrArray *ports = ibnm_rdma_device_get_ports(d);
-        for (guint k = 0; ports && k < ports->len; k++) {
-            auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
-            if (port && ibnm_rdma_port_get_number(p) != port)
-                continue;
-            gint tc = ibnm_rdma_port_get_traffic_class(p);
-            std::string rules;
-            for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
-                rules += (rules.empty() ? "" : "; ") + std::string(*x);
-            t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), tc >= 0 ? Cell(std::to_string(tc)) : Cell(),
-                   tc >= 0 ? Cell(std::to_string(tc >> 2)) : Cell(), rules.empty() ? Cell() : Cell(rules)});
-        }
-        return t.print(ctx);
+    Table t("traffic-classes", {{"DEV"}, {"PORT"}, {"TCLASS"}, {"DSCP"}, {"RULES"}});
+    GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+    for (guint k = 0; ports && k < ports->len; k++) {
+        auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+        if (port && ibnm_rdma_port_get_number(p) != port)
+            continue;
+        gint tc = ibnm_rdma_port_get_traffic_class(p);
+        std::string rules;
+        for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
+            rules += (rules.empty() ? "" : "; ") + std::string(*x);
+        t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), tc >= 0 ? Cell(std::to_string(tc)) : Cell(),
+               tc >= 0 ? Cell(std::to_string(tc >> 2)) : Cell(), rules.empty() ? Cell() : Cell(rules)});
     }
-    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, port ? port : 1);
-    if (!p) {
-        printError(_("device '%s' has no port %u"), device.c_str(), port ? port : 1);
-        return kExitNotFound;
-    }
-    // One value is the global class; words with addresses are rules. The
-    // profile keys check them (rdma.traffic-class, rdma.traffic-class-rules).
-    std::string global, rules;
-    for (size_t i = 1; i < args.size(); i++) {
-        if (args[i].find("src_ip=") != std::string::npos || args[i].find("dst_ip=") != std::string::npos)
-            rules += (rules.empty() ? "" : ";") + args[i];
-        else if (global.empty() && args[i] != "-1")
-            global = args[i];
-        else
-            return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
-    }
-    std::string netdev = portNetdev(device, p);
-    if (netdev.empty())
-        return kExitFailed;
-    std::string id = "traffic-class-" + device;
-    std::vector<const char *> words = {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str()};
-    if (!global.empty())
-        words.insert(words.end(), {"rdma.traffic-class", global.c_str()});
-    if (!rules.empty())
-        words.insert(words.end(), {"rdma.traffic-class-rules", rules.c_str()});
-    words.push_back(nullptr);
-    return applyTransient(ctx, words, true, kNetdevWord);
+    return t.print(ctx);
 }
 
 // --- roce-enable ----------------------------------------------------------------
@@ -505,10 +406,6 @@ int cmdRoceEnable(Context &ctx, const Args &args)
         t.add({args[0], roce < 0 ? Cell() : Cell(roce ? "yes" : "no")});
         return t.print(ctx);
     }
-    IbnmRdmaPort *p = ibnm_rdma_device_get_port(d, 1);
-    std::string netdev = p ? portNetdev(args[0], p) : std::string();
-    if (netdev.empty())
-        return kExitFailed;
     if (args[1] == "no" && roce != 0) {
         GPtrArray *ports = ibnm_rdma_device_get_ports(d);
         std::fprintf(stderr,
@@ -516,11 +413,13 @@ int cmdRoceEnable(Context &ctx, const Args &args)
                        "RDMA over Ethernet stops there until RoCE is enabled again.\n"),
                      args[0].c_str(), ports ? ports->len : 0);
     }
-    std::string id = "roce-enable-" + args[0];
-    return applyTransient(ctx,
-                          {"type", "ethernet", "con-name", id.c_str(), "ifname", netdev.c_str(), "rdma.roce-enable",
-                           args[1].c_str(), nullptr},
-                          true, kNetdevWord);
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    ibnm_apply_roce_enable(host, args[0].c_str(), args[1] == "yes", applyFlags(ctx), Out(report), Out(err));
+    return finish(ctx, report.get(), err.get());
 }
 
 #endif // IBNM_CLI_READ_ONLY

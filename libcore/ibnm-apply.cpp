@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "libcore/ibnm-apply.h"
+#include "libcore/ibnm-apply-private.hpp"
 
 #include "libcore/activation/engine.hpp"
 #include "libcore/profiles/profile-rules.hpp"
@@ -223,13 +224,13 @@ ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activati
             ibnm::platform::Prerequisites needs;
             needs.softLinkDrivers.insert(*r.linkType);
             if (auto st = platform.prepare(needs); !st)
-                return std::move(st).error().withContext("rdma.link-type");
+                return std::move(st).error().withContext(r.names.linkType);
         }
         if (r.roceMode || r.roceTos) {
             ibnm::platform::Prerequisites needs;
             needs.rdmaCmConfigfs = true;
             if (auto st = platform.prepare(needs); !st)
-                return std::move(st).error().withContext(r.roceMode ? "rdma.roce-mode" : "rdma.roce-tos");
+                return std::move(st).error().withContext(r.roceMode ? r.names.roceMode : r.names.roceTos);
         }
     }
     return {};
@@ -276,18 +277,17 @@ void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profi
     g_file_set_contents_full(path.c_str(), text.c_str(), -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644, nullptr);
 }
 
-// Shared body of up and down. Up refuses, before it changes anything,
-// profiles that `ibnm check` finds an error in on this host (check asks the
-// same planner, so the two always agree); the error keeps its code and
-// names the profile and property.
-gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
-             IbnmApplyReport **out, GError **error)
+} // namespace
+
+// Every apply's one path. Up refuses, before it changes anything, what the
+// request's rules find (for profiles: what `ibnm check` finds on this host,
+// which asks the same planner, so the two always agree); the error keeps its
+// code and names the profile and property.
+gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
+                        GError **error)
 {
     return ibnm::guard(error, [&]() -> ibnm::Status {
-        auto selected = toVector(profiles);
-        auto everything = all ? toVector(all) : selected;
-        bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
-        bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+        bool goingUp = request.goingUp;
         // With a deadline (the dispatcher hook's), a change after it is
         // refused and the engine undoes what was done.
         auto deadline = ibnm::hostDeadlinePlatform(host);
@@ -305,45 +305,35 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
         auto snapshot = platform.readHost();
         if (!snapshot.ok())
             return std::move(snapshot).error();
-        // As NetworkManager activates a port's controller with it, a port
-        // whose bond is not on the host brings its bond profile up too.
-        if (goingUp && !rdmaOnly)
-            selected = withMissingBonds(selected, everything, *snapshot);
-        // Setting the addresses itself, ibnm is the standalone activator.
-        auto desired = ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
+        auto desired = request.resolve(*snapshot);
         if (!desired.ok())
             return std::move(desired).error();
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        options.rdmaOnly = rdmaOnly;
-        if (goingUp && !rdmaOnly) {
-            for (const auto &f : ibnm::rules::checkAll(selected, &*snapshot, &everything, withIp)) {
-                if (f.severity != IBNM_SEVERITY_ERROR)
-                    continue;
-                ibnm::Error e = ibnm::Error(f.code, f.message).withProfile(f.profileId);
+        options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+        if (goingUp && request.refuse) {
+            if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
                 if (out) {
                     ibnm::activation::Report refused;
                     refused.ok = false;
-                    refused.error = e.toString();
-                    refused.errorCode = e.code();
-                    refused.failure = e;
+                    refused.error = e->toString();
+                    refused.errorCode = e->code();
+                    refused.failure = *e;
                     *out = wrap(std::move(refused));
                 }
-                return e;
+                return *e;
             }
         }
-        // The modules and configfs the RDMA settings need, once the profiles
-        // are known to be right (nothing to load for a dry run or down).
+        // The modules and configfs the RDMA settings need, once the request
+        // is known to be right (nothing to load for a dry run or down).
         if (goingUp && !options.dryRun)
             if (auto st = prepareFor(platform, *desired); !st)
                 return st;
         auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
                               : ibnm::activation::down(platform, *desired, options);
         bool ok = report.ok;
-        // Stored profiles (the caller passed them all) brought up or down
-        // by ibnm itself, not NetworkManager's hook (rdma-only).
-        if (ok && !options.dryRun && !rdmaOnly && all != nullptr)
-            updateActiveRecord(host, selected, goingUp);
+        if (ok && !options.dryRun && request.applied)
+            request.applied();
         std::optional<ibnm::Error> failure = report.failure;
         std::string message = report.error;
         IbnmError code = report.errorCode;
@@ -353,6 +343,40 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
             return failure ? *failure : ibnm::Error(code, message);
         return {};
     });
+}
+
+namespace {
+
+// ibnm_apply_up() and ibnm_apply_down() of profiles.
+gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+             IbnmApplyReport **out, GError **error)
+{
+    auto selected = toVector(profiles);
+    auto everything = all ? toVector(all) : selected;
+    bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
+    bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+    ibnm::ApplyRequest request;
+    request.goingUp = goingUp;
+    request.resolve = [&](const ibnm::model::Host &snapshot) {
+        // As NetworkManager activates a port's controller with it, a port
+        // whose bond is not on the host brings its bond profile up too.
+        if (goingUp && !rdmaOnly)
+            selected = withMissingBonds(selected, everything, snapshot);
+        // Setting the addresses itself, ibnm is the standalone activator.
+        return ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
+    };
+    if (!rdmaOnly)
+        request.refuse = [&](const ibnm::model::Host &snapshot) -> std::optional<ibnm::Error> {
+            for (const auto &f : ibnm::rules::checkAll(selected, &snapshot, &everything, withIp))
+                if (f.severity == IBNM_SEVERITY_ERROR)
+                    return ibnm::Error(f.code, f.message).withProfile(f.profileId);
+            return std::nullopt;
+        };
+    // Stored profiles (the caller passed them all) brought up or down by
+    // ibnm itself, not NetworkManager's hook (rdma-only).
+    if (!rdmaOnly && all != nullptr)
+        request.applied = [&]() { updateActiveRecord(host, selected, goingUp); };
+    return ibnm::runApply(host, flags, request, out, error);
 }
 
 } // namespace
@@ -701,7 +725,7 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
  * (a P_Key child as the kernel named it, a port found by its GUID) when that
  * interface exists, is up, and ibnm_apply_up() would change nothing.
  *
- * Returns: (transfer full) (element-type utf8): one entry a profile, in
+ * Returns: (transfer container) (element-type utf8): one entry a profile, in
  *   order: the interface name, or %NULL where the profile is not active;
  *   %NULL with @error set when the host cannot be read
  *

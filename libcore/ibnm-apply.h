@@ -40,7 +40,8 @@ GType ibnm_step_state_get_type(void);
  *   RDMA links, RoCE defaults, traffic class/TTL, umcast and the
  *   connected-mode probe (what the dispatcher plugin uses)
  *
- * How ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() run.
+ * How ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() run;
+ * the typed RDMA calls (ibnm_apply_rdma_link_add(), ...) take the dry run only.
  *
  * Since: 0.1
  */

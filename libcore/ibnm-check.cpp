@@ -28,7 +28,7 @@
  * the rules across profiles and those of ibnm's own options (an rxe link with
  * RoCE v1, a siw link with RoCE v2).
  *
- * Returns: (transfer full) (element-type IbnmFinding): the findings, errors
+ * Returns: (transfer container) (element-type IbnmFinding): the findings, errors
  *   first, then warnings, then information.
  *
  * Since: 0.1
@@ -40,7 +40,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
 
 /**
  * ibnm_check_profiles_standalone:
- * @profiles: (element-type IbnmProfile): the profiles to check together
+ * @profiles: (element-type NM.Connection): the profiles to check together
  * @inventory: (nullable): the host to check them against
  * @standalone: whether ibnm activates the profiles itself (no NetworkManager):
  *   then what ibnm cannot do alone is an error too, as `up` refuses it (an
@@ -48,7 +48,7 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
  *
  * ibnm_check_profiles() for a mode.
  *
- * Returns: (transfer full) (element-type IbnmFinding): the findings.
+ * Returns: (transfer container) (element-type IbnmFinding): the findings.
  *
  * Since: 0.1
  */
@@ -65,9 +65,17 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
             connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
-        for (const auto &f : ibnm::rules::checkAll(connections, host, nullptr, standalone))
-            g_ptr_array_add(result, ibnm_finding_new(f.profileId.c_str(), f.property.c_str(), f.severity,
-                                                     f.message.c_str(), f.hint.empty() ? nullptr : f.hint.c_str()));
+        for (const auto &f : ibnm::rules::checkAll(connections, host, nullptr, standalone)) {
+            std::vector<const char *> related;
+            for (const auto &r : f.related)
+                related.push_back(r.c_str());
+            related.push_back(nullptr);
+            g_ptr_array_add(result, g_object_new(IBNM_TYPE_FINDING, IBNM_FINDING_PROFILE_ID, f.profileId.c_str(),
+                                                 IBNM_FINDING_PROPERTY, f.property.c_str(), IBNM_FINDING_SEVERITY,
+                                                 f.severity, IBNM_FINDING_MESSAGE, f.message.c_str(),
+                                                 IBNM_FINDING_HINT, f.hint.empty() ? nullptr : f.hint.c_str(),
+                                                 IBNM_FINDING_RELATED_PROFILES, related.data(), nullptr));
+        }
     } catch (const std::bad_alloc &) {
         g_error("libibnm: out of memory");
     } catch (const std::exception &e) {

@@ -5,6 +5,8 @@
 
 #include "libcore/support/gobject.hpp"
 
+#include "libcore/support/raii.hpp"
+
 #include <string>
 
 GType ibnm_severity_get_type(void)
@@ -32,9 +34,10 @@ struct IbnmFindingPrivate {
     IbnmSeverity severity_ = IBNM_SEVERITY_INFO;
     std::string message_;
     std::string hint_;
+    ibnm::GStrvPtr related_; // NULL: none
 };
 
-enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, N_PROPS };
+enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, PROP_RELATED_PROFILES, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 IBNM_DEFINE_FINAL_TYPE(IbnmFinding, ibnm_finding, G_TYPE_OBJECT)
@@ -59,6 +62,11 @@ static void ibnm_finding_set_property(GObject *object, guint prop_id, const GVal
     case PROP_HINT:
         priv->hint_ = str();
         break;
+    case PROP_RELATED_PROFILES: {
+        auto *v = static_cast<char **>(g_value_get_boxed(value));
+        priv->related_.reset(v && *v ? g_strdupv(v) : nullptr);
+        break;
+    }
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -83,6 +91,9 @@ static void ibnm_finding_get_property(GObject *object, guint prop_id, GValue *va
     case PROP_HINT:
         g_value_set_string(value, ibnm_finding_get_hint(self));
         break;
+    case PROP_RELATED_PROFILES:
+        g_value_set_boxed(value, ibnm_finding_get_related_profiles(self));
+        break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -102,6 +113,8 @@ static void ibnm_finding_class_init_impl(IbnmFindingClass *klass)
                                              IBNM_SEVERITY_INFO, flags);
     props[PROP_MESSAGE] = g_param_spec_string(IBNM_FINDING_MESSAGE, nullptr, nullptr, nullptr, flags);
     props[PROP_HINT] = g_param_spec_string(IBNM_FINDING_HINT, nullptr, nullptr, nullptr, flags);
+    props[PROP_RELATED_PROFILES] =
+        g_param_spec_boxed(IBNM_FINDING_RELATED_PROFILES, nullptr, nullptr, G_TYPE_STRV, flags);
     g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
@@ -243,4 +256,57 @@ const char *ibnm_finding_get_hint(IbnmFinding *self)
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
     auto *priv = ibnm_finding_priv(self);
     return priv->hint_.empty() ? nullptr : priv->hint_.c_str();
+}
+
+/**
+ * IbnmFinding:related-profiles:
+ *
+ * The ids of the other profiles the finding involves: the ports whose type
+ * makes a bond's mode wrong, the profile that claims the same interface, the
+ * profile whose addition made a plan of several fail. Empty when the
+ * finding is about its profile alone.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_finding_get_related_profiles:
+ * @finding: the object
+ *
+ * Gets the #IbnmFinding:related-profiles property: which other profiles
+ * the finding involves, so that a caller checking a change can tell the
+ * findings that change causes (about its profile, or involving it) from
+ * those that were there without it.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the ids of the other
+ *   profiles the finding involves; empty, never %NULL.
+ *
+ * Since: 0.1
+ */
+const char *const *ibnm_finding_get_related_profiles(IbnmFinding *self)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
+    static const char *const none[] = {nullptr};
+    auto *priv = ibnm_finding_priv(self);
+    return priv->related_ ? priv->related_.get() : none;
+}
+
+/**
+ * ibnm_finding_involves:
+ * @finding: the object
+ * @profile_id: a profile's id
+ *
+ * Whether the finding is about the profile or involves it
+ * (#IbnmFinding:related-profiles).
+ *
+ * Returns: %TRUE when @profile_id is the finding's profile or one of its
+ *   related profiles
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_finding_involves(IbnmFinding *self, const char *profile_id)
+{
+    g_return_val_if_fail(IBNM_IS_FINDING(self), FALSE);
+    g_return_val_if_fail(profile_id != nullptr, FALSE);
+    auto *priv = ibnm_finding_priv(self);
+    return priv->profileId_ == profile_id || (priv->related_ && g_strv_contains(priv->related_.get(), profile_id));
 }

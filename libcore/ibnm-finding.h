@@ -76,6 +76,14 @@ G_DECLARE_FINAL_TYPE(IbnmFinding, ibnm_finding, IBNM, FINDING, GObject)
  * Since: 0.1
  */
 #define IBNM_FINDING_HINT "hint"
+/**
+ * IBNM_FINDING_RELATED_PROFILES:
+ *
+ * The name of the #IbnmFinding:related-profiles property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_FINDING_RELATED_PROFILES "related-profiles"
 
 IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, IbnmSeverity severity,
                               const char *message, const char *hint);
@@ -84,5 +92,7 @@ const char *ibnm_finding_get_property(IbnmFinding *finding);
 IbnmSeverity ibnm_finding_get_severity(IbnmFinding *finding);
 const char *ibnm_finding_get_message(IbnmFinding *finding);
 const char *ibnm_finding_get_hint(IbnmFinding *finding);
+const char *const *ibnm_finding_get_related_profiles(IbnmFinding *finding);
+gboolean ibnm_finding_involves(IbnmFinding *finding, const char *profile_id);
 
 G_END_DECLS

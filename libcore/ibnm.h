@@ -11,4 +11,5 @@
 #include "ibnm-profile.h"
 #include "ibnm-check.h"
 #include "ibnm-apply.h"
+#include "ibnm-rdma-apply.h"
 #include "ibnm-settings.h"

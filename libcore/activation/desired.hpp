@@ -69,10 +69,30 @@ struct DesiredEthernet {
     DesiredIp ip;
 };
 
-// The RDMA extras of any profile (ethernet, infiniband, bond).
+// What the planner's errors call each value of a DesiredRdma: a profile's
+// keys, or the arguments of a typed call (ibnm-rdma-apply.h: "netdev",
+// "mode"), so that an error names what the caller wrote, once.
+struct RdmaNames {
+    std::string netdev = "connection.interface-name";
+    std::string linkType = "rdma.link-type";
+    std::string linkName = "rdma.link-name";
+    std::string roceMode = "rdma.roce-mode";
+    std::string roceTos = "rdma.roce-tos";
+    std::string trafficClass = "rdma.traffic-class";
+    std::string tcRules = "rdma.traffic-class-rules";
+    std::string roceEnable = "rdma.roce-enable";
+    std::string ttl = "rdma.ttl";
+};
+
+// The RDMA extras of any profile (ethernet, infiniband, bond), or of a typed
+// call. The target: a new soft link (linkType), else `device` and `port`
+// when a typed call names them, else the RDMA port behind `netdev`.
 struct DesiredRdma {
     Origin origin;
+    RdmaNames names;
     std::string netdev;                       // the profile's interface
+    std::string device;                       // typed calls: the RDMA device
+    unsigned port = 1;                        // and its port
     std::optional<model::SoftLinkType> linkType;
     std::string linkName;                     // resolved default when unset
     std::optional<model::RoceMode> roceMode;

@@ -198,6 +198,9 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
                 return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
             device = r.linkName;
+        } else if (!r.device.empty()) {
+            device = r.device;
+            portNo = r.port;
         } else if (const auto *nd = hi.findNetdev(r.netdev)) {
             device = nd->rdmaDevice;
             portNo = nd->rdmaPort;

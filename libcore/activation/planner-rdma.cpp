@@ -25,17 +25,16 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
     if (x.linkType) {
         if (!netdevKnown)
             return Error(IBNM_ERROR_NOT_FOUND,
-                         strprintf(_("the netdev %s of the soft RDMA link does not exist on this host"),
-                                   x.netdev.c_str()),
+                         strprintf(_("no interface %s on this host"), x.netdev.c_str()),
                          ENODEV)
-                .withProperty("connection.interface-name")
+                .withProperty(x.names.netdev)
                 .withProfile(origin);
         if (netdev && netdev->type != 1)
             return Error(IBNM_ERROR_NOT_SUPPORTED,
                          strprintf(_("%s is not an Ethernet interface; soft RDMA links run over Ethernet"),
                                    x.netdev.c_str()),
                          EINVAL)
-                .withProperty("rdma.link-type")
+                .withProperty(x.names.linkType)
                 .withProfile(origin);
         const model::SoftLink *cur = model::findSoftLink(host_, x.linkName);
         if (cur && (cur->netdev != x.netdev || cur->type != *x.linkType))
@@ -43,13 +42,13 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                          strprintf(_("the RDMA link %s exists already over %s"), x.linkName.c_str(),
                                    cur->netdev.c_str()),
                          EEXIST)
-                .withProperty("rdma.link-name")
+                .withProperty(x.names.linkName)
                 .withProfile(origin);
         if (cur == nullptr) {
             if (index_.findDevice(x.linkName))
                 return Error(IBNM_ERROR_EXISTS,
                              strprintf(_("an RDMA device named %s exists already"), x.linkName.c_str()), EEXIST)
-                    .withProperty("rdma.link-name")
+                    .withProperty(x.names.linkName)
                     .withProfile(origin);
             for (const auto &l : host_.softLinks)
                 if (l.netdev == x.netdev && l.type == *x.linkType)
@@ -57,7 +56,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                                  strprintf(_("%s already has the %s link %s; the kernel allows one per netdev"),
                                            x.netdev.c_str(), model::softLinkTypeName(*x.linkType), l.name.c_str()),
                                  EEXIST)
-                        .withProperty("rdma.link-name")
+                        .withProperty(x.names.linkName)
                         .withProfile(origin);
             const char *type = model::softLinkTypeName(*x.linkType);
             add("add-rdma-link", x.linkName, strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(),
@@ -72,6 +71,13 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         device = x.linkName;
         softType = x.linkType;
         dev = index_.findDevice(device);
+    } else if (!x.device.empty()) {
+        // A typed call names the device and port (which need no netdev).
+        device = x.device;
+        portNo = x.port;
+        dev = index_.findDevice(device);
+        if (const auto *l = model::findSoftLink(host_, device))
+            softType = l->type;
     } else if (auto lag = lagDevices_.find(x.netdev); lag != lagDevices_.end()) {
         // The bond this plan forms puts the card in RoCE LAG mode: the
         // settings go to the bonded device, which exists once both ports
@@ -91,14 +97,14 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                                      "active-backup, balance-xor or 802.3ad (add the port profiles first)"),
                                    x.netdev.c_str()),
                          ENODEV)
-                .withProperty("connection.interface-name")
+                .withProperty(x.names.netdev)
                 .withProfile(origin);
         if (netdev == nullptr || netdev->rdmaDevice.empty())
             return Error(IBNM_ERROR_NOT_FOUND,
                          strprintf(_("no RDMA device is behind %s; set rdma.link-type to add a soft RDMA link"),
                                    x.netdev.c_str()),
                          ENODEV)
-                .withProperty("connection.interface-name")
+                .withProperty(x.names.netdev)
                 .withProfile(origin);
         device = netdev->rdmaDevice;
         portNo = netdev->rdmaPort;
@@ -122,25 +128,25 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                      strprintf(_("%s does not support %s; the kernel refuses it"), object.c_str(),
                                model::roceModeName(*x.roceMode)),
                      EINVAL)
-            .withProperty("rdma.roce-mode")
+            .withProperty(x.names.roceMode)
             .withProfile(origin);
     if ((x.trafficClass || x.ttl) && !(dev && model::hasTrafficClassFiles(*dev)))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("%s has no traffic class or TTL files (mlx5 devices only)"), device.c_str()),
                      ENOENT)
-            .withProperty(x.trafficClass ? "rdma.traffic-class" : "rdma.ttl")
+            .withProperty(x.trafficClass ? x.names.trafficClass : x.names.ttl)
             .withProfile(origin);
 
     if (!x.tcRules.empty() && !(dev && model::hasTrafficClassFiles(*dev)))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("%s has no traffic class file for rules (mlx5 devices only)"), device.c_str()),
                      ENOENT)
-            .withProperty("rdma.traffic-class-rules")
+            .withProperty(x.names.tcRules)
             .withProfile(origin);
     if (x.roceEnable && !(dev && model::hasRoceEnableFile(*dev)))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("%s has no roce_enable file (mlx5 PCI functions only)"), device.c_str()), ENOENT)
-            .withProperty("rdma.roce-enable")
+            .withProperty(x.names.roceEnable)
             .withProfile(origin);
     // roce_enable first: the other settings are for the RoCE it enables.
     if (x.roceEnable && dev && dev->roceEnabled != x.roceEnable) {

@@ -66,6 +66,24 @@ Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::
     return Finding{idOf(c), std::move(property), severity, std::move(message), std::move(hint)};
 }
 
+// `f`, involving the profiles `others`: the rule looked at them to find it.
+Finding involving(Finding f, const std::vector<NMConnection *> &others)
+{
+    for (NMConnection *o : others) {
+        std::string id = idOf(o);
+        if (id != f.profileId && std::find(f.related.begin(), f.related.end(), id) == f.related.end())
+            f.related.push_back(id);
+    }
+    return f;
+}
+
+// make(), involving `others`.
+Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message, std::string hint,
+             const std::vector<NMConnection *> &others)
+{
+    return involving(make(c, std::move(property), severity, std::move(message), std::move(hint)), others);
+}
+
 // The IPoIB port interface whose port GUID (the last 8 of the 20 address
 // bytes, the only stable part) is that of `mac`; empty when none.
 std::string netdevByMac(const model::Host *host, const char *mac)
@@ -437,14 +455,18 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                strprintf(_("bond.options: mode %s; IPoIB ports can only join an active-backup "
                                            "bond"),
                                          mode.c_str()),
-                               _("Set bond.options mode=active-backup.")));
+                               _("Set bond.options mode=active-backup."),
+                               ib));
+        std::vector<NMConnection *> bondAndIb = ib;
+        bondAndIb.push_back(bond);
         for (NMConnection *e : eth)
             out.push_back(make(e, "connection.master",
                                IBNM_SEVERITY_ERROR,
                                strprintf(_("connection.master: bond %s has IPoIB ports (%s); Ethernet and IPoIB "
                                            "ports cannot share a bond"),
                                          ifnameOf(bond).c_str(), ifnameOf(ib.empty() ? bond : ib[0]).c_str()),
-                               _("Put the Ethernet ports into a bond of their own.")));
+                               _("Put the Ethernet ports into a bond of their own."),
+                               bondAndIb));
         std::string fom = model::failOverMacName(bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC));
         const model::Bond *onHost = host ? host->findBond(ifnameOf(bond)) : nullptr;
         bool hasPorts = onHost && !onHost->ports.empty();
@@ -458,13 +480,15 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                    strprintf(_("bond.options: fail_over_mac=%s: IPoIB ports cannot take a MAC "
                                                "address, so the kernel switches the bond to fail_over_mac=active "
                                                "at its first port"),
-                                             fom.c_str())));
+                                             fom.c_str()),
+                                   {}, ib));
             else
                 out.push_back(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
                                    strprintf(_("bond.options: bond %s has ports and fail_over_mac=%s; the kernel "
                                                "refuses further IPoIB ports"),
                                              ifnameOf(bond).c_str(), onHost->failOverMac.c_str()),
-                                   _("Take the bond down so that it is created again.")));
+                                   _("Take the bond down so that it is created again."),
+                                   ib));
         }
         std::string bondProperty;
         guint32 bondMtu = profileMtu(bond, &bondProperty);
@@ -489,12 +513,14 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
                                              bondProperty.c_str(), bondMtu, ifnameOf(p).c_str(),
                                              r.error().message().c_str()),
                                    strprintf(_("Lower the bond's MTU, or put %s in connected mode."),
-                                             ifnameOf(p).c_str())));
+                                             ifnameOf(p).c_str()),
+                                   {p}));
             else if (guint32 portMtu = nm_setting_infiniband_get_mtu(pib); portMtu != 0 && portMtu != *r)
                 out.push_back(make(p, "infiniband.mtu", IBNM_SEVERITY_INFO,
                                    strprintf(_("infiniband.mtu: the port takes its bond's MTU %u at enslave, not "
                                                "%u"),
-                                             *r, portMtu)));
+                                             *r, portMtu),
+                                   {}, {bond}));
         }
     }
     for (NMConnection *p : orphans) {
@@ -534,7 +560,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                    strprintf(_("infiniband.mac-address: profile '%s' names the port %s '%s'; one port "
                                                "cannot have two persistent names"),
                                              idOf(it->second).c_str(), guid.c_str(), ifnameOf(it->second).c_str()),
-                                   _("Give both profiles the same interface name, or remove one mac-address.")));
+                                   _("Give both profiles the same interface name, or remove one mac-address."),
+                                   {it->second}));
         }
     }
     // One interface, one profile: NetworkManager activates one profile per
@@ -556,7 +583,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                strprintf(_("connection.interface-name: profile '%s' configures %s too; one interface "
                                            "has one active profile"),
                                          idOf(it->second).c_str(), ifname.c_str()),
-                               _("Bring up one of the two profiles, or delete one.")));
+                               _("Bring up one of the two profiles, or delete one."),
+                               {it->second}));
     }
     for (NMConnection *c : profiles) {
         auto options = userkeys::parse(c);
@@ -569,14 +597,16 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                 out.push_back(make(c, "rdma.link-name", IBNM_SEVERITY_ERROR,
                                    strprintf(_("rdma.link-name: profile '%s' creates the RDMA link %s too"),
                                              idOf(it->second).c_str(), name.c_str()),
-                                   _("Give each profile its own rdma.link-name.")));
+                                   _("Give each profile its own rdma.link-name."),
+                                   {it->second}));
             else if (!jinserted)
                 out.push_back(make(c, "rdma.link-type", IBNM_SEVERITY_ERROR,
                                    strprintf(_("rdma.link-type: profile '%s' creates a %s link over %s too; the kernel "
                                                "allows one per netdev"),
                                              idOf(jt->second).c_str(), model::softLinkTypeName(*options->linkType),
                                              ifnameOf(c).c_str()),
-                                   _("Keep the RDMA options in one of the two profiles.")));
+                                   _("Keep the RDMA options in one of the two profiles."),
+                                   {jt->second}));
         }
         auto *ib = nm_connection_get_setting_infiniband(c);
         if (ib == nullptr || nm_setting_infiniband_get_p_key(ib) == -1 || !model::validatePkey(nm_setting_infiniband_get_p_key(ib)))
@@ -592,7 +622,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                strprintf(_("infiniband.p-key: profile '%s' already defines the child of %s with "
                                            "P_Key 0x%04x"),
                                          idOf(it->second).c_str(), parent.c_str(), pkey),
-                               _("Delete one of the two profiles, or give them different P_Keys.")));
+                               _("Delete one of the two profiles, or give them different P_Keys."),
+                               {it->second}));
         } else {
             std::string name = model::childName(parent, raw, naming);
             auto [nt, ninserted] = childNames.emplace(name, c);
@@ -601,7 +632,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                                    strprintf(_("infiniband.p-key: the kernel names this child %s, as the child of "
                                                "profile '%s' (names are cut to 15 characters)"),
                                              name.c_str(), idOf(nt->second).c_str()),
-                                   _("Use a shorter parent name (a udev rule can rename it), or another P_Key.")));
+                                   _("Use a shorter parent name (a udev rule can rename it), or another P_Key."),
+                                   {nt->second}));
         }
 
         // With an inventory the host rules say whether the parent exists.
@@ -635,12 +667,15 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
         std::string mode = model::bondModeName(m ? m : "");
         // The bond's ports as the profiles name them (by interface, id or UUID).
         std::vector<std::string> ports;
+        std::vector<NMConnection *> portProfiles;
         for (NMConnection *p : all) {
             if (slaveTypeOf(p) != NM_SETTING_BOND_SETTING_NAME)
                 continue;
             std::string master = masterOf(p);
-            if (master == ifname || master == idOf(b) || master == str(nm_connection_get_uuid(b)))
+            if (master == ifname || master == idOf(b) || master == str(nm_connection_get_uuid(b))) {
                 ports.push_back(ifnameOf(p));
+                portProfiles.push_back(p);
+            }
         }
         std::string why = model::roceLagBreak(*lag, mode, ports);
         if (!why.empty())
@@ -650,7 +685,8 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
                                            "GIDs and RDMA settings go"),
                                          ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
                                _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
-                                 "the card.")));
+                                 "the card."),
+                                 portProfiles));
     }
     return out;
 }
@@ -691,7 +727,9 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
         std::string text = e.property().empty() ? e.message() : e.property() + ": " + e.message();
         Finding f = make(who, e.property(), IBNM_SEVERITY_ERROR, text);
         f.code = e.code();
-        return f;
+        // The error can name another profile than the one planned (a
+        // bond's Ethernet port): the planned one is involved.
+        return involving(std::move(f), {c});
     };
     bool each = true;
     for (NMConnection *c : profiles) {
@@ -701,8 +739,21 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
         }
     }
     if (each && profiles.size() > 1)
-        if (auto e = planFails(profiles))
-            out.push_back(finding(profiles.front(), *e));
+        if (auto e = planFails(profiles)) {
+            // Each plans alone, all together do not: the profile whose
+            // addition makes the plan of those before it fail is involved
+            // (the shortest failing prefix, found in log2(n) plans; a
+            // prefix of one plans, as each did alone).
+            size_t good = 1, bad = profiles.size();
+            while (bad - good > 1) {
+                size_t mid = good + (bad - good) / 2;
+                if (planFails(std::vector<NMConnection *>(profiles.begin(), profiles.begin() + mid)))
+                    bad = mid;
+                else
+                    good = mid;
+            }
+            out.push_back(finding(profiles[bad - 1], *e));
+        }
     return out;
 }
 

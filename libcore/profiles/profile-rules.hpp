@@ -29,6 +29,9 @@ struct Finding {
     std::string message;  // translated, prefixed with the property
     std::string hint;     // translated, may be empty
     IbnmError code = IBNM_ERROR_INVALID_PROPERTY; // of an error: what up would fail with
+    // The ids of the other profiles a rule looked at to find this: a bond's
+    // ports, the profile that claims the same name (IbnmFinding:related-profiles).
+    std::vector<std::string> related;
 
     bool operator==(const Finding &o) const
     {

@@ -45,66 +45,6 @@ std::optional<unsigned> parseByte(std::string_view value)
     return unsigned(v);
 }
 
-// A ToS byte: 0-255, or "dscp:N" (N 0-63) for the DSCP N, which is ToS 4N
-// (model/rdma.hpp): what NVIDIA's RoCE page has admins compute by hand.
-std::optional<unsigned> parseTos(std::string_view value)
-{
-    std::string s = lower(value);
-    if (g_str_has_prefix(s.c_str(), "dscp:")) {
-        guint64 n = 0;
-        if (!g_ascii_string_to_unsigned(s.c_str() + 5, 10, 0, model::kMaxDscp, &n, nullptr))
-            return std::nullopt;
-        return model::tosOfDscp(unsigned(n));
-    }
-    return parseByte(value);
-}
-
-// Rules separated by ';' (each a traffic_class rule, model/rdma.hpp).
-Result<std::vector<model::TcRule>> parseRules(std::string_view value)
-{
-    std::vector<model::TcRule> out;
-    gchar **parts = g_strsplit(std::string(value).c_str(), ";", -1);
-    GStrvPtr owned(parts);
-    for (gchar **p = parts; p && *p; p++) {
-        std::string rule = g_strstrip(*p);
-        if (rule.empty())
-            continue;
-        auto r = model::parseTcRule(rule);
-        if (!r.ok())
-            return std::move(r).error();
-        for (const auto &o : out)
-            if (o.sameMatch(*r))
-                return Error(IBNM_ERROR_INVALID_VALUE,
-                             strprintf(_("two rules match the same addresses ('%s')"), rule.c_str()));
-        out.push_back(*r);
-    }
-    if (out.empty())
-        return Error(IBNM_ERROR_INVALID_VALUE, _("no rule given"));
-    return out;
-}
-
-std::optional<model::SoftLinkType> parseLinkType(std::string_view v)
-{
-    std::string s = lower(v);
-    if (s == "rxe")
-        return model::SoftLinkType::Rxe;
-    if (s == "siw")
-        return model::SoftLinkType::Siw;
-    return std::nullopt;
-}
-
-std::optional<model::RoceMode> parseRoceMode(std::string_view v)
-{
-    // The short forms are ibnm's; the long ones are what configfs and the
-    // seeds write, accepted so a value copied from there works.
-    std::string s = lower(v);
-    if (s == "v1" || s == "1" || s == "ib/roce v1" || s == "roce v1")
-        return model::RoceMode::V1;
-    if (s == "v2" || s == "2" || s == "roce v2")
-        return model::RoceMode::V2;
-    return std::nullopt;
-}
-
 std::optional<bool> parseBool(std::string_view v)
 {
     std::string s = lower(v);
@@ -187,6 +127,72 @@ Status checkBool(std::string_view key, std::string_view v)
 
 } // namespace
 
+// A ToS byte: 0-255, or "dscp:N" (N 0-63) for the DSCP N, which is ToS 4N
+// (model/rdma.hpp): what NVIDIA's RoCE page has admins compute by hand.
+std::optional<unsigned> parseTos(std::string_view value)
+{
+    std::string s = lower(value);
+    if (g_str_has_prefix(s.c_str(), "dscp:")) {
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(s.c_str() + 5, 10, 0, model::kMaxDscp, &n, nullptr))
+            return std::nullopt;
+        return model::tosOfDscp(unsigned(n));
+    }
+    return parseByte(value);
+}
+
+Result<std::vector<model::TcRule>> parseTcRules(const std::vector<std::string> &rules)
+{
+    std::vector<model::TcRule> out;
+    for (const std::string &rule : rules) {
+        auto r = model::parseTcRule(rule);
+        if (!r.ok())
+            return std::move(r).error();
+        for (const auto &o : out)
+            if (o.sameMatch(*r))
+                return Error(IBNM_ERROR_INVALID_VALUE,
+                             strprintf(_("two rules match the same addresses ('%s')"), rule.c_str()));
+        out.push_back(*r);
+    }
+    return out;
+}
+
+// Rules separated by ';' (each a traffic_class rule, model/rdma.hpp).
+Result<std::vector<model::TcRule>> parseRules(std::string_view value)
+{
+    std::vector<std::string> rules;
+    gchar **parts = g_strsplit(std::string(value).c_str(), ";", -1);
+    GStrvPtr owned(parts);
+    for (gchar **p = parts; p && *p; p++)
+        if (*g_strstrip(*p))
+            rules.emplace_back(*p);
+    if (rules.empty())
+        return Error(IBNM_ERROR_INVALID_VALUE, _("no rule given"));
+    return parseTcRules(rules);
+}
+
+std::optional<model::SoftLinkType> parseLinkType(std::string_view v)
+{
+    std::string s = lower(v);
+    if (s == "rxe")
+        return model::SoftLinkType::Rxe;
+    if (s == "siw")
+        return model::SoftLinkType::Siw;
+    return std::nullopt;
+}
+
+std::optional<model::RoceMode> parseRoceMode(std::string_view v)
+{
+    // The short forms are ibnm's; the long ones are what configfs and the
+    // seeds write, accepted so a value copied from there works.
+    std::string s = lower(v);
+    if (s == "v1" || s == "1" || s == "ib/roce v1" || s == "roce v1")
+        return model::RoceMode::V1;
+    if (s == "v2" || s == "2" || s == "roce v2")
+        return model::RoceMode::V2;
+    return std::nullopt;
+}
+
 const std::vector<KeyInfo> &keys()
 {
     static const std::vector<KeyInfo> table = {
@@ -223,6 +229,13 @@ Status validate(std::string_view key, std::string_view value)
     if (isIbnmKey(key))
         return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withProperty(std::string(key));
     return {};
+}
+
+Status validateAs(std::string_view key, std::string_view name, std::string_view value)
+{
+    const KeyInfo *k = find(key);
+    g_assert(k != nullptr);
+    return k->validate(name, value);
 }
 
 Result<Options> parse(const std::map<std::string, std::string> &data)

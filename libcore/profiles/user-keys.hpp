@@ -48,6 +48,21 @@ bool isIbnmKey(std::string_view key);
 // and pass.
 Status validate(std::string_view key, std::string_view value);
 
+// Checks `value` as `key` takes it, the error naming `name` instead of the
+// key: a typed call's argument with a key's value ("link name" for
+// rdma.link-name). The key must be one of keys().
+Status validateAs(std::string_view key, std::string_view name, std::string_view value);
+
+// The parsers behind the keys, also for the typed calls that take their
+// values (ibnm-rdma-apply.h): each spelling has this one home.
+std::optional<model::SoftLinkType> parseLinkType(std::string_view value);   // rdma.link-type
+std::optional<model::RoceMode> parseRoceMode(std::string_view value);       // rdma.roce-mode
+std::optional<unsigned> parseTos(std::string_view value);                  // 0-255 or dscp:0-63
+// Traffic class rules (model::parseTcRule each); two with one match are an
+// error. parseRules() takes them separated by ';' and refuses none at all.
+Result<std::vector<model::TcRule>> parseTcRules(const std::vector<std::string> &rules);
+Result<std::vector<model::TcRule>> parseRules(std::string_view value);
+
 // The typed options of one profile, parsed from [user] data.
 struct Options {
     std::optional<model::SoftLinkType> linkType;

@@ -116,6 +116,31 @@ class SimulatedHost(unittest.TestCase):
         self.assertTrue(self.inv.reload())
         self.assertEqual(sorted(i.get_name() for i in self.inv.get_ipoib_interfaces()), before)
 
+    def test_typed_rdma_call_adds_a_soft_link(self):
+        host = IbnmSimulator.new_host(os.path.join(SRCDIR, "examples", "hosts", "ethernet-only.host"),
+                                      os.path.join(self.tmp.name, "eth-state"))
+        ok, report = Ibnm.apply_rdma_link_add(host, "rxe0", Ibnm.SoftLinkType.RXE, "enp1s0", Ibnm.ApplyFlags.NONE)
+        self.assertTrue(ok)
+        self.assertEqual(report.get_steps()[0].get_action(), "add-rdma-link")
+        inv = Ibnm.Inventory.new(host)
+        self.assertTrue(inv.reload())
+        self.assertEqual([l.get_name() for l in inv.get_soft_links()], ["rxe0"])
+        with self.assertRaises(GLib.Error) as cm:
+            Ibnm.apply_rdma_link_add(host, "rxe1", Ibnm.SoftLinkType.SIW, "nosuch0", Ibnm.ApplyFlags.NONE)
+        self.assertEqual(cm.exception.code, int(Ibnm.Error.NOT_FOUND))
+        self.assertTrue(cm.exception.message.startswith("netdev: "), cm.exception.message)
+
+    def test_a_finding_names_the_profiles_it_involves(self):
+        bond = Ibnm.Profile.new_from_args(["type", "bond", "con-name", "bond0", "ifname", "bond0",
+                                           "bond.options", "mode=balance-rr"])
+        port = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "port", "ifname", "mlx4_ib0",
+                                           "master", "bond0", "slave-type", "bond"])
+        findings = Ibnm.check_profiles([bond.get_connection(), port.get_connection()], None)
+        mode = [f for f in findings if f.get_profile_id() == "bond0" and f.get_property() == "bond.options"]
+        self.assertEqual(len(mode), 1)
+        self.assertEqual(mode[0].get_related_profiles(), ["port"])
+        self.assertTrue(mode[0].involves("port"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

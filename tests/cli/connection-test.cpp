@@ -6,6 +6,7 @@
 #include "tests/cli/cli-test-util.hpp"
 
 #include <glib.h>
+#include <glib/gstdio.h>
 #include <gtest/gtest.h>
 
 using ibnm::test::Cli;
@@ -35,6 +36,41 @@ TEST(CliConnection, AddStoresAKeyfileAndShowListsIt)
     EXPECT_EQ(l[0].substr(0, 4), "NAME");
     EXPECT_NE(l[0].find("UUID"), std::string::npos);
     EXPECT_NE(l[1].find("infiniband"), std::string::npos);
+}
+
+// add and modify show the errors a change causes: those about its profile
+// and those on other profiles that involve it (its bond's mode), not the
+// errors other stored profiles had without it.
+TEST(CliConnection, AddShowsTheErrorsItCausesNotThoseThatWereThere)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                       "mode=balance-rr"})
+                  .status,
+              0);
+    // A stored profile with an error of its own (written past ibnm's rules).
+    Result kf = cli.run({"--offline", "connection", "add", "type", "ethernet", "con-name", "rxe-v1", "ifname",
+                         "enp1s0", "rdma.link-type", "rxe", "rdma.roce-mode", "v1"});
+    ASSERT_EQ(kf.status, 0) << kf.err;
+    std::string path = cli.keyfileDir() + "/rxe-v1.nmconnection";
+    ASSERT_TRUE(g_file_set_contents(path.c_str(), kf.out.c_str(), -1, nullptr));
+    g_chmod(path.c_str(), 0600);
+    std::string before = cli.snapshot();
+
+    Result port = cli.run({"connection", "add", "type", "infiniband", "con-name", "port", "ifname", "ib0", "master",
+                           "bond0", "slave-type", "bond"});
+    EXPECT_EQ(port.status, 1) << port.out << port.err;
+    EXPECT_EQ(port.err.find("Error: bond.options: mode balance-rr; IPoIB ports can only join an active-backup bond"),
+              0u)
+        << port.err;
+    EXPECT_EQ(port.err.find("rdma.roce-mode"), std::string::npos) << port.err;
+    EXPECT_NE(port.err.find("profile 'port' is not valid; nothing was written"), std::string::npos) << port.err;
+    EXPECT_EQ(cli.snapshot(), before);
+
+    // A profile that involves neither is added, the old error notwithstanding.
+    Result other = cli.run({"connection", "add", "type", "infiniband", "con-name", "ib1", "ifname", "ib1"});
+    EXPECT_EQ(other.status, 0) << other.err;
+    EXPECT_EQ(other.err.find("rdma.roce-mode"), std::string::npos) << other.err;
 }
 
 struct BadArgs {

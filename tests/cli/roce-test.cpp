@@ -64,11 +64,13 @@ TEST(CliRoce, TrafficClassRefusedWhereThereIsNoTcDirectory)
     std::string before = cli.run({"-t", "device", "show", "mlx4_0"}).out;
     Result r = cli.run({"rdma", "traffic-class", "mlx4_0/2", "16,dst_ip=1.1.1.0/24"});
     EXPECT_EQ(r.status, 1) << r.out;
-    EXPECT_NE(r.err.find("rdma.traffic-class-rules"), std::string::npos) << r.err;
+    // The error names the command's argument, not a profile key.
+    EXPECT_EQ(r.err.find("Error: rules: mlx4_0 has no traffic class file for rules"), 0u) << r.err;
     EXPECT_EQ(cli.run({"-t", "device", "show", "mlx4_0"}).out, before);
     Result bad = cli.run({"rdma", "traffic-class", "mlx4_0", "tclass=300,dst_ip=1.1.1.1"});
     EXPECT_EQ(bad.status, 2) << bad.err;
-    EXPECT_NE(bad.err.find("rdma.traffic-class-rules"), std::string::npos) << bad.err;
+    EXPECT_EQ(bad.err.find("Error: rules: "), 0u) << bad.err;
+    EXPECT_EQ(cli.run({"rdma", "traffic-class", "mlx4_0", "dscp:64"}).status, 2);
 }
 
 TEST(CliRoce, RoceEnableWarnsAndTheGidTableFollows)

@@ -550,3 +550,90 @@ TEST(CheckProfiles, RxeLinkWithRoceV1IsAnErrorWithoutAHost)
     EXPECT_STREQ(ibnm_finding_get_property(f), "rdma.roce-mode");
     EXPECT_TRUE(g_str_has_prefix(ibnm_finding_get_message(f), "rdma.roce-mode: ")) << ibnm_finding_get_message(f);
 }
+
+// A finding names the other profiles it involves: the IPoIB port that makes
+// its bond's mode wrong, the profile claiming the same interface; a finding
+// about one profile alone involves no other.
+TEST(CheckProfiles, FindingsNameTheProfilesTheyInvolve)
+{
+    auto bond =
+        mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=balance-rr"});
+    auto port = mustProfile({"type", "infiniband", "con-name", "port", "ifname", "ib0", "master", "bond0",
+                             "slave-type", "bond"});
+    auto rxe = mustProfile({"type", "ethernet", "con-name", "rxe-v1", "ifname", "enp1s0", "rdma.link-type", "rxe",
+                            "rdma.roce-mode", "v1"});
+    auto twin = mustProfile({"type", "ethernet", "con-name", "twin", "ifname", "enp1s0"});
+    ibnm::GPtrArrayPtr array(g_ptr_array_new());
+    for (auto *p : {bond.get(), port.get(), rxe.get(), twin.get()})
+        g_ptr_array_add(array.get(), ibnm_profile_get_connection(p));
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr));
+    auto about = [&](const char *id, const char *property) -> IbnmFinding * {
+        for (guint i = 0; i < findings->len; i++) {
+            auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
+            if (g_strcmp0(ibnm_finding_get_profile_id(f), id) == 0 &&
+                g_strcmp0(ibnm_finding_get_property(f), property) == 0)
+                return f;
+        }
+        return nullptr;
+    };
+    IbnmFinding *mode = about("bond0", "bond.options");
+    ASSERT_NE(mode, nullptr);
+    EXPECT_EQ(ibnm_finding_get_severity(mode), IBNM_SEVERITY_ERROR);
+    const char *const *related = ibnm_finding_get_related_profiles(mode);
+    ASSERT_NE(related, nullptr);
+    EXPECT_EQ(g_strv_length(const_cast<char **>(related)), 1u);
+    EXPECT_STREQ(related[0], "port");
+    EXPECT_TRUE(ibnm_finding_involves(mode, "port"));
+    EXPECT_TRUE(ibnm_finding_involves(mode, "bond0"));
+    EXPECT_FALSE(ibnm_finding_involves(mode, "rxe-v1"));
+
+    IbnmFinding *same = about("twin", "connection.interface-name");
+    ASSERT_NE(same, nullptr);
+    EXPECT_TRUE(ibnm_finding_involves(same, "rxe-v1"));
+    EXPECT_FALSE(ibnm_finding_involves(same, "port"));
+
+    IbnmFinding *alone = about("rxe-v1", "rdma.roce-mode");
+    ASSERT_NE(alone, nullptr);
+    ASSERT_NE(ibnm_finding_get_related_profiles(alone), nullptr);
+    EXPECT_EQ(ibnm_finding_get_related_profiles(alone)[0], nullptr);
+    EXPECT_FALSE(ibnm_finding_involves(alone, "port"));
+
+    // The property, for bindings.
+    GStrv viaProperty = nullptr;
+    g_object_get(mode, IBNM_FINDING_RELATED_PROFILES, &viaProperty, nullptr);
+    ASSERT_NE(viaProperty, nullptr);
+    EXPECT_STREQ(viaProperty[0], "port");
+    g_strfreev(viaProperty);
+}
+
+// Each plans alone, both together do not (the bond's MTU is more than its
+// Ethernet port takes): the profile whose addition makes the plan fail is
+// involved, found among those before it.
+TEST(CheckPlan, TogetherTheProfileThatMakesThePlanFailIsInvolved)
+{
+    HostBuilder b;
+    b.ibPort("ib0", "mlx4_0", 2048);
+    ibnm::model::Netdev eth;
+    eth.name = "enp1s0";
+    eth.type = 1;
+    eth.mtu = 1500;
+    eth.maxMtu = 9000;
+    b.host.netdevs.push_back(eth);
+    auto port = mustProfile({"type", "ethernet", "con-name", "port", "ifname", "enp1s0", "master", "bond0",
+                             "slave-type", "bond"});
+    auto bond = mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "802-3-ethernet.mtu", "9500"});
+    for (const auto &order : {std::vector<IbnmProfile *>{port.get(), bond.get()},
+                              std::vector<IbnmProfile *>{bond.get(), port.get()}}) {
+        std::vector<NMConnection *> cs;
+        for (IbnmProfile *p : order)
+            cs.push_back(connectionOf(p));
+        auto fs = ibnm::rules::checkPlan(cs, b.host);
+        ASSERT_EQ(fs.size(), 1u) << dump(fs);
+        EXPECT_EQ(fs[0].profileId, "port") << dump(fs);
+        EXPECT_NE(fs[0].message.find("9500"), std::string::npos) << dump(fs);
+        // The bond, when it came last, is what made the port's plan fail.
+        bool bondLast = order.back() == bond.get();
+        EXPECT_EQ(fs[0].related, bondLast ? std::vector<std::string>{"bond0"} : std::vector<std::string>{})
+            << dump(fs);
+    }
+}

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What the files of `ibnm connection` share (connection.cpp: add, modify,
+// delete, up, down; connection-show.cpp; connection-files.cpp: import,
+// export). Full CLI only.
+#pragma once
+
+#include "cli/cli.hpp"
+
+namespace ibnm::cli {
+
+// The ID after an optional `id`/`uuid`/`filename` word; advances `i`.
+const char *takeId(const Args &args, size_t &i);
+// The profile `id` names, or nullptr after printing why there is none.
+NMConnection *findOrComplain(IbnmSettings *s, const char *id);
+// The exit status after findOrComplain() found nothing: 10 for an unknown
+// profile, 1 when the store holds files this user may not read.
+int notFoundStatus(IbnmSettings *s);
+// Checks `profile` with the stored ones and prints the findings the change
+// brings; false if it brings errors (nothing may be written then).
+bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings);
+// Standalone ibnm keeps one profile per name; false after printing the error.
+bool nameIsFree(IbnmSettings *s, const char *id);
+// Prints the profile as a keyfile on standard output.
+int printKeyfile(NMConnection *c);
+
+int cmdShow(Context &ctx, const Args &args);
+int cmdImport(Context &ctx, const Args &args);
+int cmdExport(Context &ctx, const Args &args);
+
+} // namespace ibnm::cli

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The one path of every apply (ibnm_apply_up/down of profiles, the typed
+// RDMA calls of ibnm-rdma-apply.h): the activation lock, one read of the
+// host, the desired state on it, the kernel modules it needs, the plan, its
+// run, verification or undo, and the report.
+#pragma once
+
+#include "libcore/ibnm-apply.h"
+#include "libcore/ibnm-host.h"
+
+#include "libcore/activation/desired.hpp"
+
+#include <functional>
+#include <optional>
+
+namespace ibnm {
+
+struct ApplyRequest {
+    bool goingUp = true;
+    // What to bring about on the host as read. An error is a request that
+    // cannot be resolved: no report.
+    std::function<Result<activation::Desired>(const model::Host &)> resolve;
+    // Optional, up only: what `ibnm check` refuses, before anything changes
+    // (the report says the apply failed).
+    std::function<std::optional<Error>(const model::Host &)> refuse;
+    // Optional: after an apply that changed the host and succeeded.
+    std::function<void()> applied;
+};
+
+gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
+                  GError **error);
+
+} // namespace ibnm
