@@ -427,7 +427,7 @@ gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
  *
  * Gets the profiles read by the last load or reload.
  *
- * Returns: (transfer full) (element-type NM.Connection): the profiles, in
+ * Returns: (transfer container) (element-type NM.Connection): the profiles, in
  *   file-name order (keyfile) or id order (NetworkManager)
  *
  * Since: 0.1

@@ -48,6 +48,22 @@ class Construction(unittest.TestCase):
             self.assertTrue(s.load())
             self.assertEqual(len(s.get_connections()), 0)
 
+    def test_stored_profiles_are_listed_many_times(self):
+        # The array's free function owns the elements: a binding that also
+        # unreffed them (transfer full) freed each profile twice.
+        with tempfile.TemporaryDirectory() as d:
+            s = Ibnm.Settings(keyfile_dir=d)
+            self.assertTrue(s.load())
+            for name in ("ib0", "ib1"):
+                p = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", name, "ifname", name])
+                ok, path = s.add(p.get_connection())
+                self.assertTrue(ok)
+                self.assertTrue(path.startswith(d))
+            for _ in range(50):
+                ids = sorted(c.get_id() for c in s.get_connections())
+            self.assertEqual(ids, ["ib0", "ib1"])
+            self.assertEqual(s.find("ib1").get_interface_name(), "ib1")
+
     def test_a_sysfs_root_that_is_none_fails_to_initialize(self):
         with self.assertRaises(GLib.Error) as cm:
             Ibnm.Host.new_sysfs_dump("/nonexistent-ibnm-root")
