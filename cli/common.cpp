@@ -69,6 +69,24 @@ bool Context::hostSimulated() const
     return !optionOrEnv(options.simulate, "IBNM_SIMULATE").empty();
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define IBNM_CLI_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IBNM_CLI_ASAN 1
+#endif
+#endif
+
+void Context::leaveStoreToExit()
+{
+#ifndef IBNM_CLI_ASAN
+    // Reachable from a static until the exit: not a leak to a leak checker.
+    static IbnmSettings *kept = nullptr;
+    if (settings_ && kept == nullptr)
+        kept = settings_.release();
+#endif
+}
+
 IbnmHost *Context::host()
 {
     if (host_)

@@ -322,9 +322,9 @@ int run(int argc, char **argv)
     if (c == nullptr)
         return usageError(_(kUsage), _("object '%s' unknown"), args[0].c_str());
     Args rest(args.begin() + 1, args.end());
-    if (c->sub)
-        return dispatch(ctx, c->sub, rest, groupUsage(c));
-    return c->run(ctx, rest);
+    int rc = c->sub ? dispatch(ctx, c->sub, rest, groupUsage(c)) : c->run(ctx, rest);
+    ctx.leaveStoreToExit();
+    return rc;
 }
 
 } // namespace ibnm::cli

@@ -246,13 +246,17 @@ std::string activeRecordPath(IbnmHost *host)
     return dir ? std::string(dir) + "/active-profiles" : std::string();
 }
 
-std::set<std::string> readActiveRecord(IbnmHost *host)
+std::set<std::string> readActiveRecord(IbnmHost *host, bool *read = nullptr)
 {
     std::set<std::string> uuids;
     std::string path = activeRecordPath(host);
     ibnm::GCharPtr text;
+    if (read)
+        *read = false;
     if (path.empty() || !g_file_get_contents(path.c_str(), ibnm::outPtr(text), nullptr, nullptr))
         return uuids;
+    if (read)
+        *read = true;
     ibnm::GStrvPtr lines(g_strsplit(text.get(), "\n", -1));
     for (char **l = lines.get(); *l; l++)
         if (**l)
@@ -265,10 +269,16 @@ void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profi
     std::string path = activeRecordPath(host);
     if (path.empty())
         return;
-    std::set<std::string> uuids = readActiveRecord(host);
+    bool read = false;
+    std::set<std::string> uuids = readActiveRecord(host, &read);
+    const std::set<std::string> before = uuids;
     for (NMConnection *c : profiles)
         if (const char *uuid = nm_connection_get_uuid(c))
             active ? (void)uuids.insert(uuid) : (void)uuids.erase(uuid);
+    // A record that says it already (a second apply): not rewritten, which
+    // would cost two fsync()s for nothing.
+    if (read && uuids == before)
+        return;
     std::string text;
     for (const auto &u : uuids)
         text += u + "\n";

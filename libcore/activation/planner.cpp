@@ -190,7 +190,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     const model::IpoibNetdev *cur = nullptr;
 
     if (x.pkey) {
-        if (Status s = model::childCreatable(host_, x.parent, *x.pkey); !s.ok())
+        if (Status s = model::childCreatable(index_, x.parent, *x.pkey); !s.ok())
             return refused(std::move(s).error(),
                            s.error().code() == IBNM_ERROR_NOT_FOUND ? "infiniband.parent" : "infiniband.p-key",
                            origin);

@@ -18,7 +18,7 @@ namespace ibnm::model {
 
 class HostIndex {
 public:
-    explicit HostIndex(const Host &host)
+    explicit HostIndex(const Host &host) : childNaming(host.childNaming), host_(&host)
     {
         // The first of equal names, as Host's find* return.
         for (const auto &d : host.devices)
@@ -50,6 +50,16 @@ public:
     {
         return get(children_, childKey(parent, pkey));
     }
+    // model::findChild() of the host: the hashed lookup above for a parent's
+    // child (an interface without a parent is not in it: asked for one, the
+    // host's scan answers, as before).
+    const IpoibNetdev *findChild(const std::string &parent, uint16_t pkey) const
+    {
+        return parent.empty() ? model::findChild(*host_, parent, pkey) : child(parent, pkey);
+    }
+
+    // The host's, for the model's rules that take either.
+    const ChildNaming childNaming;
 
 private:
     static std::string childKey(const std::string &parent, uint16_t pkey)
@@ -68,6 +78,7 @@ private:
     std::unordered_map<std::string, const Bond *> bonds_;
     std::unordered_map<std::string, const IpoibNetdev *> ipoib_;
     std::unordered_map<std::string, const IpoibNetdev *> children_;
+    const Host *host_;
 };
 
 } // namespace ibnm::model

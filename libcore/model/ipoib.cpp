@@ -3,6 +3,8 @@
 
 #include "libcore/model/ipoib.hpp"
 
+#include "libcore/model/host-index.hpp"
+
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
@@ -48,9 +50,24 @@ const IpoibNetdev *findChild(const Host &host, const std::string &parent, uint16
     return nullptr;
 }
 
-Status childCreatable(const Host &host, const std::string &parent, uint16_t pkey)
+namespace {
+
+const IpoibNetdev *existingChild(const Host &host, const std::string &parent, uint16_t pkey)
 {
-    if (findChild(host, parent, pkey))
+    return findChild(host, parent, pkey);
+}
+
+const IpoibNetdev *existingChild(const HostIndex &index, const std::string &parent, uint16_t pkey)
+{
+    return index.findChild(parent, pkey);
+}
+
+} // namespace
+
+template <typename H>
+Status childCreatable(const H &host, const std::string &parent, uint16_t pkey)
+{
+    if (existingChild(host, parent, pkey))
         return {};
     const IpoibNetdev *p = host.findIpoib(parent);
     if (p == nullptr)
@@ -80,6 +97,9 @@ Status childCreatable(const Host &host, const std::string &parent, uint16_t pkey
                      EEXIST);
     return {};
 }
+
+template Status childCreatable<Host>(const Host &, const std::string &, uint16_t);
+template Status childCreatable<HostIndex>(const HostIndex &, const std::string &, uint16_t);
 
 const char *modeName(IpoibMode mode)
 {

@@ -71,8 +71,11 @@ const IpoibNetdev *findChild(const Host &host, const std::string &parent, uint16
 // port interface, the P_Key is the parent's own (ENOTUNIQ), or the name the
 // kernel would give is taken by another netdev (EEXIST, e.g. two children of
 // a long parent cut to the same 15 characters). OK when the child can be
-// created, and when it exists already (nothing to create).
-Status childCreatable(const Host &host, const std::string &parent, uint16_t pkey);
+// created, and when it exists already (nothing to create). `host` is a Host
+// or a HostIndex (host-index.hpp), whose hashed lookups keep asking this for
+// every child of a large host linear (instantiated for both in ipoib.cpp).
+template <typename H>
+Status childCreatable(const H &host, const std::string &parent, uint16_t pkey);
 
 // --- transport modes and MTU --------------------------------------------------
 

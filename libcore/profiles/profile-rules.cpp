@@ -122,7 +122,7 @@ struct PortOnHost {
     const model::Port *port = nullptr;
 };
 
-PortOnHost lookup(const model::Host &host, const std::string &netdev)
+PortOnHost lookup(const model::HostIndex &host, const std::string &netdev)
 {
     return {host.findNetdev(netdev), model::deviceOf(host, netdev), model::portOf(host, netdev)};
 }
@@ -183,7 +183,7 @@ void checkTransportMode(NMConnection *c, NMSettingInfiniband *ib, const PortOnHo
                        "infiniband.transport-mode: " + model::connectedModeRefusal(*at.device), hint));
 }
 
-void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::Host *host, const PortOnHost &at,
+void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex *host, const PortOnHost &at,
                std::vector<Finding> &out)
 {
     int raw = nm_setting_infiniband_get_p_key(ib);
@@ -314,7 +314,12 @@ std::vector<Finding> checkNetworkManager(NMConnection *profile)
     return {make(profile, st.error().property(), IBNM_SEVERITY_ERROR, st.error().toString())};
 }
 
-std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
+namespace {
+
+// `index` is one of `host` (checkAll() builds it once for every profile: the
+// Host's own lookups scan it, which made checking N profiles on a host of N
+// interfaces quadratic).
+std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, const model::HostIndex *index)
 {
     std::vector<Finding> out;
     auto *ib = nm_connection_get_setting_infiniband(profile);
@@ -338,10 +343,10 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
                                                mac)
                                    : std::string(_("connection.interface-name: neither an interface name nor a MAC "
                                                    "address names the device"))));
-    } else if (host->findIpoib(netdev) == nullptr || !host->findIpoib(netdev)->parent.empty()) {
+    } else if (index->findIpoib(netdev) == nullptr || !index->findIpoib(netdev)->parent.empty()) {
         // The planner cannot bring up an IPoIB profile on something that is
         // not an IPoIB port's interface.
-        std::string what = host->findNetdev(netdev) == nullptr
+        std::string what = index->findNetdev(netdev) == nullptr
                                ? strprintf(_("%s: '%s' does not exist on this host"), property.c_str(), netdev.c_str())
                                : strprintf(_("%s: '%s' is not the interface of an IPoIB port"), property.c_str(),
                                            netdev.c_str());
@@ -349,10 +354,10 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
                            child ? _("Check the parent's name (ibnm device status lists the IPoIB interfaces).")
                                  : _("Check the interface name (ibnm device status lists the IPoIB interfaces).")));
     } else {
-        at = lookup(*host, netdev);
+        at = lookup(*index, netdev);
         // NetworkManager refuses a profile whose interface has another
         // port's GUID than its mac-address.
-        const model::IpoibNetdev *nd = host->findIpoib(netdev);
+        const model::IpoibNetdev *nd = index->findIpoib(netdev);
         if (!child && mac && nm_connection_get_interface_name(profile) && !model::sameIpoibPort(nd->address, mac))
             out.push_back(make(profile, "infiniband.mac-address", IBNM_SEVERITY_ERROR,
                                strprintf(_("infiniband.mac-address: %s is not the address of %s (its port GUID is "
@@ -363,8 +368,18 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
     checkTransportMode(profile, ib, at, out);
     if (g_strcmp0(nm_setting_infiniband_get_transport_mode(ib), "datagram") == 0)
         checkMtu(profile, ib, at, out);
-    checkPkey(profile, ib, host, at, out);
+    checkPkey(profile, ib, index, at, out);
     return out;
+}
+
+} // namespace
+
+std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
+{
+    std::optional<model::HostIndex> index;
+    if (host)
+        index.emplace(*host);
+    return checkHost(profile, host, host ? &*index : nullptr);
 }
 
 std::vector<Finding> checkOptions(NMConnection *profile)
@@ -762,9 +777,12 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
 {
     std::vector<Finding> out;
     auto append = [&](std::vector<Finding> v) { std::move(v.begin(), v.end(), std::back_inserter(out)); };
+    std::optional<model::HostIndex> index;
+    if (host)
+        index.emplace(*host);
     for (NMConnection *c : profiles) {
         append(checkNetworkManager(c));
-        append(checkHost(c, host));
+        append(checkHost(c, host, host ? &*index : nullptr));
         append(checkOptions(c));
     }
     append(checkBonds(profiles, host, context));

@@ -78,9 +78,7 @@ using RtnlRoutePtr = CPtr<rtnl_route, rtnl_route_put>;
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;
 using IbvContextPtr = CPtr<ibv_context, detail::closeIbvDevice>;
 
-// libkmod
-using KmodCtxPtr = CPtr<kmod_ctx, kmod_unref>;
-using KmodModulePtr = CPtr<kmod_module, kmod_module_unref>;
+// libkmod: opened at run time, not linked (linux-platform-private.hpp, kmodApi()).
 
 // Adapts a unique_ptr to a C out-parameter (T**): the pointer the callee
 // stores is adopted when the full expression ends.

@@ -37,11 +37,12 @@ done
 for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j device show" "version"; do
   # shellcheck disable=SC2086
   libs=$(loaded $cmd)
-  for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit; do
+  # libkmod (and libcrypto behind it) only when a module is to be loaded.
+  for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit libkmod libcrypto; do
     if printf '%s\n' "$libs" | grep -q "$lib"; then
       echo "check-libraries: 'ibnm $cmd' loads $lib"; status=1
     fi
   done
-  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so"
+  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod"
 done
 exit $status

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "libcore/platform/linux/linux-platform.hpp"
+#include "libcore/platform/linux/linux-platform-private.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 
@@ -317,6 +318,28 @@ TEST(LinuxPlatform, TrafficClassRulesAndRoceEnableFiles)
 
     ASSERT_TRUE(p->setRoceEnabled("mlx5_0", false).ok());
     EXPECT_EQ(contents(root / "devices/pci0000:00/0000:00:05.0/roce_enable"), "0");
+}
+
+// libkmod is opened when a module is to be loaded, not linked (so that the
+// read-only commands do not map it): every function prepare() calls
+// resolves, and works as modprobe's would (loading a module needs root and a
+// kernel: tests/kernel does that).
+TEST(LinuxPlatform, LibkmodIsOpenedAtRunTime)
+{
+    const KmodApi *kmod = kmodApi();
+    ASSERT_NE(kmod, nullptr) << kKmodSoname << " could not be opened, or lacks a function";
+    EXPECT_EQ(kmodApi(), kmod) << "opened once";
+    std::unique_ptr<kmod_ctx, kmod_ctx *(*)(kmod_ctx *)> ctx(kmod->newContext(nullptr, nullptr), kmod->unref);
+    ASSERT_NE(ctx, nullptr);
+    kmod_module *raw = nullptr;
+    ASSERT_EQ(kmod->moduleNewFromName(ctx.get(), "configfs", &raw), 0);
+    std::unique_ptr<kmod_module, kmod_module *(*)(kmod_module *)> mod(raw, kmod->moduleUnref);
+    ASSERT_NE(mod, nullptr);
+    // Loaded, built in, or not loaded (an error number): never a crash.
+    int state = kmod->moduleGetInitstate(mod.get());
+    EXPECT_TRUE(state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_COMING ||
+                state == KMOD_MODULE_GOING || state < 0)
+        << state;
 }
 
 } // namespace
