@@ -42,6 +42,7 @@ namespace ibnm::nmcli {
 // NetworkManager's verify() (rule 1): the first error, its context naming
 // "setting.property" even where libnm 1.42 names only the property.
 Status verify(NMConnection *connection);
-Error verifyError(NMConnection *connection, const GError *error);
+// `error` from verifying `setting` (null: from the connection as a whole).
+Error verifyError(NMConnection *connection, const GError *error, NMSetting *setting);
 
 } // namespace ibnm::nmcli

@@ -11,26 +11,18 @@
 
 namespace ibnm::nmcli {
 
-Error verifyError(NMConnection *connection, const GError *error)
+Error verifyError(NMConnection *connection, const GError *error, NMSetting *setting)
 {
     std::string message = error->message;
     // libnm 1.42 prefixes some errors with "setting.property", some with the
     // property alone ("p-key: ..."): name the setting everywhere.
-    guint n = 0;
-    GCharPtr settings(reinterpret_cast<char *>(nm_connection_get_settings(connection, &n)));
-    auto **list = reinterpret_cast<NMSetting **>(settings.get());
-    for (guint i = 0; i < n; i++) {
-        GErrorPtr e;
-        bool ok = nm_setting_verify(list[i], connection, outPtr(e));
-        if (ok || g_strcmp0(e->message, error->message) != 0)
-            continue;
-        std::string name = nm_setting_get_name(list[i]);
+    if (setting) {
+        std::string name = nm_setting_get_name(setting);
         auto colon = message.find(": ");
         if (colon != std::string::npos && message.compare(0, name.size() + 1, name + ".") != 0 &&
             message.find_first_of(" .'") > colon &&
-            g_object_class_find_property(G_OBJECT_GET_CLASS(list[i]), message.substr(0, colon).c_str()))
+            g_object_class_find_property(G_OBJECT_GET_CLASS(setting), message.substr(0, colon).c_str()))
             message = name + "." + message;
-        break;
     }
     // libnm gives the property only as the text's "setting.property: "
     // prefix: this is the one place that reads it, for Error::property().
@@ -63,12 +55,13 @@ Status verify(NMConnection *connection)
         GErrorPtr e;
         bool ok = nm_setting_verify(list[i], connection, outPtr(e));
         if (!ok && e)
-            return verifyError(connection, e.get());
+            return verifyError(connection, e.get(), list[i]);
     }
     GErrorPtr err;
     bool ok = nm_connection_verify(connection, outPtr(err));
     if (ok || !err)
         return Error(IBNM_ERROR_INVALID_PROPERTY, _("the profile is not valid"));
-    return verifyError(connection, err.get());
+    // Every setting verified alone: the error is the connection's.
+    return verifyError(connection, err.get(), nullptr);
 }
 } // namespace ibnm::nmcli

@@ -178,6 +178,18 @@ Status readRoceDefaults(const std::string &configfsRoot, model::Device &dev)
 }
 
 // The RDMA devices under class/infiniband (directories), in natural order.
+// mlx5's per-PCI-function RoCE switch (<dev>/device/roce_enable), where the
+// device has one: for readHost and for the GID-index advice (no GIDs when off).
+Status readRoceEnabled(const std::string &deviceDir, model::Device &d)
+{
+    auto roce = readOptionalNumber(deviceDir + "/device/roce_enable", 10);
+    if (!roce)
+        return std::move(roce).error();
+    if (roce->has_value())
+        d.roceEnabled = **roce != 0;
+    return {};
+}
+
 Result<std::vector<std::string>> deviceNames(const std::string &sysfsRoot)
 {
     std::string ibDir = sysfsRoot + "/class/infiniband";
@@ -289,11 +301,8 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
         else if (g_str_has_prefix(d.nodeType.c_str(), "4:") && d.hcaType.empty())
             d.driver = "siw";
     }
-    auto roce = readOptionalNumber(dir + "/device/roce_enable", 10);
-    if (!roce)
-        return std::move(roce).error();
-    if (roce->has_value())
-        d.roceEnabled = **roce != 0;
+    if (Status st = readRoceEnabled(dir, d); !st.ok())
+        return std::move(st).error();
 
     auto ports = portNumbers(dir);
     if (!ports)
@@ -405,11 +414,8 @@ Result<model::Host> readGidTables(const std::string &sysfsRoot, bool gidTables)
         d.name = name;
         // What GID-index advice needs besides the tables: which ports are
         // RoCE, and whether RoCE is disabled (no GIDs then).
-        auto roce = readOptionalNumber(dir + "/device/roce_enable", 10);
-        if (!roce)
-            return std::move(roce).error();
-        if (roce->has_value())
-            d.roceEnabled = **roce != 0;
+        if (Status st = readRoceEnabled(dir, d); !st.ok())
+            return std::move(st).error();
         auto ports = portNumbers(dir);
         if (!ports)
             return std::move(ports).error();
