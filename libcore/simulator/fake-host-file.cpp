@@ -126,7 +126,6 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
       "original-mtu", "parent", "pkey", "mode", "umcast"}},
     {"bond", {"mode", "miimon", "primary", "active-port", "fail-over-mac"}},
     {"soft-link", {"type", "netdev"}},
-    {"file", {"mode", "contents"}},
 };
 
 std::string trim(const std::string &s)
@@ -300,7 +299,6 @@ private:
     Status parseNetdev(const std::string &g, const std::string &id);
     Status parseBond(const std::string &g, const std::string &id);
     Status parseSoftLink(const std::string &g, const std::string &id);
-    Status parseFile(const std::string &g, const std::string &id);
     Status resolve();
 
     Locations loc_;
@@ -359,8 +357,8 @@ Result<FakeState> Parser::parse(const std::string &text)
     }
 
     // Every group has a known kind and only that kind's keys.
-    std::vector<std::pair<std::string, std::string>> byKind[8];
-    static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link", "file"};
+    std::vector<std::pair<std::string, std::string>> byKind[7];
+    static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link"};
     std::vector<std::pair<std::string, unsigned>> groups(loc_.groups.begin(), loc_.groups.end());
     std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
     // [netdev ib0] and [netdev  ib0] name one object: a second header of
@@ -388,7 +386,7 @@ Result<FakeState> Parser::parse(const std::string &text)
                 return errorAt(k->second,
                                strprintf(_("unknown key “%s” in [%s]"), k->first.second.c_str(), g.c_str()));
         }
-        for (size_t i = 0; i < 8; i++)
+        for (size_t i = 0; i < std::size(order); i++)
             if (kind == order[i])
                 byKind[i].emplace_back(g, id);
     }
@@ -422,9 +420,6 @@ Result<FakeState> Parser::parse(const std::string &text)
             return std::move(s).error();
     for (const auto &[g, id] : byKind[6])
         if (auto s = parseSoftLink(g, id); !s.ok())
-            return std::move(s).error();
-    for (const auto &[g, id] : byKind[7])
-        if (auto s = parseFile(g, id); !s.ok())
             return std::move(s).error();
     if (auto s = resolve(); !s.ok())
         return std::move(s).error();
@@ -720,21 +715,6 @@ Status Parser::parseSoftLink(const std::string &g, const std::string &id)
     if (st_.host.findDevice(id) == nullptr)
         st_.host.devices.push_back(softLinkDevice(id, l.type, *nd));
     st_.host.softLinks.push_back(std::move(l));
-    return {};
-}
-
-Status Parser::parseFile(const std::string &g, const std::string &id)
-{
-    if (id.empty() || id[0] != '/')
-        return groupError(g, _("a file group names an absolute path"));
-    FakeHostFile f;
-    f.contents = str(g, "contents");
-    std::string m = str(g, "mode", "0644");
-    auto v = g_ascii_string_to_unsigned(m.c_str(), 8, 0, 07777, nullptr, nullptr) ? std::stoul(m, nullptr, 8) : ~0ul;
-    if (v == ~0ul)
-        return keyError(g, "mode", strprintf(_("not an octal file mode: “%s”"), m.c_str()));
-    f.mode = static_cast<unsigned>(v);
-    st_.files[id] = std::move(f);
     return {};
 }
 

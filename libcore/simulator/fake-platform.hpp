@@ -47,11 +47,6 @@
 
 namespace ibnm::platform {
 
-struct FakeHostFile {
-    std::string contents;
-    unsigned mode = 0644;
-};
-
 // Everything the simulated host is. Values the kernel derives (RoCE GIDs,
 // soft devices' port state, bond port lists) are recomputed by readHost().
 struct FakeState {
@@ -64,7 +59,6 @@ struct FakeState {
     // A bond port's MTU before it joined (bond_enslave() keeps it as
     // original_mtu; release puts it back).
     std::map<std::string, unsigned> originalMtu;
-    std::map<std::string, FakeHostFile> files;
     uint64_t operations = 0;
 };
 
@@ -139,10 +133,6 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
-
-    Result<std::optional<std::string>> readHostFile(const std::string &path) override;
-    Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
-    Status removeHostFile(const std::string &path) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 

@@ -401,21 +401,3 @@ TEST(FakeSemantics, SoftDevicePortFollowsItsNetdev)
     EXPECT_EQ(h->findDevice("rxe0")->ports[0].state, "1: DOWN");
     EXPECT_EQ(h->findDevice("rxe0")->ports[0].activeMtu, 4096u);
 }
-
-TEST(FakeSemantics, HostFilesAreKeptInMemory)
-{
-    auto fake = ibnm::test::makeTestFake();
-    const std::string path = "/etc/security/limits.d/90-rdma.conf";
-    auto none = fake->readHostFile(path);
-    ASSERT_TRUE(none.ok());
-    EXPECT_FALSE(none->has_value());
-    ASSERT_TRUE(fake->writeHostFile(path, "@rdma soft memlock unlimited\n", 0644).ok());
-    auto some = fake->readHostFile(path);
-    ASSERT_TRUE(some.ok());
-    EXPECT_EQ(some->value(), "@rdma soft memlock unlimited\n");
-    EXPECT_FALSE(fake->writeHostFile("relative", "x", 0644).ok());
-    ASSERT_TRUE(fake->removeHostFile(path).ok());
-    auto gone = fake->removeHostFile(path);
-    ASSERT_FALSE(gone.ok());
-    EXPECT_EQ(gone.error().code(), IBNM_ERROR_NOT_FOUND);
-}
