@@ -29,7 +29,7 @@ const char *const kApplyUsage = N_("Usage: ibnm apply FILE|-\n"
 
 namespace {
 
-using JsonBuilderPtr = std::unique_ptr<JsonBuilder, GObjectDeleter>;
+using JsonBuilderPtr = Obj<JsonBuilder>;
 
 const char *stepStateNick(IbnmStepState s)
 {

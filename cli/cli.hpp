@@ -10,6 +10,7 @@
 #include "libcore/ibnm-apply.h"
 #include "libcore/ibnm-host.h"
 #include "libcore/ibnm-inventory-types.h"
+#include "libcore/support/raii.hpp"
 
 #include <glib.h>
 #include <glib-object.h>
@@ -28,35 +29,18 @@ constexpr int kExitFailed = 1;  // validation failed, the kernel or a store refu
 constexpr int kExitUsage = 2;   // a bad argument: the word is named, usage shown
 constexpr int kExitNotFound = 10; // no such connection, device or link (nmcli's 10)
 
-// Owning handles: the CLI holds every C object in one of these.
-struct GObjectDeleter {
-    void operator()(gpointer p) const { g_object_unref(p); }
-};
-template <typename T> using Obj = std::unique_ptr<T, GObjectDeleter>;
-struct GErrorDeleter {
-    void operator()(GError *e) const { g_error_free(e); }
-};
-using ErrorPtr = std::unique_ptr<GError, GErrorDeleter>;
-struct GFreeDeleter {
-    void operator()(gpointer p) const { g_free(p); }
-};
-using CharPtr = std::unique_ptr<char, GFreeDeleter>;
-struct PtrArrayDeleter {
-    void operator()(GPtrArray *a) const { g_ptr_array_unref(a); }
-};
-using PtrArray = std::unique_ptr<GPtrArray, PtrArrayDeleter>;
+// Owning handles: the CLI holds every C object in one of these, the
+// library's own (libcore/support/raii.hpp) under the CLI's short names.
+template <typename T> using Obj = CPtr<T, g_object_unref>;
+using ErrorPtr = GErrorPtr;
+using CharPtr = GCharPtr;
+using PtrArray = GPtrArrayPtr;
 
-// Out-parameter adapter: `f(..., Out(err))` fills a unique_ptr from a T**.
-template <typename P> class Out {
-public:
-    explicit Out(P &owner) : owner_(owner) {}
-    ~Out() { owner_.reset(raw_); }
-    operator typename P::pointer *() { return &raw_; }
-
-private:
-    P &owner_;
-    typename P::pointer raw_ = nullptr;
-};
+// Out-parameter adapter: `f(..., Out(err))` fills a handle from a T**.
+template <typename P> OutPtr<P> Out(P &owner) noexcept
+{
+    return outPtr(owner);
+}
 
 enum class OutputMode { Tabular, Terse, Json };
 enum class Color { Auto, Yes, No };

@@ -84,6 +84,17 @@ private:
 int printRecords(const Context &ctx, const std::vector<Record> &records, const char *jsonKey);
 
 // A small JSON writer: two-space indentation, keys in insertion order.
+//
+// Not json-glib, on purpose (issue 18, point 6): the bytes -j prints are an
+// interface (docs/json-schema.md, scripts compare them) and json-glib 1.6's
+// JsonGenerator cannot write them. Its pretty layout puts " : " between a key
+// and its value (hard-coded in json-generator.c, no option), writes an empty
+// object as "{  }", and escapes U+007F as \u007f and U+0008, U+000C as \b,
+// \f, where this writer has always written `"key": value`, `{}`, U+007F as
+// is and \u0008, \u000c. Building with JsonBuilder and printing the tree
+// with a walker of our own would keep the bytes but still write the layout
+// and the escaping by hand. `ibnm apply -j` (cli/apply.cpp, added later)
+// uses JsonBuilder and JsonGenerator, and prints json-glib's layout.
 class Json {
 public:
     Json &beginObject(const char *key = nullptr);

@@ -10,6 +10,7 @@
 #include "libcore/support/gobject.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
+#include "settings/host-files.hpp"
 
 #include <algorithm>
 #include <set>
@@ -791,7 +792,10 @@ GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host, GPtrArray *profiles, GP
  * @error: return location for a #GError
  *
  * Writes the memlock policy for group rdma and the udev naming rules,
- * atomically and only where they differ.
+ * atomically and only where they differ: under / on this machine; on a
+ * simulated host under "root" in its state directory
+ * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
+ * sysfs tree has no files to change: writing fails.
  *
  * Returns: %TRUE on success; %FALSE with @error set (%IBNM_ERROR_PLATFORM)
  *   when a file could not be written
@@ -806,9 +810,12 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
     return ibnm::guard(error, [&]() -> ibnm::Status {
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        auto deadline = ibnm::hostDeadlinePlatform(host);
-        auto r = ibnm::activation::writeHostFiles(deadline ? *deadline : ibnm::hostPlatform(host), toVector(profiles),
-                                                  options);
+        // Policy files are settings, written under the host's root
+        // (settings/host-files.hpp), not by its kernel platform.
+        auto files = ibnm::settings::HostFiles::forHost(host);
+        if (!files.ok())
+            return std::move(files).error();
+        auto r = ibnm::settings::writeHostFiles(ibnm::hostPlatform(host), *files, toVector(profiles), options);
         bool ok = r.ok;
         std::string message = r.error;
         if (report)

@@ -7,6 +7,7 @@
 #include "libcore/platform/platform.hpp"
 
 #include <memory>
+#include <string>
 
 namespace ibnm {
 
@@ -16,6 +17,15 @@ platform::Platform &hostPlatform(IbnmHost *host);
 // The host's platform under its deadline (ibnm_host_set_deadline()), or
 // nullptr when it has none; it borrows hostPlatform(host).
 std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host);
+
+// Where a simulated host whose state is in `stateDir` keeps the files
+// settings writes under /etc (settings/host-files.hpp): "<stateDir>/root",
+// so /etc/udev/rules.d/X lands in <stateDir>/root/etc/udev/rules.d/X and
+// the real /etc is never touched. ibnm_simulator_reset() removes it.
+inline std::string simulatedHostFilesRoot(const std::string &stateDir)
+{
+    return stateDir + "/root";
+}
 
 // A host around any platform (tests: a FakePlatform built in memory).
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,

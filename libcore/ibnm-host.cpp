@@ -331,8 +331,9 @@ const char *ibnm_host_get_location(IbnmHost *self)
  * @self: an #IbnmHost
  * @deadline: a g_get_monotonic_time() value, or 0 for none
  *
- * Bounds ibnm_apply_up(), ibnm_apply_down() and ibnm_apply_host_files() on
- * this host: once @deadline has passed, the next change fails with
+ * Bounds ibnm_apply_up() and ibnm_apply_down() on this host (not
+ * ibnm_apply_host_files(), which writes files, not the kernel): once
+ * @deadline has passed, the next change fails with
  * %IBNM_ERROR_TIMED_OUT before it reaches the kernel, and the apply undoes
  * what it did, as after any failure, so the host ends as before. A change
  * already under way is not interrupted.

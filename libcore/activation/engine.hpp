@@ -8,7 +8,7 @@
 // what it did in reverse order.
 //
 // Where: planner.cpp, planner-rdma.cpp and planner-down.cpp plan; engine.cpp
-// runs, verifies and undoes; host-files.cpp plans the policy files below;
+// runs, verifies and undoes; host-files.cpp says what the policy files below hold;
 // planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
@@ -91,15 +91,13 @@ std::optional<std::string> activeInterface(const model::Host &host, const Desire
 // children, bonds, addresses; base IPoIB interfaces are set down.
 Report down(platform::Platform &platform, const Desired &desired, const Options &options);
 
-// Host-wide policy files, written atomically and only when they differ:
-// the memlock limits for group rdma and the udev rules naming IPoIB ports by
-// the last 8 bytes of their address (for base profiles with both
-// mac-address and interface-name).
+// What the host-wide policy files hold (host-files.cpp; settings writes
+// them, settings/host-files.hpp): the memlock limits for group rdma and the
+// udev rules naming IPoIB ports by the last 8 bytes of their address (for
+// base profiles with both mac-address and interface-name).
 inline constexpr const char *kMemlockPolicyPath = "/etc/security/limits.d/90-ibnm-rdma-memlock.conf";
 inline constexpr const char *kUdevRulesPath = "/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
 std::string memlockPolicy();
 std::string udevRules(const std::vector<NMConnection *> &profiles);
-Report writeHostFiles(platform::Platform &platform, const std::vector<NMConnection *> &profiles,
-                      const Options &options);
 
 } // namespace ibnm::activation

@@ -1,22 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The host-wide policy files: the memlock limits for group rdma and the
-// udev rules naming IPoIB ports, planned as steps (written atomically, only
-// when they differ) and run by the executor, which undoes them on failure.
+// What the host-wide policy files hold: the memlock limits for group rdma
+// and the udev rules naming IPoIB ports. Settings writes them
+// (settings/host-files.cpp), not the kernel platform.
 #include "config.h"
 
 #include "libcore/activation/planner.hpp"
 
-#include "libcore/support/i18n.hpp"
-
 namespace ibnm::activation {
-
-using detail::execute;
-using detail::finish;
-using detail::planningFailed;
-using detail::Planner;
-using detail::Step;
-using model::Host;
-using platform::Platform;
 
 std::string memlockPolicy()
 {
@@ -73,36 +63,6 @@ std::string udevRules(const std::vector<NMConnection *> &profiles)
     for (const auto &l : lines)
         out += l;
     return out;
-}
-
-Report writeHostFiles(Platform &platform, const std::vector<NMConnection *> &profiles, const Options &options)
-{
-    Report report;
-    Host none;
-    Planner planner(none, report);
-    struct File {
-        const char *path;
-        std::string contents;
-    };
-    for (const File &f : {File{kMemlockPolicyPath, memlockPolicy()}, File{kUdevRulesPath, udevRules(profiles)}}) {
-        auto cur = platform.readHostFile(f.path);
-        if (!cur.ok())
-            return planningFailed(std::move(report), std::move(cur).error());
-        if (*cur && **cur == f.contents)
-            continue;
-        std::optional<std::string> old = *cur;
-        std::string path = f.path;
-        planner.add("write-file", path, strprintf(_("write %s"), path.c_str()), "",
-                    [path, c = f.contents](Platform &p) { return p.writeHostFile(path, c, 0644); },
-                    [path, old](Platform &p) {
-                        return old ? p.writeHostFile(path, *old, 0644) : p.removeHostFile(path);
-                    });
-    }
-    std::vector<Step> steps = std::move(planner.steps);
-    if (!options.dryRun && !steps.empty())
-        execute(platform, steps, report);
-    finish(steps, report);
-    return report;
 }
 
 } // namespace ibnm::activation

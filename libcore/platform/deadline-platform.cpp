@@ -133,14 +133,6 @@ Status DeadlinePlatform::setRoceEnabled(const std::string &device, bool enabled)
 {
     IBNM_DEADLINE_FORWARD(device, setRoceEnabled(device, enabled));
 }
-Status DeadlinePlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
-{
-    IBNM_DEADLINE_FORWARD(path, writeHostFile(path, contents, mode));
-}
-Status DeadlinePlatform::removeHostFile(const std::string &path)
-{
-    IBNM_DEADLINE_FORWARD(path, removeHostFile(path));
-}
 
 #undef IBNM_DEADLINE_FORWARD
 

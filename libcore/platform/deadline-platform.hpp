@@ -50,12 +50,6 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
-    Result<std::optional<std::string>> readHostFile(const std::string &path) override
-    {
-        return inner_.readHostFile(path);
-    }
-    Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
-    Status removeHostFile(const std::string &path) override;
 
     // True once a change was refused for the deadline.
     bool expired() const { return expired_; }

@@ -121,12 +121,9 @@ public:
     // Writes the PCI function's roce_enable (mlx5): disabling removes the
     // GID tables of every port of `device`, enabling brings them back.
     virtual Status setRoceEnabled(const std::string &device, bool enabled) = 0;
-
-    // Host-wide files (limits.d memlock policy, udev rules), written
-    // atomically. Fake keeps them in memory.
-    virtual Result<std::optional<std::string>> readHostFile(const std::string &path) = 0;
-    virtual Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) = 0;
-    virtual Status removeHostFile(const std::string &path) = 0;
+    // The host-wide policy files under /etc (memlock limits, udev rules) are
+    // configuration, not kernel state: settings writes them
+    // (settings/host-files.hpp).
 };
 
 } // namespace ibnm::platform

@@ -40,8 +40,8 @@ const std::vector<std::string> &fakeOperationNames()
         "setUp",            "createBond",       "setBondOptions", "enslave",            "release",
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
         "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults",
-        "setTrafficClass",  "clearTrafficClass", "setTtl",        "writeHostFile",    "removeHostFile",
-        "prepare",          "setTrafficClassRule", "setRoceEnabled",
+        "setTrafficClass",  "clearTrafficClass", "setTtl",        "prepare",          "setTrafficClassRule",
+        "setRoceEnabled",
     };
     return names;
 }

@@ -221,11 +221,6 @@ std::string formatHostDescription(const FakeState &st)
         w.string("type", ibnm::platform::softLinkTypeName(l.type));
         w.string("netdev", l.netdev);
     }
-    for (const auto &[path, f] : st.files) {
-        w.group("file " + path);
-        w.string("mode", strprintf("%04o", f.mode));
-        w.string("contents", f.contents);
-    }
     return w.take();
 }
 

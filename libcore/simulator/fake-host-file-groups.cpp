@@ -313,21 +313,6 @@ Status Parser::parseSoftLink(const std::string &g, const std::string &id)
     return {};
 }
 
-Status Parser::parseFile(const std::string &g, const std::string &id)
-{
-    if (id.empty() || id[0] != '/')
-        return groupError(g, _("a file group names an absolute path"));
-    FakeHostFile f;
-    f.contents = str(g, "contents");
-    std::string m = str(g, "mode", "0644");
-    auto v = g_ascii_string_to_unsigned(m.c_str(), 8, 0, 07777, nullptr, nullptr) ? std::stoul(m, nullptr, 8) : ~0ul;
-    if (v == ~0ul)
-        return keyError(g, "mode", strprintf(_("not an octal file mode: “%s”"), m.c_str()));
-    f.mode = static_cast<unsigned>(v);
-    st_.files[id] = std::move(f);
-    return {};
-}
-
 } // namespace hostfile
 
 } // namespace ibnm::platform

@@ -112,7 +112,6 @@ private:
     Status parseNetdev(const std::string &g, const std::string &id);
     Status parseBond(const std::string &g, const std::string &id);
     Status parseSoftLink(const std::string &g, const std::string &id);
-    Status parseFile(const std::string &g, const std::string &id);
     Status resolve();
 
     Locations loc_;

@@ -41,7 +41,6 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
       "original-mtu", "parent", "pkey", "mode", "umcast"}},
     {"bond", {"mode", "miimon", "primary", "active-port", "fail-over-mac"}},
     {"soft-link", {"type", "netdev"}},
-    {"file", {"mode", "contents"}},
 };
 
 } // namespace
@@ -95,8 +94,8 @@ Result<FakeState> Parser::parse(const std::string &text)
     }
 
     // Every group has a known kind and only that kind's keys.
-    std::vector<std::pair<std::string, std::string>> byKind[8];
-    static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link", "file"};
+    std::vector<std::pair<std::string, std::string>> byKind[7];
+    static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link"};
     std::vector<std::pair<std::string, unsigned>> groups(loc_.groups.begin(), loc_.groups.end());
     std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
     // [netdev ib0] and [netdev  ib0] name one object: a second header of
@@ -124,7 +123,7 @@ Result<FakeState> Parser::parse(const std::string &text)
                 return errorAt(k->second,
                                strprintf(_("unknown key “%s” in [%s]"), k->first.second.c_str(), g.c_str()));
         }
-        for (size_t i = 0; i < 8; i++)
+        for (size_t i = 0; i < std::size(order); i++)
             if (kind == order[i])
                 byKind[i].emplace_back(g, id);
     }
@@ -158,9 +157,6 @@ Result<FakeState> Parser::parse(const std::string &text)
             return std::move(s).error();
     for (const auto &[g, id] : byKind[6])
         if (auto s = parseSoftLink(g, id); !s.ok())
-            return std::move(s).error();
-    for (const auto &[g, id] : byKind[7])
-        if (auto s = parseFile(g, id); !s.ok())
             return std::move(s).error();
     if (auto s = resolve(); !s.ok())
         return std::move(s).error();

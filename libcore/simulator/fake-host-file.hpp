@@ -23,7 +23,7 @@ Result<std::string> readHostDescriptionText(const std::string &path);
 std::string formatHostDescription(const FakeState &state);
 
 // Whether `id` can name an object in a host description and read back as
-// itself ("[netdev ID]", "[file ID]"): UTF-8 without "[", "]" or control
+// itself ("[netdev ID]", "[bond ID]"): UTF-8 without "[", "]" or control
 // characters, no blank at either end. The simulated host refuses names it
 // could not store.
 bool isStorableId(const std::string &id);

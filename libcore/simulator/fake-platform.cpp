@@ -15,7 +15,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <utility>
+
+#include <gio/gio.h>
 
 #include <arpa/inet.h>
 
@@ -616,26 +619,38 @@ Status FakePlatform::removeAddress(const std::string &ifname, const std::string 
 
 namespace {
 
-// Whether `ip` lies in the subnet of the address `cidr` ("192.0.2.10/24").
-bool inSubnet(const std::string &ip, const std::string &cidr)
+// The subnet the interface address `cidr` is on ("192.0.2.10/24": 192.0.2.0/24),
+// or none. GInetAddressMask takes a network address only (it refuses host
+// bits), so they are cleared first.
+GObjectPtr<GInetAddressMask> subnetOf(const std::string &cidr)
 {
     size_t slash = cidr.find('/');
-    if (slash == std::string::npos)
-        return false;
-    bool v6 = ip.find(':') != std::string::npos;
-    if (v6 != (cidr.find(':') != std::string::npos))
-        return false;
-    unsigned char a[16], b[16];
-    if (inet_pton(v6 ? AF_INET6 : AF_INET, ip.c_str(), a) != 1 ||
-        inet_pton(v6 ? AF_INET6 : AF_INET, cidr.substr(0, slash).c_str(), b) != 1)
-        return false;
-    unsigned len = static_cast<unsigned>(std::strtoul(cidr.c_str() + slash + 1, nullptr, 10));
-    for (unsigned bit = 0; bit < len; bit++) {
-        unsigned char m = static_cast<unsigned char>(0x80 >> (bit % 8));
-        if ((a[bit / 8] & m) != (b[bit / 8] & m))
-            return false;
+    guint64 len = 0;
+    if (slash == std::string::npos ||
+        !g_ascii_string_to_unsigned(cidr.c_str() + slash + 1, 10, 0, 128, &len, nullptr))
+        return nullptr;
+    auto address = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(cidr.substr(0, slash).c_str()));
+    if (!address || len > 8 * g_inet_address_get_native_size(address.get()))
+        return nullptr;
+    guint8 bytes[16];
+    gsize size = g_inet_address_get_native_size(address.get());
+    memcpy(bytes, g_inet_address_to_bytes(address.get()), size);
+    for (gsize i = 0; i < size; i++) {
+        guint64 kept = len > 8 * i ? std::min<guint64>(8, len - 8 * i) : 0;
+        bytes[i] &= static_cast<guint8>(0xff00 >> kept);
     }
-    return true;
+    auto network = GObjectPtr<GInetAddress>::adopt(
+        g_inet_address_new_from_bytes(bytes, g_inet_address_get_family(address.get())));
+    return GObjectPtr<GInetAddressMask>::adopt(
+        g_inet_address_mask_new(network.get(), static_cast<guint>(len), nullptr));
+}
+
+// Whether `ip` lies in the subnet of the interface address `cidr`.
+bool inSubnet(const std::string &ip, const std::string &cidr)
+{
+    auto subnet = subnetOf(cidr);
+    auto address = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(ip.c_str()));
+    return subnet && address && g_inet_address_mask_matches(subnet.get(), address.get());
 }
 
 } // namespace

@@ -27,10 +27,12 @@
 // operationCount() counts the mutating calls (successful or not).
 //
 // Its files: fake-platform.cpp (netdev operations), fake-rdma.cpp (RDMA
-// operations), fake-files.cpp (host files), fake-driver.cpp (what readHost()
-// derives: GIDs, RoCE LAG), fake-faults.cpp (fault injection),
-// fake-state-store.cpp (open, state directory, journal, replay), and
-// fake-platform-private.hpp (what they share: transact(), mutate()).
+// operations), fake-driver.cpp (what readHost() derives: GIDs, RoCE LAG),
+// fake-faults.cpp (fault injection), fake-state-store.cpp (open, state
+// directory, journal, replay), and fake-platform-private.hpp (what they
+// share: transact(), mutate()). The host files ibnm writes (memlock policy,
+// udev rules) are not the kernel's: settings/host-files.hpp writes them
+// under <state dir>/root.
 #pragma once
 
 #include "libcore/model/host.hpp"
@@ -47,11 +49,6 @@
 
 namespace ibnm::platform {
 
-struct FakeHostFile {
-    std::string contents;
-    unsigned mode = 0644;
-};
-
 // Everything the simulated host is. Values the kernel derives (RoCE GIDs,
 // soft devices' port state, bond port lists) are recomputed by readHost().
 struct FakeState {
@@ -64,7 +61,6 @@ struct FakeState {
     // A bond port's MTU before it joined (bond_enslave() keeps it as
     // original_mtu; release puts it back).
     std::map<std::string, unsigned> originalMtu;
-    std::map<std::string, FakeHostFile> files;
     uint64_t operations = 0;
 };
 
@@ -139,10 +135,6 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
-
-    Result<std::optional<std::string>> readHostFile(const std::string &path) override;
-    Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
-    Status removeHostFile(const std::string &path) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 

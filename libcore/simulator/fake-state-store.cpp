@@ -166,7 +166,7 @@ size_t FakePlatform::compactAfter() const
 {
     const auto &h = state_.host;
     return std::max<size_t>(256, h.netdevs.size() + h.ipoib.size() + h.devices.size() + h.bonds.size() +
-                                     h.softLinks.size() + state_.files.size());
+                                     h.softLinks.size());
 }
 
 void FakePlatform::rebase()
@@ -334,10 +334,6 @@ Status FakePlatform::replay(const journal::Record &r)
         {"setTtl", {3, [](FakePlatform &p, const Args &a) {
              return p.setTtl(a[0], static_cast<unsigned>(toNum(a[1])), static_cast<unsigned>(toNum(a[2])));
          }}},
-        {"writeHostFile", {3, [](FakePlatform &p, const Args &a) {
-             return p.writeHostFile(a[0], a[1], static_cast<unsigned>(toNum(a[2])));
-         }}},
-        {"removeHostFile", {1, [](FakePlatform &p, const Args &a) { return p.removeHostFile(a[0]); }}},
         {"setTrafficClassRule", {5, [](FakePlatform &p, const Args &a) {
              return p.setTrafficClassRule(a[0], static_cast<unsigned>(toNum(a[1])),
                                           model::TcRule{static_cast<int>(g_ascii_strtoll(a[2].c_str(), nullptr, 10)), a[3], a[4]});

@@ -6,6 +6,7 @@
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/boundary.hpp"
+#include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 
 #include <memory>
@@ -76,7 +77,11 @@ gboolean ibnm_simulator_reset(IbnmHost *host, GError **error)
         auto *fake = ibnm::hostFakePlatform(host);
         if (fake == nullptr)
             return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host can be reset"));
-        return fake->reset();
+        if (auto st = fake->reset(); !st.ok())
+            return st;
+        // The /etc files settings wrote for this host (its state too).
+        const char *dir = ibnm_host_get_runtime_dir(host);
+        return dir ? ibnm::removeTree(ibnm::simulatedHostFilesRoot(dir)) : ibnm::Status();
     });
 }
 

@@ -225,6 +225,24 @@ bool naturalLess(const std::string &a, const std::string &b)
     return ::strverscmp(a.c_str(), b.c_str()) < 0;
 }
 
+Status removeTree(const std::string &path)
+{
+    if (g_file_test(path.c_str(), G_FILE_TEST_IS_DIR) && !g_file_test(path.c_str(), G_FILE_TEST_IS_SYMLINK)) {
+        auto names = listDir(path);
+        if (!names.ok())
+            return std::move(names).error();
+        for (const auto &n : *names)
+            if (auto st = removeTree(path + "/" + n); !st.ok())
+                return st;
+        if (::rmdir(path.c_str()) < 0 && errno != ENOENT)
+            return Error::fromErrno(errno, path);
+        return {};
+    }
+    if (::unlink(path.c_str()) < 0 && errno != ENOENT)
+        return Error::fromErrno(errno, path);
+    return {};
+}
+
 Result<std::vector<std::string>> listDir(const std::string &dir)
 {
     std::vector<std::string> names;

@@ -68,6 +68,10 @@ private:
     std::vector<Pending> pending_;
 };
 
+// Removes `path` and everything below it (symbolic links are removed, not
+// followed); an absent path is removed already.
+Status removeTree(const std::string &path);
+
 // Removes `path` and fsyncs its directory.
 Status removeFileDurably(const std::string &path);
 

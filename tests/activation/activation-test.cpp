@@ -469,37 +469,6 @@ TEST(Activation, BadUserKeyNamesProfileAndKey)
     EXPECT_EQ(d.error().profile(), "r");
 }
 
-TEST(HostFiles, WrittenOnceAndRolledBack)
-{
-    auto p = makeHost();
-    auto c = ipoib("ib", "mlx4_ib0", "datagram", 0);
-    g_object_set(nm_connection_get_setting_infiniband(c.get()), NM_SETTING_INFINIBAND_MAC_ADDRESS,
-                 "80:00:02:08:FE:80:00:00:00:00:00:00:00:02:C9:03:00:31:78:51", nullptr);
-    std::vector<NMConnection *> v{c.get()};
-    Report r = writeHostFiles(*p, v, Options{});
-    ASSERT_TRUE(r.ok) << r.error;
-    EXPECT_EQ(r.steps.size(), 2u);
-    auto memlock = p->readHostFile(kMemlockPolicyPath);
-    ASSERT_TRUE(memlock.ok() && *memlock);
-    EXPECT_NE((*memlock)->find("@rdma    hard    memlock    unlimited"), std::string::npos);
-    auto rules = p->readHostFile(kUdevRulesPath);
-    ASSERT_TRUE(rules.ok() && *rules);
-    EXPECT_NE((*rules)->find("ATTR{type}==\"32\", ATTR{address}==\"?*00:02:c9:03:00:31:78:51\", NAME=\"mlx4_ib0\""),
-              std::string::npos)
-        << **rules;
-    EXPECT_EQ(writeHostFiles(*p, v, Options{}).operations, 0u);
-
-    // A failure writing the second file restores the first.
-    auto q = makeHost();
-    q->addFaults({{"writeHostFile", 2, ENOSPC, 0}});
-    Report f = writeHostFiles(*q, v, Options{});
-    EXPECT_FALSE(f.ok);
-    q->clearFaults();
-    auto gone = q->readHostFile(kMemlockPolicyPath);
-    ASSERT_TRUE(gone.ok());
-    EXPECT_FALSE(*gone);
-}
-
 TEST(Activation, RdmaOnlyLeavesInterfacesToNetworkManager)
 {
     // The dispatcher plugin's mode: NetworkManager has configured mlx4_ib0

@@ -323,6 +323,9 @@ TEST(CliHost, MemlockShowsThePlanAndWritesThePolicy)
     ASSERT_EQ(show.status, 0) << show.err;
     EXPECT_NE(show.out.find("planned:/etc/security/limits.d/"), std::string::npos) << show.out;
     ASSERT_EQ(cli.run({"rdma", "memlock", "write"}).status, 0);
+    // Written under the simulated host's state directory, not in /etc.
+    EXPECT_TRUE(g_file_test((cli.stateDir() + "/root/etc/security/limits.d/90-ibnm-rdma-memlock.conf").c_str(),
+                            G_FILE_TEST_IS_REGULAR));
     Result again = cli.run({"-t", "-f", "STATE,OBJECT", "rdma", "memlock"});
     EXPECT_EQ(again.out.find("limits.d"), std::string::npos) << again.out;
 }

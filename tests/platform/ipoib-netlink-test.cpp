@@ -131,6 +131,28 @@ TEST(IpoibNetlink, RejectsAPkeyOfTheWrongSize)
     EXPECT_NE(r.error().toString().find("IFLA_IPOIB_PKEY"), std::string::npos) << r.error().toString();
 }
 
+// libnl's policy (netlink-policy.hpp) refuses a truncated u32 and a name
+// without its NUL, and the error names the attribute.
+TEST(IpoibNetlink, RejectsATruncatedLinkAndAnUnterminatedName)
+{
+    struct Case {
+        size_t offset;
+        uint8_t value;
+        const char *mentions;
+    } cases[] = {
+        {32, 0x06, "IFLA_LINK"},  // a 2-byte payload (the next attribute stays at 40)
+        {52, 'x', "IFLA_IFNAME"}, // "ib0.8001x", no NUL
+    };
+    for (const auto &c : cases) {
+        auto bytes = kNewLinkFull;
+        bytes[c.offset] = c.value;
+        auto r = ipoib::decodeLink(reinterpret_cast<const nlmsghdr *>(bytes.data()));
+        ASSERT_FALSE(r.ok()) << c.mentions;
+        EXPECT_EQ(r.error().code(), IBNM_ERROR_PARSE);
+        EXPECT_NE(r.error().toString().find(c.mentions), std::string::npos) << r.error().toString();
+    }
+}
+
 TEST(IpoibNetlink, RejectsAnotherKind)
 {
     auto bytes = kNewLinkFull;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The Linux platform without a kernel that can do RDMA: reading a sysfs tree,
-// refusing writes in read-only mode, host files written atomically.
+// refusing writes in read-only mode (host files: tests/settings/host-files-test.cpp).
 #include "config.h"
 
 #include "libcore/platform/linux/linux-platform.hpp"
@@ -114,7 +114,6 @@ TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
     child.pkey = 0x8002;
     BondSpec bond;
     bond.name = "bond0";
-    std::string file = root / "etc/limits.conf";
     struct Case {
         const char *op;
         std::function<ibnm::Status()> run;
@@ -143,8 +142,6 @@ TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
         {"setDefaultRoceTos", [&] { return p->setDefaultRoceTos("mlx4_0", 2, 106); }},
         {"setTrafficClass", [&] { return p->setTrafficClass("mlx4_0", 2, 106); }},
         {"setTtl", [&] { return p->setTtl("mlx4_0", 2, 64); }},
-        {"writeHostFile", [&] { return p->writeHostFile(file, "x\n", 0644); }},
-        {"removeHostFile", [&] { return p->removeHostFile(file); }},
     };
     for (const auto &c : cases) {
         auto st = c.run();
@@ -153,7 +150,6 @@ TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
         EXPECT_NE(st.error().toString().find(root.path()), std::string::npos)
             << c.op << " does not name the root: " << st.error().toString();
     }
-    EXPECT_FALSE(g_file_test(file.c_str(), G_FILE_TEST_EXISTS));
     // Reading is still fine, and the tree is unchanged.
     auto h = p->readHost();
     ASSERT_TRUE(h.ok());
@@ -178,48 +174,6 @@ TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)
     EXPECT_TRUE(dump.readOnly);
     EXPECT_FALSE(dump.useNetlink);
     EXPECT_FALSE(dump.useVerbs);
-}
-
-TEST(LinuxPlatform, HostFilesAreReplacedAtomicallyWithTheirMode)
-{
-    TempDir root;
-    TempDir etc;
-    LinuxOptions o;
-    o.sysfsRoot = root.path();
-    o.useNetlink = false;
-    o.useVerbs = false;
-    auto p = createLinuxPlatform(o);
-    std::string path = etc / "rdma.conf";
-
-    auto none = p->readHostFile(path);
-    ASSERT_TRUE(none.ok());
-    EXPECT_FALSE(none->has_value());
-
-    etc.write("rdma.conf", "old\n");
-    auto st = p->writeHostFile(path, "@rdma soft memlock unlimited\n", 0640);
-    ASSERT_TRUE(st.ok()) << st.error().toString();
-    auto back = p->readHostFile(path);
-    ASSERT_TRUE(back.ok());
-    EXPECT_EQ(back->value_or(""), "@rdma soft memlock unlimited\n");
-    struct stat sb;
-    ASSERT_EQ(stat(path.c_str(), &sb), 0);
-    EXPECT_EQ(sb.st_mode & 07777, 0640u);
-    // No temporary file is left beside it.
-    GDir *d = g_dir_open(etc.path().c_str(), 0, nullptr);
-    ASSERT_NE(d, nullptr);
-    int entries = 0;
-    while (g_dir_read_name(d))
-        entries++;
-    g_dir_close(d);
-    EXPECT_EQ(entries, 1);
-
-    ASSERT_TRUE(p->removeHostFile(path).ok());
-    EXPECT_FALSE(g_file_test(path.c_str(), G_FILE_TEST_EXISTS));
-    EXPECT_TRUE(p->removeHostFile(path).ok()) << "removing an absent file is done already";
-
-    auto missingDir = p->writeHostFile(etc / "no/such/dir/file", "x", 0644);
-    ASSERT_FALSE(missingDir.ok());
-    EXPECT_NE(missingDir.error().toString().find("no/such/dir/file"), std::string::npos);
 }
 
 TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)

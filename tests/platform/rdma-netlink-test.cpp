@@ -182,6 +182,55 @@ TEST(RdmaNetlink, RejectsMalformedAnswers)
     }
 }
 
+// A device answer whose u64 NODE_GUID carries 4 bytes, and one whose u32
+// DEV_INDEX carries 8: libnl's policy (the type's size, at least and at
+// most) refuses both, and the error names the attribute.
+const std::vector<uint8_t> kDeviceAnswerTruncatedGuid = {
+    // len 44, type 0x1401, flags MULTI, seq 7, pid 0x1234
+    0x2c, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00, 0x07, 0x00, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00,
+    // DEV_INDEX (1) u32 1
+    0x08, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00,
+    // DEV_NAME (2) "rxe0"
+    0x09, 0x00, 0x02, 0x00, 'r', 'x', 'e', '0', 0x00, 0x00, 0x00, 0x00,
+    // NODE_GUID (6), truncated to its low 4 bytes
+    0x08, 0x00, 0x06, 0x00, 0xc5, 0xb4, 0x42, 0xfe,
+};
+const std::vector<uint8_t> kDeviceAnswerLongIndex = {
+    // len 40
+    0x28, 0x00, 0x00, 0x00, 0x01, 0x14, 0x02, 0x00, 0x07, 0x00, 0x00, 0x00, 0x34, 0x12, 0x00, 0x00,
+    // DEV_INDEX (1) with 8 bytes
+    0x0c, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    // DEV_NAME (2) "rxe0"
+    0x09, 0x00, 0x02, 0x00, 'r', 'x', 'e', '0', 0x00, 0x00, 0x00, 0x00,
+};
+
+TEST(RdmaNetlink, RefusesAnAttributeOfTheWrongSize)
+{
+    struct Case {
+        const std::vector<uint8_t> *bytes;
+        const char *mentions;
+    } cases[] = {
+        {&kDeviceAnswerTruncatedGuid, "RDMA_NLDEV_ATTR_NODE_GUID"},
+        {&kDeviceAnswerLongIndex, "RDMA_NLDEV_ATTR_DEV_INDEX"},
+    };
+    for (const auto &c : cases) {
+        ASSERT_EQ(c.bytes->size(), c.bytes->at(0)) << c.mentions;
+        auto d = rdma::decodeDevice(reinterpret_cast<const nlmsghdr *>(c.bytes->data()));
+        ASSERT_FALSE(d.ok()) << c.mentions;
+        EXPECT_EQ(d.error().code(), IBNM_ERROR_PARSE);
+        EXPECT_NE(d.error().toString().find(c.mentions), std::string::npos) << d.error().toString();
+    }
+    // The same message with the whole GUID decodes.
+    auto whole = kDeviceAnswerTruncatedGuid;
+    whole[0] = 0x30;
+    whole[36] = 0x0c;
+    for (uint8_t b : {0xff, 0x41, 0x81, 0x84})
+        whole.push_back(b);
+    auto d = rdma::decodeDevice(reinterpret_cast<const nlmsghdr *>(whole.data()));
+    ASSERT_TRUE(d.ok()) << d.error().toString();
+    EXPECT_EQ(d->nodeGuid, std::optional<uint64_t>(0x848141fffe42b4c5ull));
+}
+
 TEST(RdmaNetlink, DeviceAnswerNeedsIndexAndName)
 {
     // Drop DEV_NAME by turning it into an unknown attribute type (99).

@@ -50,7 +50,6 @@ TEST(FakeFaults, CountsEveryMutatingCall)
     auto fake = ibnm::test::makeTestFake();
     EXPECT_EQ(fake->operationCount(), 0u);
     (void)fake->readHost();
-    (void)fake->readHostFile("/etc/x");
     EXPECT_EQ(fake->operationCount(), 0u) << "reads do not count";
     EXPECT_TRUE(fake->setUp("enp1s0", true).ok());
     EXPECT_FALSE(fake->setUp("nosuch0", true).ok());

@@ -66,8 +66,6 @@ TEST(FakeHostFile, WrittenStateReadsBackTheSame)
     auto st = parseHostDescription(ibnm::test::kTestHost, "test.host");
     ASSERT_TRUE(st.ok()) << st.error().toString();
     st->operations = 7;
-    st->files["/etc/security/limits.d/rdma.conf"] = {"@rdma soft memlock unlimited\n@rdma hard memlock unlimited\n",
-                                                     0644};
     st->host.softLinks.push_back({"rxe0", ibnm::model::SoftLinkType::Rxe, "enp1s0"});
     st->host.devices.push_back(
         ibnm::platform::softLinkDevice("rxe0", ibnm::model::SoftLinkType::Rxe, *st->host.findNetdev("enp1s0")));
@@ -77,8 +75,6 @@ TEST(FakeHostFile, WrittenStateReadsBackTheSame)
     ASSERT_TRUE(again.ok()) << again.error().toString() << "\n" << text;
     EXPECT_EQ(formatHostDescription(*again), text);
     EXPECT_EQ(again->operations, 7u);
-    EXPECT_EQ(again->files.at("/etc/security/limits.d/rdma.conf").contents,
-              st->files.at("/etc/security/limits.d/rdma.conf").contents);
     ASSERT_EQ(again->host.softLinks.size(), 1u);
     ASSERT_NE(again->host.findDevice("rxe0"), nullptr);
     EXPECT_EQ(again->host.findDevice("rxe0")->ports[0].defaultRoceMode, ibnm::model::RoceMode::V2);
@@ -95,24 +91,22 @@ TEST(FakeHostFile, WriterEscapesValuesAsGKeyFileDoes)
         "back\\slash", "\\ first", "trailing  ",     "inner  \t x",  "\n after",  "; [x] = # y",
         "caf\u00e9",
     };
-    for (size_t i = 0; i < values.size(); i++)
-        st->files["/etc/f" + std::to_string(i)] = {values[i], 0644};
-    std::string text = formatHostDescription(*st);
-    ibnm::GKeyFilePtr reference(g_key_file_new());
-    ibnm::GKeyFilePtr written(g_key_file_new());
-    ASSERT_TRUE(g_key_file_load_from_data(written.get(), text.data(), text.size(), G_KEY_FILE_NONE, nullptr));
+    // [host] kernel-release is free text, written even when empty.
     for (size_t i = 0; i < values.size(); i++) {
-        std::string g = "file /etc/f" + std::to_string(i);
-        g_key_file_set_string(reference.get(), g.c_str(), "contents", values[i].c_str());
-        ibnm::GCharPtr want(g_key_file_get_value(reference.get(), g.c_str(), "contents", nullptr));
-        ibnm::GCharPtr got(g_key_file_get_value(written.get(), g.c_str(), "contents", nullptr));
+        st->host.kernelRelease = values[i];
+        std::string text = formatHostDescription(*st);
+        ibnm::GKeyFilePtr reference(g_key_file_new());
+        ibnm::GKeyFilePtr written(g_key_file_new());
+        ASSERT_TRUE(g_key_file_load_from_data(written.get(), text.data(), text.size(), G_KEY_FILE_NONE, nullptr));
+        g_key_file_set_string(reference.get(), "host", "kernel-release", values[i].c_str());
+        ibnm::GCharPtr want(g_key_file_get_value(reference.get(), "host", "kernel-release", nullptr));
+        ibnm::GCharPtr got(g_key_file_get_value(written.get(), "host", "kernel-release", nullptr));
         ASSERT_TRUE(want && got);
         EXPECT_STREQ(got.get(), want.get()) << "value " << i;
+        auto again = parseHostDescription(text, "state");
+        ASSERT_TRUE(again.ok()) << again.error().toString();
+        EXPECT_EQ(again->host.kernelRelease, values[i]) << "value " << i;
     }
-    auto again = parseHostDescription(text, "state");
-    ASSERT_TRUE(again.ok()) << again.error().toString();
-    for (size_t i = 0; i < values.size(); i++)
-        EXPECT_EQ(again->files.at("/etc/f" + std::to_string(i)).contents, values[i]) << "value " << i;
 }
 
 // A bond of IPoIB ports has their link type but is no IPoIB interface; the
@@ -207,8 +201,7 @@ const BadFile kBadFiles[] = {
     {"bad bond mode", "[bond b]\nmode=round-robin\n", "h.host:2: [bond b] mode: "},
     {"soft link type", "[netdev e]\n[soft-link r]\ntype=roce\nnetdev=e\n", "h.host:3: [soft-link r] type: "},
     {"soft link netdev", "[soft-link r]\ntype=rxe\nnetdev=e\n", "h.host:3: [soft-link r] netdev: "},
-    {"relative file", "[file etc/x]\ncontents=x\n", "h.host:1: [file etc/x]: "},
-    {"bad file mode", "[file /etc/x]\nmode=rw\n", "h.host:2: [file /etc/x] mode: "},
+    {"host files are no longer kept in the state", "[file /etc/x]\ncontents=x\n", "h.host:1: "},
     {"connected on enhanced", "[device a]\nenhanced-ipoib=true\n[port a/1]\nlink-layer=InfiniBand\n"
                               "[netdev ib0]\nkind=ipoib\nrdma-port=a/1\nmode=connected\n",
      "h.host:8: [netdev ib0] mode: "},

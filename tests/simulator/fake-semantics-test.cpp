@@ -402,20 +402,39 @@ TEST(FakeSemantics, SoftDevicePortFollowsItsNetdev)
     EXPECT_EQ(h->findDevice("rxe0")->ports[0].activeMtu, 4096u);
 }
 
-TEST(FakeSemantics, HostFilesAreKeptInMemory)
+// A route's gateway must be on a subnet of the interface (fib_check_nh():
+// ENETUNREACH otherwise): the subnet of each address is its prefix, host
+// bits aside, at any prefix length, and of the gateway's family only.
+TEST(FakeSemantics, AGatewayMustBeOnASubnetOfTheInterface)
 {
     auto fake = ibnm::test::makeTestFake();
-    const std::string path = "/etc/security/limits.d/90-rdma.conf";
-    auto none = fake->readHostFile(path);
-    ASSERT_TRUE(none.ok());
-    EXPECT_FALSE(none->has_value());
-    ASSERT_TRUE(fake->writeHostFile(path, "@rdma soft memlock unlimited\n", 0644).ok());
-    auto some = fake->readHostFile(path);
-    ASSERT_TRUE(some.ok());
-    EXPECT_EQ(some->value(), "@rdma soft memlock unlimited\n");
-    EXPECT_FALSE(fake->writeHostFile("relative", "x", 0644).ok());
-    ASSERT_TRUE(fake->removeHostFile(path).ok());
-    auto gone = fake->removeHostFile(path);
-    ASSERT_FALSE(gone.ok());
-    EXPECT_EQ(gone.error().code(), IBNM_ERROR_NOT_FOUND);
+    ASSERT_TRUE(fake->setUp("enp1s0", true).ok());
+    ASSERT_TRUE(fake->addAddress("enp1s0", "192.0.2.10/20").ok());
+    ASSERT_TRUE(fake->addAddress("enp1s0", "2001:db8:0:1234::5/62").ok());
+    struct Case {
+        const char *gateway;
+        bool onLink;
+    } cases[] = {
+        {"192.0.2.254", true},        {"192.0.15.1", true},         {"192.0.16.1", false},
+        {"192.0.1.1", true},          {"198.51.100.1", false},      {"2001:db8:0:1237::1", true},
+        {"2001:db8:0:1238::1", false}, {"::ffff:192.0.2.1", false}, {"not-an-address", false},
+    };
+    unsigned metric = 1;
+    for (const auto &c : cases) {
+        bool v6 = std::string(c.gateway).find(':') != std::string::npos;
+        ibnm::model::Route r{v6 ? "2001:db8:ffff::/48" : "203.0.113.0/24", c.gateway, metric++};
+        auto st = fake->addRoute("enp1s0", r);
+        EXPECT_EQ(st.ok(), c.onLink) << c.gateway << ": " << (st.ok() ? "added" : st.error().toString());
+        if (!c.onLink && !st.ok()) {
+            EXPECT_EQ(st.error().errnum(), ENETUNREACH) << c.gateway;
+        }
+    }
+    // Any gateway is on the subnet of a /0 address, none past a /32's own.
+    ASSERT_TRUE(fake->addAddress("enp1s0", "10.1.2.3/0").ok());
+    EXPECT_TRUE(fake->addRoute("enp1s0", {"203.0.113.0/24", "198.51.100.1", 99}).ok());
+    auto fresh = ibnm::test::makeTestFake();
+    ASSERT_TRUE(fresh->setUp("enp1s0", true).ok());
+    ASSERT_TRUE(fresh->addAddress("enp1s0", "192.0.2.10/32").ok());
+    EXPECT_TRUE(fresh->addRoute("enp1s0", {"203.0.113.0/24", "192.0.2.10", 1}).ok());
+    EXPECT_FALSE(fresh->addRoute("enp1s0", {"203.0.113.0/24", "192.0.2.11", 2}).ok());
 }

@@ -3,6 +3,7 @@
 
 #include "libcore/platform/linux/ipoib-netlink.hpp"
 
+#include "libcore/platform/linux/netlink-policy.hpp"
 #include "libcore/support/i18n.hpp"
 
 #include <cstring>
@@ -26,14 +27,42 @@ Error parseError(const char *what)
     return Error(IBNM_ERROR_PARSE, _("malformed IPoIB link message")).withContext(what);
 }
 
-// Reads a u16 attribute of exactly two bytes.
-Result<std::optional<uint16_t>> u16Attr(nlattr *attr, const char *what)
+// The attributes decodeLink() reads, at each level of nesting, checked by
+// libnl (netlink-policy.hpp).
+const netlink::Policy &linkPolicy()
+{
+    static const netlink::Policy p(IFLA_MAX, {
+                                                 {IFLA_LINK, NLA_U32, "IFLA_LINK"},
+                                                 {IFLA_IFNAME, NLA_STRING, "IFLA_IFNAME", IFNAMSIZ},
+                                                 {IFLA_LINKINFO, NLA_NESTED, "IFLA_LINKINFO"},
+                                             });
+    return p;
+}
+
+const netlink::Policy &infoPolicy()
+{
+    static const netlink::Policy p(IFLA_INFO_MAX, {
+                                                      {IFLA_INFO_KIND, NLA_STRING, "IFLA_INFO_KIND"},
+                                                      {IFLA_INFO_DATA, NLA_NESTED, "IFLA_INFO_DATA"},
+                                                  });
+    return p;
+}
+
+const netlink::Policy &ipoibPolicy()
+{
+    static const netlink::Policy p(IFLA_IPOIB_MAX, {
+                                                       {IFLA_IPOIB_PKEY, NLA_U16, "IFLA_IPOIB_PKEY"},
+                                                       {IFLA_IPOIB_MODE, NLA_U16, "IFLA_IPOIB_MODE"},
+                                                       {IFLA_IPOIB_UMCAST, NLA_U16, "IFLA_IPOIB_UMCAST"},
+                                                   });
+    return p;
+}
+
+std::optional<uint16_t> u16Attr(const nlattr *attr)
 {
     if (attr == nullptr)
-        return std::optional<uint16_t>();
-    if (nla_len(attr) != 2)
-        return parseError(what);
-    return std::optional<uint16_t>(nla_get_u16(attr));
+        return std::nullopt;
+    return nla_get_u16(const_cast<nlattr *>(attr)); // two bytes: ipoibPolicy()
 }
 
 } // namespace
@@ -83,56 +112,36 @@ Result<LinkRequest> decodeLink(const nlmsghdr *message)
     if (hdr->nlmsg_type != RTM_NEWLINK || !nlmsg_valid_hdr(hdr, sizeof(ifinfomsg)))
         return parseError("RTM_NEWLINK");
     nlattr *tb[IFLA_MAX + 1];
-    if (nlmsg_parse(hdr, sizeof(ifinfomsg), tb, IFLA_MAX, nullptr) < 0)
-        return parseError("RTM_NEWLINK");
+    if (const char *refused = linkPolicy().parse(tb, nlmsg_attrdata(hdr, sizeof(ifinfomsg)),
+                                                 nlmsg_attrlen(hdr, sizeof(ifinfomsg))))
+        return parseError(refused);
     LinkRequest r;
-    if (tb[IFLA_LINK]) {
-        if (nla_len(tb[IFLA_LINK]) != 4)
-            return parseError("IFLA_LINK");
+    if (tb[IFLA_LINK])
         r.parentIfindex = nla_get_u32(tb[IFLA_LINK]);
-    }
-    if (tb[IFLA_IFNAME]) {
-        int len = nla_len(tb[IFLA_IFNAME]);
-        const char *s = static_cast<const char *>(nla_data(tb[IFLA_IFNAME]));
-        if (len < 1 || len > IFNAMSIZ || s[len - 1] != '\0')
-            return parseError("IFLA_IFNAME");
-        r.ifname = s;
-    }
+    if (tb[IFLA_IFNAME])
+        r.ifname = static_cast<const char *>(nla_data(tb[IFLA_IFNAME]));
     if (!tb[IFLA_LINKINFO])
         return parseError("IFLA_LINKINFO");
     nlattr *info[IFLA_INFO_MAX + 1];
-    if (nla_parse_nested(info, IFLA_INFO_MAX, tb[IFLA_LINKINFO], nullptr) < 0)
-        return parseError("IFLA_LINKINFO");
-    if (!info[IFLA_INFO_KIND])
-        return parseError("IFLA_INFO_KIND");
-    int klen = nla_len(info[IFLA_INFO_KIND]);
-    const char *kind = static_cast<const char *>(nla_data(info[IFLA_INFO_KIND]));
-    if (klen != 6 || memcmp(kind, "ipoib", 6) != 0)
+    if (const char *refused = infoPolicy().parseNested(info, tb[IFLA_LINKINFO]))
+        return parseError(refused);
+    if (!info[IFLA_INFO_KIND] || nla_strcmp(info[IFLA_INFO_KIND], "ipoib") != 0)
         return parseError("IFLA_INFO_KIND");
     if (info[IFLA_INFO_DATA]) {
         nlattr *data[IFLA_IPOIB_MAX + 1];
-        if (nla_parse_nested(data, IFLA_IPOIB_MAX, info[IFLA_INFO_DATA], nullptr) < 0)
-            return parseError("IFLA_INFO_DATA");
-        auto pkey = u16Attr(data[IFLA_IPOIB_PKEY], "IFLA_IPOIB_PKEY");
-        if (!pkey)
-            return std::move(pkey).error();
-        r.pkey = *pkey;
-        auto mode = u16Attr(data[IFLA_IPOIB_MODE], "IFLA_IPOIB_MODE");
-        if (!mode)
-            return std::move(mode).error();
-        if (mode->has_value()) {
-            if (**mode == IPOIB_MODE_DATAGRAM)
+        if (const char *refused = ipoibPolicy().parseNested(data, info[IFLA_INFO_DATA]))
+            return parseError(refused);
+        r.pkey = u16Attr(data[IFLA_IPOIB_PKEY]);
+        if (auto mode = u16Attr(data[IFLA_IPOIB_MODE])) {
+            if (*mode == IPOIB_MODE_DATAGRAM)
                 r.mode = model::IpoibMode::Datagram;
-            else if (**mode == IPOIB_MODE_CONNECTED)
+            else if (*mode == IPOIB_MODE_CONNECTED)
                 r.mode = model::IpoibMode::Connected;
             else
                 return parseError("IFLA_IPOIB_MODE");
         }
-        auto umcast = u16Attr(data[IFLA_IPOIB_UMCAST], "IFLA_IPOIB_UMCAST");
-        if (!umcast)
-            return std::move(umcast).error();
-        if (umcast->has_value())
-            r.umcast = **umcast != 0;
+        if (auto umcast = u16Attr(data[IFLA_IPOIB_UMCAST]))
+            r.umcast = *umcast != 0;
     }
     return r;
 }

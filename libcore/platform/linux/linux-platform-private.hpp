@@ -124,10 +124,6 @@ public:
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
 
-    Result<std::optional<std::string>> readHostFile(const std::string &path) override;
-    Status writeHostFile(const std::string &path, const std::string &contents, unsigned mode) override;
-    Status removeHostFile(const std::string &path) override;
-
 private:
     Status writable() const
     {

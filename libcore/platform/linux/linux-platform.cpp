@@ -543,42 +543,6 @@ Status LinuxPlatform::deleteLink(const std::string &ifname)
     return {};
 }
 
-// --- host files ------------------------------------------------------------------
-
-Result<std::optional<std::string>> LinuxPlatform::readHostFile(const std::string &path)
-{
-    // A dump holds a sysfs tree, not this host's files.
-    if (options_.readOnly)
-        return std::optional<std::string>();
-    GCharPtr contents;
-    gsize len = 0;
-    GErrorPtr err;
-    if (!g_file_get_contents(path.c_str(), outPtr(contents), &len, outPtr(err))) {
-        if (g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT))
-            return std::optional<std::string>();
-        return Error(IBNM_ERROR_IO, err->message).withContext(path);
-    }
-    return std::optional<std::string>(std::string(contents.get(), len));
-}
-
-Status LinuxPlatform::writeHostFile(const std::string &path, const std::string &contents, unsigned mode)
-{
-    if (auto st = writable(); !st)
-        return st;
-    AtomicWriteOptions opts;
-    opts.mode = mode;
-    return atomicWriteFile(path, contents, opts);
-}
-
-Status LinuxPlatform::removeHostFile(const std::string &path)
-{
-    if (auto st = writable(); !st)
-        return st;
-    if (::unlink(path.c_str()) < 0 && errno != ENOENT)
-        return Error::fromErrno(errno, path);
-    return {};
-}
-
 Result<LinuxOptions> sysfsDumpOptions(const std::string &dir)
 {
     std::string root;

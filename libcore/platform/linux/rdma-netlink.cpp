@@ -3,6 +3,7 @@
 
 #include "libcore/platform/linux/rdma-netlink.hpp"
 
+#include "libcore/platform/linux/netlink-policy.hpp"
 #include "libcore/support/i18n.hpp"
 
 #include <cstring>
@@ -33,36 +34,56 @@ Result<NlMsgPtr> alloc(unsigned command, int flags)
     return msg;
 }
 
-// The attribute table of an NLDEV message, checked for its command.
+// The attributes the decoders read, checked by libnl (netlink-policy.hpp).
+const netlink::Policy &policy()
+{
+    static const netlink::Policy p(RDMA_NLDEV_ATTR_MAX - 1,
+                                   {
+                                       {RDMA_NLDEV_ATTR_DEV_INDEX, NLA_U32, "RDMA_NLDEV_ATTR_DEV_INDEX"},
+                                       {RDMA_NLDEV_ATTR_DEV_NAME, NLA_STRING, "RDMA_NLDEV_ATTR_DEV_NAME"},
+                                       {RDMA_NLDEV_ATTR_PORT_INDEX, NLA_U32, "RDMA_NLDEV_ATTR_PORT_INDEX"},
+                                       {RDMA_NLDEV_ATTR_FW_VERSION, NLA_STRING, "RDMA_NLDEV_ATTR_FW_VERSION"},
+                                       {RDMA_NLDEV_ATTR_NODE_GUID, NLA_U64, "RDMA_NLDEV_ATTR_NODE_GUID"},
+                                       {RDMA_NLDEV_ATTR_PORT_STATE, NLA_U8, "RDMA_NLDEV_ATTR_PORT_STATE"},
+                                       {RDMA_NLDEV_ATTR_PORT_PHYS_STATE, NLA_U8, "RDMA_NLDEV_ATTR_PORT_PHYS_STATE"},
+                                       {RDMA_NLDEV_ATTR_DEV_NODE_TYPE, NLA_U8, "RDMA_NLDEV_ATTR_DEV_NODE_TYPE"},
+                                       {RDMA_NLDEV_ATTR_NDEV_INDEX, NLA_U32, "RDMA_NLDEV_ATTR_NDEV_INDEX"},
+                                       {RDMA_NLDEV_ATTR_NDEV_NAME, NLA_STRING, "RDMA_NLDEV_ATTR_NDEV_NAME"},
+                                       {RDMA_NLDEV_ATTR_DEV_PROTOCOL, NLA_STRING, "RDMA_NLDEV_ATTR_DEV_PROTOCOL"},
+                                   });
+    return p;
+}
+
+// The attribute table of an NLDEV message, checked for its command and
+// against policy().
 Status parse(const nlmsghdr *message, unsigned command, nlattr **tb)
 {
     auto *hdr = const_cast<nlmsghdr *>(message);
     if (hdr->nlmsg_type != nldevType(command) || !nlmsg_valid_hdr(hdr, 0))
         return parseError("nlmsg_type");
-    if (nlmsg_parse(hdr, 0, tb, RDMA_NLDEV_ATTR_MAX - 1, nullptr) < 0)
-        return parseError("attributes");
+    if (const char *refused = policy().parse(tb, nlmsg_attrdata(hdr, 0), nlmsg_attrlen(hdr, 0)))
+        return parseError(refused);
     return {};
 }
 
 template <typename T>
-Result<std::optional<T>> fixed(nlattr *attr, const char *what)
+std::optional<T> fixed(const nlattr *attr)
 {
     if (attr == nullptr)
-        return std::optional<T>();
-    if (nla_len(attr) != static_cast<int>(sizeof(T)))
-        return parseError(what);
+        return std::nullopt;
     T v;
-    memcpy(&v, nla_data(attr), sizeof(T));
-    return std::optional<T>(v);
+    memcpy(&v, nla_data(attr), sizeof(T)); // exactly its size: policy()
+    return v;
 }
 
-Result<std::optional<std::string>> string(nlattr *attr, const char *what)
+// A string attribute (NUL-terminated: policy()) with no NUL before its end,
+// which libnl's policy does not check.
+Result<std::optional<std::string>> string(const nlattr *attr, const char *what)
 {
     if (attr == nullptr)
         return std::optional<std::string>();
-    int len = nla_len(attr);
     const char *s = static_cast<const char *>(nla_data(attr));
-    if (len < 1 || s[len - 1] != '\0' || strlen(s) != static_cast<size_t>(len - 1))
+    if (strlen(s) != static_cast<size_t>(nla_len(attr) - 1))
         return parseError(what);
     return std::optional<std::string>(std::string(s));
 }
@@ -125,28 +146,20 @@ Result<DeviceInfo> decodeDevice(const nlmsghdr *message)
     if (auto st = parse(message, RDMA_NLDEV_CMD_GET, tb); !st)
         return std::move(st).error();
     DeviceInfo d;
-    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX], "RDMA_NLDEV_ATTR_DEV_INDEX");
-    if (!index)
-        return std::move(index).error();
+    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
     auto name = string(tb[RDMA_NLDEV_ATTR_DEV_NAME], "RDMA_NLDEV_ATTR_DEV_NAME");
     if (!name)
         return std::move(name).error();
-    if (!index->has_value() || !name->has_value())
+    if (!index || !name->has_value())
         return parseError("RDMA_NLDEV_CMD_GET");
-    d.index = **index;
+    d.index = *index;
     d.name = **name;
     auto fw = string(tb[RDMA_NLDEV_ATTR_FW_VERSION], "RDMA_NLDEV_ATTR_FW_VERSION");
     if (!fw)
         return std::move(fw).error();
     d.fwVersion = *fw;
-    auto guid = fixed<uint64_t>(tb[RDMA_NLDEV_ATTR_NODE_GUID], "RDMA_NLDEV_ATTR_NODE_GUID");
-    if (!guid)
-        return std::move(guid).error();
-    d.nodeGuid = *guid;
-    auto type = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE], "RDMA_NLDEV_ATTR_DEV_NODE_TYPE");
-    if (!type)
-        return std::move(type).error();
-    d.nodeType = *type;
+    d.nodeGuid = fixed<uint64_t>(tb[RDMA_NLDEV_ATTR_NODE_GUID]);
+    d.nodeType = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_DEV_NODE_TYPE]);
     auto proto = string(tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL], "RDMA_NLDEV_ATTR_DEV_PROTOCOL");
     if (!proto)
         return std::move(proto).error();
@@ -160,32 +173,19 @@ Result<PortInfo> decodePort(const nlmsghdr *message)
     if (auto st = parse(message, RDMA_NLDEV_CMD_PORT_GET, tb); !st)
         return std::move(st).error();
     PortInfo p;
-    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX], "RDMA_NLDEV_ATTR_DEV_INDEX");
-    if (!index)
-        return std::move(index).error();
+    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
     auto name = string(tb[RDMA_NLDEV_ATTR_DEV_NAME], "RDMA_NLDEV_ATTR_DEV_NAME");
     if (!name)
         return std::move(name).error();
-    auto port = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_PORT_INDEX], "RDMA_NLDEV_ATTR_PORT_INDEX");
-    if (!port)
-        return std::move(port).error();
-    if (!index->has_value() || !name->has_value() || !port->has_value())
+    auto port = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
+    if (!index || !name->has_value() || !port)
         return parseError("RDMA_NLDEV_CMD_PORT_GET");
-    p.deviceIndex = **index;
+    p.deviceIndex = *index;
     p.deviceName = **name;
-    p.port = **port;
-    auto state = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_STATE], "RDMA_NLDEV_ATTR_PORT_STATE");
-    if (!state)
-        return std::move(state).error();
-    p.state = *state;
-    auto phys = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE], "RDMA_NLDEV_ATTR_PORT_PHYS_STATE");
-    if (!phys)
-        return std::move(phys).error();
-    p.physState = *phys;
-    auto ndevIndex = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_NDEV_INDEX], "RDMA_NLDEV_ATTR_NDEV_INDEX");
-    if (!ndevIndex)
-        return std::move(ndevIndex).error();
-    p.netdevIndex = *ndevIndex;
+    p.port = *port;
+    p.state = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_STATE]);
+    p.physState = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE]);
+    p.netdevIndex = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_NDEV_INDEX]);
     auto ndevName = string(tb[RDMA_NLDEV_ATTR_NDEV_NAME], "RDMA_NLDEV_ATTR_NDEV_NAME");
     if (!ndevName)
         return std::move(ndevName).error();

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The /etc policy files (memlock limits, udev rules), written by settings
+// under a root directory: "/" on this machine, the state directory's root/
+// on a simulated host (never the real /etc), none for a sysfs tree.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
+
+#include "libcore/activation/engine.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
+#include "libcore/support/raii.hpp"
+#include "settings/host-files.hpp"
+#include "tests/test-util.hpp"
+
+#include <NetworkManager.h>
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+using namespace ibnm;
+using ibnm::settings::HostFiles;
+
+namespace {
+
+GObjectPtr<NMConnection> ipoibPort(const char *ifname, const char *mac)
+{
+    auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+    NMSetting *s = nm_setting_connection_new();
+    g_object_set(s, NM_SETTING_CONNECTION_ID, ifname, NM_SETTING_CONNECTION_UUID,
+                 "1d1c4f0e-7b2a-4c55-9a43-8f2b0f6f0a01", NM_SETTING_CONNECTION_TYPE,
+                 NM_SETTING_INFINIBAND_SETTING_NAME, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
+    nm_connection_add_setting(c.get(), s);
+    NMSetting *ib = nm_setting_infiniband_new();
+    g_object_set(ib, NM_SETTING_INFINIBAND_MAC_ADDRESS, mac, nullptr);
+    nm_connection_add_setting(c.get(), ib);
+    return c;
+}
+
+const char *const kMac = "80:00:02:08:FE:80:00:00:00:00:00:00:00:02:C9:03:00:31:78:51";
+
+std::string slurp(const std::string &path)
+{
+    GCharPtr text;
+    if (!g_file_get_contents(path.c_str(), outPtr(text), nullptr, nullptr))
+        return "(absent)";
+    return text.get();
+}
+
+} // namespace
+
+// Written once (nothing the second time), and a failure writing the second
+// file undoes the first: the files are as before.
+TEST(HostFiles, WrittenOnceAndRolledBack)
+{
+    test::TempDir root;
+    HostFiles files(root.path(), true);
+    platform::FakePlatform fake{platform::FakeState{}};
+    auto c = ipoibPort("mlx4_ib0", kMac);
+    std::vector<NMConnection *> v{c.get()};
+    activation::Report r = settings::writeHostFiles(fake, files, v, activation::Options{});
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.steps.size(), 2u);
+    EXPECT_EQ(r.steps[0].object, activation::kMemlockPolicyPath) << "the report names the path on the host";
+    std::string memlock = slurp(root / "etc/security/limits.d/90-ibnm-rdma-memlock.conf");
+    EXPECT_NE(memlock.find("@rdma    hard    memlock    unlimited"), std::string::npos) << memlock;
+    std::string rules = slurp(root / "etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
+    EXPECT_NE(rules.find("ATTR{type}==\"32\", ATTR{address}==\"?*00:02:c9:03:00:31:78:51\", NAME=\"mlx4_ib0\""),
+              std::string::npos)
+        << rules;
+    EXPECT_EQ(settings::writeHostFiles(fake, files, v, activation::Options{}).operations, 0u);
+
+    // The udev rules' directory cannot be made (etc/udev is a file): the
+    // memlock policy written before it is removed again.
+    test::TempDir broken;
+    broken.write("etc/udev", "not a directory\n");
+    HostFiles bad(broken.path(), true);
+    activation::Report f = settings::writeHostFiles(fake, bad, v, activation::Options{});
+    EXPECT_FALSE(f.ok);
+    EXPECT_TRUE(f.rolledBack) << f.error;
+    EXPECT_NE(f.error.find("etc/udev"), std::string::npos) << f.error;
+    EXPECT_FALSE(g_file_test((broken / "etc/security/limits.d/90-ibnm-rdma-memlock.conf").c_str(), G_FILE_TEST_EXISTS));
+
+    // A dry run plans and writes nothing.
+    test::TempDir fresh;
+    activation::Options dry;
+    dry.dryRun = true;
+    activation::Report d = settings::writeHostFiles(fake, HostFiles(fresh.path(), true), v, dry);
+    EXPECT_EQ(d.steps.size(), 2u);
+    EXPECT_EQ(d.operations, 0u);
+    EXPECT_FALSE(g_file_test((fresh / "etc").c_str(), G_FILE_TEST_EXISTS));
+}
+
+// On this machine ("/" as root, here a directory standing for it) a file is
+// replaced atomically with its mode, no temporary file is left, removing an
+// absent file is done already, and a missing directory is reported, not made.
+TEST(HostFiles, ReplacedAtomicallyWithTheirMode)
+{
+    test::TempDir root;
+    HostFiles files(root.path(), false);
+    EXPECT_EQ(files.locate("/etc/x"), root / "etc/x");
+    EXPECT_EQ(HostFiles("/", false).locate("/etc/x"), "/etc/x");
+
+    auto none = files.read("/rdma.conf");
+    ASSERT_TRUE(none.ok());
+    EXPECT_FALSE(none->has_value());
+
+    root.write("rdma.conf", "old\n");
+    auto st = files.write("/rdma.conf", "@rdma soft memlock unlimited\n", 0640);
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    auto back = files.read("/rdma.conf");
+    ASSERT_TRUE(back.ok());
+    EXPECT_EQ(back->value_or(""), "@rdma soft memlock unlimited\n");
+    struct stat sb;
+    ASSERT_EQ(stat((root / "rdma.conf").c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 07777, 0640u);
+    GDir *d = g_dir_open(root.path().c_str(), 0, nullptr);
+    ASSERT_NE(d, nullptr);
+    int entries = 0;
+    while (g_dir_read_name(d))
+        entries++;
+    g_dir_close(d);
+    EXPECT_EQ(entries, 1);
+
+    ASSERT_TRUE(files.remove("/rdma.conf").ok());
+    EXPECT_FALSE(g_file_test((root / "rdma.conf").c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_TRUE(files.remove("/rdma.conf").ok()) << "removing an absent file is done already";
+
+    auto missingDir = files.write("/no/such/dir/file", "x", 0644);
+    ASSERT_FALSE(missingDir.ok());
+    EXPECT_NE(missingDir.error().toString().find("no/such/dir/file"), std::string::npos);
+}
+
+// A simulated host keeps its /etc files in its state directory, under
+// root/; reset removes them with the rest of its state.
+TEST(HostFiles, SimulatedHostWritesUnderItsStateDirectory)
+{
+    test::TempDir dir;
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
+        test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
+    ASSERT_TRUE(host) << err->message;
+    auto files = HostFiles::forHost(host.get());
+    ASSERT_TRUE(files.ok()) << files.error().toString();
+    EXPECT_EQ(files->locate("/etc/x"), dir / "state/root/etc/x");
+
+    auto c = ipoibPort("ib0", kMac);
+    GPtrArrayPtr profiles(g_ptr_array_new());
+    g_ptr_array_add(profiles.get(), c.get());
+    IbnmApplyReport *raw = nullptr;
+    gboolean ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    ASSERT_TRUE(ok) << err->message;
+    std::string rules = slurp(dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
+    EXPECT_NE(rules.find("NAME=\"ib0\""), std::string::npos) << rules;
+
+    ASSERT_TRUE(ibnm_simulator_reset(host.get(), outPtr(err))) << err->message;
+    EXPECT_FALSE(g_file_test((dir / "state/root").c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_TRUE(g_file_test((dir / "state").c_str(), G_FILE_TEST_IS_DIR));
+}
+
+// A sysfs tree read from files has no /etc to change: reading finds nothing,
+// writing is refused naming the tree, and nothing is written anywhere.
+TEST(HostFiles, SysfsTreeIsReadOnly)
+{
+    test::TempDir sys;
+    sys.mkdir("class/net");
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(
+        static_cast<IbnmHost *>(g_initable_new(IBNM_TYPE_HOST, nullptr, outPtr(err), IBNM_HOST_SYSFS_ROOT,
+                                               sys.path().c_str(), nullptr)));
+    ASSERT_TRUE(host) << err->message;
+    auto files = HostFiles::forHost(host.get());
+    ASSERT_TRUE(files.ok());
+    auto read = files->read(activation::kMemlockPolicyPath);
+    ASSERT_TRUE(read.ok());
+    EXPECT_FALSE(read->has_value());
+    for (auto st : {files->write("/etc/x", "x\n", 0644), files->remove("/etc/x")}) {
+        ASSERT_FALSE(st.ok());
+        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+        EXPECT_NE(st.error().toString().find(sys.path()), std::string::npos) << st.error().toString();
+    }
+}
