@@ -42,7 +42,7 @@ namespace ibnm::nmcli {
 // NetworkManager's verify() (rule 1): the first error, its context naming
 // "setting.property" even where libnm 1.42 names only the property.
 Status verify(NMConnection *connection);
-// `error` from verifying `setting` (null: from the connection as a whole).
-Error verifyError(NMConnection *connection, const GError *error, NMSetting *setting);
+// `error` from verifying `failed` (null: the connection as a whole).
+Error verifyError(NMConnection *connection, const GError *error, NMSetting *failed);
 
 } // namespace ibnm::nmcli

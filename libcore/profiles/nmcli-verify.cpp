@@ -11,17 +11,17 @@
 
 namespace ibnm::nmcli {
 
-Error verifyError(NMConnection *connection, const GError *error, NMSetting *setting)
+Error verifyError(NMConnection *connection, const GError *error, NMSetting *failed)
 {
     std::string message = error->message;
     // libnm 1.42 prefixes some errors with "setting.property", some with the
     // property alone ("p-key: ..."): name the setting everywhere.
-    if (setting) {
-        std::string name = nm_setting_get_name(setting);
+    if (failed) {
+        std::string name = nm_setting_get_name(failed);
         auto colon = message.find(": ");
         if (colon != std::string::npos && message.compare(0, name.size() + 1, name + ".") != 0 &&
             message.find_first_of(" .'") > colon &&
-            g_object_class_find_property(G_OBJECT_GET_CLASS(setting), message.substr(0, colon).c_str()))
+            g_object_class_find_property(G_OBJECT_GET_CLASS(failed), message.substr(0, colon).c_str()))
             message = name + "." + message;
     }
     // libnm gives the property only as the text's "setting.property: "
