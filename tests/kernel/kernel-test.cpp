@@ -14,8 +14,10 @@
 #include "tests/platform/contract.hpp"
 
 #include <gtest/gtest.h>
+#include <libkmod.h>
 
 #include <cerrno>
+#include <memory>
 #include <set>
 #include <tuple>
 
@@ -399,6 +401,12 @@ TEST_F(KernelLabLinux, PrepareLoadsModulesAndMountsConfigfs)
     ASSERT_TRUE(sh("umount /sys/kernel/config && rmmod siw"));
     ASSERT_FALSE(moduleLoaded("siw"));
     ASSERT_FALSE(g_file_test("/sys/kernel/config/rdma_cm", G_FILE_TEST_IS_DIR));
+
+    // The library opens libkmod (libkmod2, on every Debian system) when it
+    // loads a module; this binary links it so that the lab, which copies a
+    // binary's ldd closure into the guest, has it too.
+    std::unique_ptr<kmod_ctx, kmod_ctx *(*)(kmod_ctx *)> kmod(kmod_new(nullptr, nullptr), kmod_unref);
+    ASSERT_TRUE(kmod);
 
     Prerequisites needs;
     needs.softLinkDrivers = {SoftLinkType::Siw};
