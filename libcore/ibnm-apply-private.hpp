@@ -2,16 +2,19 @@
 // The one path of every apply (ibnm_apply_up/down of profiles, the typed
 // RDMA calls of ibnm-rdma-apply.h): the activation lock, one read of the
 // host, the desired state on it, the kernel modules it needs, the plan, its
-// run, verification or undo, and the report.
+// run, verification or undo, and the report. And what the files of
+// ibnm-apply.h share (ibnm::apply).
 #pragma once
 
 #include "libcore/ibnm-apply.h"
 #include "libcore/ibnm-host.h"
 
 #include "libcore/activation/desired.hpp"
+#include "libcore/activation/engine.hpp"
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace ibnm {
 
@@ -29,5 +32,20 @@ struct ApplyRequest {
 
 gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
                   GError **error);
+
+namespace apply {
+
+// ibnm-apply-report.cpp: the engine's report as an IbnmApplyReport of
+// IbnmSteps.
+IbnmApplyReport *wrap(activation::Report report);
+
+// ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).
+std::vector<NMConnection *> toVector(GPtrArray *a);
+
+// ibnm-apply-active.cpp: records `profiles` as brought up by ibnm itself
+// (`active`) or taken down.
+void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profiles, bool active);
+
+} // namespace apply
 
 } // namespace ibnm

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The report of an apply as GObjects: IbnmStep (one step of the plan and what
+// became of it, IbnmStepState) and IbnmApplyReport (the steps, notes, success
+// and rollback), with wrap(), which makes one of the engine's report.
+#include "config.h"
+
+#include "libcore/ibnm-apply.h"
+#include "libcore/ibnm-apply-private.hpp"
+
+#include "libcore/activation/engine.hpp"
+#include "libcore/support/gobject.hpp"
+#include "libcore/support/raii.hpp"
+
+#include <string>
+#include <vector>
+
+G_DEFINE_ENUM_TYPE(IbnmStepState, ibnm_step_state,
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_PLANNED, "planned"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_DONE, "done"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_FAILED, "failed"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDONE, "undone"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDO_FAILED, "undo-failed"))
+
+struct _IbnmStep {
+    GObject parent_instance;
+};
+
+struct IbnmStepPrivate {
+    ibnm::activation::StepRecord rec;
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmStep, ibnm_step, G_TYPE_OBJECT)
+
+enum { STEP_PROP_0, STEP_PROP_ACTION, STEP_PROP_OBJECT, STEP_PROP_DETAIL, STEP_PROP_PROFILE, STEP_PROP_STATE,
+       STEP_PROP_ERROR, STEP_N_PROPS };
+static GParamSpec *step_props[STEP_N_PROPS];
+
+static void ibnm_step_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *self = IBNM_STEP(object);
+    switch (prop_id) {
+    case STEP_PROP_ACTION:
+        g_value_set_string(value, ibnm_step_get_action(self));
+        break;
+    case STEP_PROP_OBJECT:
+        g_value_set_string(value, ibnm_step_get_object(self));
+        break;
+    case STEP_PROP_DETAIL:
+        g_value_set_string(value, ibnm_step_get_detail(self));
+        break;
+    case STEP_PROP_PROFILE:
+        g_value_set_string(value, ibnm_step_get_profile(self));
+        break;
+    case STEP_PROP_STATE:
+        g_value_set_enum(value, ibnm_step_get_state(self));
+        break;
+    case STEP_PROP_ERROR:
+        g_value_set_string(value, ibnm_step_get_error(self));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_step_class_init_impl(IbnmStepClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->get_property = ibnm_step_get_property;
+    auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    step_props[STEP_PROP_ACTION] = g_param_spec_string(IBNM_STEP_ACTION, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_OBJECT] = g_param_spec_string(IBNM_STEP_OBJECT, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_DETAIL] = g_param_spec_string(IBNM_STEP_DETAIL, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_PROFILE] = g_param_spec_string(IBNM_STEP_PROFILE, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_STATE] = g_param_spec_enum(IBNM_STEP_STATE, nullptr, nullptr, IBNM_TYPE_STEP_STATE,
+                                                    IBNM_STEP_STATE_PLANNED, flags);
+    step_props[STEP_PROP_ERROR] = g_param_spec_string(IBNM_STEP_ERROR, nullptr, nullptr, nullptr, flags);
+    g_object_class_install_properties(object_class, STEP_N_PROPS, step_props);
+}
+
+struct _IbnmApplyReport {
+    GObject parent_instance;
+};
+
+struct IbnmApplyReportPrivate {
+    ibnm::activation::Report report;
+    ibnm::GPtrArrayPtr steps{g_ptr_array_new_with_free_func(g_object_unref)};
+    std::vector<std::string> notes;
+    std::vector<const char *> notesView{nullptr};
+};
+
+IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
+
+enum { REPORT_PROP_0, REPORT_PROP_SUCCESS, REPORT_PROP_ROLLED_BACK, REPORT_PROP_OPERATIONS, REPORT_PROP_ERROR,
+       REPORT_N_PROPS };
+static GParamSpec *report_props[REPORT_N_PROPS];
+
+static void ibnm_apply_report_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+    auto *self = IBNM_APPLY_REPORT(object);
+    switch (prop_id) {
+    case REPORT_PROP_SUCCESS:
+        g_value_set_boolean(value, ibnm_apply_report_get_success(self));
+        break;
+    case REPORT_PROP_ROLLED_BACK:
+        g_value_set_boolean(value, ibnm_apply_report_get_rolled_back(self));
+        break;
+    case REPORT_PROP_OPERATIONS:
+        g_value_set_uint(value, ibnm_apply_report_get_operations(self));
+        break;
+    case REPORT_PROP_ERROR:
+        g_value_set_string(value, ibnm_apply_report_get_error(self));
+        break;
+    default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
+    }
+}
+
+static void ibnm_apply_report_class_init_impl(IbnmApplyReportClass *klass)
+{
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    object_class->get_property = ibnm_apply_report_get_property;
+    auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
+    report_props[REPORT_PROP_SUCCESS] =
+        g_param_spec_boolean(IBNM_APPLY_REPORT_SUCCESS, nullptr, nullptr, FALSE, flags);
+    report_props[REPORT_PROP_ROLLED_BACK] =
+        g_param_spec_boolean(IBNM_APPLY_REPORT_ROLLED_BACK, nullptr, nullptr, FALSE, flags);
+    report_props[REPORT_PROP_OPERATIONS] =
+        g_param_spec_uint(IBNM_APPLY_REPORT_OPERATIONS, nullptr, nullptr, 0, G_MAXUINT, 0, flags);
+    report_props[REPORT_PROP_ERROR] = g_param_spec_string(IBNM_APPLY_REPORT_ERROR, nullptr, nullptr, nullptr, flags);
+    g_object_class_install_properties(object_class, REPORT_N_PROPS, report_props);
+}
+
+namespace {
+
+IbnmStepState toC(ibnm::activation::StepState s)
+{
+    using S = ibnm::activation::StepState;
+    switch (s) {
+    case S::Planned:
+        return IBNM_STEP_STATE_PLANNED;
+    case S::Done:
+        return IBNM_STEP_STATE_DONE;
+    case S::Failed:
+        return IBNM_STEP_STATE_FAILED;
+    case S::Undone:
+        return IBNM_STEP_STATE_UNDONE;
+    case S::UndoFailed:
+        return IBNM_STEP_STATE_UNDO_FAILED;
+    }
+    return IBNM_STEP_STATE_PLANNED;
+}
+
+} // namespace
+
+namespace ibnm::apply {
+
+IbnmApplyReport *wrap(ibnm::activation::Report report)
+{
+    auto *self = IBNM_APPLY_REPORT(g_object_new(IBNM_TYPE_APPLY_REPORT, nullptr));
+    auto *priv = ibnm_apply_report_priv(self);
+    for (auto &rec : report.steps) {
+        auto *step = IBNM_STEP(g_object_new(IBNM_TYPE_STEP, nullptr));
+        ibnm_step_priv(step)->rec = rec;
+        g_ptr_array_add(priv->steps.get(), step);
+    }
+    for (const auto &n : report.notes)
+        priv->notes.push_back(n.origin.empty() || n.origin == n.object ? n.object + ": " + n.message
+                                                                         : n.origin + ": " + n.object + ": " + n.message);
+    priv->notesView.clear();
+    for (const auto &n : priv->notes)
+        priv->notesView.push_back(n.c_str());
+    priv->notesView.push_back(nullptr);
+    priv->report = std::move(report);
+    return self;
+}
+
+} // namespace ibnm::apply
+
+/**
+ * IbnmStep:action:
+ *
+ * What the step does, as a stable machine word ("create-ipoib-child", "set-
+ * mtu", ...), for scripts.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_action:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:action property.
+ *
+ * Returns: (transfer none): the stable machine word naming what the step
+ *   does.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_get_action(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.action.c_str();
+}
+
+/**
+ * IbnmStep:object:
+ *
+ * The interface, RDMA device or file the step acts on.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_object:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:object property.
+ *
+ * Returns: (transfer none): the interface, RDMA device or file the step acts
+ *   on.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_get_object(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.object.c_str();
+}
+
+/**
+ * IbnmStep:detail:
+ *
+ * What the step does, translated, for people.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_detail:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:detail property.
+ *
+ * Returns: (transfer none): the step described for people, in the user's
+ *   language.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_get_detail(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.detail.c_str();
+}
+
+/**
+ * IbnmStep:profile:
+ *
+ * The id of the profile the step is for; empty for host-wide steps.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_profile:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:profile property.
+ *
+ * Returns: (transfer none): the id of the profile the step is for, or "" for
+ *   a host-wide step (host files, RDMA defaults).
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_get_profile(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    return ibnm_step_priv(self)->rec.origin.c_str();
+}
+
+/**
+ * IbnmStep:state:
+ *
+ * Whether the step was planned, done, failed, undone or could not be undone.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_state:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:state property.
+ *
+ * Returns: what became of the step.
+ *
+ * Since: 0.1
+ */
+IbnmStepState ibnm_step_get_state(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), IBNM_STEP_STATE_PLANNED);
+    return toC(ibnm_step_priv(self)->rec.state);
+}
+
+/**
+ * IbnmStep:error:
+ *
+ * Why the step failed or could not be undone; %NULL otherwise.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_step_get_error:
+ * @self: an #IbnmStep
+ *
+ * Gets the #IbnmStep:error property.
+ *
+ * Returns: (transfer none) (nullable): the error message when the state is
+ *   %IBNM_STEP_STATE_FAILED or %IBNM_STEP_STATE_UNDO_FAILED, else %NULL.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_get_error(IbnmStep *self)
+{
+    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
+    const auto &e = ibnm_step_priv(self)->rec.error;
+    return e.empty() ? nullptr : e.c_str();
+}
+
+/**
+ * IbnmApplyReport:success:
+ *
+ * Whether every step succeeded.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_success:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:success property.
+ *
+ * Returns: %TRUE when every step succeeded (or, in a dry run, was planned).
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_report_get_success(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    return ibnm_apply_report_priv(self)->report.ok;
+}
+
+/**
+ * IbnmApplyReport:rolled-back:
+ *
+ * After a failure: whether every step that changed the host was undone, so the
+ * host is as before.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_rolled_back:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:rolled-back property.
+ *
+ * Returns: %TRUE when, after a failure, every step that changed the host was
+ *   undone; %FALSE on success or when a step could not be undone (its state
+ *   says which).
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    return ibnm_apply_report_priv(self)->report.rolledBack;
+}
+
+/**
+ * IbnmApplyReport:operations:
+ *
+ * The number of platform operations performed, undo included.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_operations:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:operations property.
+ *
+ * Returns: how many platform operations were performed, undo included (0 for
+ *   a dry run).
+ *
+ * Since: 0.1
+ */
+guint ibnm_apply_report_get_operations(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), 0);
+    return ibnm_apply_report_priv(self)->report.operations;
+}
+
+/**
+ * ibnm_apply_report_get_steps:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the steps of the apply, in the order they were planned and run.
+ *
+ * Returns: (transfer none) (element-type IbnmStep): the steps, in order.
+ *
+ * Since: 0.1
+ */
+GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    return ibnm_apply_report_priv(self)->steps.get();
+}
+
+/**
+ * ibnm_apply_report_get_notes:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets what the user should know that is not a step: the effective MTU after
+ * the kernel's clamp, a value left alone, ...
+ *
+ * Returns: (transfer none) (array zero-terminated=1): the notes, each
+ *   "object: message" or "profile: object: message"; owned by @self.
+ *
+ * Since: 0.1
+ */
+const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    return ibnm_apply_report_priv(self)->notesView.data();
+}
+
+/**
+ * IbnmApplyReport:error:
+ *
+ * The failure's message when the apply failed; %NULL otherwise.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_error:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:error property.
+ *
+ * Returns: (transfer none) (nullable): the failure's message, or %NULL when
+ *   the apply succeeded.
+ *
+ * Since: 0.1
+ */
+const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    const auto &e = ibnm_apply_report_priv(self)->report.error;
+    return e.empty() ? nullptr : e.c_str();
+}

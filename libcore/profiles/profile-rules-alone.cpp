@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Rules 1 and 5: one profile by itself, whatever the host: NetworkManager's
+// verify(), and ibnm's [user] options that the kernel refuses or ignores.
+#include "config.h"
+
+#include "libcore/profiles/profile-rules-private.hpp"
+
+#include "libcore/support/i18n.hpp"
+#include "libcore/profiles/nmcli-args.hpp"
+#include "libcore/support/strings.hpp"
+#include "libcore/profiles/user-keys.hpp"
+#include "libcore/model/rdma.hpp"
+
+namespace ibnm::rules {
+
+namespace {
+
+// Rule 5: ibnm's [user] options that the kernel refuses together whatever
+// the host, so that activation is bound to fail and roll back. One row a
+// refusal: the option the message names and when it applies.
+struct OptionConflict {
+    const char *property;
+    bool (*applies)(const userkeys::Options &);
+    const char *message; // N_(): starts with the property
+    const char *hint;    // N_()
+};
+
+const OptionConflict kOptionConflicts[] = {
+    // rxe's ports have RoCE v2 GIDs only: the kernel refuses the RDMA-CM
+    // default mode "IB/RoCE v1" with EINVAL (tests/kernel:
+    // KernelRefusalOfRoceV1RollsBackTheLink).
+    {"rdma.roce-mode",
+     [](const userkeys::Options &o) {
+         return o.linkType == model::SoftLinkType::Rxe && o.roceMode &&
+                !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
+     },
+     N_("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
+        "activation"),
+     N_("Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).")},
+    // siw is iWARP: its GIDs are "IB/RoCE v1"-typed MAC GIDs and the kernel
+    // refuses the default mode "RoCE v2" with EINVAL (platform contract:
+    // SiwRefusesRoceV2, on Debian's kernel in the kernel lab).
+    {"rdma.roce-mode",
+     [](const userkeys::Options &o) {
+         return o.linkType == model::SoftLinkType::Siw && o.roceMode &&
+                !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
+     },
+     N_("rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation"),
+     N_("Remove rdma.roce-mode: RoCE modes do not apply to iWARP.")},
+};
+
+} // namespace
+
+std::vector<Finding> checkNetworkManager(NMConnection *profile)
+{
+    auto st = nmcli::verify(profile);
+    if (st)
+        return {};
+    return {make(profile, st.error().property(), IBNM_SEVERITY_ERROR, st.error().toString())};
+}
+
+std::vector<Finding> checkOptions(NMConnection *profile)
+{
+    std::vector<Finding> out;
+    // A value that does not parse is refused where the profile is read.
+    auto options = userkeys::parse(profile);
+    if (!options)
+        return out;
+    for (const auto &c : kOptionConflicts)
+        if (c.applies(*options))
+            out.push_back(make(profile, c.property, IBNM_SEVERITY_ERROR, _(c.message), _(c.hint)));
+    // Options that would be silently ignored are refused, naming the key:
+    // umcast is an IPoIB interface's (/sys/class/net/<if>/umcast), and a
+    // link name names the link rdma.link-type creates.
+    if (options->umcast && typeOf(profile) != NM_SETTING_INFINIBAND_SETTING_NAME)
+        out.push_back(make(profile, "ipoib.umcast", IBNM_SEVERITY_ERROR,
+                           strprintf(_("ipoib.umcast: only an infiniband profile's interface has IPoIB multicast; "
+                                       "this is a %s profile"),
+                                     typeOf(profile).c_str()),
+                           _("Remove ipoib.umcast, or set it on the profile of the IPoIB interface.")));
+    if (options->linkName && !options->linkType)
+        out.push_back(make(profile, "rdma.link-name", IBNM_SEVERITY_ERROR,
+                           _("rdma.link-name: names the soft RDMA link rdma.link-type creates; without "
+                             "rdma.link-type there is no link to name"),
+                           _("Add rdma.link-type rxe or siw, or remove rdma.link-name.")));
+    // NVIDIA's RoCE page: with RoCE disabled "there will be no GID tables"
+    // (model::hasRoceEnableFile).
+    if (options->roceEnable == false)
+        out.push_back(make(profile, std::string(userkeys::kRoceEnable), IBNM_SEVERITY_WARNING,
+                           _("rdma.roce-enable: disabling RoCE drops the RoCE GIDs of every port of the device's PCI "
+                             "function; RDMA over Ethernet stops there, for every application"),
+                           _("Disable RoCE only on functions that carry Ethernet traffic alone.")));
+    return out;
+}
+
+} // namespace ibnm::rules

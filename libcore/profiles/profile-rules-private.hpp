@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What the files of the profile rules share (libcore/profiles only, not
+// installed): a profile's id, type, interface and bond controller as strings,
+// make() and involving() to build a finding, the IPoIB port a MAC names, and
+// the host rules with an index of the host (profile-rules-host.cpp) that
+// checkAll() runs for every profile.
+#pragma once
+
+#include "libcore/profiles/profile-rules.hpp"
+
+#include "libcore/model/host-index.hpp"
+#include "libcore/model/ipoib.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace ibnm::rules {
+
+inline std::string str(const char *s)
+{
+    return s ? s : "";
+}
+
+inline std::string idOf(NMConnection *c)
+{
+    return str(nm_connection_get_id(c));
+}
+
+inline std::string typeOf(NMConnection *c)
+{
+    return str(nm_connection_get_connection_type(c));
+}
+
+inline std::string ifnameOf(NMConnection *c)
+{
+    return str(nm_connection_get_interface_name(c));
+}
+
+inline NMSettingConnection *sCon(NMConnection *c)
+{
+    return nm_connection_get_setting_connection(c);
+}
+
+inline std::string slaveTypeOf(NMConnection *c)
+{
+    return sCon(c) ? str(nm_setting_connection_get_slave_type(sCon(c))) : "";
+}
+
+inline std::string masterOf(NMConnection *c)
+{
+    return sCon(c) ? str(nm_setting_connection_get_master(sCon(c))) : "";
+}
+
+inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message,
+                    std::string hint = {})
+{
+    return Finding{idOf(c), std::move(property), severity, std::move(message), std::move(hint)};
+}
+
+// `f`, involving the profiles `others`: the rule looked at them to find it.
+inline Finding involving(Finding f, const std::vector<NMConnection *> &others)
+{
+    for (NMConnection *o : others) {
+        std::string id = idOf(o);
+        if (id != f.profileId && std::find(f.related.begin(), f.related.end(), id) == f.related.end())
+            f.related.push_back(id);
+    }
+    return f;
+}
+
+// make(), involving `others`.
+inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message, std::string hint,
+                    const std::vector<NMConnection *> &others)
+{
+    return involving(make(c, std::move(property), severity, std::move(message), std::move(hint)), others);
+}
+
+// The IPoIB port interface whose port GUID (the last 8 of the 20 address
+// bytes, the only stable part) is that of `mac`; empty when none.
+inline std::string netdevByMac(const model::Host *host, const char *mac)
+{
+    if (host == nullptr || mac == nullptr)
+        return {};
+    for (const auto &n : host->ipoib)
+        if (n.parent.empty() && model::sameIpoibPort(n.address, mac))
+            return n.name;
+    return {};
+}
+
+// Rule 2 with an index (profile-rules-host.cpp).
+// `index` is one of `host` (checkAll() builds it once for every profile: the
+// Host's own lookups scan it, which made checking N profiles on a host of N
+// interfaces quadratic).
+std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, const model::HostIndex *index);
+
+} // namespace ibnm::rules
