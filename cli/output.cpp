@@ -127,11 +127,11 @@ JsonDoc &JsonDoc::endArray()
     return *this;
 }
 
-JsonDoc &JsonDoc::value(const char *key, const Cell &v)
+JsonDoc &JsonDoc::value(const char *key, const char *v)
 {
     member(key);
     if (v)
-        json_builder_add_string_value(b_.get(), v->c_str());
+        json_builder_add_string_value(b_.get(), v);
     else
         json_builder_add_null_value(b_.get());
     return *this;
@@ -151,7 +151,7 @@ JsonDoc &JsonDoc::boolean(const char *key, bool v)
     return *this;
 }
 
-std::string JsonDoc::text() const
+void JsonDoc::print() const
 {
     CPtr<JsonNode, json_node_unref> root(json_builder_get_root(b_.get()));
     CPtr<JsonGenerator, g_object_unref> gen(json_generator_new());
@@ -172,12 +172,7 @@ std::string JsonDoc::text() const
         else
             out += *p;
     }
-    return out + "\n";
-}
-
-void JsonDoc::print() const
-{
-    std::fputs(text().c_str(), stdout);
+    std::printf("%s\n", out.c_str());
 }
 
 // --- Table --------------------------------------------------------------------

@@ -98,13 +98,11 @@ public:
     JsonDoc &beginArray(const char *key = nullptr);
     JsonDoc &endArray();
     // A string, or null for no value.
-    JsonDoc &value(const char *key, const Cell &v);
-    JsonDoc &value(const char *key, const char *v) { return value(key, v ? Cell(v) : Cell()); }
+    JsonDoc &value(const char *key, const char *v);
+    JsonDoc &value(const char *key, const Cell &v) { return value(key, v ? v->c_str() : nullptr); }
     JsonDoc &value(const char *key, long long v);
     JsonDoc &boolean(const char *key, bool v);
-    // The finished document as printed, with a final newline.
-    std::string text() const;
-    // text() on stdout.
+    // The finished document on stdout, with a final newline.
     void print() const;
 
 private:
