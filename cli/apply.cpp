@@ -12,7 +12,6 @@
 #include "settings/ibnm-state.h"
 
 #include <glib/gi18n.h>
-#include <json-glib/json-glib.h>
 
 #include <cstdio>
 #include <iostream>
@@ -28,8 +27,6 @@ const char *const kApplyUsage = N_("Usage: ibnm apply FILE|-\n"
                                    "With --dry-run, apply prints the plan and the diff and changes nothing.\n");
 
 namespace {
-
-using JsonBuilderPtr = Obj<JsonBuilder>;
 
 const char *stepStateNick(IbnmStepState s)
 {
@@ -52,80 +49,52 @@ bool reportChanges(IbnmApplyReport *r)
     return false;
 }
 
-void addString(JsonBuilder *b, const char *key, const char *v)
-{
-    json_builder_set_member_name(b, key);
-    if (v)
-        json_builder_add_string_value(b, v);
-    else
-        json_builder_add_null_value(b);
-}
-
 int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray *changes,
               std::initializer_list<IbnmApplyReport *> reports)
 {
-    JsonBuilderPtr b(json_builder_new());
-    json_builder_begin_object(b.get());
-    json_builder_set_member_name(b.get(), "success");
-    json_builder_add_boolean_value(b.get(), ok);
-    json_builder_set_member_name(b.get(), "changed");
-    json_builder_add_boolean_value(b.get(), changed);
-    json_builder_set_member_name(b.get(), "dry-run");
-    json_builder_add_boolean_value(b.get(), dryRun);
     bool rolledBack = false;
     for (IbnmApplyReport *r : reports)
         rolledBack = rolledBack || (r && ibnm_apply_report_get_rolled_back(r));
-    json_builder_set_member_name(b.get(), "rolled-back");
-    json_builder_add_boolean_value(b.get(), rolledBack);
-    addString(b.get(), "error", error ? error->message : nullptr);
-    json_builder_set_member_name(b.get(), "changes");
-    json_builder_begin_array(b.get());
+    JsonDoc j;
+    j.beginObject()
+        .boolean("success", ok)
+        .boolean("changed", changed)
+        .boolean("dry-run", dryRun)
+        .boolean("rolled-back", rolledBack)
+        .value("error", error ? error->message : nullptr)
+        .beginArray("changes");
     for (guint i = 0; changes && i < changes->len; i++) {
         auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes, i));
-        json_builder_begin_object(b.get());
-        addString(b.get(), "interface", ibnm_state_change_get_interface(c));
-        addString(b.get(), "action", ibnm_state_change_get_action(c));
-        addString(b.get(), "state", ibnm_state_change_get_state(c));
-        addString(b.get(), "profile", ibnm_state_change_get_profile(c));
-        json_builder_set_member_name(b.get(), "diff");
-        json_builder_begin_array(b.get());
+        j.beginObject()
+            .value("interface", ibnm_state_change_get_interface(c))
+            .value("action", ibnm_state_change_get_action(c))
+            .value("state", ibnm_state_change_get_state(c))
+            .value("profile", ibnm_state_change_get_profile(c))
+            .beginArray("diff");
         for (const char *const *d = ibnm_state_change_get_diff(c); d && *d; d++)
-            json_builder_add_string_value(b.get(), *d);
-        json_builder_end_array(b.get());
-        json_builder_end_object(b.get());
+            j.value(nullptr, *d);
+        j.endArray().endObject();
     }
-    json_builder_end_array(b.get());
-    json_builder_set_member_name(b.get(), "steps");
-    json_builder_begin_array(b.get());
+    j.endArray().beginArray("steps");
     for (IbnmApplyReport *r : reports) {
         GPtrArray *steps = r ? ibnm_apply_report_get_steps(r) : nullptr;
         for (guint i = 0; steps && i < steps->len; i++) {
             auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-            json_builder_begin_object(b.get());
-            addString(b.get(), "state", stepStateNick(ibnm_step_get_state(s)));
-            addString(b.get(), "action", ibnm_step_get_action(s));
-            addString(b.get(), "object", ibnm_step_get_object(s));
-            addString(b.get(), "detail", ibnm_step_get_detail(s));
-            addString(b.get(), "profile", ibnm_step_get_profile(s));
-            addString(b.get(), "error", ibnm_step_get_error(s));
-            json_builder_end_object(b.get());
+            j.beginObject()
+                .value("state", stepStateNick(ibnm_step_get_state(s)))
+                .value("action", ibnm_step_get_action(s))
+                .value("object", ibnm_step_get_object(s))
+                .value("detail", ibnm_step_get_detail(s))
+                .value("profile", ibnm_step_get_profile(s))
+                .value("error", ibnm_step_get_error(s))
+                .endObject();
         }
     }
-    json_builder_end_array(b.get());
-    json_builder_set_member_name(b.get(), "notes");
-    json_builder_begin_array(b.get());
+    j.endArray().beginArray("notes");
     for (IbnmApplyReport *r : reports)
         for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
-            json_builder_add_string_value(b.get(), *n);
-    json_builder_end_array(b.get());
-    json_builder_end_object(b.get());
-    Obj<JsonGenerator> gen(json_generator_new());
-    json_generator_set_pretty(gen.get(), TRUE);
-    JsonNode *root = json_builder_get_root(b.get());
-    json_generator_set_root(gen.get(), root);
-    CharPtr text(json_generator_to_data(gen.get(), nullptr));
-    json_node_unref(root);
-    std::printf("%s\n", text.get());
+            j.value(nullptr, *n);
+    j.endArray().endObject().print();
     return ok ? kExitOk : kExitFailed;
 }
 

@@ -294,7 +294,7 @@ int printReport(Context &ctx, IbnmApplyReport *report)
     const char *const *notes = ibnm_apply_report_get_notes(report);
     bool ok = ibnm_apply_report_get_success(report);
     if (ctx.options.mode == OutputMode::Json) {
-        Json j;
+        JsonDoc j;
         j.beginObject().beginObject("report");
         j.boolean("success", ok);
         j.boolean("dry-run", ctx.options.dryRun);
@@ -317,7 +317,7 @@ int printReport(Context &ctx, IbnmApplyReport *report)
         for (const char *const *n = notes; n && *n; n++)
             j.value(nullptr, *n);
         j.endArray().endObject().endObject();
-        std::fputs(j.str().c_str(), stdout);
+        j.print();
         return ok ? kExitOk : kExitFailed;
     }
 

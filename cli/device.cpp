@@ -263,7 +263,7 @@ int cmdDhcpReservations(Context &ctx, const Args &args)
     IbnmSettings *s = ctx.settings();
     PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
     if (format == "kea") {
-        Json j;
+        JsonDoc j;
         j.beginObject().beginArray("reservations");
         for (guint i = 0; i < ipoib->len; i++) {
             auto *x = static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i));
@@ -277,7 +277,7 @@ int cmdDhcpReservations(Context &ctx, const Args &args)
             j.value("hostname", ibnm_ipoib_interface_get_name(x)).endObject();
         }
         j.endArray().endObject();
-        std::fputs(j.str().c_str(), stdout);
+        j.print();
         return kExitOk;
     }
     for (guint i = 0; i < ipoib->len; i++) {

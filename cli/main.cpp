@@ -57,7 +57,7 @@ const char *const kUsage = N_(
 int printVersion(const Options &o)
 {
     if (o.mode == OutputMode::Json)
-        std::fputs(Json().beginObject().value("version", ibnm_get_version()).endObject().str().c_str(), stdout);
+        JsonDoc().beginObject().value("version", ibnm_get_version()).endObject().print();
     else
         std::printf(_("ibnm version %s\n"), ibnm_get_version());
     return kExitOk;

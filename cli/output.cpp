@@ -54,29 +54,6 @@ std::string fieldList(const std::vector<Field> &fields)
 
 } // namespace
 
-std::string jsonQuote(const std::string &s)
-{
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                g_snprintf(buf, sizeof buf, "\\u%04x", c);
-                out += buf;
-            } else {
-                out += static_cast<char>(c);
-            }
-        }
-    }
-    return out + "\"";
-}
-
 // Control characters (a newline, an escape sequence) in a value would
 // forge lines or drive the terminal: shown as \xNN. UTF-8 text is kept.
 std::string displayEscape(const std::string &s)
@@ -114,74 +91,88 @@ std::string colored(const Context &ctx, Tone tone, const std::string &text)
     return std::string("\033[") + code + "m" + text + "\033[0m";
 }
 
-// --- Json ---------------------------------------------------------------------
+// --- JsonDoc ------------------------------------------------------------------
 
-void Json::prefix(const char *key)
+JsonDoc::JsonDoc() : b_(json_builder_new()) {}
+
+void JsonDoc::member(const char *key)
 {
-    if (!first_.empty()) {
-        out_ += first_.back() ? "\n" : ",\n";
-        first_.back() = false;
-        out_ += std::string(first_.size() * 2, ' ');
-    }
     if (key)
-        out_ += jsonQuote(key) + ": ";
+        json_builder_set_member_name(b_.get(), key);
 }
 
-Json &Json::beginObject(const char *key)
+JsonDoc &JsonDoc::beginObject(const char *key)
 {
-    prefix(key);
-    out_ += "{";
-    first_.push_back(true);
+    member(key);
+    json_builder_begin_object(b_.get());
     return *this;
 }
 
-Json &Json::endObject()
+JsonDoc &JsonDoc::endObject()
 {
-    bool empty = first_.back();
-    first_.pop_back();
-    if (!empty)
-        out_ += "\n" + std::string(first_.size() * 2, ' ');
-    out_ += "}";
+    json_builder_end_object(b_.get());
     return *this;
 }
 
-Json &Json::beginArray(const char *key)
+JsonDoc &JsonDoc::beginArray(const char *key)
 {
-    prefix(key);
-    out_ += "[";
-    first_.push_back(true);
+    member(key);
+    json_builder_begin_array(b_.get());
     return *this;
 }
 
-Json &Json::endArray()
+JsonDoc &JsonDoc::endArray()
 {
-    bool empty = first_.back();
-    first_.pop_back();
-    if (!empty)
-        out_ += "\n" + std::string(first_.size() * 2, ' ');
-    out_ += "]";
+    json_builder_end_array(b_.get());
     return *this;
 }
 
-Json &Json::value(const char *key, const Cell &v)
+JsonDoc &JsonDoc::value(const char *key, const char *v)
 {
-    prefix(key);
-    out_ += v ? jsonQuote(*v) : "null";
+    member(key);
+    if (v)
+        json_builder_add_string_value(b_.get(), v);
+    else
+        json_builder_add_null_value(b_.get());
     return *this;
 }
 
-Json &Json::value(const char *key, long long v)
+JsonDoc &JsonDoc::value(const char *key, long long v)
 {
-    prefix(key);
-    out_ += std::to_string(v);
+    member(key);
+    json_builder_add_int_value(b_.get(), v);
     return *this;
 }
 
-Json &Json::boolean(const char *key, bool v)
+JsonDoc &JsonDoc::boolean(const char *key, bool v)
 {
-    prefix(key);
-    out_ += v ? "true" : "false";
+    member(key);
+    json_builder_add_boolean_value(b_.get(), v);
     return *this;
+}
+
+void JsonDoc::print() const
+{
+    CPtr<JsonNode, json_node_unref> root(json_builder_get_root(b_.get()));
+    CPtr<JsonGenerator, g_object_unref> gen(json_generator_new());
+    json_generator_set_pretty(gen.get(), TRUE);
+    json_generator_set_indent(gen.get(), 2);
+    json_generator_set_root(gen.get(), root.get());
+    CharPtr data(json_generator_to_data(gen.get(), nullptr));
+    // json-glib escapes U+0001 to U+001E and U+007F but writes U+001F as it
+    // is (json_strescape() in json-generator.c tests `*p < 0x1f`): not JSON,
+    // and a raw control character on the terminal (issue 20). A 0x1f byte
+    // of the text can only be that character inside a string (the layout is
+    // printable ASCII; UTF-8 multi-byte sequences have no byte below 0x80),
+    // so each one becomes the escape json-glib should have written.
+    std::string out;
+    for (const char *p = data.get(); *p; p++) {
+        if (*p == '\x1f')
+            out += "\\u001f";
+        else
+            out += *p;
+    }
+    std::printf("%s\n", out.c_str());
 }
 
 // --- Table --------------------------------------------------------------------
@@ -282,7 +273,7 @@ int Table::print(const Context &ctx) const
         return kExitUsage;
 
     if (o.mode == OutputMode::Json) {
-        Json j;
+        JsonDoc j;
         j.beginObject().beginArray(jsonKey_.c_str());
         for (const auto &r : rows_) {
             j.beginObject();
@@ -291,7 +282,7 @@ int Table::print(const Context &ctx) const
             j.endObject();
         }
         j.endArray().endObject();
-        std::fputs(j.str().c_str(), stdout);
+        j.print();
         return kExitOk;
     }
 
@@ -398,12 +389,12 @@ int Record::print(const Context &ctx) const
     }
 
     if (o.mode == OutputMode::Json) {
-        Json j;
+        JsonDoc j;
         j.beginObject().beginObject(jsonKey_.c_str());
         for (const auto *item : selected)
             j.value(item->first.c_str(), item->second);
         j.endObject().endObject();
-        std::fputs(j.str().c_str(), stdout);
+        j.print();
         return kExitOk;
     }
     auto shown = [&](const Cell &v) { return v && !v->empty() ? displayEscape(*v) : std::string("--"); };
@@ -466,7 +457,7 @@ int printRecords(const Context &ctx, const std::vector<Record> &records, const c
 {
     if (ctx.options.mode == OutputMode::Json) {
         std::vector<std::string> wanted = splitFields(ctx.options.fields.empty() ? "all" : ctx.options.fields);
-        Json j;
+        JsonDoc j;
         j.beginObject().beginArray(jsonKey);
         for (const auto &r : records) {
             j.beginObject();
@@ -481,7 +472,7 @@ int printRecords(const Context &ctx, const std::vector<Record> &records, const c
             j.endObject();
         }
         j.endArray().endObject();
-        std::fputs(j.str().c_str(), stdout);
+        j.print();
         return kExitOk;
     }
     for (size_t i = 0; i < records.size(); i++) {

@@ -7,6 +7,8 @@
 
 #include "cli/cli.hpp"
 
+#include <json-glib/json-glib.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,37 +85,31 @@ private:
 // Several records: blank lines between them; JSON {"<jsonKey>": [{...}, ...]}.
 int printRecords(const Context &ctx, const std::vector<Record> &records, const char *jsonKey);
 
-// A small JSON writer: two-space indentation, keys in insertion order.
-//
-// Not json-glib, on purpose (issue 18, point 6): the bytes -j prints are an
-// interface (docs/json-schema.md, scripts compare them) and json-glib 1.6's
-// JsonGenerator cannot write them. Its pretty layout puts " : " between a key
-// and its value (hard-coded in json-generator.c, no option), writes an empty
-// object as "{  }", and escapes U+007F as \u007f and U+0008, U+000C as \b,
-// \f, where this writer has always written `"key": value`, `{}`, U+007F as
-// is and \u0008, \u000c. Building with JsonBuilder and printing the tree
-// with a walker of our own would keep the bytes but still write the layout
-// and the escaping by hand. `ibnm apply -j` (cli/apply.cpp, added later)
-// uses JsonBuilder and JsonGenerator, and prints json-glib's layout.
-class Json {
+// -j output (docs/json-schema.md): a tree built with json-glib's JsonBuilder
+// and printed by its JsonGenerator in json-glib's pretty layout (two-space
+// indent), the same for every command. Members keep the order they are added
+// in. This only saves the set_member_name/add_*_value pairs at each call.
+class JsonDoc {
 public:
-    Json &beginObject(const char *key = nullptr);
-    Json &endObject();
-    Json &beginArray(const char *key = nullptr);
-    Json &endArray();
-    Json &value(const char *key, const Cell &v);
-    Json &value(const char *key, const char *v) { return value(key, v ? Cell(v) : Cell()); }
-    Json &value(const char *key, long long v);
-    Json &boolean(const char *key, bool v);
-    std::string str() const { return out_ + "\n"; }
+    JsonDoc();
+    // `key` names the member in an object; nullptr for an array element or the root.
+    JsonDoc &beginObject(const char *key = nullptr);
+    JsonDoc &endObject();
+    JsonDoc &beginArray(const char *key = nullptr);
+    JsonDoc &endArray();
+    // A string, or null for no value.
+    JsonDoc &value(const char *key, const char *v);
+    JsonDoc &value(const char *key, const Cell &v) { return value(key, v ? v->c_str() : nullptr); }
+    JsonDoc &value(const char *key, long long v);
+    JsonDoc &boolean(const char *key, bool v);
+    // The finished document on stdout, with a final newline.
+    void print() const;
 
 private:
-    void prefix(const char *key);
-    std::string out_;
-    std::vector<bool> first_;
+    void member(const char *key);
+    CPtr<JsonBuilder, g_object_unref> b_;
 };
 
-std::string jsonQuote(const std::string &s);
 // nmcli's terse escaping: ':' and '\' get a backslash.
 std::string terseEscape(const std::string &s);
 // Control characters as \xNN: what a message shows of a user's value (a

@@ -20,7 +20,9 @@
 #include <unistd.h>
 
 using ibnm::test::Cli;
+using ibnm::test::JsonValue;
 using ibnm::test::lines;
+using ibnm::test::parseJson;
 using ibnm::test::Result;
 
 namespace {
@@ -212,6 +214,34 @@ TEST(HostileCli, TablesEscapeControlCharacters)
         EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
         EXPECT_NE(r.out.find("x1b[2Jy"), std::string::npos) << r.out;
         EXPECT_EQ(r.out.find("y\nz"), std::string::npos) << r.out;
+    }
+}
+
+// -j prints every control character escaped (json-glib escapes them, and
+// JsonDoc the U+001F json-glib writes as is): nothing below U+0020 but the
+// layout's newlines, no U+007F, and the id parses back unchanged.
+TEST(HostileCli, JsonEscapesControlCharacters)
+{
+    Cli cli;
+    const std::string id = "x\x1b[2Jy\nz\x7fw\x1fv\x08u\x01t";
+    Result add = cli.run({"connection", "add", "type", "infiniband", "con-name", id, "ifname", "ib0"});
+    ASSERT_EQ(add.status, 0) << add.err;
+    for (std::vector<std::string> args : {std::vector<std::string>{"-j", "connection", "show"},
+                                          std::vector<std::string>{"-j", "connection", "show", id}}) {
+        Result r = cli.run(args);
+        ASSERT_EQ(r.status, 0) << r.err;
+        for (char c : r.out)
+            EXPECT_TRUE(c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && c != '\x7f'))
+                << "raw byte " << static_cast<int>(static_cast<unsigned char>(c)) << " in:\n" << r.out;
+        for (const char *escape : {"\\u001b", "\\n", "\\u007f", "\\u001f", "\\b", "\\u0001"})
+            EXPECT_NE(r.out.find(escape), std::string::npos) << escape << " in:\n" << r.out;
+        JsonValue v = parseJson(r.out);
+        const JsonValue *name = args.size() == 3 ? v.get("connections") : v.get("connection");
+        ASSERT_TRUE(name) << r.out;
+        name = args.size() == 3 ? (name->items.empty() ? nullptr : name->items[0].get("name"))
+                                : name->get("connection.id");
+        ASSERT_TRUE(name) << r.out;
+        EXPECT_EQ(name->s, id);
     }
 }
 
