@@ -25,12 +25,7 @@
 using namespace ibnm;
 using namespace ibnm::activation;
 using ibnm::platform::FakePlatform;
-using ibnm::test::ConnPtr;
-using ibnm::test::connection;
-using ibnm::test::ethernet;
-using ibnm::test::raw;
-using ibnm::test::snapshot;
-using ibnm::test::withUser;
+using namespace ibnm::test;
 
 namespace {
 

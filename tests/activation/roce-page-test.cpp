@@ -25,11 +25,7 @@
 using namespace ibnm;
 using namespace ibnm::activation;
 using ibnm::platform::FakePlatform;
-using ibnm::test::ConnPtr;
-using ibnm::test::connection;
-using ibnm::test::ethernet;
-using ibnm::test::raw;
-using ibnm::test::snapshot;
+using namespace ibnm::test;
 
 namespace {
 
