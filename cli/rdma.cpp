@@ -51,6 +51,23 @@ int finish(Context &ctx, IbnmApplyReport *report, const GError *error)
     return printReport(ctx, report);
 }
 
+// The RDMA device `name` in the host's inventory, or nullptr with the error
+// printed and `*rc` set to the exit code.
+IbnmRdmaDevice *findDevice(Context &ctx, const std::string &name, int *rc)
+{
+    IbnmInventory *inv = ctx.inventory();
+    if (!inv) {
+        *rc = kExitFailed;
+        return nullptr;
+    }
+    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, name.c_str());
+    if (!d) {
+        printError(_("device '%s' not found"), name.c_str());
+        *rc = kExitNotFound;
+    }
+    return d;
+}
+
 #endif // IBNM_CLI_READ_ONLY
 // --- link -----------------------------------------------------------------------
 
@@ -291,14 +308,10 @@ int cmdRoceMode(Context &ctx, const Args &args)
         ibnm_apply_roce_mode(host, args[0].c_str(), port, mode, applyFlags(ctx), Out(report), Out(err));
         return finish(ctx, report.get(), err.get());
     }
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return kExitFailed;
-    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str());
-    if (!d) {
-        printError(_("device '%s' not found"), args[0].c_str());
-        return kExitNotFound;
-    }
+    int rc = kExitOk;
+    IbnmRdmaDevice *d = findDevice(ctx, args[0], &rc);
+    if (!d)
+        return rc;
     // As cma_roce_mode prints it: configfs where the device's directory
     // exists, else the kernel's default (which that directory would show).
     Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SOURCE"}});
@@ -358,14 +371,10 @@ int cmdTrafficClass(Context &ctx, const Args &args)
                                  Out(err));
         return finish(ctx, report.get(), err.get());
     }
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return kExitFailed;
-    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, device.c_str());
-    if (!d) {
-        printError(_("device '%s' not found"), device.c_str());
-        return kExitNotFound;
-    }
+    int rc = kExitOk;
+    IbnmRdmaDevice *d = findDevice(ctx, device, &rc);
+    if (!d)
+        return rc;
     Table t("traffic-classes", {{"DEV"}, {"PORT"}, {"TCLASS"}, {"DSCP"}, {"RULES"}});
     GPtrArray *ports = ibnm_rdma_device_get_ports(d);
     for (guint k = 0; ports && k < ports->len; k++) {
@@ -392,14 +401,10 @@ int cmdRoceEnable(Context &ctx, const Args &args)
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[2].c_str());
     if (args.size() == 2 && args[1] != "yes" && args[1] != "no")
         return usageError(_(kRdmaUsage), _("invalid value '%s'; use yes or no"), args[1].c_str());
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return kExitFailed;
-    IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str());
-    if (!d) {
-        printError(_("device '%s' not found"), args[0].c_str());
-        return kExitNotFound;
-    }
+    int rc = kExitOk;
+    IbnmRdmaDevice *d = findDevice(ctx, args[0], &rc);
+    if (!d)
+        return rc;
     gint roce = ibnm_rdma_device_get_roce_enabled(d);
     if (args.size() == 1) {
         Table t("roce-enable", {{"DEV"}, {"ROCE-ENABLE"}});

@@ -226,7 +226,7 @@ gboolean ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApply
     std::string linkName = name;
     return runTyped(host, flags, false, [&](const ibnm::model::Host &h) -> Result<Desired> {
         DesiredRdma r = typedRdma();
-        const ibnm::model::SoftLink *l = ibnm::model::findSoftLink(h, linkName);
+        const ibnm::model::SoftLink *l = h.findSoftLink(linkName);
         if (l == nullptr)
             return Error(IBNM_ERROR_NOT_FOUND,
                          ibnm::strprintf(_("no soft RDMA link (rxe, siw) named %s on this host"), linkName.c_str()))

@@ -681,7 +681,7 @@ IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &p, con
     for (const auto &n : pp->netdevs_)
         pp->netdevView_.push_back(n.c_str());
     pp->netdevView_.push_back(nullptr);
-    const model::SoftLink *soft = model::findSoftLink(host, device.name);
+    const model::SoftLink *soft = host.findSoftLink(device.name);
     pp->roceMode_ = p.defaultRoceMode ? *p.defaultRoceMode
                                       : model::kernelDefaultRoceMode(soft ? std::optional(soft->type) : std::nullopt,
                                                                      p.linkLayer);

@@ -190,6 +190,15 @@ void profilesChanged(IbnmSettingsPrivate *priv)
     priv->byUuid_.clear();
 }
 
+// After the backend read the store again (`s`: whether it could): the
+// profiles and warnings are the new ones, also after an error.
+ibnm::Status storeRead(IbnmSettingsPrivate *priv, ibnm::Status s)
+{
+    profilesChanged(priv);
+    refreshWarnings(priv);
+    return s;
+}
+
 const ibnm::settings::StoredProfile *findByUuid(IbnmSettingsPrivate *priv, const char *uuid)
 {
     const auto &profiles = priv->backend_->profiles();
@@ -352,12 +361,7 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        ibnm::Status s = priv->backend_->load();
-        profilesChanged(priv);
-        refreshWarnings(priv);
-        return s;
-    });
+    return ibnm::guard(error, [&]() { return storeRead(priv, priv->backend_->load()); });
 }
 
 /**
@@ -413,12 +417,7 @@ gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        ibnm::Status s = priv->backend_->lockForUpdate();
-        profilesChanged(priv);
-        refreshWarnings(priv);
-        return s;
-    });
+    return ibnm::guard(error, [&]() { return storeRead(priv, priv->backend_->lockForUpdate()); });
 }
 
 /**

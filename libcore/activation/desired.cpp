@@ -116,6 +116,13 @@ unsigned parseUnsigned(const char *v, unsigned fallback)
     return (end && *end == '\0') ? unsigned(n) : fallback;
 }
 
+// The profile `origin` has no connection.interface-name; `why` says what
+// needs it.
+Error missingInterfaceName(const char *why, const Origin &origin)
+{
+    return Error(IBNM_ERROR_MISSING_PROPERTY, why).withProperty("connection.interface-name").withProfile(origin.id);
+}
+
 } // namespace
 
 bool DesiredIp::manages(const std::string &cidr) const
@@ -226,10 +233,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 const char *mac = nm_setting_infiniband_get_mac_address(ib);
                 x.macAddress = mac ? mac : "";
                 if (x.ifname.empty() && x.macAddress.empty())
-                    return Error(IBNM_ERROR_MISSING_PROPERTY,
-                                 _("neither an interface name nor a MAC address names the device"))
-                        .withProperty("connection.interface-name")
-                        .withProfile(origin.id);
+                    return missingInterfaceName(
+                        _("neither an interface name nor a MAC address names the device"), origin);
             }
             x.master = masterInterface(c, index);
             if (withIp && x.master.empty())
@@ -253,9 +258,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             x.origin = origin;
             x.ifname = ifname;
             if (x.ifname.empty())
-                return Error(IBNM_ERROR_MISSING_PROPERTY, _("a bond needs an interface name"))
-                    .withProperty("connection.interface-name")
-                    .withProfile(origin.id);
+                return missingInterfaceName(_("a bond needs an interface name"), origin);
             if (b) {
                 if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
                     x.mode = model::bondModeName(m);
@@ -280,10 +283,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             x.origin = origin;
             x.ifname = ifname;
             if (x.ifname.empty())
-                return Error(IBNM_ERROR_MISSING_PROPERTY,
-                             _("ibnm finds an Ethernet interface by its name; the profile has none"))
-                    .withProperty("connection.interface-name")
-                    .withProfile(origin.id);
+                return missingInterfaceName(
+                    _("ibnm finds an Ethernet interface by its name; the profile has none"), origin);
             if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             x.master = masterInterface(c, index);
@@ -298,10 +299,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             r.origin = origin;
             r.netdev = ifname;
             if (r.netdev.empty())
-                return Error(IBNM_ERROR_MISSING_PROPERTY,
-                             _("RDMA options need the profile's interface name to find the device"))
-                    .withProperty("connection.interface-name")
-                    .withProfile(origin.id);
+                return missingInterfaceName(
+                    _("RDMA options need the profile's interface name to find the device"), origin);
             r.linkType = options->linkType;
             if (r.linkType)
                 r.linkName = options->linkName ? *options->linkName : model::defaultSoftLinkName(*r.linkType, r.netdev);

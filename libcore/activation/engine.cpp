@@ -194,7 +194,7 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
         std::string device;
         unsigned portNo = 1;
         if (r.linkType) {
-            const model::SoftLink *l = model::findSoftLink(h, r.linkName);
+            const model::SoftLink *l = h.findSoftLink(r.linkName);
             if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
                 return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
             device = r.linkName;

@@ -172,13 +172,7 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
         planner.add("delete-bond", x.ifname, strprintf(_("delete the bond %s"), x.ifname.c_str()), x.origin.id,
                     [name = x.ifname](Platform &p) { return p.deleteLink(name); },
                     [old, mtu, wasUp](Platform &p) -> Status {
-                        platform::BondSpec spec;
-                        spec.name = old.name;
-                        spec.mode = old.mode;
-                        spec.miimon = old.miimon;
-                        spec.primary = old.primary;
-                        spec.failOverMac = old.failOverMac;
-                        if (Status s = p.createBond(spec); !s.ok())
+                        if (Status s = p.createBond(bondSpec(old.name, old)); !s.ok())
                             return s;
                         for (const auto &port : old.ports)
                             if (Status s = p.enslave(port, old.name); !s.ok())

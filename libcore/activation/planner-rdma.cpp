@@ -36,7 +36,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                          EINVAL)
                 .withProperty(x.names.linkType)
                 .withProfile(origin);
-        const model::SoftLink *cur = model::findSoftLink(host_, x.linkName);
+        const model::SoftLink *cur = host_.findSoftLink(x.linkName);
         if (cur && (cur->netdev != x.netdev || cur->type != *x.linkType))
             return Error(IBNM_ERROR_EXISTS,
                          strprintf(_("the RDMA link %s exists already over %s"), x.linkName.c_str(),
@@ -76,7 +76,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         device = x.device;
         portNo = x.port;
         dev = index_.findDevice(device);
-        if (const auto *l = model::findSoftLink(host_, device))
+        if (const auto *l = host_.findSoftLink(device))
             softType = l->type;
     } else if (auto lag = lagDevices_.find(x.netdev); lag != lagDevices_.end()) {
         // The bond this plan forms puts the card in RoCE LAG mode: the
@@ -109,7 +109,7 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         device = netdev->rdmaDevice;
         portNo = netdev->rdmaPort;
         dev = index_.findDevice(device);
-        if (const auto *l = model::findSoftLink(host_, device))
+        if (const auto *l = host_.findSoftLink(device))
             softType = l->type;
     }
 

@@ -417,12 +417,7 @@ Status Planner::planBond(const DesiredBond &x)
                          strprintf(_("%s exists and is not a bond"), x.ifname.c_str()), EEXIST)
                 .withProperty("connection.interface-name")
                 .withProfile(origin);
-        platform::BondSpec spec;
-        spec.name = x.ifname;
-        spec.mode = x.mode;
-        spec.miimon = x.miimon;
-        spec.primary = x.primary;
-        spec.failOverMac = x.failOverMac;
+        platform::BondSpec spec = bondSpec(x.ifname, x);
         add("create-bond", x.ifname, strprintf(_("create the %s bond"), x.mode.c_str()), origin,
             [spec](Platform &p) { return p.createBond(spec); },
             [name = x.ifname](Platform &p) { return p.deleteLink(name); });

@@ -45,6 +45,20 @@ inline std::string pkeyHex(uint16_t p)
     return strprintf("0x%04x", p);
 }
 
+// The bond to create as `name` with the options of `b`: a DesiredBond, or the
+// model::Bond read from the host (re-created when deleting it is undone).
+template <typename BondOptions>
+platform::BondSpec bondSpec(const std::string &name, const BondOptions &b)
+{
+    platform::BondSpec spec;
+    spec.name = name;
+    spec.mode = b.mode;
+    spec.miimon = b.miimon;
+    spec.primary = b.primary;
+    spec.failOverMac = b.failOverMac;
+    return spec;
+}
+
 inline bool contains(const std::vector<std::string> &v, const std::string &s)
 {
     return std::find(v.begin(), v.end(), s) != v.end();

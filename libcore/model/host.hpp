@@ -147,6 +147,16 @@ struct SoftLink {
     std::string netdev;
 };
 
+// The first item of `items` called `name`, or nullptr.
+template <typename Items>
+auto findByName(Items &items, const std::string &name) -> decltype(&*items.begin())
+{
+    for (auto &x : items)
+        if (x.name == name)
+            return &x;
+    return nullptr;
+}
+
 struct Host {
     std::string kernelRelease;
     ChildNaming childNaming = ChildNaming::Upstream;
@@ -156,34 +166,11 @@ struct Host {
     std::vector<Bond> bonds;
     std::vector<SoftLink> softLinks;
 
-    const Device *findDevice(const std::string &name) const
-    {
-        for (const auto &d : devices)
-            if (d.name == name)
-                return &d;
-        return nullptr;
-    }
-    const Netdev *findNetdev(const std::string &name) const
-    {
-        for (const auto &n : netdevs)
-            if (n.name == name)
-                return &n;
-        return nullptr;
-    }
-    const Bond *findBond(const std::string &name) const
-    {
-        for (const auto &b : bonds)
-            if (b.name == name)
-                return &b;
-        return nullptr;
-    }
-    const IpoibNetdev *findIpoib(const std::string &name) const
-    {
-        for (const auto &n : ipoib)
-            if (n.name == name)
-                return &n;
-        return nullptr;
-    }
+    const Device *findDevice(const std::string &name) const { return findByName(devices, name); }
+    const Netdev *findNetdev(const std::string &name) const { return findByName(netdevs, name); }
+    const Bond *findBond(const std::string &name) const { return findByName(bonds, name); }
+    const IpoibNetdev *findIpoib(const std::string &name) const { return findByName(ipoib, name); }
+    const SoftLink *findSoftLink(const std::string &name) const { return findByName(softLinks, name); }
 };
 
 } // namespace ibnm::model

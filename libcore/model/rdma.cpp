@@ -211,14 +211,6 @@ std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, c
     return std::nullopt;
 }
 
-const SoftLink *findSoftLink(const Host &host, const std::string &name)
-{
-    for (const auto &l : host.softLinks)
-        if (l.name == name)
-            return &l;
-    return nullptr;
-}
-
 std::optional<unsigned> portStateNumber(const std::string &sysfsText)
 {
     size_t colon = sysfsText.find(':');

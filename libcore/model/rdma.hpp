@@ -90,9 +90,6 @@ bool isIpv4MappedGid(const std::string &gid);
 // has no such entry (no address of that family, or RoCE disabled).
 std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, const std::string &netdev);
 
-// The soft link of that name on the host, or nullptr.
-const SoftLink *findSoftLink(const Host &host, const std::string &name);
-
 // The number in front of a port's sysfs state and phys_state ("4: ACTIVE",
 // "5: LinkUp"): drivers/infiniband/core/sysfs.c state_show() and
 // phys_state_show() print "%d: %s" with the IB spec's values (enum

@@ -109,14 +109,21 @@ private:
     std::string out_;
 };
 
-std::string joinList(const std::vector<std::string> &v)
+// The items of `v` as `format` writes each, each followed by ';'.
+template <typename T, typename Format>
+std::string joinList(const std::vector<T> &v, Format format)
 {
     std::string out;
-    for (const auto &s : v) {
-        out += s;
+    for (const auto &x : v) {
+        out += format(x);
         out += ';';
     }
     return out;
+}
+
+std::string joinList(const std::vector<std::string> &v)
+{
+    return joinList(v, [](const std::string &s) -> const std::string & { return s; });
 }
 
 } // namespace
@@ -155,10 +162,7 @@ std::string formatHostDescription(const FakeState &st)
             w.optional("active-mtu", p.activeMtu);
             w.optional("max-mtu", p.maxMtu);
             w.optional("broadcast-mtu", p.broadcastMtu);
-            std::vector<std::string> pkeys;
-            for (auto pk : p.pkeys)
-                pkeys.push_back(strprintf("0x%04x", pk));
-            w.nonEmpty("pkeys", joinList(pkeys));
+            w.nonEmpty("pkeys", joinList(p.pkeys, [](uint16_t pk) { return strprintf("0x%04x", pk); }));
             auto guid = st.portGuids.find(id);
             if (guid != st.portGuids.end())
                 w.nonEmpty("port-guid", guid->second);
@@ -166,10 +170,8 @@ std::string formatHostDescription(const FakeState &st)
                 w.string("default-roce-mode", ibnm::platform::roceModeName(*p.defaultRoceMode));
             w.optional("default-roce-tos", p.defaultRoceTos);
             w.optional("traffic-class", p.trafficClass);
-            std::vector<std::string> rules;
-            for (const auto &r : p.tcRules)
-                rules.push_back(model::formatTcRule(r));
-            w.nonEmpty("traffic-class-rules", joinList(rules));
+            w.nonEmpty("traffic-class-rules",
+                       joinList(p.tcRules, [](const model::TcRule &r) { return model::formatTcRule(r); }));
             w.optional("ttl", p.ttl);
         }
     }
@@ -192,10 +194,7 @@ std::string formatHostDescription(const FakeState &st)
             w.number("original-mtu", om->second);
         w.boolean("up", n.up);
         w.nonEmpty("addresses", joinList(n.addresses));
-        std::vector<std::string> routes;
-        for (const auto &r : n.routes)
-            routes.push_back(model::formatRoute(r));
-        w.nonEmpty("routes", joinList(routes));
+        w.nonEmpty("routes", joinList(n.routes, [](const model::Route &r) { return model::formatRoute(r); }));
         if (!n.rdmaDevice.empty())
             w.nonEmpty("rdma-port", n.rdmaDevice + "/" + std::to_string(n.rdmaPort));
         w.nonEmpty("link", n.link);

@@ -23,6 +23,7 @@
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "tests/profiles/profile-test-util.hpp"
+#include "tests/simulator/fake-test-util.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>
@@ -339,13 +340,7 @@ private:
 // kernel does), and their order is nothing a profile states.
 std::string snapshot(FakePlatform &p)
 {
-    auto h = p.readHost();
-    EXPECT_TRUE(h.ok());
-    platform::FakeState st;
-    st.host = *h;
-    for (auto &n : st.host.netdevs)
-        std::sort(n.addresses.begin(), n.addresses.end());
-    return platform::formatHostDescription(st);
+    return test::snapshot(p, true);
 }
 
 std::string describe(const std::vector<std::vector<std::string>> &set)

@@ -55,6 +55,19 @@ GPtrArrayPtr one(NMConnection *c)
     return a;
 }
 
+// ibnm_apply_up() of rxeProfile("v2") on `host`, whose kernel refuses the
+// RoCE mode (EINVAL): what it returns, with `report` and `error` as it set them.
+gboolean upRefusedRoceMode(IbnmHost *host, GObjectPtr<IbnmApplyReport> &report, GError **error)
+{
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    dynamic_cast<platform::FakePlatform &>(hostPlatform(host)).failNext("setDefaultRoceMode", EINVAL);
+    IbnmApplyReport *raw = nullptr;
+    gboolean ok = ibnm_apply_up(host, profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, error);
+    report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    return ok;
+}
+
 } // namespace
 
 TEST(ApplyApi, UpReportsStepsAndPersistsOnTheSimulatedHost)
@@ -91,13 +104,9 @@ TEST(ApplyApi, FailureSetsErrorAndStillReports)
 {
     test::TempDir dir;
     auto host = simulated(dir);
-    auto c = rxeProfile("v2");
-    auto profiles = one(c.get());
-    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
-    IbnmApplyReport *raw = nullptr;
+    GObjectPtr<IbnmApplyReport> report;
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
-    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    EXPECT_FALSE(upRefusedRoceMode(host.get(), report, outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_PLATFORM));
     ASSERT_TRUE(report);
@@ -175,12 +184,8 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
 {
     test::TempDir dir;
     auto host = simulated(dir);
-    auto c = rxeProfile("v2");
-    auto profiles = one(c.get());
-    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
-    IbnmApplyReport *raw = nullptr;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
-    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    GObjectPtr<IbnmApplyReport> report;
+    EXPECT_FALSE(upRefusedRoceMode(host.get(), report, nullptr));
     gboolean success = TRUE, rolledBack = FALSE;
     guint operations = 0;
     char *error = nullptr;

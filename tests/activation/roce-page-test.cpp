@@ -11,6 +11,8 @@
 #include "libcore/model/rdma.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
+#include "tests/activation/activation-test-util.hpp"
+#include "tests/simulator/fake-test-util.hpp"
 
 #include <NetworkManager.h>
 #include <gtest/gtest.h>
@@ -23,6 +25,7 @@
 using namespace ibnm;
 using namespace ibnm::activation;
 using ibnm::platform::FakePlatform;
+using namespace ibnm::test;
 
 namespace {
 
@@ -92,44 +95,7 @@ addresses=192.0.2.10/24
 
 std::unique_ptr<FakePlatform> makeHost()
 {
-    auto st = platform::parseHostDescription(kHost, "roce.host");
-    EXPECT_TRUE(st.ok()) << st.error().toString();
-    if (!st.ok())
-        return nullptr;
-    return std::make_unique<FakePlatform>(std::move(st).value());
-}
-
-std::string snapshot(FakePlatform &p)
-{
-    auto h = p.readHost();
-    EXPECT_TRUE(h.ok());
-    platform::FakeState st;
-    st.host = *h;
-    return platform::formatHostDescription(st);
-}
-
-using ConnPtr = GObjectPtr<NMConnection>;
-
-ConnPtr connection(const char *id, const char *type, const char *ifname)
-{
-    auto c = ConnPtr::adopt(nm_simple_connection_new());
-    NMSetting *s = nm_setting_connection_new();
-    GCharPtr uuid(nm_utils_uuid_generate());
-    g_object_set(s, NM_SETTING_CONNECTION_ID, id, NM_SETTING_CONNECTION_UUID, uuid.get(), NM_SETTING_CONNECTION_TYPE,
-                 type, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
-    nm_connection_add_setting(c.get(), s);
-    return c;
-}
-
-ConnPtr ethernet(const char *id, const char *ifname, std::map<std::string, std::string> user)
-{
-    auto c = connection(id, NM_SETTING_WIRED_SETTING_NAME, ifname);
-    nm_connection_add_setting(c.get(), nm_setting_wired_new());
-    NMSetting *u = nm_setting_user_new();
-    for (const auto &[k, v] : user)
-        EXPECT_TRUE(nm_setting_user_set_data(NM_SETTING_USER(u), k.c_str(), v.c_str(), nullptr));
-    nm_connection_add_setting(c.get(), u);
-    return c;
+    return test::makeTestFake(kHost, "roce.host");
 }
 
 ConnPtr ipoib(const char *id, const char *ifname, const char *method4)
@@ -146,21 +112,11 @@ ConnPtr ipoib(const char *id, const char *ifname, const char *method4)
     return c;
 }
 
-std::vector<NMConnection *> raw(const std::vector<ConnPtr> &v)
-{
-    std::vector<NMConnection *> r;
-    for (const auto &c : v)
-        r.push_back(c.get());
-    return r;
-}
-
 Report upAll(FakePlatform &p, const std::vector<ConnPtr> &profiles, bool dryRun = false)
 {
-    auto d = resolve(raw(profiles), raw(profiles), false);
-    EXPECT_TRUE(d.ok()) << d.error().toString();
     Options o;
     o.dryRun = dryRun;
-    return up(p, *d, o);
+    return test::resolveAndUp(p, profiles, false, o);
 }
 
 const model::Port &port(const model::Host &h, const char *device)

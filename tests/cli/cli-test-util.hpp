@@ -79,6 +79,11 @@ inline Result spawn(const std::vector<std::string> &argv, const std::map<std::st
     return r;
 }
 
+// `connection add` of the seeds' mlx4 profile: mlx4_ib0 connected, MTU 65520.
+inline const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
+                                                  "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520",
+                                                  "ipv4.method", "disabled"};
+
 // A keyfile store and, optionally, a simulated host with its state, both in
 // temporary directories; run() adds --keyfile-dir and --simulate.
 class Cli {

@@ -16,9 +16,7 @@ using ibnm::test::Result;
 
 namespace {
 
-const std::vector<std::string> kAddMlx4 = {"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0",
-                                           "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu", "65520",
-                                           "ipv4.method", "disabled"};
+const std::vector<std::string> &kAddMlx4 = ibnm::test::kAddMlx4;
 
 TEST(CliConnection, AddStoresAKeyfileAndShowListsIt)
 {

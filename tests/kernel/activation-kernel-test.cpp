@@ -11,6 +11,7 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
+#include "tests/activation/activation-test-util.hpp"
 #include "tests/test-util.hpp"
 
 #include <NetworkManager.h>
@@ -35,16 +36,12 @@ bool sh(const std::string &command)
     return g_spawn_check_wait_status(status, nullptr);
 }
 
-using ConnPtr = GObjectPtr<NMConnection>;
+using test::ConnPtr;
+using test::raw;
 
 ConnPtr profile(const char *id, const char *type, const char *ifname, std::map<std::string, std::string> user)
 {
-    auto c = ConnPtr::adopt(nm_simple_connection_new());
-    NMSetting *s = nm_setting_connection_new();
-    GCharPtr uuid(nm_utils_uuid_generate());
-    g_object_set(s, NM_SETTING_CONNECTION_ID, id, NM_SETTING_CONNECTION_UUID, uuid.get(), NM_SETTING_CONNECTION_TYPE,
-                 type, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
-    nm_connection_add_setting(c.get(), s);
+    auto c = test::connection(id, type, ifname);
     if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
         NMSetting *b = nm_setting_bond_new();
         nm_setting_bond_add_option(NM_SETTING_BOND(b), "mode", "active-backup");
@@ -53,12 +50,8 @@ ConnPtr profile(const char *id, const char *type, const char *ifname, std::map<s
     } else {
         nm_connection_add_setting(c.get(), nm_setting_wired_new());
     }
-    if (!user.empty()) {
-        NMSetting *u = nm_setting_user_new();
-        for (const auto &[k, v] : user)
-            nm_setting_user_set_data(NM_SETTING_USER(u), k.c_str(), v.c_str(), nullptr);
-        nm_connection_add_setting(c.get(), u);
-    }
+    if (!user.empty())
+        c = test::withUser(std::move(c), user);
     return c;
 }
 
@@ -78,21 +71,13 @@ protected:
 
     Report upAll(const std::vector<ConnPtr> &v, bool rdmaOnly = false)
     {
-        std::vector<NMConnection *> raw;
-        for (const auto &c : v)
-            raw.push_back(c.get());
-        auto d = resolve(raw, raw, !rdmaOnly);
-        EXPECT_TRUE(d.ok()) << d.error().toString();
         Options o;
         o.rdmaOnly = rdmaOnly;
-        return up(*p_, *d, o);
+        return test::resolveAndUp(*p_, v, !rdmaOnly, o);
     }
     Report downAll(const std::vector<ConnPtr> &v, bool rdmaOnly = false)
     {
-        std::vector<NMConnection *> raw;
-        for (const auto &c : v)
-            raw.push_back(c.get());
-        auto d = resolve(raw, raw, !rdmaOnly);
+        auto d = resolve(raw(v), raw(v), !rdmaOnly);
         Options o;
         o.rdmaOnly = rdmaOnly;
         return down(*p_, *d, o);

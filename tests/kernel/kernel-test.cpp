@@ -218,7 +218,7 @@ TEST_F(KernelLabLinux, SiwOverVethCreatedAndDeleted)
     ASSERT_TRUE(st.ok()) << st.error().toString();
     auto h = p_->readHost();
     ASSERT_TRUE(h.ok()) << h.error().toString();
-    const auto *link = ibnm::test::contract::findSoftLink(*h, "ksiw0");
+    const auto *link = h->findSoftLink("ksiw0");
     ASSERT_NE(link, nullptr);
     EXPECT_EQ(link->type, SoftLinkType::Siw);
     EXPECT_EQ(link->netdev, "kveth0");
@@ -331,7 +331,7 @@ TEST_F(KernelLabLinux, BondFailOverMacAndActivePort)
     ASSERT_TRUE(p_->setUp("kbond0", true).ok());
     auto h = p_->readHost();
     ASSERT_TRUE(h.ok()) << h.error().toString();
-    const auto *b = ibnm::test::contract::findBond(*h, "kbond0");
+    const auto *b = h->findBond("kbond0");
     ASSERT_NE(b, nullptr);
     EXPECT_EQ(b->mode, "active-backup");
     EXPECT_EQ(b->miimon, 50u);

@@ -103,22 +103,6 @@ inline bool contains(const std::vector<std::string> &v, const std::string &s)
     return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-inline const model::Bond *findBond(const model::Host &h, const std::string &name)
-{
-    for (const auto &b : h.bonds)
-        if (b.name == name)
-            return &b;
-    return nullptr;
-}
-
-inline const model::SoftLink *findSoftLink(const model::Host &h, const std::string &name)
-{
-    for (const auto &l : h.softLinks)
-        if (l.name == name)
-            return &l;
-    return nullptr;
-}
-
 } // namespace ibnm::test::contract
 
 template <typename Factory>
@@ -241,7 +225,7 @@ TYPED_TEST_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids)
     ASSERT_TRUE(st.ok()) << st.error().toString();
 
     auto h = this->host();
-    const auto *link = c::findSoftLink(h, "ctrxe0");
+    const auto *link = h.findSoftLink("ctrxe0");
     ASSERT_NE(link, nullptr);
     EXPECT_EQ(link->type, SoftLinkType::Rxe);
     EXPECT_EQ(link->netdev, eth);
@@ -326,7 +310,7 @@ TYPED_TEST_P(PlatformContract, SiwLinkAppearsWithMacGid)
     ASSERT_TRUE(st.ok()) << st.error().toString();
 
     auto h = this->host();
-    const auto *link = c::findSoftLink(h, "ctsiw0");
+    const auto *link = h.findSoftLink("ctsiw0");
     ASSERT_NE(link, nullptr);
     EXPECT_EQ(link->type, SoftLinkType::Siw);
     EXPECT_EQ(link->netdev, eth);
@@ -369,7 +353,7 @@ TYPED_TEST_P(PlatformContract, SoftLinkDisappearsOnDelete)
         ASSERT_TRUE(del.ok()) << del.error().toString();
         auto h = this->host();
         EXPECT_EQ(h.findDevice(name), nullptr) << name;
-        EXPECT_EQ(c::findSoftLink(h, name), nullptr) << name;
+        EXPECT_EQ(h.findSoftLink(name), nullptr) << name;
     }
 }
 
@@ -586,7 +570,7 @@ TYPED_TEST_P(PlatformContract, DeleteLinkRemovesTheNetdevAndItsSoftLinks)
     auto h = this->host();
     EXPECT_EQ(h.findNetdev(eth), nullptr);
     EXPECT_EQ(h.findDevice("ctrxe0"), nullptr);
-    EXPECT_EQ(c::findSoftLink(h, "ctrxe0"), nullptr);
+    EXPECT_EQ(h.findSoftLink("ctrxe0"), nullptr);
 }
 
 TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
@@ -602,7 +586,7 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     ASSERT_NO_FATAL_FAILURE(this->bondOfTwo(spec, {a, b}));
 
     auto h = this->host();
-    const auto *bond = c::findBond(h, spec.name);
+    const auto *bond = h.findBond(spec.name);
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->mode, "active-backup");
     EXPECT_EQ(bond->miimon, 100u);
@@ -619,7 +603,7 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     auto rel = this->p().release(b);
     ASSERT_TRUE(rel.ok()) << rel.error().toString();
     h = this->host();
-    bond = c::findBond(h, spec.name);
+    bond = h.findBond(spec.name);
     ASSERT_NE(bond, nullptr);
     EXPECT_FALSE(c::contains(bond->ports, b));
     EXPECT_TRUE(c::contains(bond->ports, a));
@@ -641,7 +625,7 @@ TYPED_TEST_P(PlatformContract, BondMiimonAndPrimaryChangeUnderItsPorts)
     auto st = this->p().setBondOptions(spec.name, 250u, b);
     ASSERT_TRUE(st.ok()) << st.error().toString();
     auto h = this->host();
-    const auto *bond = c::findBond(h, spec.name);
+    const auto *bond = h.findBond(spec.name);
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->miimon, 250u);
     EXPECT_EQ(bond->primary, b);
@@ -652,7 +636,7 @@ TYPED_TEST_P(PlatformContract, BondMiimonAndPrimaryChangeUnderItsPorts)
     st = this->p().setBondOptions(spec.name, std::nullopt, std::string());
     ASSERT_TRUE(st.ok()) << st.error().toString();
     h = this->host();
-    bond = c::findBond(h, spec.name);
+    bond = h.findBond(spec.name);
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->miimon, 250u);
     EXPECT_EQ(bond->primary, "");

@@ -20,12 +20,14 @@ using namespace ibnm::platform;
 using ibnm::test::TempDir;
 namespace fx = ibnm::test::sysfs;
 
-LinuxOptions dumpOptions(const TempDir &root)
+// The Linux platform on the tree `root` (a sysfs dump; configfs below it),
+// without netlink or verbs; writes go to the tree unless `readOnly`.
+LinuxOptions dumpOptions(const TempDir &root, bool readOnly = true)
 {
     LinuxOptions o;
     o.sysfsRoot = root.path();
     o.configfsRoot = root / "kernel/config";
-    o.readOnly = true;
+    o.readOnly = readOnly;
     o.useNetlink = false;
     o.useVerbs = false;
     return o;
@@ -180,12 +182,7 @@ TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)
 {
     TempDir root;
     fx::writeMlx5Roce(root);
-    LinuxOptions o;
-    o.sysfsRoot = root.path();
-    o.configfsRoot = root / "kernel/config";
-    o.useNetlink = false;
-    o.useVerbs = false;
-    auto p = createLinuxPlatform(o);
+    auto p = createLinuxPlatform(dumpOptions(root, false));
 
     auto tos = p->setDefaultRoceTos("mlx5_0", 1, 256);
     ASSERT_FALSE(tos.ok());
@@ -239,12 +236,7 @@ TEST(LinuxPlatform, TrafficClassRulesAndRoceEnableFiles)
 {
     TempDir root;
     fx::writeMlx5Roce(root);
-    LinuxOptions o;
-    o.sysfsRoot = root.path();
-    o.configfsRoot = root / "kernel/config";
-    o.useNetlink = false;
-    o.useVerbs = false;
-    auto p = createLinuxPlatform(o);
+    auto p = createLinuxPlatform(dumpOptions(root, false));
     std::string tc = "class/infiniband/mlx5_0/tc/1/traffic_class";
     root.write(tc, "Global tclass=106\ntclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24\n");
     auto h = p->readHost();

@@ -521,6 +521,14 @@ struct Tally {
         if (mismatches++ < 15)
             firstMismatches += what + "\n";
     }
+    // The summary line of `connection <command>` cases run since `start`.
+    void print(const char *command, std::chrono::steady_clock::time_point start) const
+    {
+        double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("[ generated ] connection %s: %u cases (%u accepted by nmcli, %u exit 1, %u exit 2, %u nmcli "
+                    "assertions), %u also through the CLI, %u mismatches, %.1f s\n",
+                    command, cases, accepted, exit1, exit2, nmcliCrashed, cli, mismatches, secs);
+    }
 };
 
 void compareAdd(const Args &args, bool viaCli, Tally &t)
@@ -602,10 +610,7 @@ TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
     for (unsigned seed : {1u, 2u, 3u})
         for (const auto &args : generatedAdds(seed, 700))
             compareAdd(args, n++ % 16 == 0, t);
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[ generated ] connection add: %u cases (%u accepted by nmcli, %u exit 1, %u exit 2, %u nmcli "
-                "assertions), %u also through the CLI, %u mismatches, %.1f s\n",
-                t.cases, t.accepted, t.exit1, t.exit2, t.nmcliCrashed, t.cli, t.mismatches, secs);
+    t.print("add", start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(t.cases, 2000u);
     EXPECT_GT(t.accepted, 300u);
@@ -653,10 +658,7 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
             compareModify(base, keyfile, change, n++ % 16 == 0, t);
         }
     }
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::printf("[ generated ] connection modify: %u cases (%u accepted by nmcli, %u exit 1, %u exit 2, %u nmcli "
-                "assertions), %u also through the CLI, %u mismatches, %.1f s\n",
-                t.cases, t.accepted, t.exit1, t.exit2, t.nmcliCrashed, t.cli, t.mismatches, secs);
+    t.print("modify", start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(t.cases, 1000u);
     EXPECT_GT(t.accepted, 200u);

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -70,13 +71,32 @@ max-mtu=9000
 up=true
 )";
 
-inline std::unique_ptr<platform::FakePlatform> makeTestFake(const char *text = kTestHost)
+// A simulated host from the host description `text` (named `name` in errors).
+inline std::unique_ptr<platform::FakePlatform> makeTestFake(const char *text = kTestHost,
+                                                            const char *name = "test.host")
 {
-    auto st = platform::parseHostDescription(text, "test.host");
+    auto st = platform::parseHostDescription(text, name);
     EXPECT_TRUE(st.ok()) << st.error().toString();
     if (!st.ok())
         return nullptr;
     return std::make_unique<platform::FakePlatform>(std::move(st).value());
+}
+
+// A canonical text of the whole host, to compare before and after. With
+// `addressesAsSet`, each netdev's addresses are sorted: an undo re-adds a
+// removed address at the end of the list (as the kernel does).
+inline std::string snapshot(platform::FakePlatform &p, bool addressesAsSet = false)
+{
+    auto h = p.readHost();
+    EXPECT_TRUE(h.ok());
+    if (!h.ok())
+        return {};
+    platform::FakeState st;
+    st.host = *h;
+    if (addressesAsSet)
+        for (auto &n : st.host.netdevs)
+            std::sort(n.addresses.begin(), n.addresses.end());
+    return platform::formatHostDescription(st);
 }
 
 struct FakeFactory {

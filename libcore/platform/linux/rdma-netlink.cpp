@@ -88,6 +88,24 @@ Result<std::optional<std::string>> string(const nlattr *attr, const char *what)
     return std::optional<std::string>(std::string(s));
 }
 
+// parse(), and the index and name of the device the message is about, which
+// it must carry (`what` names the message in the error).
+Status parseDevice(const nlmsghdr *message, unsigned command, const char *what, nlattr **tb, uint32_t *index,
+                   std::string *name)
+{
+    if (auto st = parse(message, command, tb); !st)
+        return st;
+    auto i = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+    auto n = string(tb[RDMA_NLDEV_ATTR_DEV_NAME], "RDMA_NLDEV_ATTR_DEV_NAME");
+    if (!n)
+        return std::move(n).error();
+    if (!i || !n->has_value())
+        return parseError(what);
+    *index = *i;
+    *name = **n;
+    return {};
+}
+
 } // namespace
 
 uint16_t nldevType(unsigned command)
@@ -143,17 +161,9 @@ Result<NlMsgPtr> encodePortGetDump(uint32_t deviceIndex)
 Result<DeviceInfo> decodeDevice(const nlmsghdr *message)
 {
     nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-    if (auto st = parse(message, RDMA_NLDEV_CMD_GET, tb); !st)
-        return std::move(st).error();
     DeviceInfo d;
-    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
-    auto name = string(tb[RDMA_NLDEV_ATTR_DEV_NAME], "RDMA_NLDEV_ATTR_DEV_NAME");
-    if (!name)
-        return std::move(name).error();
-    if (!index || !name->has_value())
-        return parseError("RDMA_NLDEV_CMD_GET");
-    d.index = *index;
-    d.name = **name;
+    if (auto st = parseDevice(message, RDMA_NLDEV_CMD_GET, "RDMA_NLDEV_CMD_GET", tb, &d.index, &d.name); !st)
+        return std::move(st).error();
     auto fw = string(tb[RDMA_NLDEV_ATTR_FW_VERSION], "RDMA_NLDEV_ATTR_FW_VERSION");
     if (!fw)
         return std::move(fw).error();
@@ -170,18 +180,14 @@ Result<DeviceInfo> decodeDevice(const nlmsghdr *message)
 Result<PortInfo> decodePort(const nlmsghdr *message)
 {
     nlattr *tb[RDMA_NLDEV_ATTR_MAX];
-    if (auto st = parse(message, RDMA_NLDEV_CMD_PORT_GET, tb); !st)
-        return std::move(st).error();
     PortInfo p;
-    auto index = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
-    auto name = string(tb[RDMA_NLDEV_ATTR_DEV_NAME], "RDMA_NLDEV_ATTR_DEV_NAME");
-    if (!name)
-        return std::move(name).error();
+    if (auto st = parseDevice(message, RDMA_NLDEV_CMD_PORT_GET, "RDMA_NLDEV_CMD_PORT_GET", tb, &p.deviceIndex,
+                              &p.deviceName);
+        !st)
+        return std::move(st).error();
     auto port = fixed<uint32_t>(tb[RDMA_NLDEV_ATTR_PORT_INDEX]);
-    if (!index || !name->has_value() || !port)
+    if (!port)
         return parseError("RDMA_NLDEV_CMD_PORT_GET");
-    p.deviceIndex = *index;
-    p.deviceName = **name;
     p.port = *port;
     p.state = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_STATE]);
     p.physState = fixed<uint8_t>(tb[RDMA_NLDEV_ATTR_PORT_PHYS_STATE]);
