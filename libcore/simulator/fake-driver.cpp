@@ -91,24 +91,23 @@ unsigned ibMtuFor(unsigned netdevMtu)
 
 namespace fake {
 
-std::vector<Lag> lagsOf(const model::Host &h)
+std::vector<Lag> lagsOf(const model::Host &h, StateIndex &ix)
 {
     std::vector<Lag> out;
     for (const auto &b : h.bonds) {
         if (b.mode != "active-backup" && b.mode != "balance-xor" && b.mode != "802.3ad")
             continue;
         std::vector<const model::Device *> devs;
-        unsigned ports = 0;
-        for (const auto &n : h.netdevs) {
-            if (n.master != b.name)
-                continue;
-            ports++;
-            const model::Device *d = h.findDevice(n.rdmaDevice);
+        const std::vector<size_t> &ports = ix.ports(h, b.name);
+        for (size_t i : ports) {
+            const model::Netdev &n = h.netdevs[i];
+            size_t di = ix.device(h, n.rdmaDevice);
+            const model::Device *d = di == StateIndex::npos ? nullptr : &h.devices[di];
             if (d && d->driver == "mlx5_core" && d->ports.size() == 1 &&
                 d->ports[0].linkLayer == LinkLayer::Ethernet && !d->pciAddress.empty())
                 devs.push_back(d);
         }
-        if (ports != 2 || devs.size() != 2 || devs[0] == devs[1])
+        if (ports.size() != 2 || devs.size() != 2 || devs[0] == devs[1])
             continue;
         auto slot = [](const std::string &pci) { return pci.substr(0, pci.rfind('.')); };
         if (slot(devs[0]->pciAddress) != slot(devs[1]->pciAddress) || devs[0]->pciAddress == devs[1]->pciAddress)
@@ -128,7 +127,8 @@ namespace {
 // of the first function's, the second hidden, the bond its netdev.
 void applyLags(model::Host &h)
 {
-    for (const auto &l : lagsOf(h)) {
+    StateIndex ix;
+    for (const auto &l : lagsOf(h, ix)) {
         for (auto &d : h.devices)
             if (d.name == l.primary)
                 d.name = l.name;
@@ -150,13 +150,30 @@ void applyLags(model::Host &h)
 // The values the kernel derives, filled into a snapshot.
 void derive(model::Host &h)
 {
+    // One pass over the netdevs for every bond's ports, each bond's in the
+    // netdevs' order.
+    std::unordered_map<std::string, std::vector<model::Bond *>> bonds;
     for (auto &b : h.bonds) {
         b.ports.clear();
-        for (const auto &n : h.netdevs)
-            if (n.master == b.name)
-                b.ports.push_back(n.name);
+        bonds[b.name].push_back(&b);
     }
+    for (const auto &n : h.netdevs)
+        if (auto it = bonds.find(n.master); !n.master.empty() && it != bonds.end())
+            for (model::Bond *b : it->second)
+                b->ports.push_back(n.name);
     applyLags(h);
+    // The host as the kernel shows it from here on (LAG devices renamed).
+    StateIndex ix;
+    // The netdevs over each RDMA port (not VLANs) and the VLANs over each
+    // netdev, by position in h.netdevs: no scan of the netdevs per port.
+    std::unordered_map<std::string, std::vector<size_t>> overPort, vlansOver;
+    for (size_t i = 0; i < h.netdevs.size(); i++) {
+        const model::Netdev &n = h.netdevs[i];
+        if (n.link.empty())
+            overPort[n.rdmaDevice + '\n' + std::to_string(n.rdmaPort)].push_back(i);
+        if (n.kind == "vlan")
+            vlansOver[n.link].push_back(i);
+    }
     // One index of the netdevs, not a scan per IPoIB netdev (issue 17).
     std::unordered_map<std::string, const model::Netdev *> netdevs;
     for (const auto &n : h.netdevs)
@@ -170,24 +187,27 @@ void derive(model::Host &h)
         }
     }
     for (auto &d : h.devices) {
-        const model::SoftLink *soft = findSoftLink(h, d.name);
+        const model::SoftLink *soft = findSoftLink(ix, h, d.name);
         for (auto &p : d.ports) {
             if (p.linkLayer != LinkLayer::Ethernet)
                 continue;
             std::vector<const model::Netdev *> base;
             if (soft) {
-                if (const auto *n = h.findNetdev(soft->netdev))
+                if (const auto *n = findNetdev(ix, h, soft->netdev))
                     base.push_back(n);
-            } else {
-                for (const auto &n : h.netdevs)
-                    if (n.rdmaDevice == d.name && n.rdmaPort == p.number && n.link.empty())
-                        base.push_back(&n);
+            } else if (auto it = overPort.find(d.name + '\n' + std::to_string(p.number)); it != overPort.end()) {
+                for (size_t i : it->second)
+                    base.push_back(&h.netdevs[i]);
             }
+            // The VLANs over the base netdevs, in the netdevs' order.
+            std::vector<size_t> vlans;
+            for (const auto *b : base)
+                if (auto it = vlansOver.find(b->name); it != vlansOver.end())
+                    vlans.insert(vlans.end(), it->second.begin(), it->second.end());
+            std::stable_sort(vlans.begin(), vlans.end());
             std::vector<const model::Netdev *> all = base;
-            for (const auto &n : h.netdevs)
-                for (const auto *b : base)
-                    if (n.link == b->name && n.kind == "vlan")
-                        all.push_back(&n);
+            for (size_t i : vlans)
+                all.push_back(&h.netdevs[i]);
 
             p.gids.clear();
             // roce_enable 0: "there will be no GID tables" (NVIDIA's RoCE page).
@@ -230,7 +250,7 @@ void derive(model::Host &h)
     // VLANs over a RoCE netdev map to its port, as gid_attrs/ndevs shows.
     for (auto &n : h.netdevs) {
         if (n.kind == "vlan" && n.rdmaDevice.empty()) {
-            if (const auto *lower = h.findNetdev(n.link)) {
+            if (const auto *lower = findNetdev(ix, h, n.link)) {
                 n.rdmaDevice = lower->rdmaDevice;
                 n.rdmaPort = lower->rdmaPort;
             }
@@ -240,9 +260,9 @@ void derive(model::Host &h)
 
 } // namespace
 
-std::string FakePlatform::storedDevice(const std::string &name) const
+std::string FakePlatform::storedDevice(const std::string &name)
 {
-    for (const auto &l : lagsOf(state_.host)) {
+    for (const auto &l : lagsOf(state_.host, index_)) {
         if (name == l.name)
             return l.primary;
         if (name == l.primary || name == l.secondary)
