@@ -259,9 +259,10 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
             if (has(g, k))
                 return keyError(g, k, _("only IPoIB netdevs (type 32) take this key"));
     }
-    for (const auto &other : st_.host.netdevs)
-        if (n.ifindex != 0 && other.ifindex == n.ifindex)
-            return keyError(g, "ifindex", strprintf(_("ifindex %u is taken by %s"), n.ifindex, other.name.c_str()));
+    if (n.ifindex != 0) {
+        if (auto [other, fresh] = ifindexes_.emplace(n.ifindex, n.name); !fresh)
+            return keyError(g, "ifindex", strprintf(_("ifindex %u is taken by %s"), n.ifindex, other->second.c_str()));
+    }
     st_.host.netdevs.push_back(std::move(n));
     return {};
 }

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -33,11 +34,23 @@ bool isHwAddress(const std::string &s, size_t bytes);
 bool isCidr(const std::string &s);
 std::string lower(std::string s);
 
-// Where each group and key is, for error messages.
+// Where each group and key is, for error messages: the groups in the
+// file's order, each with its keys in the file's order (one pass over the
+// text; a group has a handful of keys, looked up by a scan).
 struct Locations {
+    struct Group {
+        std::string name;
+        unsigned line = 0;
+        std::vector<std::pair<std::string, unsigned>> keys;
+    };
     std::string file;
-    std::map<std::string, unsigned> groups;
-    std::map<std::pair<std::string, std::string>, unsigned> keys;
+    std::vector<Group> groups;
+    std::unordered_map<std::string, size_t> byName; // position in groups
+    const Group *group(const std::string &name) const
+    {
+        auto it = byName.find(name);
+        return it == byName.end() ? nullptr : &groups[it->second];
+    }
 };
 
 class Parser {
@@ -54,8 +67,13 @@ private:
     }
     Error keyError(const std::string &group, const std::string &key, const std::string &what) const
     {
-        auto it = loc_.keys.find({group, key});
-        unsigned line = it != loc_.keys.end() ? it->second : groupLine(group);
+        unsigned line = groupLine(group);
+        if (const Locations::Group *g = loc_.group(group))
+            for (const auto &[k, at] : g->keys)
+                if (k == key) {
+                    line = at;
+                    break;
+                }
         return errorAt(line, "[" + group + "] " + key + ": " + what);
     }
     Error groupError(const std::string &group, const std::string &what) const
@@ -64,8 +82,8 @@ private:
     }
     unsigned groupLine(const std::string &group) const
     {
-        auto it = loc_.groups.find(group);
-        return it != loc_.groups.end() ? it->second : 0;
+        const Locations::Group *g = loc_.group(group);
+        return g ? g->line : 0;
     }
 
     bool has(const std::string &group, const std::string &key) const
@@ -119,6 +137,8 @@ private:
     FakeState st_;
     // Per-netdev references checked once every group is read.
     std::map<std::string, std::string> rdmaPortRef_;
+    // The netdev that has each ifindex (not 0), the first of them.
+    std::unordered_map<unsigned, std::string> ifindexes_;
 };
 
 } // namespace ibnm::platform::hostfile

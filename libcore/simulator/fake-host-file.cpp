@@ -9,10 +9,14 @@
 
 #include "libcore/simulator/fake-host-file-private.hpp"
 
+#include "libcore/model/host-index.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 
 namespace ibnm::platform {
@@ -45,16 +49,31 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
 
 } // namespace
 
+namespace {
+
+std::string_view trimmed(std::string_view s)
+{
+    size_t b = s.find_first_not_of(" \t\r");
+    if (b == std::string_view::npos)
+        return {};
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+} // namespace
+
 Status Parser::scan(const std::string &text)
 {
-    std::string group;
+    // One pass, no copy of a line: views into the text; only group names
+    // and keys are kept.
+    const std::string_view all(text);
+    Locations::Group *group = nullptr;
     unsigned lineNo = 0;
     size_t pos = 0;
-    while (pos <= text.size()) {
-        size_t nl = text.find('\n', pos);
-        if (nl == std::string::npos)
-            nl = text.size();
-        std::string line = trim(text.substr(pos, nl - pos));
+    while (pos <= all.size()) {
+        size_t nl = all.find('\n', pos);
+        if (nl == std::string_view::npos)
+            nl = all.size();
+        std::string_view line = trimmed(all.substr(pos, nl - pos));
         pos = nl + 1;
         lineNo++;
         if (line.empty() || line[0] == '#')
@@ -62,23 +81,26 @@ Status Parser::scan(const std::string &text)
         if (line[0] == '[') {
             if (line.back() != ']')
                 return errorAt(lineNo, _("a group header must end with “]”"));
-            group = line.substr(1, line.size() - 2);
-            if (loc_.groups.count(group))
-                return errorAt(lineNo, strprintf(_("group [%s] appears twice (first on line %u)"), group.c_str(),
-                                                 loc_.groups[group]));
-            loc_.groups[group] = lineNo;
+            std::string name(line.substr(1, line.size() - 2));
+            auto [at, fresh] = loc_.byName.emplace(name, loc_.groups.size());
+            if (!fresh)
+                return errorAt(lineNo, strprintf(_("group [%s] appears twice (first on line %u)"), name.c_str(),
+                                                 loc_.groups[at->second].line));
+            loc_.groups.push_back({std::move(name), lineNo, {}});
+            group = &loc_.groups.back();
             continue;
         }
         size_t eq = line.find('=');
-        if (eq == std::string::npos)
+        if (eq == std::string_view::npos)
             return errorAt(lineNo, _("not a group header, a key=value line or a comment"));
-        if (group.empty())
+        if (group == nullptr || group->name.empty())
             return errorAt(lineNo, _("a key outside any group"));
-        std::string key = trim(line.substr(0, eq));
-        auto k = std::make_pair(group, key);
-        if (loc_.keys.count(k))
-            return errorAt(lineNo, strprintf(_("key “%s” appears twice in [%s]"), key.c_str(), group.c_str()));
-        loc_.keys[k] = lineNo;
+        std::string_view key = trimmed(line.substr(0, eq));
+        for (const auto &k : group->keys)
+            if (k.first == key)
+                return errorAt(lineNo, strprintf(_("key “%s” appears twice in [%s]"), k.first.c_str(),
+                                                 group->name.c_str()));
+        group->keys.emplace_back(std::string(key), lineNo);
     }
     return {};
 }
@@ -96,16 +118,17 @@ Result<FakeState> Parser::parse(const std::string &text)
     // Every group has a known kind and only that kind's keys.
     std::vector<std::pair<std::string, std::string>> byKind[7];
     static const char *order[] = {"host", "simulation", "device", "port", "netdev", "bond", "soft-link"};
-    std::vector<std::pair<std::string, unsigned>> groups(loc_.groups.begin(), loc_.groups.end());
-    std::sort(groups.begin(), groups.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
     // [netdev ib0] and [netdev  ib0] name one object: a second header of
     // the same kind and name is a duplicate, however it is spaced.
-    std::map<std::pair<std::string, std::string>, unsigned> named;
-    for (const auto &[g, line] : groups) {
+    std::unordered_map<std::string, unsigned> named;
+    // In the file's order, which scan() kept.
+    for (const auto &grp : loc_.groups) {
+        const std::string &g = grp.name;
+        unsigned line = grp.line;
         size_t sp = g.find(' ');
         std::string kind = g.substr(0, sp);
         std::string id = sp == std::string::npos ? std::string() : trim(g.substr(sp + 1));
-        if (auto [first, fresh] = named.emplace(std::make_pair(kind, id), line); !fresh)
+        if (auto [first, fresh] = named.emplace(kind + '\n' + id, line); !fresh)
             return errorAt(line, strprintf(_("group [%s] appears twice (first on line %u)"), g.c_str(), first->second));
         auto it = kGroupKeys.find(kind);
         if (it == kGroupKeys.end())
@@ -115,14 +138,15 @@ Result<FakeState> Parser::parse(const std::string &text)
             return errorAt(line, strprintf(_("group [%s] needs a name: [%s NAME]"), g.c_str(), kind.c_str()));
         if (!needsId && !id.empty())
             return errorAt(line, strprintf(_("group [%s] takes no name"), kind.c_str()));
-        // The group's keys only (the map is ordered by group, then key): a
-        // walk over every key for every group made loading a state of a few
-        // hundred netdevs cost tens of milliseconds.
-        for (auto k = loc_.keys.lower_bound({g, std::string()}); k != loc_.keys.end() && k->first.first == g; ++k) {
-            if (!it->second.count(k->first.second))
-                return errorAt(k->second,
-                               strprintf(_("unknown key “%s” in [%s]"), k->first.second.c_str(), g.c_str()));
-        }
+        // The group's keys only; of several unknown keys the first in
+        // alphabetical order is named (as when they were kept sorted).
+        const std::pair<std::string, unsigned> *unknown = nullptr;
+        for (const auto &k : grp.keys)
+            if (!it->second.count(k.first) && (unknown == nullptr || k.first < unknown->first))
+                unknown = &k;
+        if (unknown)
+            return errorAt(unknown->second,
+                           strprintf(_("unknown key “%s” in [%s]"), unknown->first.c_str(), g.c_str()));
         for (size_t i = 0; i < std::size(order); i++)
             if (kind == order[i])
                 byKind[i].emplace_back(g, id);
@@ -170,6 +194,9 @@ Status Parser::resolve()
     unsigned next = 1;
     for (const auto &n : h.netdevs)
         next = std::max(next, n.ifindex + 1);
+    // One index of the netdevs and bonds read, not a scan per reference.
+    // Netdevs are not added or removed until the bonds' below.
+    model::HostIndex index(h);
     for (auto &n : h.netdevs) {
         std::string g = "netdev " + n.name;
         if (n.ifindex == 0)
@@ -187,15 +214,10 @@ Status Parser::resolve()
             n.rdmaDevice = dev;
             n.rdmaPort = static_cast<unsigned>(port);
         }
-        if (!n.link.empty() && h.findNetdev(n.link) == nullptr)
+        if (!n.link.empty() && index.netdev(n.link) == nullptr)
             return keyError(g, "link", strprintf(_("no [netdev %s] group"), n.link.c_str()));
-        if (!n.master.empty()) {
-            bool found = false;
-            for (const auto &b : h.bonds)
-                found = found || b.name == n.master;
-            if (!found)
-                return keyError(g, "master", strprintf(_("no [bond %s] group"), n.master.c_str()));
-        }
+        if (!n.master.empty() && index.bond(n.master) == nullptr)
+            return keyError(g, "master", strprintf(_("no [bond %s] group"), n.master.c_str()));
         if (n.address.empty()) {
             // A stable, locally administered address derived from the name.
             guint hash = g_str_hash(n.name.c_str());
@@ -205,7 +227,7 @@ Status Parser::resolve()
                 std::string guid = st_.portGuids.count(n.rdmaDevice + "/" + std::to_string(n.rdmaPort))
                                        ? st_.portGuids[n.rdmaDevice + "/" + std::to_string(n.rdmaPort)]
                                        : "0000:0000:0000:0000";
-                const model::Device *d = h.findDevice(n.rdmaDevice);
+                const model::Device *d = index.device(n.rdmaDevice);
                 bool cm = d != nullptr && d->connectedModeSupported;
                 std::string hex;
                 for (char c : guid)
@@ -218,10 +240,10 @@ Status Parser::resolve()
         }
     }
     for (auto &ib : h.ipoib) {
-        const model::Netdev *nd = h.findNetdev(ib.name);
+        const model::Netdev *nd = index.netdev(ib.name);
         std::string g = "netdev " + ib.name;
         if (!ib.parent.empty()) {
-            const model::IpoibNetdev *parent = h.findIpoib(ib.parent);
+            const model::IpoibNetdev *parent = index.ipoib(ib.parent);
             if (parent == nullptr)
                 return keyError(g, "parent", strprintf(_("no IPoIB [netdev %s] group"), ib.parent.c_str()));
         }
@@ -229,7 +251,7 @@ Status Parser::resolve()
             ib.mtu = nd->mtu;
             ib.address = nd->address;
             ib.portGuid = portGuidFromIpoibAddress(nd->address);
-            const model::Device *d = h.findDevice(nd->rdmaDevice);
+            const model::Device *d = index.device(nd->rdmaDevice);
             if (ib.mode == IpoibMode::Connected && d != nullptr && !d->connectedModeSupported)
                 return keyError(g, "mode", strprintf(_("%s does not support connected mode"), d->name.c_str()));
         }
@@ -241,17 +263,24 @@ Status Parser::resolve()
             if (it != st_.portGuids.end() && p.gids.empty())
                 p.gids.push_back({0, "fe80:0000:0000:0000:" + it->second, GidType::IbRoceV1, ""});
         }
-    // Bonds have a netdev too.
+    // Bonds have a netdev too. The first port of each bond, and the names
+    // taken, in one pass (the netdevs added here do not move the others:
+    // their positions are kept, not pointers).
+    std::unordered_map<std::string, size_t> firstPort;
+    std::set<std::string> taken;
+    for (size_t i = 0; i < h.netdevs.size(); i++) {
+        taken.insert(h.netdevs[i].name);
+        if (!h.netdevs[i].master.empty())
+            firstPort.emplace(h.netdevs[i].master, i);
+    }
     for (const auto &b : h.bonds) {
-        if (h.findNetdev(b.name) == nullptr) {
+        if (taken.insert(b.name).second) {
             model::Netdev n;
             n.name = b.name;
             n.kind = "bond";
             n.type = 1;
-            const model::Netdev *first = nullptr;
-            for (const auto &port : h.netdevs)
-                if (port.master == b.name && first == nullptr)
-                    first = &port;
+            auto fp = firstPort.find(b.name);
+            const model::Netdev *first = fp == firstPort.end() ? nullptr : &h.netdevs[fp->second];
             n.mtu = 1500;
             n.ifindex = next++;
             if (first != nullptr && first->type == 32) {

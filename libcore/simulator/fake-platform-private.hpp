@@ -60,28 +60,36 @@ inline Error noSuchNetdev(const std::string &name)
     return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND);
 }
 
-inline model::Netdev *findNetdev(model::Host &h, const std::string &name)
+// Lookups in the state (its index, fake-index.hpp: no scan of the host);
+// nullptr when absent.
+inline model::Netdev *findNetdev(StateIndex &ix, model::Host &h, const std::string &name)
 {
-    for (auto &n : h.netdevs)
-        if (n.name == name)
-            return &n;
-    return nullptr;
+    size_t i = ix.netdev(h, name);
+    return i == StateIndex::npos ? nullptr : &h.netdevs[i];
 }
 
-inline model::Device *findDevice(model::Host &h, const std::string &name)
+inline model::IpoibNetdev *findIpoib(StateIndex &ix, model::Host &h, const std::string &name)
 {
-    for (auto &d : h.devices)
-        if (d.name == name)
-            return &d;
-    return nullptr;
+    size_t i = ix.ipoib(h, name);
+    return i == StateIndex::npos ? nullptr : &h.ipoib[i];
 }
 
-inline const model::SoftLink *findSoftLink(const model::Host &h, const std::string &name)
+inline model::Bond *findBond(StateIndex &ix, model::Host &h, const std::string &name)
 {
-    for (const auto &l : h.softLinks)
-        if (l.name == name)
-            return &l;
-    return nullptr;
+    size_t i = ix.bond(h, name);
+    return i == StateIndex::npos ? nullptr : &h.bonds[i];
+}
+
+inline model::Device *findDevice(StateIndex &ix, model::Host &h, const std::string &name)
+{
+    size_t i = ix.device(h, name);
+    return i == StateIndex::npos ? nullptr : &h.devices[i];
+}
+
+inline const model::SoftLink *findSoftLink(StateIndex &ix, const model::Host &h, const std::string &name)
+{
+    size_t i = ix.softLink(h, name);
+    return i == StateIndex::npos ? nullptr : &h.softLinks[i];
 }
 
 // RoCE LAG, as the mlx5 driver's lag code does it (NVIDIA's RoCE page): a
@@ -94,8 +102,8 @@ struct Lag {
     std::string name, primary, secondary, bond;
 };
 
-// The RoCE LAGs of the stored state (fake-driver.cpp).
-std::vector<Lag> lagsOf(const model::Host &h);
+// The RoCE LAGs of the stored state (fake-driver.cpp); ix indexes h.
+std::vector<Lag> lagsOf(const model::Host &h, StateIndex &ix);
 
 // Removes "state.XXXXXX" and "journal.XXXXXX": the temporary files of a
 // process killed while it wrote a snapshot. Called under the exclusive lock,
@@ -164,9 +172,9 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
     // Entering or leaving RoCE LAG, the driver re-creates the card's RDMA
     // devices: their configfs directories and mlx5 tc/ settings are gone.
     auto withLag = [&]() -> Status {
-        auto key = [](const model::Host &h) {
+        auto key = [this](const model::Host &h) {
             std::set<std::string> k;
-            for (const auto &l : fake::lagsOf(h))
+            for (const auto &l : fake::lagsOf(h, index_))
                 k.insert(l.name + "=" + l.primary + "+" + l.secondary);
             return k;
         };

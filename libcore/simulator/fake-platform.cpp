@@ -33,22 +33,6 @@ namespace {
 constexpr unsigned kIpoibCmMtu = 65520;
 constexpr uint16_t kFullMembership = 0x8000;
 
-model::IpoibNetdev *findIpoib(model::Host &h, const std::string &name)
-{
-    for (auto &n : h.ipoib)
-        if (n.name == name)
-            return &n;
-    return nullptr;
-}
-
-model::Bond *findBond(model::Host &h, const std::string &name)
-{
-    for (auto &b : h.bonds)
-        if (b.name == name)
-            return &b;
-    return nullptr;
-}
-
 // Normalises "ADDR/LEN" (IPv6 compressed as inet_ntop writes it); empty if
 // it is not one.
 std::string normaliseCidr(const std::string &cidr)
@@ -77,17 +61,9 @@ bool validNetdevName(const std::string &name)
            name.find_first_of("/: \t\n\v\f\r") == std::string::npos && isStorableId(name);
 }
 
-unsigned nextIfindex(const model::Host &h)
+const model::Port *portOf(StateIndex &ix, model::Host &h, const model::Netdev &n)
 {
-    unsigned next = 1;
-    for (const auto &n : h.netdevs)
-        next = std::max(next, n.ifindex + 1);
-    return next;
-}
-
-const model::Port *portOf(const model::Host &h, const model::Netdev &n)
-{
-    const model::Device *d = h.findDevice(n.rdmaDevice);
+    const model::Device *d = findDevice(ix, h, n.rdmaDevice);
     if (d == nullptr || n.rdmaPort == 0 || n.rdmaPort > d->ports.size())
         return nullptr;
     return &d->ports[n.rdmaPort - 1];
@@ -95,9 +71,9 @@ const model::Port *portOf(const model::Host &h, const model::Netdev &n)
 
 // Datagram MTU limits of an IPoIB netdev: (maximum accepted, effective
 // ceiling): IPOIB_UD_MTU(port max MTU) and min(active, broadcast group) - 4.
-std::pair<unsigned, unsigned> datagramLimits(const model::Host &h, const model::Netdev &n)
+std::pair<unsigned, unsigned> datagramLimits(StateIndex &ix, model::Host &h, const model::Netdev &n)
 {
-    const model::Port *p = portOf(h, n);
+    const model::Port *p = portOf(ix, h, n);
     unsigned max = p && p->maxMtu ? *p->maxMtu : 4096;
     unsigned link = p && p->activeMtu ? *p->activeMtu : max;
     unsigned bcast = p && p->broadcastMtu ? *p->broadcastMtu : link;
@@ -124,10 +100,10 @@ Status FakePlatform::addNetdev(model::Netdev netdev)
     return transact(true, [&]() -> Status {
         if (!validNetdevName(netdev.name))
             return kernelError(EINVAL, netdev.name);
-        if (state_.host.findNetdev(netdev.name))
+        if (findNetdev(index_, state_.host, netdev.name))
             return kernelError(EEXIST, netdev.name, IBNM_ERROR_EXISTS);
         if (netdev.ifindex == 0)
-            netdev.ifindex = nextIfindex(state_.host);
+            netdev.ifindex = index_.nextIfindex(state_.host);
         if (netdev.type == 0)
             netdev.type = 1;
         if (netdev.mtu == 0)
@@ -149,10 +125,10 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
     std::string created;
     auto s = mutate("createIpoibChild", spec.parent, {spec.parent, num(spec.pkey), optNum(spec.mode), optNum(spec.umcast)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *parentNd = findNetdev(h, spec.parent);
+        model::Netdev *parentNd = findNetdev(index_, h, spec.parent);
         if (parentNd == nullptr)
             return noSuchNetdev(spec.parent);
-        model::IpoibNetdev *parent = findIpoib(h, spec.parent);
+        model::IpoibNetdev *parent = findIpoib(index_, h, spec.parent);
         if (parentNd->type != 32 || parent == nullptr)
             return kernelError(ENODEV, spec.parent, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         if (!parent->parent.empty())
@@ -164,15 +140,14 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
         if (parent->pkey == full)
             return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
                                strprintf(_("P_Key 0x%04x is the interface's own"), full));
-        for (const auto &ib : h.ipoib)
-            if (ib.parent == spec.parent && ib.pkey == full)
-                return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
-                                   strprintf(_("%s has P_Key 0x%04x already"), ib.name.c_str(), full));
+        if (size_t i = index_.child(h, spec.parent, full); i != StateIndex::npos)
+            return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
+                               strprintf(_("%s has P_Key 0x%04x already"), h.ipoib[i].name.c_str(), full));
         uint16_t shown = h.childNaming == model::ChildNaming::Upstream ? spec.pkey : full;
         std::string name = strprintf("%s.%04x", spec.parent.c_str(), shown).substr(0, 15);
-        if (h.findNetdev(name))
+        if (findNetdev(index_, h, name))
             return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
-        const model::Device *dev = h.findDevice(parentNd->rdmaDevice);
+        const model::Device *dev = findDevice(index_, h, parentNd->rdmaDevice);
         bool cmSupported = dev != nullptr && dev->connectedModeSupported && !dev->enhancedIpoib;
         IpoibMode mode = spec.mode.value_or(IpoibMode::Datagram);
         if (mode == IpoibMode::Connected && !cmSupported)
@@ -181,7 +156,7 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
                                                          : _("connected mode is not supported"));
         model::Netdev nd;
         nd.name = name;
-        nd.ifindex = nextIfindex(h);
+        nd.ifindex = index_.nextIfindex(h);
         nd.type = 32;
         nd.kind = "ipoib";
         nd.rdmaDevice = parentNd->rdmaDevice;
@@ -190,13 +165,11 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
         nd.address = parentNd->address;
         if (nd.address.size() == 59) {
             // Byte 3 is the low byte of the QP number.
-            unsigned count = 1;
-            for (const auto &ib : h.ipoib)
-                count += ib.parent == spec.parent;
+            unsigned count = 1 + index_.childCount(h, spec.parent);
             unsigned low = static_cast<unsigned>(std::stoul(nd.address.substr(9, 2), nullptr, 16));
             nd.address.replace(9, 2, strprintf("%02x", (low + count) & 0xff));
         }
-        nd.mtu = mode == IpoibMode::Connected ? kIpoibCmMtu : datagramLimits(h, *parentNd).second;
+        nd.mtu = mode == IpoibMode::Connected ? kIpoibCmMtu : datagramLimits(index_, h, *parentNd).second;
         model::IpoibNetdev ib;
         ib.name = name;
         ib.parent = spec.parent;
@@ -217,20 +190,19 @@ Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
 {
     return mutate("deleteIpoibChild", parent, {parent, num(pkey)}, [&]() -> Status {
         auto &h = state_.host;
-        if (h.findIpoib(parent) == nullptr)
+        if (findIpoib(index_, h, parent) == nullptr)
             return noSuchNetdev(parent);
         uint16_t full = pkey | kFullMembership;
-        for (const auto &ib : h.ipoib) {
-            if (ib.parent == parent && ib.pkey == full) {
-                std::string name = ib.name;
-                h.ipoib.erase(std::remove_if(h.ipoib.begin(), h.ipoib.end(),
-                                             [&](const auto &x) { return x.name == name; }),
-                              h.ipoib.end());
-                h.netdevs.erase(std::remove_if(h.netdevs.begin(), h.netdevs.end(),
-                                               [&](const auto &x) { return x.name == name; }),
-                                h.netdevs.end());
-                return {};
-            }
+        if (size_t i = index_.child(h, parent, full); i != StateIndex::npos) {
+            std::string name = h.ipoib[i].name;
+            h.ipoib.erase(std::remove_if(h.ipoib.begin(), h.ipoib.end(),
+                                         [&](const auto &x) { return x.name == name; }),
+                          h.ipoib.end());
+            h.netdevs.erase(std::remove_if(h.netdevs.begin(), h.netdevs.end(),
+                                           [&](const auto &x) { return x.name == name; }),
+                            h.netdevs.end());
+            index_.invalidate();
+            return {};
         }
         return kernelError(ENODEV, parent, IBNM_ERROR_NOT_FOUND,
                            strprintf(_("no child with P_Key 0x%04x"), full));
@@ -241,15 +213,15 @@ Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
 {
     return mutate("setIpoibMode", ifname, {ifname, num(mode)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(h, ifname);
+        model::Netdev *nd = findNetdev(index_, h, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        model::IpoibNetdev *ib = findIpoib(h, ifname);
+        model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
         if (ib == nullptr)
             return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         if (ib->mode == mode)
             return {};
-        const model::Device *dev = h.findDevice(nd->rdmaDevice);
+        const model::Device *dev = findDevice(index_, h, nd->rdmaDevice);
         if (mode == IpoibMode::Connected && (dev == nullptr || !dev->connectedModeSupported || dev->enhancedIpoib))
             return kernelError(EINVAL, ifname, IBNM_ERROR_NOT_SUPPORTED,
                                dev && dev->enhancedIpoib ? _("Enhanced IPoIB supports datagram mode only")
@@ -261,7 +233,7 @@ Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
         if (mode == IpoibMode::Connected)
             nd->mtu = kIpoibCmMtu;
         else
-            nd->mtu = std::min(nd->mtu, datagramLimits(h, *nd).second);
+            nd->mtu = std::min(nd->mtu, datagramLimits(index_, h, *nd).second);
         return {};
     });
 }
@@ -270,9 +242,9 @@ Status FakePlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
 {
     return mutate("setIpoibUmcast", ifname, {ifname, num(umcast)}, [&]() -> Status {
         auto &h = state_.host;
-        if (h.findNetdev(ifname) == nullptr)
+        if (findNetdev(index_, h, ifname) == nullptr)
             return noSuchNetdev(ifname);
-        model::IpoibNetdev *ib = findIpoib(h, ifname);
+        model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
         if (ib == nullptr)
             return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         ib->umcast = umcast;
@@ -287,11 +259,11 @@ namespace {
 // dev_set_mtu() on one netdev: IPoIB's ipoib_change_mtu() limits, an
 // Ethernet NIC's maximum, a bond's bond_change_mtu() passing the MTU on to
 // every port (all or none).
-Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
+Status setNetdevMtu(FakeState &st, StateIndex &ix, model::Netdev &nd, unsigned mtu)
 {
     auto &h = st.host;
     const std::string &ifname = nd.name;
-    if (const model::IpoibNetdev *ib = h.findIpoib(ifname)) {
+    if (const model::IpoibNetdev *ib = findIpoib(ix, h, ifname)) {
         if (ib->mode == IpoibMode::Connected) {
             if (mtu > kIpoibCmMtu || mtu < 68)
                 return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
@@ -300,7 +272,7 @@ Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
             nd.mtu = mtu;
             return {};
         }
-        auto [max, ceiling] = datagramLimits(h, nd);
+        auto [max, ceiling] = datagramLimits(ix, h, nd);
         if (mtu > max || mtu < 68)
             return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
@@ -308,13 +280,14 @@ Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
         nd.mtu = std::min(mtu, ceiling);
         return {};
     }
-    if (findBond(h, ifname)) {
+    if (findBond(ix, h, ifname)) {
         std::vector<std::pair<model::Netdev *, unsigned>> done;
-        for (auto &port : h.netdevs) {
-            if (port.master != ifname)
-                continue;
+        // A copy: the lookups below may index the host again.
+        std::vector<size_t> ports = ix.ports(h, ifname);
+        for (size_t i : ports) {
+            model::Netdev &port = h.netdevs[i];
             unsigned old = port.mtu;
-            if (Status s = setNetdevMtu(st, port, mtu); !s.ok()) {
+            if (Status s = setNetdevMtu(st, ix, port, mtu); !s.ok()) {
                 for (auto &[p, m] : done)
                     p->mtu = m;
                 return s;
@@ -341,17 +314,17 @@ Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
 Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 {
     return mutate("setMtu", ifname, {ifname, num(mtu)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        return setNetdevMtu(state_, *nd, mtu);
+        return setNetdevMtu(state_, index_, *nd, mtu);
     });
 }
 
 Status FakePlatform::setUp(const std::string &ifname, bool up)
 {
     return mutate("setUp", ifname, {ifname, num(up)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         if (up)
@@ -371,7 +344,7 @@ Status FakePlatform::createBond(const BondSpec &spec)
         if (!spec.primary.empty() && !validNetdevName(spec.primary))
             return kernelError(EINVAL, spec.primary, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"))
                 .withContext(spec.name);
-        if (h.findNetdev(spec.name))
+        if (findNetdev(index_, h, spec.name))
             return kernelError(EEXIST, spec.name, IBNM_ERROR_EXISTS);
         // The bonding driver takes options by name or by number.
         static const char *modes[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
@@ -397,7 +370,7 @@ Status FakePlatform::createBond(const BondSpec &spec)
         nd.kind = "bond";
         nd.type = 1;
         nd.mtu = 1500;
-        nd.ifindex = nextIfindex(h);
+        nd.ifindex = index_.nextIfindex(h);
         guint hash = g_str_hash(spec.name.c_str());
         nd.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", nd.ifindex & 0xff, (hash >> 24) & 0xff,
                                (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
@@ -418,7 +391,7 @@ Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<u
 {
     return mutate("setBondOptions", bondName, {bondName, optNum(miimon), optText(primary)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Bond *bond = findBond(h, bondName);
+        model::Bond *bond = findBond(index_, h, bondName);
         if (bond == nullptr)
             return noSuchNetdev(bondName);
         if (primary && !primary->empty() && !validNetdevName(*primary))
@@ -430,7 +403,7 @@ Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<u
             bond->primary = *primary;
             // primary_reselect "always": a primary that is a port takes over
             // (ports are the netdevs whose master is the bond).
-            const model::Netdev *nd = primary->empty() ? nullptr : findNetdev(h, *primary);
+            const model::Netdev *nd = primary->empty() ? nullptr : findNetdev(index_, h, *primary);
             if (nd && nd->master == bondName)
                 bond->activePort = *primary;
         }
@@ -442,11 +415,11 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
 {
     return mutate("enslave", port, {port, bondName}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(h, port);
+        model::Netdev *nd = findNetdev(index_, h, port);
         if (nd == nullptr)
             return noSuchNetdev(port);
-        model::Bond *bond = findBond(h, bondName);
-        model::Netdev *bondNd = findNetdev(h, bondName);
+        model::Bond *bond = findBond(index_, h, bondName);
+        model::Netdev *bondNd = findNetdev(index_, h, bondName);
         if (bondNd == nullptr)
             return noSuchNetdev(bondName);
         if (bond == nullptr)
@@ -458,9 +431,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                                strprintf(_("already a port of %s"), nd->master.c_str()));
         // bond_enslave's order: link type, then the IPoIB mode rule, then
         // fail_over_mac.
-        bool hasPorts = false;
-        for (const auto &n : h.netdevs)
-            hasPorts = hasPorts || n.master == bondName;
+        bool hasPorts = !index_.ports(h, bondName).empty();
         if (hasPorts && bondNd->type != nd->type)
             return kernelError(EINVAL, port, IBNM_ERROR_PLATFORM,
                                _("its link type differs from the bond's other ports"));
@@ -481,7 +452,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         // datagram IPoIB port refuses one above its maximum), then a first
         // port of another link type gives the bond its type and address.
         unsigned original = nd->mtu;
-        if (Status s = setNetdevMtu(state_, *nd, bondNd->mtu); !s.ok())
+        if (Status s = setNetdevMtu(state_, index_, *nd, bondNd->mtu); !s.ok())
             return s;
         state_.originalMtu[port] = original;
         if (!hasPorts) {
@@ -490,6 +461,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                 bondNd->address = nd->address;
         }
         nd->master = bondName;
+        index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), std::string());
         // bond_enslave() opens the port (dev_open).
         nd->up = true;
         if (bond->activePort.empty() || bond->primary == port)
@@ -514,22 +486,24 @@ Status FakePlatform::release(const std::string &port)
 {
     return mutate("release", port, {port}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(h, port);
+        model::Netdev *nd = findNetdev(index_, h, port);
         if (nd == nullptr)
             return noSuchNetdev(port);
         if (nd->master.empty())
             return {}; // as `ip link set PORT nomaster`: nothing to do
-        if (model::Bond *b = findBond(h, nd->master)) {
+        if (model::Bond *b = findBond(index_, h, nd->master)) {
             if (b->activePort == port) {
                 b->activePort.clear();
-                for (const auto &n : h.netdevs)
-                    if (n.master == b->name && n.name != port) {
-                        b->activePort = n.name;
+                for (size_t i : index_.ports(h, b->name))
+                    if (h.netdevs[i].name != port) {
+                        b->activePort = h.netdevs[i].name;
                         break;
                     }
             }
         }
+        std::string master = nd->master;
         model::releasePort(*nd, takeOriginalMtu(port));
+        index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), master);
         return {};
     });
 }
@@ -538,10 +512,10 @@ Status FakePlatform::deleteLink(const std::string &ifname)
 {
     return mutate("deleteLink", ifname, {ifname}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(h, ifname);
+        model::Netdev *nd = findNetdev(index_, h, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        const model::IpoibNetdev *ib = h.findIpoib(ifname);
+        const model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
         if (nd->kind.empty() || (ib != nullptr && ib->parent.empty()))
             return kernelError(EOPNOTSUPP, ifname, IBNM_ERROR_NOT_SUPPORTED,
                                _("a hardware interface cannot be deleted"));
@@ -579,6 +553,8 @@ Status FakePlatform::deleteLink(const std::string &ifname)
         h.netdevs.erase(
             std::remove_if(h.netdevs.begin(), h.netdevs.end(), [&](const auto &x) { return isGone(x.name); }),
             h.netdevs.end());
+        // Erased and released (a scan: a deletion costs as the host's size).
+        index_.invalidate();
         state_.maxMtu.erase(ifname);
         state_.originalMtu.erase(ifname);
         return {};
@@ -588,7 +564,7 @@ Status FakePlatform::deleteLink(const std::string &ifname)
 Status FakePlatform::addAddress(const std::string &ifname, const std::string &cidr)
 {
     return mutate("addAddress", ifname, {ifname, cidr}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         std::string norm = normaliseCidr(cidr);
@@ -605,7 +581,7 @@ Status FakePlatform::addAddress(const std::string &ifname, const std::string &ci
 Status FakePlatform::removeAddress(const std::string &ifname, const std::string &cidr)
 {
     return mutate("removeAddress", ifname, {ifname, cidr}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         std::string norm = normaliseCidr(cidr);
@@ -658,7 +634,7 @@ bool inSubnet(const std::string &ip, const std::string &cidr)
 Status FakePlatform::addRoute(const std::string &ifname, const model::Route &route)
 {
     return mutate("addRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         model::Route r = route;
@@ -684,7 +660,7 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
 Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &route)
 {
     return mutate("removeRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(state_.host, ifname);
+        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         model::Route r = route;

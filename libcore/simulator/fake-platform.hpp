@@ -37,6 +37,7 @@
 
 #include "libcore/model/host.hpp"
 #include "libcore/support/result.hpp"
+#include "libcore/simulator/fake-index.hpp"
 #include "libcore/simulator/fake-journal.hpp"
 #include "libcore/platform/platform.hpp"
 
@@ -168,7 +169,7 @@ private:
     Status mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn);
     // The stored device an RDMA device name stands for: a RoCE LAG device's
     // first function; "" for a function hidden in a LAG or no device.
-    std::string storedDevice(const std::string &name) const;
+    std::string storedDevice(const std::string &name);
     Status loadState();
     // Writes a new snapshot of state_ and starts its journal.
     Status saveState();
@@ -191,6 +192,9 @@ private:
     size_t compactAfter() const;
 
     FakeState state_;
+    // Lookups by name in state_.host (fake-index.hpp): invalidated where
+    // objects are erased or state_ is assigned.
+    fake::StateIndex index_;
     // The state at the last snapshot (or host file), and the operations
     // done on it since: state_ is base_ with records_ replayed.
     FakeState base_;

@@ -29,10 +29,10 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
         auto &h = state_.host;
         if (name.size() >= 64 || name.find_first_of("/% ") != std::string::npos || !isStorableId(name))
             return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
-        const model::Netdev *nd = h.findNetdev(netdev);
+        const model::Netdev *nd = findNetdev(index_, h, netdev);
         if (nd == nullptr)
             return noSuchNetdev(netdev).withContext(name);
-        if (h.findDevice(name))
+        if (findDevice(index_, h, name))
             return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
         if (nd->type != 1)
             return kernelError(EINVAL, name, IBNM_ERROR_NOT_SUPPORTED,
@@ -40,10 +40,9 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
         if (type == SoftLinkType::Rxe && nd->kind == "vlan")
             return kernelError(EPERM, name, IBNM_ERROR_NOT_SUPPORTED,
                                _("rxe creation allowed on top of a real device only"));
-        for (const auto &l : h.softLinks)
-            if (l.netdev == netdev && l.type == type)
-                return kernelError(EEXIST, name, IBNM_ERROR_EXISTS,
-                                   strprintf(_("%s already runs on %s"), l.name.c_str(), netdev.c_str()));
+        if (size_t i = index_.softLinkOn(h, netdev, type); i != StateIndex::npos)
+            return kernelError(EEXIST, name, IBNM_ERROR_EXISTS,
+                               strprintf(_("%s already runs on %s"), h.softLinks[i].name.c_str(), netdev.c_str()));
         h.devices.push_back(softLinkDevice(name, type, *nd));
         h.softLinks.push_back({name, type, netdev});
         return {};
@@ -54,7 +53,7 @@ Status FakePlatform::deleteSoftLink(const std::string &name)
 {
     return mutate("deleteSoftLink", name, {name}, [&]() -> Status {
         auto &h = state_.host;
-        if (findSoftLink(h, name) == nullptr)
+        if (findSoftLink(index_, h, name) == nullptr)
             return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND, _("no such RDMA link"));
         h.softLinks.erase(std::remove_if(h.softLinks.begin(), h.softLinks.end(),
                                          [&](const auto &l) { return l.name == name; }),
@@ -62,6 +61,7 @@ Status FakePlatform::deleteSoftLink(const std::string &name)
         h.devices.erase(
             std::remove_if(h.devices.begin(), h.devices.end(), [&](const auto &d) { return d.name == name; }),
             h.devices.end());
+        index_.invalidate();
         return {};
     });
 }
@@ -70,9 +70,10 @@ namespace {
 
 // The GID types a port supports (roce_gid_type_mask_support): InfiniBand
 // and iWARP ports only "IB/RoCE v1", rxe only RoCE v2, RoCE NICs both.
-bool roceModeSupported(const model::Host &h, const model::Device &d, const model::Port &p, RoceMode mode)
+bool roceModeSupported(StateIndex &ix, const model::Host &h, const model::Device &d, const model::Port &p,
+                       RoceMode mode)
 {
-    if (const auto *l = findSoftLink(h, d.name))
+    if (const auto *l = findSoftLink(ix, h, d.name))
         return l->type == SoftLinkType::Rxe ? mode == RoceMode::V2 : mode == RoceMode::V1;
     if (p.linkLayer != LinkLayer::Ethernet)
         return mode == RoceMode::V1;
@@ -82,9 +83,9 @@ bool roceModeSupported(const model::Host &h, const model::Device &d, const model
 // The configfs rdma_cm port of device/port: mkdir of the device directory
 // fails with ENODEV for an unknown device; a port outside the device with
 // EINVAL.
-Result<model::Port *> configfsPort(model::Host &h, const std::string &device, unsigned port)
+Result<model::Port *> configfsPort(StateIndex &ix, model::Host &h, const std::string &device, unsigned port)
 {
-    model::Device *d = findDevice(h, device);
+    model::Device *d = findDevice(ix, h, device);
     if (d == nullptr)
         return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
     if (port == 0 || port > d->ports.size())
@@ -93,15 +94,15 @@ Result<model::Port *> configfsPort(model::Host &h, const std::string &device, un
     if (!p->defaultRoceMode) {
         // The directory appears with the kernel's default: RoCE v2 where the
         // port supports it (CMA_PREFERRED_ROCE_GID_TYPE), else IB/RoCE v1.
-        p->defaultRoceMode = roceModeSupported(h, *d, *p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
+        p->defaultRoceMode = roceModeSupported(ix, h, *d, *p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
         p->defaultRoceTos = p->defaultRoceTos.value_or(0);
     }
     return p;
 }
 
-Status mlx5Only(const model::Host &h, const std::string &device, unsigned port, const char *file)
+Status mlx5Only(StateIndex &ix, model::Host &h, const std::string &device, unsigned port, const char *file)
 {
-    const model::Device *d = h.findDevice(device);
+    const model::Device *d = findDevice(ix, h, device);
     if (d == nullptr)
         return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
     if (d->driver != "mlx5_core")
@@ -121,10 +122,10 @@ Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
         auto &h = state_.host;
-        auto p = configfsPort(h, dev, port);
+        auto p = configfsPort(index_, h, dev, port);
         if (!p.ok())
             return std::move(p).error();
-        if (!roceModeSupported(h, *h.findDevice(dev), **p, mode))
+        if (!roceModeSupported(index_, h, *findDevice(index_, h, dev), **p, mode))
             return kernelError(EINVAL, device, IBNM_ERROR_NOT_SUPPORTED,
                                strprintf(_("port %u does not support %s"), port, roceModeName(mode)));
         (*p)->defaultRoceMode = mode;
@@ -138,7 +139,7 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        auto p = configfsPort(state_.host, dev, port);
+        auto p = configfsPort(index_, state_.host, dev, port);
         if (!p.ok())
             return std::move(p).error();
         if (tos > 255)
@@ -152,7 +153,7 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
 Status FakePlatform::removeRoceDefaults(const std::string &device)
 {
     return mutate("removeRoceDefaults", device, {device}, [&]() -> Status {
-        model::Device *d = findDevice(state_.host, storedDevice(device));
+        model::Device *d = findDevice(index_, state_.host, storedDevice(device));
         if (d == nullptr)
             return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
         for (auto &p : d->ports) {
@@ -169,12 +170,12 @@ Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, u
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
         if (tclass > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
-        findDevice(state_.host, dev)->ports[port - 1].trafficClass = tclass;
+        findDevice(index_, state_.host, dev)->ports[port - 1].trafficClass = tclass;
         return {};
     });
 }
@@ -185,9 +186,9 @@ Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
-        findDevice(state_.host, dev)->ports[port - 1].trafficClass.reset();
+        findDevice(index_, state_.host, dev)->ports[port - 1].trafficClass.reset();
         return {};
     });
 }
@@ -198,12 +199,12 @@ Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned t
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/ttl"); !s.ok())
+        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/ttl"); !s.ok())
             return s;
         if (ttl > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("TTL %u is out of range (0 to 255)"), ttl));
-        findDevice(state_.host, dev)->ports[port - 1].ttl = ttl;
+        findDevice(index_, state_.host, dev)->ports[port - 1].ttl = ttl;
         return {};
     });
 }
@@ -215,7 +216,7 @@ Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned por
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
+        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
             return s;
         // As the MLNX_OFED driver keeps them: one rule per (src, dst) match;
         // a rule for a match that has one replaces it, tclass -1 deletes it.
@@ -224,7 +225,7 @@ Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned por
         if (rule.tclass < -1 || rule.tclass > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %d is out of range (0 to 255)"), rule.tclass));
-        auto &rules = findDevice(state_.host, dev)->ports[port - 1].tcRules;
+        auto &rules = findDevice(index_, state_.host, dev)->ports[port - 1].tcRules;
         auto it = std::find_if(rules.begin(), rules.end(), [&](const model::TcRule &r) {
             return r.srcIp == rule.srcIp && r.dstIp == rule.dstIp;
         });
@@ -247,7 +248,7 @@ Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
         const std::string dev = storedDevice(device);
         if (dev.empty())
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        model::Device *d = findDevice(state_.host, dev);
+        model::Device *d = findDevice(index_, state_.host, dev);
         if (d == nullptr)
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
         if (d->driver != "mlx5_core" || !d->roceEnabled)

@@ -81,6 +81,7 @@ Status FakePlatform::loadState()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
+        index_.invalidate();
         rebase();
         loadedText_ = std::move(text).value();
         loadedId_.clear();
@@ -99,6 +100,7 @@ Status FakePlatform::loadState()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
+        index_.invalidate();
         rebase();
         loadedText_.clear();
         loadedId_ = **id;
@@ -178,6 +180,7 @@ void FakePlatform::rebase()
 Status FakePlatform::restore()
 {
     state_ = base_;
+    index_.invalidate();
     for (const auto &r : records_)
         if (auto st = replay(r); !st.ok())
             return st;
@@ -221,6 +224,7 @@ Status FakePlatform::reset()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
+        index_.invalidate();
         rebase();
         return {};
     }
@@ -229,6 +233,7 @@ Status FakePlatform::reset()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
+        index_.invalidate();
         discardState_ = true; // transact() deletes the state file
         return {};
     });
