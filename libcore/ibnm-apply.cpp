@@ -140,11 +140,11 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
                 return *e;
             }
         }
-        // The modules and configfs the RDMA settings need, once the request
-        // is known to be right (nothing to load for a dry run or down).
-        if (goingUp && !options.dryRun)
-            if (auto st = prepareFor(platform, *desired); !st)
-                return st;
+        // The modules and configfs the RDMA settings need, once the plan is
+        // made (a request the planner refuses loads nothing; nothing to load
+        // for a dry run, an empty plan or down).
+        if (goingUp)
+            options.prepare = [&platform, &desired]() { return prepareFor(platform, *desired); };
         auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
                               : ibnm::activation::down(platform, *desired, options);
         bool ok = report.ok;
@@ -267,8 +267,9 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
  * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
  * sysfs tree has no files to change: writing fails.
  *
- * Returns: %TRUE on success; %FALSE with @error set (%IBNM_ERROR_PLATFORM)
- *   when a file could not be written
+ * Returns: %TRUE on success; %FALSE with @error set when a file could not be
+ *   written (its code: %IBNM_ERROR_NOT_SUPPORTED for a host whose files cannot
+ *   be changed, a dry run included; the I/O error's otherwise)
  *
  * Since: 0.1
  */
@@ -287,11 +288,13 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
             return std::move(files).error();
         auto r = ibnm::settings::writeHostFiles(ibnm::hostPlatform(host), *files, toVector(profiles), options);
         bool ok = r.ok;
+        std::optional<ibnm::Error> failure = r.failure;
         std::string message = r.error;
+        IbnmError code = r.errorCode;
         if (report)
             *report = wrap(std::move(r));
         if (!ok)
-            return ibnm::Error(IBNM_ERROR_PLATFORM, message);
+            return failure ? *failure : ibnm::Error(code, message);
         return {};
     });
 }

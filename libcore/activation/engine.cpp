@@ -277,6 +277,9 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
     if (!planned.ok())
         return planningFailed(std::move(report), std::move(planned).error());
     std::vector<Step> &steps = *planned;
+    if (!options.dryRun && !steps.empty() && options.prepare)
+        if (Status st = options.prepare(); !st.ok())
+            return planningFailed(std::move(report), std::move(st).error());
     if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
         auto after = platform.readHost();
         Status verified =

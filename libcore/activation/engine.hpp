@@ -15,6 +15,7 @@
 #include "libcore/activation/desired.hpp"
 #include "libcore/platform/platform.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,6 +70,11 @@ struct Options {
     // that plans many times against one snapshot (`ibnm check` plans each
     // profile alone); nullptr: the planner builds its own.
     const model::HostIndex *index = nullptr;
+    // What the steps need of the kernel before the first one (modules,
+    // configfs), run once the plan is made and not empty, never for a dry
+    // run: a request the planner refuses loads nothing. Its failure changes
+    // nothing and fails the report.
+    std::function<Status()> prepare;
 };
 
 // Brings the objects of `desired` up. Planning errors (a missing parent, a

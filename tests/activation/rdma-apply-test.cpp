@@ -9,6 +9,7 @@
 
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/model/rdma.hpp"
+#include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/test-util.hpp"
 
@@ -132,6 +133,8 @@ TEST(RdmaApply, ErrorsNameTheArgument)
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_FOUND));
     EXPECT_STREQ(err->message, "netdev: no interface nosuch0 on this host");
+    // Nothing loaded for a link the planner refused.
+    EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
     err.reset();
     report.reset();
 
@@ -158,12 +161,16 @@ TEST(RdmaApply, ErrorsNameTheArgument)
     ASSERT_EQ(before.softLinks.size(), 1u);
     std::string name = before.softLinks[0].name;
     EXPECT_EQ(name, model::defaultSoftLinkName(model::SoftLinkType::Rxe, "enp1s0"));
+    size_t preparedBefore = hostFakePlatform(host.get())->prepared().size();
     EXPECT_FALSE(ibnm_apply_roce_mode(host.get(), name.c_str(), 0, IBNM_ROCE_MODE_V1, IBNM_APPLY_FLAGS_NONE, nullptr,
                                       outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED));
     EXPECT_TRUE(g_str_has_prefix(err->message, "mode: ")) << err->message;
     EXPECT_FALSE(port(read(host.get()), name.c_str(), 1)->defaultRoceMode);
+    // Refused by the planner before the kernel is asked for anything: no
+    // configfs mounted, no rdma_cm loaded for it.
+    EXPECT_EQ(hostFakePlatform(host.get())->prepared().size(), preparedBefore);
 }
 
 TEST(RdmaApply, PortSettingsOnAHardwareDevice)
