@@ -125,6 +125,8 @@ activation::Report writeHostFiles(platform::Platform &platform, const HostFiles 
                     });
     }
     std::vector<Step> steps = std::move(planner.steps);
+    if (!steps.empty() && files.refusal())
+        return activation::detail::planningFailed(std::move(report), *files.refusal());
     if (!options.dryRun && !steps.empty())
         activation::detail::execute(platform, steps, report);
     activation::detail::finish(steps, report);

@@ -45,6 +45,8 @@ public:
     Status write(const std::string &path, const std::string &contents, unsigned mode) const;
     // Removes `path`; an absent file is removed already.
     Status remove(const std::string &path) const;
+    // Why nothing can be written (a sysfs tree), or none.
+    const std::optional<Error> &refusal() const { return refusal_; }
 
 private:
     std::string root_;
@@ -55,7 +57,9 @@ private:
 // Writes the memlock policy and the udev rules of `profiles` through `files`,
 // atomically and only where they differ, as steps of a plan: a failure undoes
 // the files written before it. The steps run through `platform`'s executor
-// (activation::detail::execute) and do not call it.
+// (activation::detail::execute) and do not call it. Where `files` refuses
+// writes, a plan with a step fails with the refusal, a dry run too (it says
+// what the run would do).
 activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files,
                                   const std::vector<NMConnection *> &profiles, const activation::Options &options);
 

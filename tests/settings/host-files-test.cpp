@@ -182,4 +182,17 @@ TEST(HostFiles, SysfsTreeIsReadOnly)
         EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
         EXPECT_NE(st.error().toString().find(sys.path()), std::string::npos) << st.error().toString();
     }
+    // The API says so for a dry run as for a run, keeping the code: the
+    // files cannot be written there.
+    for (IbnmApplyFlags flags : {IBNM_APPLY_FLAGS_DRY_RUN, IBNM_APPLY_FLAGS_NONE}) {
+        IbnmApplyReport *raw = nullptr;
+        GErrorPtr e;
+        EXPECT_FALSE(ibnm_apply_host_files(host.get(), nullptr, flags, &raw, outPtr(e)));
+        auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+        ASSERT_TRUE(e);
+        EXPECT_TRUE(g_error_matches(e.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) << e->message;
+        ASSERT_TRUE(report);
+        EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+        EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 0u);
+    }
 }
