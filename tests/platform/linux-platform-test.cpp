@@ -270,6 +270,21 @@ TEST(LinuxPlatform, TrafficClassRulesAndRoceEnableFiles)
 // read-only commands do not map it): every function prepare() calls
 // resolves, and works as modprobe's would (loading a module needs root and a
 // kernel: tests/kernel does that).
+// A module the kernel shows live (<sysfs>/module/NAME/initstate) needs
+// nothing: prepare() neither opens libkmod nor asks it to load the module
+// (here it would try to load rdma_rxe into this machine's kernel and fail).
+TEST(LinuxPlatform, PrepareLeavesALiveModuleAlone)
+{
+    TempDir root;
+    root.mkdir("class/net");
+    root.write("module/rdma_rxe/initstate", "live\n");
+    auto p = createLinuxPlatform(dumpOptions(root, false));
+    Prerequisites needs;
+    needs.softLinkDrivers = {ibnm::model::SoftLinkType::Rxe};
+    ibnm::Status st = p->prepare(needs);
+    EXPECT_TRUE(st.ok()) << st.error().toString();
+}
+
 TEST(LinuxPlatform, LibkmodIsOpenedAtRunTime)
 {
     const KmodApi *kmod = kmodApi();

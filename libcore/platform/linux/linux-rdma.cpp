@@ -169,6 +169,24 @@ Status LinuxPlatform::prepare(const Prerequisites &needs)
         return {};
     if (auto st = writable(); !st)
         return st;
+    // What is there already needs nothing, libkmod included (a host
+    // without libkmod2 still takes settings whose modules are loaded): a
+    // module whose initstate is "live", as kmod_module_get_initstate() reads
+    // it, and configfs mounted.
+    auto live = [this](const char *name) {
+        GCharPtr state;
+        std::string path = options_.sysfsRoot + "/module/" + name + "/initstate";
+        if (!g_file_get_contents(path.c_str(), outPtr(state), nullptr, nullptr))
+            return false;
+        return g_str_has_prefix(state.get(), "live") != FALSE;
+    };
+    struct statfs mounted {};
+    bool done = !needs.rdmaCmConfigfs || (::statfs(options_.configfsRoot.c_str(), &mounted) == 0 &&
+                                          mounted.f_type == kConfigfsMagic && live(kRdmaCmModule));
+    for (auto type : needs.softLinkDrivers)
+        done = done && live(softLinkModule(type));
+    if (done)
+        return {};
     const KmodApi *kmod = kmodApi();
     if (kmod == nullptr)
         return Error(IBNM_ERROR_NOT_SUPPORTED,
