@@ -313,7 +313,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // device activates another profile): the kernel refuses enslaving a
     // port twice and changing a port's MTU.
     // Release closes the port and gives it back an MTU the host does not
-    // show (model::releasePort).
+    // show (model::portAfterRelease).
     bool mtuUnknown = false;
     if (nd && !nd->master.empty() && nd->master != x.master) {
         auto after = planRelease(origin, *nd);

@@ -122,14 +122,6 @@ std::string roceLagBreak(const RoceLag &lag, const std::string &mode, const std:
     return {};
 }
 
-void releasePort(Netdev &port, std::optional<unsigned> mtuBeforeEnslave)
-{
-    port.master.clear();
-    closeLink(port);
-    if (mtuBeforeEnslave)
-        port.mtu = *mtuBeforeEnslave;
-}
-
 PortAfterRelease portAfterRelease(const Netdev &port)
 {
     PortAfterRelease after;

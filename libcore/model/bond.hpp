@@ -47,14 +47,12 @@ std::string failOverMacAfterIpoibEnslave(const std::string &configured, bool bon
 Result<unsigned> portMtuAtEnslave(unsigned bondMtu, IpoibMode portMode, const Port *port);
 
 // A port leaving its bond (`ip link set PORT nomaster`, or its bond
-// deleted): __bond_release_one() closes it (dev_close(): closeLink) and sets
-// back the MTU it had before bond_enslave(), which the kernel keeps and the
-// host does not show. Checked on Debian's 6.1 in the kernel lab: DOWN, MTU
-// as before the enslave. `mtuBeforeEnslave`: none when not known.
-void releasePort(Netdev &port, std::optional<unsigned> mtuBeforeEnslave);
-
-// The same release as a reader of the host sees it coming: the port ends
-// down, flushed if it was up, with an MTU the reader cannot know.
+// deleted): __bond_release_one() closes it (dev_close(): down, the addresses
+// flushedOnLinkDown() names and its routes gone) and sets back the MTU it had
+// before bond_enslave(), which the kernel keeps and the host does not show.
+// Checked on Debian's 6.1 in the kernel lab: DOWN, MTU as before the enslave.
+// As a reader of the host sees it coming: the port ends down, flushed if it
+// was up, with an MTU the reader cannot know.
 struct PortAfterRelease {
     bool up = false;
     bool flushed = false;

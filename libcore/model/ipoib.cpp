@@ -221,11 +221,4 @@ bool flushedOnLinkDown(const std::string &cidr)
     return cidr.find(':') != std::string::npos;
 }
 
-void closeLink(Netdev &nd)
-{
-    nd.up = false;
-    nd.routes.clear();
-    nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(), flushedOnLinkDown), nd.addresses.end());
-}
-
 } // namespace ibnm::model

@@ -167,8 +167,4 @@ const Port *portOf(const H &host, const std::string &netdev)
 // addresses stay.
 bool flushedOnLinkDown(const std::string &cidr);
 
-// dev_close(), what a link down does to it: not up, the routes through it
-// and the addresses flushedOnLinkDown() names gone.
-void closeLink(Netdev &nd);
-
 } // namespace ibnm::model

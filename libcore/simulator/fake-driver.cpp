@@ -98,7 +98,9 @@ std::vector<Lag> lagsWith(const model::Host &h, PortsOf &&portsOf, DeviceOf &&de
         if (b.mode != "active-backup" && b.mode != "balance-xor" && b.mode != "802.3ad")
             continue;
         std::vector<const model::Device *> devs;
-        const std::vector<size_t> &ports = portsOf(b.name);
+        // A copy: deviceOf() may find the index stale and rebuild it, which
+        // would free a vector held by reference.
+        const std::vector<size_t> ports = portsOf(b.name);
         for (size_t i : ports) {
             const model::Netdev &n = h.netdevs[i];
             const model::Device *d = deviceOf(n.rdmaDevice);
