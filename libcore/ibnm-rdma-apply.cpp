@@ -54,7 +54,10 @@ Result<DesiredRdma> onPort(const ibnm::model::Host &host, const std::string &dev
     if (dev == nullptr)
         return Error(IBNM_ERROR_NOT_FOUND, ibnm::strprintf(_("no RDMA device %s on this host"), device.c_str()))
             .withProperty("device");
-    if (port == 0 && !dev->ports.empty())
+    if (dev->ports.empty())
+        return Error(IBNM_ERROR_NOT_FOUND, ibnm::strprintf(_("%s has no ports"), device.c_str()))
+            .withProperty("device");
+    if (port == 0)
         port = dev->ports.front().number;
     bool found = false;
     for (const auto &p : dev->ports)
@@ -94,7 +97,7 @@ gboolean runTyped(IbnmHost *host, IbnmApplyFlags flags, bool goingUp,
  * ibnm_soft_link_type_from_string:
  * @text: a link type as the profile key rdma.link-type takes it ("rxe",
  *   "siw", in any case)
- * @type: (out): where to store the type
+ * @type: (out) (optional): where to store the type
  *
  * Parses a soft RDMA link type.
  *
@@ -117,7 +120,7 @@ gboolean ibnm_soft_link_type_from_string(const char *text, IbnmSoftLinkType *typ
  * ibnm_roce_mode_from_string:
  * @text: a RoCE version as the profile key rdma.roce-mode takes it ("v1",
  *   "1", "IB/RoCE v1", "v2", "2", "RoCE v2")
- * @mode: (out): where to store the version
+ * @mode: (out) (optional): where to store the version
  *
  * Parses a RoCE version.
  *

@@ -104,14 +104,19 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         // What `up` would refuse that no rule above names: the planner's
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
-        // repeated.
+        // repeated; the profiles the plan's error involves join that one's.
         for (auto &f : checkPlan(profiles, *host, standalone, context)) {
-            bool known = std::any_of(out.begin(), out.end(), [&](const Finding &o) {
+            auto known = std::find_if(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());
             });
-            if (!known)
+            if (known == out.end()) {
                 out.push_back(std::move(f));
+                continue;
+            }
+            for (auto &r : f.related)
+                if (std::find(known->related.begin(), known->related.end(), r) == known->related.end())
+                    known->related.push_back(std::move(r));
         }
     }
     std::stable_sort(out.begin(), out.end(),
