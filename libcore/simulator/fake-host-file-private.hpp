@@ -19,12 +19,15 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace ibnm::platform::hostfile {
 
 // fake-host-file-values.cpp
+// Without blanks (space, tab, CR) at either end.
+std::string_view trimmed(std::string_view s);
 std::string trim(const std::string &s);
 std::vector<std::string> splitList(const std::string &s);
 // Unsigned in decimal or with 0x in hex.

@@ -96,13 +96,17 @@ const char *softLinkTypeName(SoftLinkType t)
 
 namespace hostfile {
 
-std::string trim(const std::string &s)
+std::string_view trimmed(std::string_view s)
 {
     size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos)
+    if (b == std::string_view::npos)
         return {};
-    size_t e = s.find_last_not_of(" \t\r");
-    return s.substr(b, e - b + 1);
+    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+std::string trim(const std::string &s)
+{
+    return std::string(trimmed(s));
 }
 
 std::vector<std::string> splitList(const std::string &s)

@@ -49,17 +49,6 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
 
 } // namespace
 
-namespace {
-
-std::string_view trimmed(std::string_view s)
-{
-    size_t b = s.find_first_not_of(" \t\r");
-    if (b == std::string_view::npos)
-        return {};
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
-
-} // namespace
 
 Status Parser::scan(const std::string &text)
 {
