@@ -14,6 +14,7 @@
 #include "libcore/profiles/user-keys.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 namespace ibnm::nmcli {
@@ -255,6 +256,101 @@ Status normalize(NMConnection *c)
     return verify(c);
 }
 
+// A setting the words of connectionUnchangedBy() name, with the GObject
+// properties they may write.
+struct Named {
+    std::string setting;
+    std::vector<std::string> properties;
+};
+
+void addNamed(std::vector<Named> &named, std::string setting, std::string property)
+{
+    auto it = std::find_if(named.begin(), named.end(), [&](const Named &n) { return n.setting == setting; });
+    if (it == named.end()) {
+        named.push_back({std::move(setting), {}});
+        it = named.end() - 1;
+    }
+    if (std::find(it->properties.begin(), it->properties.end(), property) == it->properties.end())
+        it->properties.push_back(std::move(property));
+}
+
+// The settings and properties `word` may write, as applyOne() finds them (an
+// alias: every setting it may stand for); false when it names no property
+// (applyOne() refuses it).
+bool addNamedBy(const std::string &word, std::vector<Named> &named)
+{
+    std::string_view w = word;
+    if (!w.empty() && (w[0] == '+' || w[0] == '-'))
+        w.remove_prefix(1);
+    if (userkeys::isIbnmKey(w)) {
+        addNamed(named, NM_SETTING_USER_SETTING_NAME, NM_SETTING_USER_DATA);
+        return true;
+    }
+    if (auto dot = w.find('.'); dot != std::string_view::npos) {
+        addNamed(named, settingName(w.substr(0, dot)), std::string(w.substr(dot + 1)));
+        return true;
+    }
+    bool found = false;
+    for (const auto &a : kAliases) {
+        if (a.word != w)
+            continue;
+        auto at = a.property.find('.');
+        std::string setting(a.property.substr(0, at));
+        bool bond = setting == NM_SETTING_BOND_SETTING_NAME;
+        addNamed(named, setting, bond ? NM_SETTING_BOND_OPTIONS : std::string(a.property.substr(at + 1)));
+        found = true;
+    }
+    return found;
+}
+
+using Writes = std::vector<std::pair<GObject *, GParamSpec *>>;
+
+void recordNotify(GObject *object, GParamSpec *pspec, gpointer data)
+{
+    static_cast<Writes *>(data)->emplace_back(object, pspec);
+}
+
+// Whether `a` and `b` hold the same value of `pspec`: true only where
+// nm_connection_compare(EXACT) then finds the property equal (it compares
+// what the values serialize to, and addresses with their attributes);
+// nullopt for a type not compared here (then ask nm_setting_diff()).
+std::optional<bool> sameValue(NMSetting *a, NMSetting *b, GParamSpec *pspec)
+{
+    if (NM_IS_SETTING_IP_CONFIG(a) && g_strcmp0(pspec->name, NM_SETTING_IP_CONFIG_ADDRESSES) == 0) {
+        auto *x = NM_SETTING_IP_CONFIG(a), *y = NM_SETTING_IP_CONFIG(b);
+        guint n = nm_setting_ip_config_get_num_addresses(x);
+        if (n != nm_setting_ip_config_get_num_addresses(y))
+            return false;
+        for (guint i = 0; i < n; i++)
+            if (nm_ip_address_cmp_full(nm_setting_ip_config_get_address(x, i), nm_setting_ip_config_get_address(y, i),
+                                       NM_IP_ADDRESS_CMP_FLAGS_WITH_ATTRS) != 0)
+                return false;
+        return true;
+    }
+    GType t = pspec->value_type;
+    bool plain = t == G_TYPE_STRING || t == G_TYPE_BOOLEAN || t == G_TYPE_INT || t == G_TYPE_UINT ||
+                 t == G_TYPE_INT64 || t == G_TYPE_UINT64 || G_TYPE_IS_ENUM(t) || G_TYPE_IS_FLAGS(t);
+    if (!plain && t != G_TYPE_STRV)
+        return std::nullopt;
+    GValue x = G_VALUE_INIT, y = G_VALUE_INIT;
+    g_value_init(&x, t);
+    g_value_init(&y, t);
+    g_object_get_property(G_OBJECT(a), pspec->name, &x);
+    g_object_get_property(G_OBJECT(b), pspec->name, &y);
+    bool same;
+    if (plain) {
+        same = g_param_values_cmp(pspec, &x, &y) == 0;
+    } else {
+        static const gchar *const empty[] = {nullptr};
+        auto *sx = static_cast<const gchar *const *>(g_value_get_boxed(&x));
+        auto *sy = static_cast<const gchar *const *>(g_value_get_boxed(&y));
+        same = g_strv_equal(sx ? sx : empty, sy ? sy : empty);
+    }
+    g_value_unset(&x);
+    g_value_unset(&y);
+    return same;
+}
+
 } // namespace
 
 Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args)
@@ -305,6 +401,96 @@ Status connectionModify(NMConnection *connection, const std::vector<std::string>
         return std::move(copy).error();
     nm_connection_replace_settings_from_connection(connection, copy->get());
     return {};
+}
+
+// Sound because every setter reads and writes only the property its word
+// names (and the grammar reads the connection's type and port type, which
+// the shadow holds): the same words on a clone of `connection` then write
+// the same values, which equal the profile's, so the clone is the profile,
+// and normalizing a normalized profile leaves it so. What it cannot prove
+// (a setting added or removed, a property written that no word names, an
+// error) answers false.
+bool connectionUnchangedBy(NMConnection *connection, const std::vector<std::string> &args)
+{
+    std::vector<Named> named;
+    addNamed(named, NM_SETTING_CONNECTION_SETTING_NAME, NM_SETTING_CONNECTION_TYPE);
+    addNamed(named, NM_SETTING_CONNECTION_SETTING_NAME, NM_SETTING_CONNECTION_SLAVE_TYPE);
+    for (size_t i = 0; i < args.size(); i += 2)
+        if (!addNamedBy(args[i], named))
+            return false;
+    struct Shadowed {
+        NMSetting *original;
+        NMSetting *copy; // owned by the shadow connection
+        std::vector<GParamSpec *> properties;
+    };
+    std::vector<Shadowed> shadowed;
+    Writes written; // outlives the handlers that point to it
+    auto shadow = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+    for (const auto &n : named) {
+        NMSetting *original = nm_connection_get_setting_by_name(connection, n.setting.c_str());
+        if (original == nullptr)
+            continue; // a word that names it creates it: seen below
+        auto copy = GObjectPtr<NMSetting>::adopt(NM_SETTING(g_object_new(G_OBJECT_TYPE(original), nullptr)));
+        Shadowed s{original, copy.get(), {}};
+        for (const auto &name : n.properties) {
+            GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(original), name.c_str());
+            if (pspec == nullptr || (pspec->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE ||
+                (pspec->flags & G_PARAM_CONSTRUCT_ONLY))
+                return false;
+            GValue v = G_VALUE_INIT;
+            g_value_init(&v, pspec->value_type);
+            g_object_get_property(G_OBJECT(original), pspec->name, &v);
+            g_object_set_property(G_OBJECT(copy.get()), pspec->name, &v);
+            g_value_unset(&v);
+            s.properties.push_back(pspec);
+        }
+        nm_connection_add_setting(shadow.get(), NM_SETTING(g_object_ref(copy.get())));
+        g_signal_connect(copy.get(), "notify", G_CALLBACK(recordNotify), &written);
+        shadowed.push_back(std::move(s));
+    }
+    Ctx ctx{shadow.get(), false};
+    bool applied = applyAll(ctx, args).ok();
+    for (const auto &s : shadowed)
+        g_signal_handlers_disconnect_by_data(s.copy, &written);
+    if (!applied)
+        return false;
+    // No setting added or removed.
+    guint count = 0;
+    g_free(nm_connection_get_settings(shadow.get(), &count));
+    if (count != shadowed.size())
+        return false;
+    for (const auto &s : shadowed)
+        if (nm_connection_get_setting_by_name(shadow.get(), nm_setting_get_name(s.copy)) != s.copy)
+            return false;
+    // Only named properties written ...
+    for (const auto &w : written) {
+        auto s = std::find_if(shadowed.begin(), shadowed.end(),
+                              [&](const Shadowed &x) { return G_OBJECT(x.copy) == w.first; });
+        if (s == shadowed.end() ||
+            std::none_of(s->properties.begin(), s->properties.end(),
+                         [&](GParamSpec *p) { return g_strcmp0(p->name, w.second->name) == 0; }))
+            return false;
+    }
+    // ... and each as the profile has it.
+    for (const auto &s : shadowed) {
+        bool diffed = false;
+        GHashTable *diff = nullptr;
+        for (GParamSpec *p : s.properties) {
+            auto same = sameValue(s.copy, s.original, p);
+            if (!same && !diffed) {
+                diffed = true;
+                nm_setting_diff(s.copy, s.original, NM_SETTING_COMPARE_FLAG_EXACT, FALSE, &diff);
+            }
+            if (same ? !*same : (diff && g_hash_table_contains(diff, p->name))) {
+                if (diff)
+                    g_hash_table_unref(diff);
+                return false;
+            }
+        }
+        if (diff)
+            g_hash_table_unref(diff);
+    }
+    return true;
 }
 
 } // namespace ibnm::nmcli

@@ -34,6 +34,15 @@ Status connectionModify(NMConnection *connection, const std::vector<std::string>
 // copy fewer than connectionModify() on a clone: `ibnm apply` compares
 // each stored profile with what the document makes of it).
 Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args);
+// Whether `args` leave `connection`, a normalized profile (as the settings
+// store keeps them), exactly as it is, decided without copying the profile:
+// the arguments run against fresh settings holding only the properties they
+// name (and the type the grammar asks), and those are compared with the
+// profile's. true only when that proves connectionModified() would return a
+// profile nm_connection_compare() finds equal; false when it does not prove
+// it (a change, an error, a setting the arguments add or remove, a property
+// written that they do not name): then do connectionModified() and compare.
+bool connectionUnchangedBy(NMConnection *connection, const std::vector<std::string> &args);
 
 } // namespace ibnm::nmcli
 

@@ -510,17 +510,20 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                                                "absent)"),
                                              nm_connection_get_id(ch.stored), storedType.c_str()))
                         .withContext(e.path + ".type");
-                if (e.args.empty()) {
+                // The common case of a second apply, a profile the entry
+                // leaves as it is, is decided without copying the profile.
+                if (e.args.empty() || nmcli::connectionUnchangedBy(ch.stored, e.args)) {
                     ch.desired = GObjectPtr<NMConnection>::retain(ch.stored);
+                    ch.kind = ChangeKind::None;
                 } else {
                     auto modified = nmcli::connectionModified(ch.stored, e.args);
                     if (!modified)
                         return std::move(modified).error().withContext(e.path);
                     ch.desired = std::move(*modified);
+                    ch.kind = nm_connection_compare(ch.stored, ch.desired.get(), NM_SETTING_COMPARE_FLAG_EXACT)
+                                  ? ChangeKind::None
+                                  : ChangeKind::Modify;
                 }
-                ch.kind = nm_connection_compare(ch.stored, ch.desired.get(), NM_SETTING_COMPARE_FLAG_EXACT)
-                              ? ChangeKind::None
-                              : ChangeKind::Modify;
             } else {
                 if (e.type.empty())
                     return invalid(_("a new interface needs a type")).withContext(e.path + ".type");
