@@ -217,6 +217,84 @@ TEST(CliApply, ShowStateRoundTripsAndJsonInputWorks)
     EXPECT_FALSE(parseJson(noopJson.out).get("changed")->b) << noopJson.out;
 }
 
+// Replaces `from` by `to` in the file at `path`, in place (its mode stays).
+void editFile(const std::string &path, const std::string &from, const std::string &to)
+{
+    char *c = nullptr;
+    ASSERT_TRUE(g_file_get_contents(path.c_str(), &c, nullptr, nullptr)) << path;
+    std::string text = c;
+    g_free(c);
+    auto at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " not in " << path << ":\n" << text;
+    text.replace(at, from.size(), to);
+    FILE *f = fopen(path.c_str(), "w");
+    ASSERT_NE(f, nullptr) << path;
+    fputs(text.c_str(), f);
+    fclose(f);
+}
+
+// The no-op second apply decides "profile unchanged" without copying each
+// profile and reads the host afresh: an edited keyfile, a host changed by
+// another process (a record in the simulated host's journal, as its own
+// operations write them) and an interface taken down are each noticed, put
+// right, and the apply after that is a no-op again.
+TEST(CliApply, ASecondApplyNoticesAnEditedKeyfileAndADriftedHost)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    auto noop = [&]() {
+        Result r = cli.run({"-j", "apply", "-"}, kTwoChildren);
+        EXPECT_EQ(r.status, 0) << r.out << r.err;
+        JsonValue v = parseJson(r.out);
+        EXPECT_FALSE(v.get("changed")->b) << r.out;
+        EXPECT_EQ(v.get("steps")->items.size(), 0u) << r.out;
+    };
+    noop();
+    std::string keyfile = cli.keyfileDir() + "/mlx4_ib0.8002.nmconnection";
+    // Edited keyfiles: the MTU, then the address.
+    for (const auto &edit : {std::pair<std::string, std::string>{"mtu=2044", "mtu=4092"},
+                             std::pair<std::string, std::string>{"192.0.2.10/24", "192.0.2.11/24"}}) {
+        editFile(keyfile, edit.first, edit.second);
+        Result r = cli.run({"-j", "apply", "-"}, kTwoChildren);
+        ASSERT_EQ(r.status, 0) << r.out << r.err;
+        JsonValue v = parseJson(r.out);
+        EXPECT_TRUE(v.get("changed")->b) << r.out;
+        bool modified = false;
+        for (const auto &c : v.get("changes")->items)
+            if (c.get("interface")->s == "mlx4_ib0.8002")
+                modified = c.get("action")->s == "modify";
+        EXPECT_TRUE(modified) << r.out;
+        std::string store = cli.snapshot();
+        EXPECT_NE(store.find(edit.first), std::string::npos) << store;
+        EXPECT_EQ(store.find(edit.second), std::string::npos) << store;
+        noop();
+    }
+    // The host changed by another process: the child's MTU.
+    {
+        FILE *j = fopen((cli.stateDir() + "/journal").c_str(), "a");
+        ASSERT_NE(j, nullptr);
+        fputs("ok\tsetMtu\tmlx4_ib0.8002\t1500\n", j);
+        fclose(j);
+    }
+    Result mtu = cli.run({"-t", "-f", "DEVICE,MTU", "device", "status"});
+    EXPECT_TRUE(has(lines(mtu.out), "mlx4_ib0.8002:1500")) << mtu.out;
+    Result r = cli.run({"-j", "apply", "-"}, kTwoChildren);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(parseJson(r.out).get("changed")->b) << r.out;
+    EXPECT_NE(r.out.find("set-mtu"), std::string::npos) << r.out;
+    mtu = cli.run({"-t", "-f", "DEVICE,MTU", "device", "status"});
+    EXPECT_TRUE(has(lines(mtu.out), "mlx4_ib0.8002:2044")) << mtu.out;
+    noop();
+    // An interface taken down.
+    ASSERT_EQ(cli.run({"connection", "down", "mlx4_ib0.8003"}).status, 0);
+    EXPECT_FALSE(has(devices(cli), "mlx4_ib0.8003"));
+    r = cli.run({"-j", "apply", "-"}, kTwoChildren);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(parseJson(r.out).get("changed")->b) << r.out;
+    EXPECT_TRUE(has(devices(cli), "mlx4_ib0.8003"));
+    noop();
+}
+
 TEST(CliApply, AKernelFailureLeavesProfilesAndHostAsBefore)
 {
     Cli cli("mlx4-dual-port.host");
