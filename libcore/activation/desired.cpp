@@ -10,10 +10,13 @@
 #include "libcore/model/bond.hpp"
 #include "libcore/model/rdma.hpp"
 
+#include <arpa/inet.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <optional>
+#include <string>
 
 namespace ibnm::activation {
 
@@ -38,10 +41,18 @@ std::vector<std::string> addressesOf(NMConnection *c)
             continue;
         for (guint i = 0; i < nm_setting_ip_config_get_num_addresses(ip); i++) {
             NMIPAddress *a = nm_setting_ip_config_get_address(ip, i);
-            // The kernel's text form ("2001:db8::1/64"), as the host reads back.
-            auto addr = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(nm_ip_address_get_address(a)));
-            GCharPtr text(addr ? g_inet_address_to_string(addr.get()) : g_strdup(nm_ip_address_get_address(a)));
-            out.push_back(strprintf("%s/%u", text.get(), nm_ip_address_get_prefix(a)));
+            // The kernel's text form ("2001:db8::1/64"), as the host reads
+            // back: inet_ntop() of the binary address (what GInetAddress
+            // would print, without an object per address).
+            int family = nm_ip_address_get_family(a);
+            guint8 bin[16];
+            char text[INET6_ADDRSTRLEN];
+            nm_ip_address_get_address_binary(a, bin);
+            const char *shown = inet_ntop(family, bin, text, sizeof text);
+            std::string entry = shown ? shown : nm_ip_address_get_address(a);
+            entry += '/';
+            entry += std::to_string(nm_ip_address_get_prefix(a));
+            out.push_back(std::move(entry));
         }
     }
     return out;
