@@ -286,7 +286,18 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
         auto files = ibnm::settings::HostFiles::forHost(host);
         if (!files.ok())
             return std::move(files).error();
-        auto r = ibnm::settings::writeHostFiles(ibnm::hostPlatform(host), *files, toVector(profiles), options);
+        // The activation lock, as runApply() takes it: two writers of the
+        // same file each read, compare and replace it in turn, so neither
+        // undoes the other's write on a rollback.
+        auto &platform = ibnm::hostPlatform(host);
+        ibnm::UniqueFd activationLock;
+        if (!options.dryRun) {
+            auto lock = platform.lockActivations();
+            if (!lock.ok())
+                return std::move(lock).error();
+            activationLock = std::move(lock).value();
+        }
+        auto r = ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
         bool ok = r.ok;
         std::optional<ibnm::Error> failure = r.failure;
         std::string message = r.error;
