@@ -3,6 +3,8 @@
 
 #include "cli/output.hpp"
 
+#include "support/json-text.hpp"
+
 #include <glib/gi18n.h>
 
 #include <algorithm>
@@ -154,25 +156,7 @@ JsonDoc &JsonDoc::boolean(const char *key, bool v)
 void JsonDoc::print() const
 {
     CPtr<JsonNode, json_node_unref> root(json_builder_get_root(b_.get()));
-    CPtr<JsonGenerator, g_object_unref> gen(json_generator_new());
-    json_generator_set_pretty(gen.get(), TRUE);
-    json_generator_set_indent(gen.get(), 2);
-    json_generator_set_root(gen.get(), root.get());
-    CharPtr data(json_generator_to_data(gen.get(), nullptr));
-    // json-glib escapes U+0001 to U+001E and U+007F but writes U+001F as it
-    // is (json_strescape() in json-generator.c tests `*p < 0x1f`): not JSON,
-    // and a raw control character on the terminal (issue 20). A 0x1f byte
-    // of the text can only be that character inside a string (the layout is
-    // printable ASCII; UTF-8 multi-byte sequences have no byte below 0x80),
-    // so each one becomes the escape json-glib should have written.
-    std::string out;
-    for (const char *p = data.get(); *p; p++) {
-        if (*p == '\x1f')
-            out += "\\u001f";
-        else
-            out += *p;
-    }
-    std::printf("%s\n", out.c_str());
+    std::printf("%s\n", ibnm::jsonText(root.get(), true).c_str());
 }
 
 // --- Table --------------------------------------------------------------------

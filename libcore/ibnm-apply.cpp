@@ -13,7 +13,6 @@
 #include "libcore/support/boundary.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
-#include "settings/host-files.hpp"
 
 #include <algorithm>
 #include <string>
@@ -250,52 +249,3 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
     return run(host, profiles, all_profiles, flags, false, report, error);
 }
-
-/**
- * ibnm_apply_host_files:
- * @host: the host to change
- * @profiles: (element-type NM.Connection): the profiles whose IPoIB ports get
- *   persistent names
- * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every file step, set whether or
- *   not the writes succeeded
- * @error: return location for a #GError
- *
- * Writes the memlock policy for group rdma and the udev naming rules,
- * atomically and only where they differ: under / on this machine; on a
- * simulated host under "root" in its state directory
- * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
- * sysfs tree has no files to change: writing fails.
- *
- * Returns: %TRUE on success; %FALSE with @error set when a file could not be
- *   written (its code: %IBNM_ERROR_NOT_SUPPORTED for a host whose files cannot
- *   be changed, a dry run included; the I/O error's otherwise)
- *
- * Since: 0.1
- */
-gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
-                               GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        ibnm::activation::Options options;
-        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        // Policy files are settings, written under the host's root
-        // (settings/host-files.hpp), not by its kernel platform.
-        auto files = ibnm::settings::HostFiles::forHost(host);
-        if (!files.ok())
-            return std::move(files).error();
-        auto r = ibnm::settings::writeHostFiles(ibnm::hostPlatform(host), *files, toVector(profiles), options);
-        bool ok = r.ok;
-        std::optional<ibnm::Error> failure = r.failure;
-        std::string message = r.error;
-        IbnmError code = r.errorCode;
-        if (report)
-            *report = wrap(std::move(r));
-        if (!ok)
-            return failure ? *failure : ibnm::Error(code, message);
-        return {};
-    });
-}
-

@@ -59,7 +59,8 @@ private:
 // the files written before it. The steps run through `platform`'s executor
 // (activation::detail::execute) and do not call it. Where `files` refuses
 // writes, a plan with a step fails with the refusal, a dry run too (it says
-// what the run would do).
+// what the run would do). The caller holds the host's activation lock
+// (ibnm_apply_host_files() takes it, as every activation does).
 activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files,
                                   const std::vector<NMConnection *> &profiles, const activation::Options &options);
 

@@ -4,6 +4,7 @@
 #include "libcore/state/document.hpp"
 
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/json-text.hpp"
 #include "libcore/support/strings.hpp"
 
 #include <yaml.h>
@@ -40,7 +41,6 @@ using ParserPtr = std::unique_ptr<yaml_parser_t, ParserDeleter>;
 using EventPtr = std::unique_ptr<yaml_event_t, EventDeleter>;
 using EmitterPtr = std::unique_ptr<yaml_emitter_t, EmitterDeleter>;
 using JsonParserPtr = CPtr<JsonParser, g_object_unref>;
-using JsonGeneratorPtr = CPtr<JsonGenerator, g_object_unref>;
 
 Error syntaxError(const std::string &filename, size_t line, const std::string &what)
 {
@@ -289,11 +289,7 @@ Result<std::string> toYaml(JsonNode *root)
 
 std::string toJson(JsonNode *root, bool pretty)
 {
-    JsonGeneratorPtr gen(json_generator_new());
-    json_generator_set_pretty(gen.get(), pretty);
-    json_generator_set_root(gen.get(), root);
-    GCharPtr text(json_generator_to_data(gen.get(), nullptr));
-    return std::string(text.get()) + "\n";
+    return jsonText(root, pretty) + "\n";
 }
 
 } // namespace ibnm::state

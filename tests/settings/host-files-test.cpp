@@ -11,6 +11,7 @@
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
+#include "libcore/support/file-lock.hpp"
 #include "libcore/support/raii.hpp"
 #include "settings/host-files.hpp"
 #include "tests/test-util.hpp"
@@ -19,6 +20,10 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace ibnm;
 using ibnm::settings::HostFiles;
@@ -159,6 +164,43 @@ TEST(HostFiles, SimulatedHostWritesUnderItsStateDirectory)
     ASSERT_TRUE(ibnm_simulator_reset(host.get(), outPtr(err))) << err->message;
     EXPECT_FALSE(g_file_test((dir / "state/root").c_str(), G_FILE_TEST_EXISTS));
     EXPECT_TRUE(g_file_test((dir / "state").c_str(), G_FILE_TEST_IS_DIR));
+}
+
+// Writing the files takes the host's activation lock, as an activation does:
+// while another ibnm process holds it (here the lock file held by the test),
+// nothing is read or written; once it is released the files are written.
+TEST(HostFiles, WrittenUnderTheActivationLock)
+{
+    test::TempDir dir;
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
+        test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
+    ASSERT_TRUE(host) << err->message;
+    auto held = lockFileExclusive(dir / "state/activations.lock");
+    ASSERT_TRUE(held.ok()) << held.error().toString();
+    UniqueFd lock = std::move(held).value();
+
+    auto c = ipoibPort("ib0", kMac);
+    std::atomic<bool> done{false};
+    bool ok = false;
+    std::string message;
+    std::thread writer([&] {
+        GPtrArrayPtr profiles(g_ptr_array_new());
+        g_ptr_array_add(profiles.get(), c.get());
+        GErrorPtr e;
+        ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(e));
+        if (e)
+            message = e->message;
+        done = true;
+    });
+    const std::string rules = dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(done) << "the files were written while another activation held the lock";
+    EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS));
+    lock = UniqueFd(); // released
+    writer.join();
+    EXPECT_TRUE(ok) << message;
+    EXPECT_NE(slurp(rules).find("NAME=\"ib0\""), std::string::npos);
 }
 
 // A sysfs tree read from files has no /etc to change: reading finds nothing,

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// ibnm_apply_host_files() of ibnm-apply.h: the /etc policy files are
+// settings (settings/host-files.hpp), written on the apply path's terms (the
+// activation lock, a report of steps).
+#include "config.h"
+
+#include "libcore/ibnm-apply.h"
+#include "libcore/ibnm-apply-private.hpp"
+
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/support/boundary.hpp"
+#include "libcore/support/raii.hpp"
+#include "settings/host-files.hpp"
+
+#include <optional>
+#include <string>
+
+using ibnm::apply::toVector;
+using ibnm::apply::wrap;
+
+/**
+ * ibnm_apply_host_files:
+ * @host: the host to change
+ * @profiles: (element-type NM.Connection): the profiles whose IPoIB ports get
+ *   persistent names
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
+ * @report: (out) (optional) (transfer full): every file step, set whether or
+ *   not the writes succeeded
+ * @error: return location for a #GError
+ *
+ * Writes the memlock policy for group rdma and the udev naming rules,
+ * atomically and only where they differ: under / on this machine; on a
+ * simulated host under "root" in its state directory
+ * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
+ * sysfs tree has no files to change: writing fails.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when a file could not be
+ *   written (its code: %IBNM_ERROR_NOT_SUPPORTED for a host whose files cannot
+ *   be changed, a dry run included; the I/O error's otherwise)
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
+                               GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::activation::Options options;
+        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
+        // Policy files are settings, written under the host's root
+        // (settings/host-files.hpp), not by its kernel platform.
+        auto files = ibnm::settings::HostFiles::forHost(host);
+        if (!files.ok())
+            return std::move(files).error();
+        // The activation lock, as runApply() takes it: two writers of the
+        // same file each read, compare and replace it in turn, so neither
+        // undoes the other's write on a rollback.
+        auto &platform = ibnm::hostPlatform(host);
+        ibnm::UniqueFd activationLock;
+        if (!options.dryRun) {
+            auto lock = platform.lockActivations();
+            if (!lock.ok())
+                return std::move(lock).error();
+            activationLock = std::move(lock).value();
+        }
+        auto r = ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
+        bool ok = r.ok;
+        std::optional<ibnm::Error> failure = r.failure;
+        std::string message = r.error;
+        IbnmError code = r.errorCode;
+        if (report)
+            *report = wrap(std::move(r));
+        if (!ok)
+            return failure ? *failure : ibnm::Error(code, message);
+        return {};
+    });
+}
+
