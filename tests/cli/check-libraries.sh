@@ -50,13 +50,19 @@ for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j de
   # shellcheck disable=SC2086
   libs=$(loaded $cmd)
   # libkmod (and libcrypto behind it) only when a module is to be loaded.
-  # libnl and libibverbs (and the module that calls them) only for this machine.
+  # libnl and libibverbs (and the module that calls them) only for this
+  # machine; json-glib only for -j.
+  json=libjson-glib
+  case "$cmd" in -j*) json=; esac
   for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit libkmod libcrypto ibnm-linux.so libnl-3.so \
-      libnl-route-3.so libibverbs.so; do
+      libnl-route-3.so libibverbs.so $json; do
     if printf '%s\n' "$libs" | grep -q "$lib"; then
       echo "check-libraries: 'ibnm $cmd' loads $lib"; status=1
     fi
   done
-  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod, libnl, libibverbs"
+  if [ -z "$json" ] && ! printf '%s\n' "$libs" | grep -q libjson-glib; then
+    echo "check-libraries: 'ibnm $cmd' did not load json-glib: the check cannot see it"; status=1
+  fi
+  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod, libnl, libibverbs (json-glib for -j alone)"
 done
 exit $status
