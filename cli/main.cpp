@@ -148,6 +148,11 @@ int parseOption(Options &o, int argc, char **argv, int &i)
 
     // ibnm's own options first: whole names.
     if (a == "-j" || a == "--json") {
+        std::string why;
+        if (jsonGlib(&why) == nullptr) {
+            printError(_("cannot open %s for JSON output: %s"), kJsonGlibSoname, why.c_str());
+            return kExitFailed;
+        }
         o.mode = OutputMode::Json;
         return -1;
     }

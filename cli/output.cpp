@@ -6,9 +6,11 @@
 #include "support/json-text.hpp"
 
 #include <glib/gi18n.h>
+#include <gmodule.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace ibnm::cli {
 
@@ -95,37 +97,90 @@ std::string colored(const Context &ctx, Tone tone, const std::string &text)
 
 // --- JsonDoc ------------------------------------------------------------------
 
-JsonDoc::JsonDoc() : b_(json_builder_new()) {}
+namespace {
+
+template <typename Fn>
+bool jsonSymbol(GModule *module, const char *name, Fn *out)
+{
+    gpointer p = nullptr;
+    if (!g_module_symbol(module, name, &p) || p == nullptr)
+        return false;
+    *out = reinterpret_cast<Fn>(p);
+    return true;
+}
+
+} // namespace
+
+const JsonGlibApi *jsonGlib(std::string *why)
+{
+    static std::string error;
+    static const JsonGlibApi *api = []() -> const JsonGlibApi * {
+        static JsonGlibApi j{};
+        std::unique_ptr<GModule, gboolean (*)(GModule *)> module(
+            g_module_open(kJsonGlibSoname, GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL)), g_module_close);
+        if (!module) {
+            error = g_module_error();
+            return nullptr;
+        }
+        GModule *m = module.get();
+        if (!jsonSymbol(m, "json_builder_new", &j.builderNew) ||
+            !jsonSymbol(m, "json_builder_set_member_name", &j.setMemberName) ||
+            !jsonSymbol(m, "json_builder_begin_object", &j.beginObject) ||
+            !jsonSymbol(m, "json_builder_end_object", &j.endObject) ||
+            !jsonSymbol(m, "json_builder_begin_array", &j.beginArray) ||
+            !jsonSymbol(m, "json_builder_end_array", &j.endArray) ||
+            !jsonSymbol(m, "json_builder_add_string_value", &j.addString) ||
+            !jsonSymbol(m, "json_builder_add_null_value", &j.addNull) ||
+            !jsonSymbol(m, "json_builder_add_int_value", &j.addInt) ||
+            !jsonSymbol(m, "json_builder_add_boolean_value", &j.addBoolean) ||
+            !jsonSymbol(m, "json_builder_get_root", &j.getRoot) || !jsonSymbol(m, "json_node_unref", &j.nodeUnref) ||
+            !jsonSymbol(m, "json_generator_new", &j.generatorNew) ||
+            !jsonSymbol(m, "json_generator_set_pretty", &j.setPretty) ||
+            !jsonSymbol(m, "json_generator_set_indent", &j.setIndent) ||
+            !jsonSymbol(m, "json_generator_set_root", &j.setRoot) ||
+            !jsonSymbol(m, "json_generator_to_data", &j.toData)) {
+            error = g_module_error() ? g_module_error() : kJsonGlibSoname;
+            return nullptr;
+        }
+        g_module_make_resident(module.release());
+        return &j;
+    }();
+    if (!api && why)
+        *why = error;
+    return api;
+}
+
+JsonDoc::JsonDoc() : json_(*jsonGlib()), b_(json_.builderNew()) {}
 
 void JsonDoc::member(const char *key)
 {
     if (key)
-        json_builder_set_member_name(b_.get(), key);
+        json_.setMemberName(b_.get(), key);
 }
 
 JsonDoc &JsonDoc::beginObject(const char *key)
 {
     member(key);
-    json_builder_begin_object(b_.get());
+    json_.beginObject(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::endObject()
 {
-    json_builder_end_object(b_.get());
+    json_.endObject(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::beginArray(const char *key)
 {
     member(key);
-    json_builder_begin_array(b_.get());
+    json_.beginArray(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::endArray()
 {
-    json_builder_end_array(b_.get());
+    json_.endArray(b_.get());
     return *this;
 }
 
@@ -133,30 +188,35 @@ JsonDoc &JsonDoc::value(const char *key, const char *v)
 {
     member(key);
     if (v)
-        json_builder_add_string_value(b_.get(), v);
+        json_.addString(b_.get(), v);
     else
-        json_builder_add_null_value(b_.get());
+        json_.addNull(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::value(const char *key, long long v)
 {
     member(key);
-    json_builder_add_int_value(b_.get(), v);
+    json_.addInt(b_.get(), v);
     return *this;
 }
 
 JsonDoc &JsonDoc::boolean(const char *key, bool v)
 {
     member(key);
-    json_builder_add_boolean_value(b_.get(), v);
+    json_.addBoolean(b_.get(), v);
     return *this;
 }
 
 void JsonDoc::print() const
 {
-    CPtr<JsonNode, json_node_unref> root(json_builder_get_root(b_.get()));
-    std::printf("%s\n", ibnm::jsonText(root.get(), true).c_str());
+    std::unique_ptr<JsonNode, void (*)(JsonNode *)> root(json_.getRoot(b_.get()), json_.nodeUnref);
+    CPtr<JsonGenerator, g_object_unref> gen(json_.generatorNew());
+    json_.setPretty(gen.get(), TRUE);
+    json_.setIndent(gen.get(), ibnm::kJsonIndent);
+    json_.setRoot(gen.get(), root.get());
+    CharPtr data(json_.toData(gen.get(), nullptr));
+    std::printf("%s\n", ibnm::jsonEscapeUnitSeparators(data.get()).c_str());
 }
 
 // --- Table --------------------------------------------------------------------

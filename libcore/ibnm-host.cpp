@@ -132,7 +132,7 @@ static void ibnm_host_constructed(GObject *object)
     // tree taken elsewhere has none.
     if (priv->kind_ == IBNM_HOST_KIND_SYSTEM)
         priv->runtimeDir_ = "/run/ibnm";
-    priv->platform_ = ibnm::platform::createLinuxPlatform(options);
+    priv->platform_ = ibnm::platform::openLinuxPlatform(options);
 }
 
 static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GError **error)

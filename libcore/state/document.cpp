@@ -289,7 +289,12 @@ Result<std::string> toYaml(JsonNode *root)
 
 std::string toJson(JsonNode *root, bool pretty)
 {
-    return jsonText(root, pretty) + "\n";
+    CPtr<JsonGenerator, g_object_unref> gen(json_generator_new());
+    json_generator_set_pretty(gen.get(), pretty);
+    json_generator_set_indent(gen.get(), kJsonIndent);
+    json_generator_set_root(gen.get(), root);
+    GCharPtr text(json_generator_to_data(gen.get(), nullptr));
+    return jsonEscapeUnitSeparators(text.get()) + "\n";
 }
 
 } // namespace ibnm::state

@@ -1,17 +1,35 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// JSON text from a json-glib tree: the one place that sets the generator up
-// and corrects what json-glib writes wrong, for every -j output (the CLI's
-// JsonDoc) and the state documents (`ibnm show-state -j`).
+// What json-glib's generator writes wrong, corrected in one place for every
+// JSON text ibnm prints: the CLI's -j output (cli/output.cpp, which opens
+// json-glib at run time) and the state documents (`ibnm show-state -j`,
+// libcore/state/document.cpp). Header-only: the CLI links no part of
+// libibnm's internals for it.
 #pragma once
-
-#include <json-glib/json-glib.h>
 
 #include <string>
 
 namespace ibnm {
 
-// The text of `root` as json-glib writes it (`pretty`: one member per line,
-// two-space indent), without a trailing newline, every U+001F escaped.
-std::string jsonText(JsonNode *root, bool pretty);
+// Pretty JSON text's indent, as both writers set it.
+inline constexpr unsigned kJsonIndent = 2;
+
+// `generated` (json_generator_to_data()'s text) with every U+001F escaped.
+// json-glib escapes U+0001 to U+001E and U+007F but writes U+001F as it is
+// (json_strescape() in json-generator.c tests `*p < 0x1f`): not JSON, and a
+// raw control character on a terminal (issue 20). A 0x1f byte of the text can
+// only be that character inside a string (the layout is printable ASCII;
+// UTF-8 multi-byte sequences have no byte below 0x80), so each one becomes
+// the escape json-glib should have written.
+inline std::string jsonEscapeUnitSeparators(const char *generated)
+{
+    std::string out;
+    for (const char *p = generated; *p; p++) {
+        if (*p == '\x1f')
+            out += "\\u001f";
+        else
+            out += *p;
+    }
+    return out;
+}
 
 } // namespace ibnm

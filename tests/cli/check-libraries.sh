@@ -2,7 +2,9 @@
 # Issue 17: the read-only commands (device status, device show, rdma gid
 # show, rdma link show) do not load libnm nor libibnm.so: cli/ibnm is built
 # without them, and only the full CLI module (ibnm-cli.so), which a command
-# that reads profiles opens, brings them. The dynamic linker's own account
+# that reads profiles opens, brings them. On a sysfs tree they load neither
+# libnl nor libibverbs: the Linux platform's module (ibnm-linux.so), which
+# this machine's host opens, brings those. The dynamic linker's own account
 # (LD_DEBUG=files) lists every object it loads, dlopen()ed ones included.
 set -eu
 ibnm="${top_builddir:?}/cli/ibnm"
@@ -34,15 +36,33 @@ for lib in libnm.so.0 libibnm.so.0 ibnm-cli.so; do
   fi
 done
 
+# The control of the Linux platform's module: this machine's host opens it
+# (whether or not reading this machine then succeeds here).
+LD_DEBUG=files "$ibnm" device status > "$tmp/out" 2> "$tmp/debug" || true
+live=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' "$tmp/debug" | sort -u)
+for lib in ibnm-linux.so libnl-3.so libnl-route-3.so libibverbs.so; do
+  if ! printf '%s\n' "$live" | grep -q "$lib"; then
+    echo "check-libraries: 'device status' on this machine did not load $lib: the check cannot see it"; status=1
+  fi
+done
+
 for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j device show" "version"; do
   # shellcheck disable=SC2086
   libs=$(loaded $cmd)
   # libkmod (and libcrypto behind it) only when a module is to be loaded.
-  for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit libkmod libcrypto; do
+  # libnl and libibverbs (and the module that calls them) only for this
+  # machine; json-glib only for -j.
+  json=libjson-glib
+  case "$cmd" in -j*) json=; esac
+  for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit libkmod libcrypto ibnm-linux.so libnl-3.so \
+      libnl-route-3.so libibverbs.so $json; do
     if printf '%s\n' "$libs" | grep -q "$lib"; then
       echo "check-libraries: 'ibnm $cmd' loads $lib"; status=1
     fi
   done
-  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod"
+  if [ -z "$json" ] && ! printf '%s\n' "$libs" | grep -q libjson-glib; then
+    echo "check-libraries: 'ibnm $cmd' did not load json-glib: the check cannot see it"; status=1
+  fi
+  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod, libnl, libibverbs (json-glib for -j alone)"
 done
 exit $status

@@ -106,11 +106,16 @@ TEST(LinuxPlatform, SoftLinksFromSysfs)
     EXPECT_EQ(h->findDevice("siw0")->driver, "siw");
 }
 
-TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
+// The same for LinuxPlatform itself and for the platform libibnm uses
+// (openLinuxPlatform(): changes go to LinuxPlatform in ibnm-linux.so, opened
+// then from the build tree).
+class ReadOnlyPlatform : public testing::TestWithParam<bool> {};
+
+TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
 {
     TempDir root;
     fx::writeMlx4(root);
-    auto p = createLinuxPlatform(dumpOptions(root));
+    auto p = GetParam() ? openLinuxPlatform(dumpOptions(root)) : createLinuxPlatform(dumpOptions(root));
     IpoibChildSpec child;
     child.parent = "ib0";
     child.pkey = 0x8002;
@@ -157,6 +162,80 @@ TEST(LinuxPlatform, ReadOnlyRefusesEveryWrite)
     ASSERT_TRUE(h.ok());
     EXPECT_NE(h->findIpoib("ib0.8001"), nullptr);
     EXPECT_FALSE(h->findIpoib("ib0")->umcast);
+}
+INSTANTIATE_TEST_SUITE_P(LinuxPlatform, ReadOnlyPlatform, testing::Bool(),
+                         [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
+
+// Issue 17: a sysfs tree is read without the module (so without libnl and
+// libibverbs), as LinuxPlatform reads it with the same options.
+TEST(LinuxPlatform, OpenedPlatformReadsATreeAsLinuxPlatformDoes)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    fx::writeMlx5Roce(root);
+    root.write("class/infiniband/rxe0/node_type", "1: CA\n");
+    root.write("class/infiniband/rxe0/parent", "dummy0\n");
+    root.write("class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n");
+    for (bool readOnly : {true, false}) {
+        // No module at all: reading a tree must not need it.
+        auto opened = openLinuxPlatform(dumpOptions(root, readOnly), root / "no-such-module.so");
+        auto linked = createLinuxPlatform(dumpOptions(root, readOnly));
+        EXPECT_STREQ(opened->kind(), "linux");
+        auto a = opened->readHost();
+        auto b = linked->readHost();
+        ASSERT_TRUE(a.ok()) << a.error().toString();
+        ASSERT_TRUE(b.ok()) << b.error().toString();
+        EXPECT_EQ(a->kernelRelease, b->kernelRelease);
+        EXPECT_EQ(a->kernelRelease.empty(), readOnly) << "this machine's release, unless a tree read only";
+        ASSERT_EQ(a->devices.size(), b->devices.size());
+        for (size_t i = 0; i < a->devices.size(); i++) {
+            EXPECT_EQ(a->devices[i].name, b->devices[i].name);
+            EXPECT_EQ(a->devices[i].driver, b->devices[i].driver);
+            ASSERT_EQ(a->devices[i].ports.size(), b->devices[i].ports.size());
+            for (size_t k = 0; k < a->devices[i].ports.size(); k++)
+                EXPECT_EQ(a->devices[i].ports[k].gids.size(), b->devices[i].ports[k].gids.size());
+        }
+        ASSERT_EQ(a->netdevs.size(), b->netdevs.size());
+        for (size_t i = 0; i < a->netdevs.size(); i++)
+            EXPECT_EQ(a->netdevs[i].name, b->netdevs[i].name);
+        ASSERT_EQ(a->softLinks.size(), 1u);
+        EXPECT_EQ(a->softLinks[0].name, "rxe0");
+        EXPECT_EQ(a->softLinks[0].netdev, "dummy0");
+        auto t = opened->readGidTables();
+        auto u = linked->readGidTables();
+        ASSERT_TRUE(t.ok()) << t.error().toString();
+        ASSERT_TRUE(u.ok());
+        ASSERT_EQ(t->devices.size(), u->devices.size());
+        EXPECT_EQ(t->devices.at(1).ports.at(0).gids.size(), u->devices.at(1).ports.at(0).gids.size());
+        EXPECT_FALSE(t->devices.at(1).ports.at(0).gids.empty());
+        if (readOnly) {
+            EXPECT_TRUE(opened->lockActivations().ok()) << "nothing to serialise, and no module needed";
+        }
+    }
+}
+
+// What the module cannot be opened for fails naming it (g_module_error()
+// names a missing library behind it the same way), on every call.
+TEST(LinuxPlatform, AModuleThatCannotBeOpenedIsNamed)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    root.write("not-a-module.so", "text\n");
+    for (const std::string &module : {root / "no-such-module.so", root / "not-a-module.so"}) {
+        LinuxOptions live = dumpOptions(root, false);
+        live.useNetlink = true;
+        auto p = openLinuxPlatform(live, module);
+        for (int attempt = 0; attempt < 2; attempt++) {
+            auto h = p->readHost();
+            ASSERT_FALSE(h.ok());
+            EXPECT_EQ(h.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+            EXPECT_NE(h.error().toString().find(module), std::string::npos) << h.error().toString();
+        }
+        // A change on a tree needs the module too (LinuxPlatform refuses it).
+        auto st = openLinuxPlatform(dumpOptions(root), module)->setMtu("ib0", 2044);
+        ASSERT_FALSE(st.ok());
+        EXPECT_NE(st.error().toString().find(module), std::string::npos) << st.error().toString();
+    }
 }
 
 TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)

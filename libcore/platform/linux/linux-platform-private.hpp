@@ -129,9 +129,7 @@ private:
     {
         if (!options_.readOnly)
             return {};
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("the host under %s is a sysfs tree read from files, not a running kernel: it cannot be changed"),
-                               options_.sysfsRoot.c_str()));
+        return readOnlyTreeError(options_.sysfsRoot);
     }
     // The platform's rtnetlink and RDMA netlink sockets: each connected on
     // first use and kept (one per platform, not one per operation).

@@ -543,45 +543,6 @@ Status LinuxPlatform::deleteLink(const std::string &ifname)
     return {};
 }
 
-Result<LinuxOptions> sysfsDumpOptions(const std::string &dir)
-{
-    std::string root;
-    for (const std::string &candidate : {dir, dir + "/sys"})
-        if (root.empty() && g_file_test((candidate + "/class").c_str(), G_FILE_TEST_IS_DIR))
-            root = candidate;
-    if (root.empty())
-        return Error(IBNM_ERROR_NOT_FOUND,
-                     _("neither a sysfs tree (class/...) nor the root of one (sys/class/..., as in an extracted "
-                       "sosreport)"),
-                     ENOENT)
-            .withContext(dir);
-    LinuxOptions o;
-    o.sysfsRoot = root;
-    o.configfsRoot = root + "/kernel/config";
-    o.readOnly = true;
-    o.useNetlink = false;
-    o.useVerbs = false;
-    return o;
-}
-
-LinuxOptions linuxOptionsFromEnvironment()
-{
-    const char *root = g_getenv("IBNM_SYSFS_ROOT");
-    if (root == nullptr || *root == '\0')
-        return LinuxOptions{};
-    auto o = sysfsDumpOptions(root);
-    if (o.ok())
-        return *o;
-    // Read as given: reading fails and names the directory.
-    LinuxOptions raw;
-    raw.sysfsRoot = root;
-    raw.configfsRoot = std::string(root) + "/kernel/config";
-    raw.readOnly = true;
-    raw.useNetlink = false;
-    raw.useVerbs = false;
-    return raw;
-}
-
 std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options)
 {
     return std::make_unique<LinuxPlatform>(options);

@@ -47,6 +47,30 @@ LinuxOptions linuxOptionsFromEnvironment();
 // is neither, rather than an empty inventory.
 Result<LinuxOptions> sysfsDumpOptions(const std::string &dir);
 
+// The Linux platform itself (LinuxPlatform). It lives in the module
+// ibnm-linux.so with everything it calls in libnl-3, libnl-route-3 and
+// libibverbs; libibnm and the CLI do not link it (issue 17): they call
+// openLinuxPlatform(). The tests link it (libibnm-linux-internal.la).
 std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options);
+
+// The platform for `options` as libibnm uses it (linux-loader.cpp). A sysfs
+// tree read from files (readOnly, neither netlink nor verbs) is read here,
+// through sysfs alone, so that a command on it maps none of libnl and
+// libibverbs. Anything else is LinuxPlatform, from the module opened with
+// GModule when the platform is first used: uninstalled, the build tree's
+// libcore/.libs/ibnm-linux.so when this code runs from the build tree, else
+// $(pkglibdir)/ibnm-linux.so. When the module (or a library it needs) cannot
+// be opened, every operation fails with IBNM_ERROR_NOT_SUPPORTED naming it.
+std::unique_ptr<Platform> openLinuxPlatform(const LinuxOptions &options);
+// The same with the module at `modulePath` (tests).
+std::unique_ptr<Platform> openLinuxPlatform(const LinuxOptions &options, const std::string &modulePath);
+
+// What a sysfs tree read from files and LinuxPlatform share (linux-sysfs.cpp):
+// The host as sysfs shows it, soft links (rxe names its netdev in
+// "parent") and, on this machine's kernel, its release included;
+// gidTables as sysfs::ReadOptions has it.
+Result<model::Host> readSysfsHost(const LinuxOptions &options, bool gidTables);
+// The error of every change to the read-only host under `sysfsRoot`.
+Error readOnlyTreeError(const std::string &sysfsRoot);
 
 } // namespace ibnm::platform

@@ -16,7 +16,6 @@
 #include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <sys/socket.h>
-#include <sys/utsname.h>
 
 namespace ibnm::platform {
 
@@ -43,34 +42,11 @@ unsigned mtuBytes(ibv_mtu mtu)
 
 Result<model::Host> LinuxPlatform::readHost()
 {
-    sysfs::ReadOptions ro;
-    ro.sysfsRoot = options_.sysfsRoot;
-    ro.configfsRoot = options_.configfsRoot;
     // With verbs the GID tables come from ibv_query_gid_table(), read once
     // below, not from sysfs as well.
-    ro.gidTables = !options_.useVerbs;
-    auto host = sysfs::readHost(ro);
+    auto host = readSysfsHost(options_, !options_.useVerbs);
     if (!host)
         return host;
-    if (!options_.readOnly) {
-        utsname u;
-        if (uname(&u) == 0)
-            host->kernelRelease = u.release;
-    }
-
-    // Soft links as sysfs shows them: rxe names its netdev in "parent".
-    for (const auto &dev : host->devices) {
-        if (dev.driver != "rdma_rxe" && dev.driver != "siw")
-            continue;
-        model::SoftLink l;
-        l.name = dev.name;
-        l.type = dev.driver == "siw" ? model::SoftLinkType::Siw : model::SoftLinkType::Rxe;
-        auto parent = sysfs::readOptionalAttr(ibDir(dev.name) + "/parent");
-        if (!parent)
-            return std::move(parent).error();
-        l.netdev = parent->value_or("");
-        host->softLinks.push_back(std::move(l));
-    }
 
     if (options_.useNetlink) {
         if (auto st = overlayRtnetlink(*host); !st)

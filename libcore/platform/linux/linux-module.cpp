@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The entry points of ibnm-linux.so, the module that holds LinuxPlatform with
+// everything it calls in libnl-3, libnl-route-3 and libibverbs (issue 17):
+// libibnm and the read-only CLI open it with GModule when they first need
+// this machine's kernel (linux-loader.cpp), so that a program that reads only
+// a sysfs tree maps none of those libraries. Nothing else is exported.
+#include "config.h"
+
+#include "libcore/platform/linux/linux-platform.hpp"
+
+#include <gmodule.h>
+
+#include <new>
+
+// The ibnm version the module was built with: the loader passes C++ objects
+// in and out, so it takes only a module of its own build.
+extern "C" G_MODULE_EXPORT const char *ibnm_linux_module_version(void)
+{
+    return PACKAGE_VERSION;
+}
+
+// A new LinuxPlatform for `options` (an ibnm::platform::LinuxOptions), owned
+// by the caller; nullptr when out of memory.
+extern "C" G_MODULE_EXPORT void *ibnm_linux_platform_new(const void *options)
+{
+    try {
+        return ibnm::platform::createLinuxPlatform(*static_cast<const ibnm::platform::LinuxOptions *>(options))
+            .release();
+    } catch (const std::bad_alloc &) {
+        return nullptr;
+    }
+}
