@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <cerrno>
 #include <cstring>
 
@@ -63,68 +64,71 @@ Result<std::optional<unsigned>> readTcValue(const std::string &path, const char 
 
 constexpr char kZeroGid[] = "0000:0000:0000:0000:0000:0000:0000:0000";
 
-// The used entries of ports/<n>/gids, with type and netdev.
+// The used entries of ports/<n>/gids, with type and netdev. Per entry: one
+// openat/read/close relative to the directory (no fstat when the listing
+// says it is a regular file), no string built unless for an error or a
+// used entry.
 Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
 {
     std::string gidsDir = portDir + "/gids";
-    auto entries = listDir(gidsDir);
+    auto entries = listDirEntries(gidsDir);
     if (!entries)
         return std::move(entries).error();
     if (entries->empty())
         return {};
     char buf[kMaxAttrSize];
-    std::string path;
-    path.reserve(portDir.size() + 32);
     // One lookup of each directory, then one path component per file.
     UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
     if (!gidsFd)
         return readError(-errno, gidsDir);
     UniqueFd typesFd(openConfined((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY));
     UniqueFd ndevsFd(openConfined((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY));
-    for (const auto &e : *entries) {
-        if (!isNumber(e))
+    auto pathOf = [&](const char *sub, const std::string &e) { return portDir + sub + e; };
+    for (const auto &entry : *entries) {
+        const std::string &e = entry.name;
+        if (!entry.plainNumber && !isNumber(e))
             return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + e);
-        path.assign(gidsDir).append("/").append(e);
-        ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf);
+        ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf, entry.type);
         if (n < 0)
-            return readError(n, path);
+            return readError(n, pathOf("/gids/", e));
         if (static_cast<size_t>(n) == sizeof(kZeroGid) - 1 && memcmp(buf, kZeroGid, sizeof(kZeroGid) - 1) == 0)
             continue;
-        std::string gid(buf, static_cast<size_t>(n));
-        if (gid.size() != sizeof(kZeroGid) - 1)
-            return malformed(path, gid);
+        if (static_cast<size_t>(n) != sizeof(kZeroGid) - 1)
+            return malformed(pathOf("/gids/", e), std::string(buf, static_cast<size_t>(n)));
+        // All digits (checked above): the value, or more than UINT32_MAX.
+        unsigned long long index = 0;
+        for (char c : e) {
+            index = index * 10 + static_cast<unsigned>(c - '0');
+            if (index > UINT32_MAX)
+                return malformed(pathOf("/gids/", e), e);
+        }
         model::Gid g;
-        auto index = parseNumber(e, path, 10);
-        if (!index || *index > UINT32_MAX)
-            return malformed(path, e);
-        g.index = static_cast<unsigned>(*index);
-        g.gid = std::move(gid);
+        g.index = static_cast<unsigned>(index);
+        g.gid.assign(buf, static_cast<size_t>(n));
 
         // An entry the kernel has no attributes for reads EINVAL (or, on
         // older kernels, is absent): no type, no netdev.
-        path.assign(portDir).append("/gid_attrs/types/").append(e);
         n = typesFd ? readRawAt(typesFd.get(), e.c_str(), buf) : -ENOENT;
         if (n == -EFBIG)
-            return tooLarge(path);
+            return tooLarge(pathOf("/gid_attrs/types/", e));
         if (n >= 0) {
-            std::string t(buf, static_cast<size_t>(n));
+            std::string_view t(buf, static_cast<size_t>(n));
             if (t == "IB/RoCE v1")
                 g.type = model::GidType::IbRoceV1;
             else if (t == "RoCE v2")
                 g.type = model::GidType::RoceV2;
             else
-                return malformed(path, t);
+                return malformed(pathOf("/gid_attrs/types/", e), std::string(t));
         } else if (n != -EINVAL && n != -ENOENT) {
-            return readError(n, path);
+            return readError(n, pathOf("/gid_attrs/types/", e));
         }
-        path.assign(portDir).append("/gid_attrs/ndevs/").append(e);
         n = ndevsFd ? readRawAt(ndevsFd.get(), e.c_str(), buf) : -ENOENT;
         if (n == -EFBIG)
-            return tooLarge(path);
+            return tooLarge(pathOf("/gid_attrs/ndevs/", e));
         if (n >= 0)
             g.netdev.assign(buf, static_cast<size_t>(n));
         else if (n != -EINVAL && n != -ENOENT)
-            return readError(n, path);
+            return readError(n, pathOf("/gid_attrs/ndevs/", e));
         out.push_back(std::move(g));
     }
     return {};

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include <dirent.h>
 #include <sys/types.h>
 
 namespace ibnm::platform::sysfs {
@@ -42,7 +43,23 @@ private:
 };
 
 int openConfined(const char *path, int flags);
-ssize_t readRawAt(int dirfd, const char *path, char *buf);
+// type: the d_type of the entry when the caller listed it (DT_REG: no
+// fstat(2)), DT_UNKNOWN otherwise.
+ssize_t readRawAt(int dirfd, const char *path, char *buf, unsigned char type = DT_UNKNOWN);
+
+// A directory entry as listDirEntries() gives it: its name, its d_type
+// (DT_UNKNOWN where the file system does not say), and whether the name is
+// a number without leading zeros (the natural order's fast case).
+struct DirEntry {
+    std::string name;
+    unsigned char type = DT_UNKNOWN;
+    bool plainNumber = false;
+};
+// listDir() with each entry's type, in the same (natural) order.
+Result<std::vector<DirEntry>> listDirEntries(const std::string &path);
+// strverscmp(x, y) < 0, without strverscmp for two plain numbers.
+bool naturalLess(const DirEntry &x, const DirEntry &y);
+bool isPlainNumber(const std::string &s);
 Error tooLarge(const std::string &path);
 Error readError(ssize_t n, const std::string &path);
 Error malformed(const std::string &path, const std::string &text);
