@@ -71,16 +71,20 @@ constexpr char kZeroGid[] = "0000:0000:0000:0000:0000:0000:0000:0000";
 Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
 {
     std::string gidsDir = portDir + "/gids";
-    auto entries = listDirEntries(gidsDir);
+    // One lookup of each directory (the listing and the reads share the
+    // gids one), then one path component per file.
+    UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!gidsFd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return {};
+        return readError(-errno, gidsDir);
+    }
+    auto entries = listDirEntriesAt(gidsFd.get(), gidsDir);
     if (!entries)
         return std::move(entries).error();
     if (entries->empty())
         return {};
     char buf[kMaxAttrSize];
-    // One lookup of each directory, then one path component per file.
-    UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
-    if (!gidsFd)
-        return readError(-errno, gidsDir);
     UniqueFd typesFd(openConfined((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY));
     UniqueFd ndevsFd(openConfined((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY));
     auto pathOf = [&](const char *sub, const std::string &e) { return portDir + sub + e; };

@@ -302,38 +302,49 @@ void sortNatural(std::vector<DirEntry> &entries)
 
 } // namespace
 
-Result<std::vector<DirEntry>> listDirEntries(const std::string &path)
+Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
 {
+    // getdents64(2) on the descriptor as it is: no opendir() state, no
+    // fstat(2) and fcntl(2) of fdopendir(), and the caller keeps the
+    // descriptor for openat(2) of the entries.
     std::vector<DirEntry> entries;
     entries.reserve(64);
-    int fd = openConfined(path.c_str(), O_RDONLY | O_DIRECTORY);
-    if (fd < 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return entries;
-        return readError(-errno, path);
-    }
-    std::unique_ptr<DIR, FnDeleter<closedir>> dir(::fdopendir(fd));
-    if (!dir) {
-        int e = errno;
-        ::close(fd);
-        return Error::fromErrno(e, path);
-    }
-    errno = 0;
-    while (const dirent *d = ::readdir(dir.get())) {
-        if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) {
+    alignas(8) char buf[32768];
+    for (;;) {
+        ssize_t n = ::getdents64(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return Error::fromErrno(errno, path);
+        }
+        if (n == 0)
+            break;
+        for (ssize_t off = 0; off < n;) {
+            const auto *d = reinterpret_cast<const struct dirent64 *>(buf + off);
+            off += d->d_reclen;
+            if (std::strcmp(d->d_name, ".") == 0 || std::strcmp(d->d_name, "..") == 0)
+                continue;
             DirEntry e;
             e.name = d->d_name;
             e.type = d->d_type;
             e.plainNumber = isPlainNumber(e.name);
             entries.push_back(std::move(e));
         }
-        errno = 0;
     }
-    if (errno != 0)
-        return Error::fromErrno(errno, path);
     // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
     sortNatural(entries);
     return entries;
+}
+
+Result<std::vector<DirEntry>> listDirEntries(const std::string &path)
+{
+    UniqueFd fd(openConfined(path.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!fd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return std::vector<DirEntry>();
+        return readError(-errno, path);
+    }
+    return listDirEntriesAt(fd.get(), path);
 }
 
 Result<std::vector<std::string>> listDir(const std::string &path)
