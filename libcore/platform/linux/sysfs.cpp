@@ -308,7 +308,6 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
     // fstat(2) and fcntl(2) of fdopendir(), and the caller keeps the
     // descriptor for openat(2) of the entries.
     std::vector<DirEntry> entries;
-    entries.reserve(64);
     alignas(8) char buf[32768];
     for (;;) {
         ssize_t n = ::getdents64(fd, buf, sizeof buf);
@@ -319,6 +318,8 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
         }
         if (n == 0)
             break;
+        // A record is at least 24 bytes (a name of up to 4 characters).
+        entries.reserve(entries.size() + static_cast<size_t>(n) / 24);
         for (ssize_t off = 0; off < n;) {
             const auto *d = reinterpret_cast<const struct dirent64 *>(buf + off);
             off += d->d_reclen;
