@@ -192,6 +192,27 @@ TEST(SysfsReader, ListingsAreInStrverscmpOrder)
     std::sort(expected.begin(), expected.end(),
               [](const std::string &x, const std::string &y) { return strverscmp(x.c_str(), y.c_str()) < 0; });
     EXPECT_EQ(*listed, expected);
+
+    // Numbers alone (a GID table: placed by value), in a scrambled
+    // creation order, with gaps, and with one number beyond the range that
+    // is placed by value (sorted instead).
+    for (bool beyond : {false, true}) {
+        TempDir numbers;
+        std::vector<std::string> created;
+        for (unsigned i = 0; i < 40; i++)
+            if (i % 7 != 3)
+                created.push_back(std::to_string((i * 17) % 40));
+        if (beyond)
+            created.push_back("1000");
+        for (const auto &n : created)
+            numbers.write("d/" + n, "x\n");
+        auto got = sysfs::listDir(numbers / "d");
+        ASSERT_TRUE(got.ok()) << got.error().toString();
+        std::vector<std::string> want = created;
+        std::sort(want.begin(), want.end(),
+                  [](const std::string &x, const std::string &y) { return strverscmp(x.c_str(), y.c_str()) < 0; });
+        EXPECT_EQ(*got, want);
+    }
 }
 
 TEST(SysfsReader, GidEntryThatIsNoRegularFileIsRefused)

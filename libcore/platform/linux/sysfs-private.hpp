@@ -60,9 +60,7 @@ Result<std::vector<DirEntry>> listDirEntries(const std::string &path);
 // The same of a directory the caller opened (fd, read from its current
 // position; path names it in errors).
 Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path);
-// strverscmp(x, y) < 0, without strverscmp for two plain numbers.
-bool naturalLess(const DirEntry &x, const DirEntry &y);
-bool isPlainNumber(const std::string &s);
+
 Error tooLarge(const std::string &path);
 Error readError(ssize_t n, const std::string &path);
 Error malformed(const std::string &path, const std::string &text);

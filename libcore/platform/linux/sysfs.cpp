@@ -247,58 +247,18 @@ Result<std::optional<std::string>> readLinkName(const std::string &path)
     return std::optional<std::string>(slash == std::string::npos ? target : target.substr(slash + 1));
 }
 
-bool isPlainNumber(const std::string &s)
-{
-    return isNumber(s) && (s.size() == 1 || s[0] != '0');
-}
-
-bool naturalLess(const DirEntry &x, const DirEntry &y)
-{
-    // Two numbers without leading zeros (sysfs's port, GID and P_Key
-    // entries): strverscmp orders them by length, then digit by digit; its
-    // state machine is only needed for anything else.
-    if (x.plainNumber && y.plainNumber) {
-        if (x.name.size() != y.name.size())
-            return x.name.size() < y.name.size();
-        return std::memcmp(x.name.data(), y.name.data(), x.name.size()) < 0;
-    }
-    return ::strverscmp(x.name.c_str(), y.name.c_str()) < 0;
-}
-
 namespace {
 
-// Sorts entries into natural order (naturalLess) through an index: a GID
-// directory has 128 to 256 entries, and moving the entries themselves
-// cost more than comparing them. A plain number of up to 19 digits
-// compares by its value (the same order as by length, then digits).
-void sortNatural(std::vector<DirEntry> &entries)
-{
-    struct Key {
-        uint64_t value;
-        bool numeric;
-        uint32_t index;
-    };
-    std::vector<Key> keys(entries.size());
-    for (size_t i = 0; i < entries.size(); i++) {
-        const DirEntry &e = entries[i];
-        keys[i].index = static_cast<uint32_t>(i);
-        keys[i].numeric = e.plainNumber && e.name.size() <= 19;
-        keys[i].value = 0;
-        if (keys[i].numeric)
-            for (char c : e.name)
-                keys[i].value = keys[i].value * 10 + static_cast<unsigned>(c - '0');
-    }
-    std::sort(keys.begin(), keys.end(), [&](const Key &a, const Key &b) {
-        if (a.numeric && b.numeric)
-            return a.value < b.value;
-        return naturalLess(entries[a.index], entries[b.index]);
-    });
-    std::vector<DirEntry> sorted;
-    sorted.reserve(entries.size());
-    for (const Key &k : keys)
-        sorted.push_back(std::move(entries[k.index]));
-    entries.swap(sorted);
-}
+// One entry as getdents64 gave it, until the listing is sorted: its name
+// in the listing's arena, and the sort key of a plain number.
+struct RawEntry {
+    uint64_t value;    // a plain number of up to 19 digits: its value
+    uint32_t offset;   // of the name in the arena
+    uint16_t length;
+    bool numeric;      // value holds (compares as strverscmp would)
+    bool plainNumber;
+    unsigned char type;
+};
 
 } // namespace
 
@@ -306,8 +266,11 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
 {
     // getdents64(2) on the descriptor as it is: no opendir() state, no
     // fstat(2) and fcntl(2) of fdopendir(), and the caller keeps the
-    // descriptor for openat(2) of the entries.
-    std::vector<DirEntry> entries;
+    // descriptor for openat(2) of the entries. The entries are sorted as
+    // small records (a GID directory has 128 to 256 entries; moving
+    // strings cost more than comparing them), then built once in order.
+    std::vector<RawEntry> raw;
+    std::string arena;
     alignas(8) char buf[32768];
     for (;;) {
         ssize_t n = ::getdents64(fd, buf, sizeof buf);
@@ -318,22 +281,66 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
         }
         if (n == 0)
             break;
-        // A record is at least 24 bytes (a name of up to 4 characters).
-        entries.reserve(entries.size() + static_cast<size_t>(n) / 24);
+        // A record is at least 24 bytes (a name of up to 4 characters),
+        // and holds the name with its NUL.
+        raw.reserve(raw.size() + static_cast<size_t>(n) / 24);
+        arena.reserve(arena.size() + static_cast<size_t>(n));
         for (ssize_t off = 0; off < n;) {
             const auto *d = reinterpret_cast<const struct dirent64 *>(buf + off);
             off += d->d_reclen;
-            if (std::strcmp(d->d_name, ".") == 0 || std::strcmp(d->d_name, "..") == 0)
+            const char *name = d->d_name;
+            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
                 continue;
-            DirEntry e;
-            e.name = d->d_name;
+            size_t len = std::strlen(name);
+            RawEntry e{};
+            e.offset = static_cast<uint32_t>(arena.size());
+            e.length = static_cast<uint16_t>(len); // NAME_MAX is 255
             e.type = d->d_type;
-            e.plainNumber = isPlainNumber(e.name);
-            entries.push_back(std::move(e));
+            bool digits = len > 0;
+            for (size_t i = 0; digits && i < len; i++)
+                digits = name[i] >= '0' && name[i] <= '9';
+            e.plainNumber = digits && (len == 1 || name[0] != '0');
+            e.numeric = e.plainNumber && len <= 19;
+            for (size_t i = 0; e.numeric && i < len; i++)
+                e.value = e.value * 10 + static_cast<unsigned>(name[i] - '0');
+            arena.append(name, len + 1);
+            raw.push_back(e);
         }
     }
-    // Natural order: "2" before "10", "mlx5_2" before "mlx5_10".
-    sortNatural(entries);
+    // Natural order (strverscmp): "2" before "10", "mlx5_2" before
+    // "mlx5_10"; two plain numbers of up to 19 digits by value (the same
+    // order as by length, then digits).
+    const char *names = arena.data();
+    // All plain numbers of a small range (a GID or P_Key table's 0..N-1):
+    // each goes to its place by value, in any order the file system gives.
+    bool small = std::all_of(raw.begin(), raw.end(), [&](const RawEntry &e) {
+        return e.numeric && e.value < 2 * raw.size() + 16;
+    });
+    if (small && !raw.empty()) {
+        std::vector<int32_t> slot(2 * raw.size() + 16, -1);
+        for (size_t i = 0; i < raw.size(); i++)
+            slot[raw[i].value] = static_cast<int32_t>(i);
+        std::vector<DirEntry> entries;
+        entries.reserve(raw.size());
+        for (int32_t i : slot)
+            if (i >= 0)
+                entries.push_back(DirEntry{std::string(names + raw[i].offset, raw[i].length), raw[i].type, true});
+        return entries;
+    }
+    std::sort(raw.begin(), raw.end(), [names](const RawEntry &x, const RawEntry &y) {
+        if (x.numeric && y.numeric)
+            return x.value < y.value;
+        if (x.plainNumber && y.plainNumber) {
+            if (x.length != y.length)
+                return x.length < y.length;
+            return std::memcmp(names + x.offset, names + y.offset, x.length) < 0;
+        }
+        return ::strverscmp(names + x.offset, names + y.offset) < 0;
+    });
+    std::vector<DirEntry> entries;
+    entries.reserve(raw.size());
+    for (const RawEntry &e : raw)
+        entries.push_back(DirEntry{std::string(names + e.offset, e.length), e.type, e.plainNumber});
     return entries;
 }
 
