@@ -232,13 +232,40 @@ TEST(SysfsReader, GidEntryThatIsNoRegularFileIsRefused)
         else if (std::string(kind) == "dir")
             ASSERT_EQ(g_mkdir(path.c_str(), 0700), 0);
         else
-            ASSERT_EQ(symlink("../../../../../elsewhere", path.c_str()), 0);
+            ASSERT_EQ(symlink("../../../../../../elsewhere", path.c_str()), 0);
         gint64 start = g_get_monotonic_time();
         auto h = sysfs::readGidTables(root.path());
         EXPECT_LT(g_get_monotonic_time() - start, 2 * G_USEC_PER_SEC);
         ASSERT_FALSE(h.ok()) << kind;
         EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
     }
+}
+
+TEST(SysfsReader, PkeyEntriesReadRelativeKeepTheirRules)
+{
+    // P_Key files are read through the directory's descriptor; a symlink
+    // inside the tree is still followed (read by its path), a FIFO still
+    // refused without blocking, naming the file.
+    TempDir root;
+    fx::writeMlx4(root);
+    root.write("devices/pkey", "0x8005\n");
+    std::string dir = root / "class/infiniband/mlx4_0/ports/1/pkeys";
+    std::string link = dir + "/7";
+    ASSERT_EQ(symlink("../../../../../../devices/pkey", link.c_str()), 0);
+    auto h = readAll(root);
+    ASSERT_NE(h.findDevice("mlx4_0"), nullptr);
+    const auto &pkeys = h.findDevice("mlx4_0")->ports[0].pkeys;
+    EXPECT_NE(std::find(pkeys.begin(), pkeys.end(), 0x8005), pkeys.end());
+    EXPECT_NE(std::find(pkeys.begin(), pkeys.end(), 0xffff), pkeys.end());
+
+    std::string fifo = dir + "/8";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    gint64 start = g_get_monotonic_time();
+    auto r = sysfs::readHost({root.path(), ""});
+    EXPECT_LT(g_get_monotonic_time() - start, 2 * G_USEC_PER_SEC);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().toString().find(fifo), std::string::npos) << r.error().toString();
+    EXPECT_NE(r.error().toString().find("not a regular file"), std::string::npos) << r.error().toString();
 }
 
 TEST(SysfsReader, BondFromBondingDirectory)

@@ -138,22 +138,42 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
     return {};
 }
 
+// ports/<n>/pkeys: as the GID table, listed and read through one
+// descriptor of the directory, a regular file without fstat(2); an entry
+// the listing shows as anything else (a symlink) is read by its path as
+// before.
 Status readPkeys(const std::string &portDir, std::vector<uint16_t> &out)
 {
     std::string dir = portDir + "/pkeys";
-    auto entries = listDir(dir);
+    UniqueFd dirFd(openConfined(dir.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!dirFd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return {};
+        return readError(-errno, dir);
+    }
+    auto entries = listDirEntriesAt(dirFd.get(), dir);
     if (!entries)
         return std::move(entries).error();
-    for (const auto &e : *entries) {
-        std::string path = dir + "/" + e;
-        auto text = readAttr(path);
-        if (!text)
-            return std::move(text).error();
-        auto v = parseNumber(*text, path, 16);
+    char buf[kMaxAttrSize];
+    std::string path, text; // one buffer each for all entries
+    for (const auto &entry : *entries) {
+        path.assign(dir).append("/").append(entry.name);
+        if (entry.type == DT_REG) {
+            ssize_t n = readRawAt(dirFd.get(), entry.name.c_str(), buf, entry.type);
+            if (n < 0)
+                return readError(n, path);
+            text.assign(buf, static_cast<size_t>(n));
+        } else {
+            auto t = readAttr(path);
+            if (!t)
+                return std::move(t).error();
+            text = std::move(t).value();
+        }
+        auto v = parseNumber(text, path, 16);
         if (!v)
             return std::move(v).error();
         if (*v > 0xffff)
-            return malformed(path, *text);
+            return malformed(path, text);
         if (*v != 0)
             out.push_back(static_cast<uint16_t>(*v));
     }
