@@ -79,20 +79,21 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
             return {};
         return readError(-errno, gidsDir);
     }
-    auto entries = listDirEntriesAt(gidsFd.get(), gidsDir);
-    if (!entries)
-        return std::move(entries).error();
-    if (entries->empty())
+    auto listing = listDirEntriesAt(gidsFd.get(), gidsDir);
+    if (!listing)
+        return std::move(listing).error();
+    if (listing->entries.empty())
         return {};
     char buf[kMaxAttrSize];
     UniqueFd typesFd(openConfined((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY));
     UniqueFd ndevsFd(openConfined((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY));
-    auto pathOf = [&](const char *sub, const std::string &e) { return portDir + sub + e; };
-    for (const auto &entry : *entries) {
-        const std::string &e = entry.name;
-        if (!entry.plainNumber && !isNumber(e))
-            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + e);
-        ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf, entry.type);
+    auto pathOf = [&](const char *sub, std::string_view e) { return portDir + sub + std::string(e); };
+    for (const auto &entry : listing->entries) {
+        const char *name = listing->name(entry);
+        std::string_view e(name, entry.length);
+        if (!entry.plainNumber && !isNumber(std::string(e)))
+            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + std::string(e));
+        ssize_t n = readRawAt(gidsFd.get(), name, buf, entry.type);
         if (n < 0)
             return readError(n, pathOf("/gids/", e));
         if (static_cast<size_t>(n) == sizeof(kZeroGid) - 1 && memcmp(buf, kZeroGid, sizeof(kZeroGid) - 1) == 0)
@@ -104,7 +105,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
         for (char c : e) {
             index = index * 10 + static_cast<unsigned>(c - '0');
             if (index > UINT32_MAX)
-                return malformed(pathOf("/gids/", e), e);
+                return malformed(pathOf("/gids/", e), std::string(e));
         }
         model::Gid g;
         g.index = static_cast<unsigned>(index);
@@ -112,7 +113,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
 
         // An entry the kernel has no attributes for reads EINVAL (or, on
         // older kernels, is absent): no type, no netdev.
-        n = typesFd ? readRawAt(typesFd.get(), e.c_str(), buf) : -ENOENT;
+        n = typesFd ? readRawAt(typesFd.get(), name, buf) : -ENOENT;
         if (n == -EFBIG)
             return tooLarge(pathOf("/gid_attrs/types/", e));
         if (n >= 0) {
@@ -126,7 +127,7 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
         } else if (n != -EINVAL && n != -ENOENT) {
             return readError(n, pathOf("/gid_attrs/types/", e));
         }
-        n = ndevsFd ? readRawAt(ndevsFd.get(), e.c_str(), buf) : -ENOENT;
+        n = ndevsFd ? readRawAt(ndevsFd.get(), name, buf) : -ENOENT;
         if (n == -EFBIG)
             return tooLarge(pathOf("/gid_attrs/ndevs/", e));
         if (n >= 0)
@@ -151,15 +152,15 @@ Status readPkeys(const std::string &portDir, std::vector<uint16_t> &out)
             return {};
         return readError(-errno, dir);
     }
-    auto entries = listDirEntriesAt(dirFd.get(), dir);
-    if (!entries)
-        return std::move(entries).error();
+    auto listing = listDirEntriesAt(dirFd.get(), dir);
+    if (!listing)
+        return std::move(listing).error();
     char buf[kMaxAttrSize];
     std::string path, text; // one buffer each for all entries
-    for (const auto &entry : *entries) {
-        path.assign(dir).append("/").append(entry.name);
+    for (const auto &entry : listing->entries) {
+        path.assign(dir).append("/").append(listing->name(entry), entry.length);
         if (entry.type == DT_REG) {
-            ssize_t n = readRawAt(dirFd.get(), entry.name.c_str(), buf, entry.type);
+            ssize_t n = readRawAt(dirFd.get(), listing->name(entry), buf, entry.type);
             if (n < 0)
                 return readError(n, path);
             text.assign(buf, static_cast<size_t>(n));

@@ -9,8 +9,10 @@
 
 #include "libcore/support/raii.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <dirent.h>
 #include <sys/types.h>
@@ -47,19 +49,25 @@ int openConfined(const char *path, int flags);
 // fstat(2)), DT_UNKNOWN otherwise.
 ssize_t readRawAt(int dirfd, const char *path, char *buf, unsigned char type = DT_UNKNOWN);
 
-// A directory entry as listDirEntries() gives it: its name, its d_type
-// (DT_UNKNOWN where the file system does not say), and whether the name is
-// a number without leading zeros (the natural order's fast case).
-struct DirEntry {
-    std::string name;
-    unsigned char type = DT_UNKNOWN;
-    bool plainNumber = false;
+// A directory's entries in natural order (listDir()'s), each with its
+// d_type (DT_UNKNOWN where the file system does not say) and whether its
+// name is a number without leading zeros; the names are in one arena,
+// each ending in a NUL.
+struct DirListing {
+    struct Entry {
+        uint32_t offset;
+        uint16_t length;
+        unsigned char type;
+        bool plainNumber;
+    };
+    std::vector<char> arena;
+    std::vector<Entry> entries;
+    const char *name(const Entry &e) const { return arena.data() + e.offset; }
+    std::string nameString(const Entry &e) const { return std::string(name(e), e.length); }
 };
-// listDir() with each entry's type, in the same (natural) order.
-Result<std::vector<DirEntry>> listDirEntries(const std::string &path);
-// The same of a directory the caller opened (fd, read from its current
+// The entries of a directory the caller opened (fd, read from its current
 // position; path names it in errors).
-Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path);
+Result<DirListing> listDirEntriesAt(int fd, const std::string &path);
 
 Error tooLarge(const std::string &path);
 Error readError(ssize_t n, const std::string &path);

@@ -262,15 +262,16 @@ struct RawEntry {
 
 } // namespace
 
-Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
+Result<DirListing> listDirEntriesAt(int fd, const std::string &path)
 {
     // getdents64(2) on the descriptor as it is: no opendir() state, no
     // fstat(2) and fcntl(2) of fdopendir(), and the caller keeps the
-    // descriptor for openat(2) of the entries. The entries are sorted as
-    // small records (a GID directory has 128 to 256 entries; moving
-    // strings cost more than comparing them), then built once in order.
+    // descriptor for openat(2) of the entries. The names go into one
+    // arena; the entries are sorted as small records (a GID directory has
+    // 128 to 256 entries: one string each cost more than the rest).
     std::vector<RawEntry> raw;
-    std::string arena;
+    DirListing out;
+    size_t used = 0;
     alignas(8) char buf[32768];
     for (;;) {
         ssize_t n = ::getdents64(fd, buf, sizeof buf);
@@ -284,7 +285,7 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
         // A record is at least 24 bytes (a name of up to 4 characters),
         // and holds the name with its NUL.
         raw.reserve(raw.size() + static_cast<size_t>(n) / 24);
-        arena.reserve(arena.size() + static_cast<size_t>(n));
+        out.arena.resize(used + static_cast<size_t>(n));
         for (ssize_t off = 0; off < n;) {
             const auto *d = reinterpret_cast<const struct dirent64 *>(buf + off);
             off += d->d_reclen;
@@ -293,7 +294,7 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
                 continue;
             size_t len = std::strlen(name);
             RawEntry e{};
-            e.offset = static_cast<uint32_t>(arena.size());
+            e.offset = static_cast<uint32_t>(used);
             e.length = static_cast<uint16_t>(len); // NAME_MAX is 255
             e.type = d->d_type;
             bool digits = len > 0;
@@ -303,30 +304,34 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
             e.numeric = e.plainNumber && len <= 19;
             for (size_t i = 0; e.numeric && i < len; i++)
                 e.value = e.value * 10 + static_cast<unsigned>(name[i] - '0');
-            arena.append(name, len + 1);
+            std::memcpy(out.arena.data() + used, name, len + 1);
+            used += len + 1;
             raw.push_back(e);
         }
+        out.arena.resize(used);
     }
+    auto entry = [](const RawEntry &e) { return DirListing::Entry{e.offset, e.length, e.type, e.plainNumber}; };
+    out.entries.reserve(raw.size());
     // Natural order (strverscmp): "2" before "10", "mlx5_2" before
-    // "mlx5_10"; two plain numbers of up to 19 digits by value (the same
-    // order as by length, then digits).
-    const char *names = arena.data();
-    // All plain numbers of a small range (a GID or P_Key table's 0..N-1):
-    // each goes to its place by value, in any order the file system gives.
+    // "mlx5_10". All plain numbers of a small range (a GID or P_Key
+    // table's 0..N-1): each goes to its place by value, in any order the
+    // file system gives.
     bool small = std::all_of(raw.begin(), raw.end(), [&](const RawEntry &e) {
         return e.numeric && e.value < 2 * raw.size() + 16;
     });
-    if (small && !raw.empty()) {
+    if (small) {
         std::vector<int32_t> slot(2 * raw.size() + 16, -1);
         for (size_t i = 0; i < raw.size(); i++)
             slot[raw[i].value] = static_cast<int32_t>(i);
-        std::vector<DirEntry> entries;
-        entries.reserve(raw.size());
         for (int32_t i : slot)
             if (i >= 0)
-                entries.push_back(DirEntry{std::string(names + raw[i].offset, raw[i].length), raw[i].type, true});
-        return entries;
+                out.entries.push_back(entry(raw[static_cast<size_t>(i)]));
+        return out;
     }
+    // Two plain numbers of up to 19 digits by value (the same order as by
+    // length, then digits), longer ones by length, then digits; anything
+    // else with strverscmp.
+    const char *names = out.arena.data();
     std::sort(raw.begin(), raw.end(), [names](const RawEntry &x, const RawEntry &y) {
         if (x.numeric && y.numeric)
             return x.value < y.value;
@@ -337,33 +342,26 @@ Result<std::vector<DirEntry>> listDirEntriesAt(int fd, const std::string &path)
         }
         return ::strverscmp(names + x.offset, names + y.offset) < 0;
     });
-    std::vector<DirEntry> entries;
-    entries.reserve(raw.size());
     for (const RawEntry &e : raw)
-        entries.push_back(DirEntry{std::string(names + e.offset, e.length), e.type, e.plainNumber});
-    return entries;
-}
-
-Result<std::vector<DirEntry>> listDirEntries(const std::string &path)
-{
-    UniqueFd fd(openConfined(path.c_str(), O_RDONLY | O_DIRECTORY));
-    if (!fd) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return std::vector<DirEntry>();
-        return readError(-errno, path);
-    }
-    return listDirEntriesAt(fd.get(), path);
+        out.entries.push_back(entry(e));
+    return out;
 }
 
 Result<std::vector<std::string>> listDir(const std::string &path)
 {
-    auto entries = listDirEntries(path);
-    if (!entries)
-        return std::move(entries).error();
+    UniqueFd fd(openConfined(path.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!fd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return std::vector<std::string>();
+        return readError(-errno, path);
+    }
+    auto listing = listDirEntriesAt(fd.get(), path);
+    if (!listing)
+        return std::move(listing).error();
     std::vector<std::string> names;
-    names.reserve(entries->size());
-    for (auto &e : *entries)
-        names.push_back(std::move(e.name));
+    names.reserve(listing->entries.size());
+    for (const auto &e : listing->entries)
+        names.push_back(listing->nameString(e));
     return names;
 }
 
