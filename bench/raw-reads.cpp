@@ -2,9 +2,10 @@
 // The floor for the inventory: every file libcore/platform/linux/sysfs.cpp reads
 // under ROOT/class/{infiniband,net}, read once each with open/read/close,
 // and the directories listed once, with nothing parsed or kept. Each file
-// is opened the way ibnm opens it: by its path, except the GID tables,
-// whose files are opened relative to their directory (openat), as
-// readGids() does.
+// is opened the way ibnm opens it: by its path, except the GID tables and
+// the P_Key tables, whose files are opened relative to their directory
+// (openat) through the descriptor the listing used, as readGids() and
+// readPkeys() do.
 // usage: raw-reads ROOT [--gids-only]
 // Prints "files=N dirs=M bytes=B".
 #include <cerrno>
@@ -46,9 +47,13 @@ long readFile(const std::string &path, char *buf, size_t size)
     return readFileAt(AT_FDCWD, path.c_str(), buf, size);
 }
 
-std::vector<std::string> list(const std::string &path)
+// The entries of a directory; fd (if given) gets a descriptor of it that
+// the caller closes (-1 when it cannot be listed).
+std::vector<std::string> list(const std::string &path, int *fd = nullptr)
 {
     std::vector<std::string> names;
+    if (fd)
+        *fd = -1;
     DIR *d = ::opendir(path.c_str());
     if (!d)
         return names;
@@ -56,6 +61,8 @@ std::vector<std::string> list(const std::string &path)
     while (struct dirent *e = ::readdir(d))
         if (e->d_name[0] != '.')
             names.emplace_back(e->d_name);
+    if (fd)
+        *fd = ::fcntl(::dirfd(d), F_DUPFD_CLOEXEC, 0);
     ::closedir(d);
     return names;
 }
@@ -97,18 +104,25 @@ int main(int argc, char **argv)
             std::string p = d + "/ports/" + port;
             if (!gidsOnly) {
                 readAll(p, portFiles);
-                for (const auto &k : list(p + "/pkeys"))
-                    readFile(p + "/pkeys/" + k, buf, sizeof buf);
+                int pkeysFd;
+                for (const auto &k : list(p + "/pkeys", &pkeysFd))
+                    readFileAt(pkeysFd, k.c_str(), buf, sizeof buf);
+                if (pkeysFd >= 0)
+                    ::close(pkeysFd);
                 readFile(d + "/tc/" + port + "/traffic_class", buf, sizeof buf);
                 readFile(d + "/tc/" + port + "/ttl", buf, sizeof buf);
             }
             // As libcore/platform/linux/sysfs.cpp readGids(): the listing, then
-            // each of the three directories opened once and every file
-            // opened relative to it (openat), one path component each.
-            auto gids = list(p + "/gids");
-            if (gids.empty())
+            // each of the three directories opened once (gids/ is the one
+            // listed) and every file opened relative to it (openat), one
+            // path component each.
+            int gidsFd;
+            auto gids = list(p + "/gids", &gidsFd);
+            if (gids.empty()) {
+                if (gidsFd >= 0)
+                    ::close(gidsFd);
                 continue;
-            int gidsFd = ::open((p + "/gids").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            }
             int typesFd = ::open((p + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             int ndevsFd = ::open((p + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
             for (const auto &g : gids) {

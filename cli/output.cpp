@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace ibnm::cli {
@@ -32,6 +33,10 @@ std::string lower(std::string s)
 
 size_t width(const std::string &s)
 {
+    // ASCII (every value of gid show and nearly every other): one column a
+    // byte, what g_utf8_strlen() would count.
+    if (std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        return s.size();
     return g_utf8_validate(s.c_str(), -1, nullptr) ? g_utf8_strlen(s.c_str(), -1) : s.size();
 }
 
@@ -62,6 +67,12 @@ std::string fieldList(const std::vector<Field> &fields)
 // forge lines or drive the terminal: shown as \xNN. UTF-8 text is kept.
 std::string displayEscape(const std::string &s)
 {
+    auto control = [](char c) {
+        auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f;
+    };
+    if (std::none_of(s.begin(), s.end(), control))
+        return s;
     std::string out;
     for (char c : s) {
         auto u = static_cast<unsigned char>(c);
@@ -216,7 +227,9 @@ void JsonDoc::print() const
     json_.setIndent(gen.get(), ibnm::kJsonIndent);
     json_.setRoot(gen.get(), root.get());
     CharPtr data(json_.toData(gen.get(), nullptr));
-    std::printf("%s\n", ibnm::jsonEscapeUnitSeparators(data.get()).c_str());
+    std::string out = ibnm::jsonEscapeUnitSeparators(data.get());
+    out += '\n';
+    std::fwrite(out.data(), 1, out.size(), stdout);
 }
 
 // --- Table --------------------------------------------------------------------
@@ -365,22 +378,38 @@ int Table::print(const Context &ctx) const
 
     // Each column is as wide as its widest cell plus one, then a space;
     // the last space is cut (so every line ends in one space, as nmcli's).
+    // Each cell displayed once (row by row, column by column), its width
+    // taken from that.
+    std::vector<std::string> shown;
+    std::vector<size_t> shownWidth;
+    shown.reserve(rows_.size() * cols.size());
+    shownWidth.reserve(rows_.size() * cols.size());
     std::vector<size_t> w(cols.size());
-    for (size_t k = 0; k < cols.size(); k++) {
+    for (size_t k = 0; k < cols.size(); k++)
         w[k] = width(fields_[cols[k]].name);
-        for (const auto &r : rows_)
-            w[k] = std::max(w[k], width(display(ctx, cols[k], r.cells[cols[k]])));
-        w[k] += 1;
-    }
-    auto line = [&](const std::vector<std::string> &cells, const Row *row) {
-        std::string s;
-        for (size_t k = 0; k < cells.size(); k++) {
-            std::string text = padRight(cells[k], w[k]);
-            if (row && row->toneColumn == static_cast<int>(cols[k]))
-                text = colored(ctx, row->tone, cells[k]) + text.substr(cells[k].size());
-            s += text + (k + 1 < cells.size() ? " " : "");
+    for (const auto &r : rows_)
+        for (size_t k = 0; k < cols.size(); k++) {
+            shown.push_back(display(ctx, cols[k], r.cells[cols[k]]));
+            shownWidth.push_back(width(shown.back()));
+            w[k] = std::max(w[k], shownWidth.back());
         }
-        std::printf("%s\n", s.c_str());
+    for (auto &x : w)
+        x += 1;
+    std::string out;
+    // One line: each cell padded to its column (padRight), the tone's
+    // colour around the text alone, a space between columns.
+    auto line = [&](const std::string *cells, const size_t *widths, const Row *row) {
+        for (size_t k = 0; k < cols.size(); k++) {
+            if (row && row->toneColumn == static_cast<int>(cols[k]))
+                out += colored(ctx, row->tone, cells[k]);
+            else
+                out += cells[k];
+            if (widths[k] < w[k])
+                out.append(w[k] - widths[k], ' ');
+            if (k + 1 < cols.size())
+                out += ' ';
+        }
+        out += '\n';
     };
     size_t tableWidth = 0;
     if (o.pretty && !title_.empty()) {
@@ -388,19 +417,18 @@ int Table::print(const Context &ctx) const
         printTitle(title_, tableWidth);
     }
     std::vector<std::string> header;
+    std::vector<size_t> headerWidth;
     for (size_t k = 0; k < cols.size(); k++) {
         header.push_back(fields_[cols[k]].name);
+        headerWidth.push_back(width(header.back()));
         tableWidth += w[k] + 1;
     }
-    line(header, nullptr);
+    line(header.data(), headerWidth.data(), nullptr);
     if (o.pretty)
-        std::printf("%s\n", std::string(tableWidth, '-').c_str());
-    for (const auto &r : rows_) {
-        std::vector<std::string> cells;
-        for (size_t c : cols)
-            cells.push_back(display(ctx, c, r.cells[c]));
-        line(cells, &r);
-    }
+        out.append(tableWidth, '-').append(1, '\n');
+    for (size_t i = 0; i < rows_.size(); i++)
+        line(shown.data() + i * cols.size(), shownWidth.data() + i * cols.size(), &rows_[i]);
+    std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
 }
 
@@ -501,15 +529,23 @@ int printRecords(const Context &ctx, const std::vector<Record> &records, const c
 {
     if (ctx.options.mode == OutputMode::Json) {
         std::vector<std::string> wanted = splitFields(ctx.options.fields.empty() ? "all" : ctx.options.fields);
+        // Per field asked for: every item ("all", "common"), or the item
+        // itself and those under it ("f.").
+        bool everything = std::any_of(wanted.begin(), wanted.end(), [](const std::string &f) {
+            std::string l = lower(f);
+            return l == "all" || l == "common";
+        });
+        std::vector<std::string> prefixes;
+        for (const auto &f : wanted)
+            prefixes.push_back(f + ".");
         JsonDoc j;
         j.beginObject().beginArray(jsonKey);
         for (const auto &r : records) {
             j.beginObject();
             for (const auto &item : r.items()) {
-                bool keep = false;
-                for (const auto &f : wanted)
-                    keep = keep || lower(f) == "all" || lower(f) == "common" || item.first == f ||
-                           item.first.compare(0, f.size() + 1, f + ".") == 0;
+                bool keep = everything;
+                for (size_t k = 0; !keep && k < wanted.size(); k++)
+                    keep = item.first == wanted[k] || item.first.compare(0, prefixes[k].size(), prefixes[k]) == 0;
                 if (keep)
                     j.value(item.first.c_str(), item.second);
             }

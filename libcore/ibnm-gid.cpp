@@ -180,10 +180,25 @@ IbnmGid *gidNew(const model::Gid &gid)
     auto *priv = ibnm_gid_priv(obj);
     priv->gid_ = gid;
     static const std::string mapped = "0000:0000:0000:0000:0000:ffff:";
-    unsigned a, b, c, d;
-    if (gid.gid.compare(0, mapped.size(), mapped) == 0 &&
-        std::sscanf(gid.gid.c_str() + mapped.size(), "%2x%2x:%2x%2x", &a, &b, &c, &d) == 4)
-        priv->ipv4_ = strprintf("%u.%u.%u.%u", a, b, c, d);
+    if (gid.gid.compare(0, mapped.size(), mapped) != 0)
+        return obj;
+    // "c0a8:0001" as the kernel writes it (four hex digit pairs): the bytes
+    // without sscanf, which cost more than the rest of the object; any
+    // other text goes through sscanf as before.
+    const char *t = gid.gid.c_str() + mapped.size();
+    unsigned v[4];
+    bool plain = gid.gid.size() == mapped.size() + 9 && t[4] == ':';
+    for (int i = 0; plain && i < 4; i++) {
+        const char *h = t + i * 2 + (i >= 2 ? 1 : 0);
+        int hi = g_ascii_xdigit_value(h[0]), lo = g_ascii_xdigit_value(h[1]);
+        plain = hi >= 0 && lo >= 0;
+        v[i] = static_cast<unsigned>(hi * 16 + lo);
+    }
+    if (plain)
+        priv->ipv4_ = std::to_string(v[0]) + "." + std::to_string(v[1]) + "." + std::to_string(v[2]) + "." +
+                      std::to_string(v[3]);
+    else if (std::sscanf(t, "%2x%2x:%2x%2x", &v[0], &v[1], &v[2], &v[3]) == 4)
+        priv->ipv4_ = strprintf("%u.%u.%u.%u", v[0], v[1], v[2], v[3]);
     return obj;
 }
 

@@ -6,19 +6,34 @@
 #pragma once
 
 #include "libcore/ibnm-inventory-types.h"
+#include "libcore/model/bond.hpp"
 #include "libcore/model/host.hpp"
 #include "libcore/support/raii.hpp"
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ibnm {
 
+// What the objects of one host share, worked out once for the host (not
+// once per device or port, which made an inventory of D devices and N
+// netdevs cost D x N): its RoCE LAGs and the netdevs of each RDMA port.
+struct HostIndex {
+    explicit HostIndex(const model::Host &host);
+    const model::Host &host;
+    std::vector<model::RoceLag> lags;
+    // (device, port) -> the netdevs on that port, in host.netdevs order.
+    std::map<std::pair<std::string, unsigned>, std::vector<std::string>> portNetdevs;
+};
+
 IbnmGid *gidNew(const model::Gid &gid);
 // One port of the device; it lists the netdevs on it.
-IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &port, const model::Host &host);
+IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &port, const HostIndex &index);
 // The device with its ports; each port lists the netdevs on it.
-IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &host);
+IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const HostIndex &index);
 IbnmIpoibInterface *ipoibInterfaceNew(const model::IpoibNetdev &ipoib, const model::Host &host);
 IbnmSoftLink *softLinkNew(const model::SoftLink &link);
 

@@ -36,8 +36,9 @@ struct IbnmInventoryPrivate {
         ipoib_.reset(g_ptr_array_new_with_free_func(g_object_unref));
         softLinks_.reset(g_ptr_array_new_with_free_func(g_object_unref));
         names_.clear();
+        ibnm::HostIndex index(model_);
         for (const auto &d : model_.devices) {
-            g_ptr_array_add(devices_.get(), ibnm::rdmaDeviceNew(d, model_));
+            g_ptr_array_add(devices_.get(), ibnm::rdmaDeviceNew(d, index));
             names_.push_back(d.name.c_str());
         }
         names_.push_back(nullptr);

@@ -377,12 +377,19 @@ IbnmRdmaPort *ibnm_rdma_device_get_port(IbnmRdmaDevice *self, guint number)
 
 namespace ibnm {
 
-IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &host)
+HostIndex::HostIndex(const model::Host &h) : host(h), lags(model::roceLags(h))
+{
+    for (const auto &n : h.netdevs)
+        if (!n.name.empty())
+            portNetdevs[{n.rdmaDevice, n.rdmaPort}].push_back(n.name);
+}
+
+IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const HostIndex &index)
 {
     IbnmRdmaDevice *obj = IBNM_RDMA_DEVICE(g_object_new(IBNM_TYPE_RDMA_DEVICE, nullptr));
     auto *priv = ibnm_rdma_device_priv(obj);
     priv->device_ = device;
-    for (const auto &lag : model::roceLags(host))
+    for (const auto &lag : index.lags)
         if (lag.device == device.name) {
             priv->lagBond_ = lag.bond;
             priv->lagPorts_ = lag.ports;
@@ -392,7 +399,7 @@ IbnmRdmaDevice *rdmaDeviceNew(const model::Device &device, const model::Host &ho
         priv->lagPortsView_.push_back(p.c_str());
     priv->lagPortsView_.push_back(nullptr);
     for (const auto &p : device.ports)
-        g_ptr_array_add(priv->ports_.get(), rdmaPortNew(device, p, host));
+        g_ptr_array_add(priv->ports_.get(), rdmaPortNew(device, p, index));
     return obj;
 }
 

@@ -659,8 +659,9 @@ gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self)
 
 namespace ibnm {
 
-IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &p, const model::Host &host)
+IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &p, const HostIndex &index)
 {
+    const model::Host &host = index.host;
     IbnmRdmaPort *port = IBNM_RDMA_PORT(g_object_new(IBNM_TYPE_RDMA_PORT, nullptr));
     auto *pp = ibnm_rdma_port_priv(port);
     pp->device_ = device.name;
@@ -671,9 +672,9 @@ IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &p, con
         if (!n.empty() && std::find(pp->netdevs_.begin(), pp->netdevs_.end(), n) == pp->netdevs_.end())
             pp->netdevs_.push_back(n);
     };
-    for (const auto &n : host.netdevs)
-        if (n.rdmaDevice == device.name && n.rdmaPort == p.number)
-            addNetdev(n.name);
+    if (auto it = index.portNetdevs.find({device.name, p.number}); it != index.portNetdevs.end())
+        for (const auto &n : it->second)
+            addNetdev(n);
     for (const auto &l : host.softLinks)
         if (l.name == device.name && p.number == 1)
             addNetdev(l.netdev);

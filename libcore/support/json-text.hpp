@@ -6,6 +6,7 @@
 // libibnm's internals for it.
 #pragma once
 
+#include <cstring>
 #include <string>
 
 namespace ibnm {
@@ -23,12 +24,12 @@ inline constexpr unsigned kJsonIndent = 2;
 inline std::string jsonEscapeUnitSeparators(const char *generated)
 {
     std::string out;
-    for (const char *p = generated; *p; p++) {
-        if (*p == '\x1f')
-            out += "\\u001f";
-        else
-            out += *p;
+    const char *p = generated;
+    for (const char *us; (us = std::strchr(p, '\x1f')) != nullptr; p = us + 1) {
+        out.append(p, static_cast<size_t>(us - p));
+        out += "\\u001f";
     }
+    out += p;
     return out;
 }
 

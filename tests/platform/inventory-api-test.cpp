@@ -6,6 +6,7 @@
 #include "libcore/ibnm.h"
 #include "libcore/simulator/ibnm-simulator.h"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/ibnm-inventory-types-private.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
@@ -180,6 +181,32 @@ TEST(InventoryApi, GidsSoftLinksAndRoceDefaults)
     g_object_get(v4, IBNM_GID_IPV4, &ipv4, nullptr);
     ibnm::GCharPtr owned(ipv4);
     EXPECT_STREQ(ipv4, "192.0.2.10");
+}
+
+TEST(InventoryApi, Ipv4OfMappedGids)
+{
+    // The address of an IPv4-mapped GID: the kernel's lower-case hex, upper
+    // case, the extremes; no address for other GIDs or text that is not hex.
+    struct Case {
+        const char *gid;
+        const char *ipv4;
+    } cases[] = {
+        {"0000:0000:0000:0000:0000:ffff:c0a8:0a01", "192.168.10.1"},
+        {"0000:0000:0000:0000:0000:ffff:C0A8:0A01", "192.168.10.1"},
+        {"0000:0000:0000:0000:0000:ffff:0000:0000", "0.0.0.0"},
+        {"0000:0000:0000:0000:0000:ffff:ffff:ffff", "255.255.255.255"},
+        {"0000:0000:0000:0000:0000:fffe:c0a8:0a01", nullptr},
+        {"fe80:0000:0000:0000:0000:ffff:c0a8:0a01", nullptr},
+        {"0000:0000:0000:0000:0000:ffff:zz00:0000", nullptr},
+    };
+    for (const auto &c : cases) {
+        ibnm::model::Gid g;
+        g.index = 3;
+        g.gid = c.gid;
+        auto gid = GObjectPtr<IbnmGid>::adopt(ibnm::gidNew(g));
+        EXPECT_STREQ(ibnm_gid_get_ipv4(gid.get()), c.ipv4) << c.gid;
+        EXPECT_STREQ(ibnm_gid_get_gid(gid.get()), c.gid);
+    }
 }
 
 TEST(InventoryApi, ObjectsOutliveAReload)

@@ -9,6 +9,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include <sys/stat.h>
 
 namespace {
@@ -164,6 +172,100 @@ TEST(SysfsReader, GidsAreOrderedNumerically)
     EXPECT_EQ(gids[0].index, 0u);
     EXPECT_EQ(gids[1].index, 2u);
     EXPECT_EQ(gids[2].index, 10u);
+}
+
+TEST(SysfsReader, ListingsAreInStrverscmpOrder)
+{
+    // listDir() sorts plain numbers by value and anything else with
+    // strverscmp: the order must be strverscmp's for every mix (leading
+    // zeros, numbers longer than 19 digits, names with numbers in them).
+    TempDir root;
+    std::vector<std::string> names = {"0",  "1",   "2",      "9",      "10",     "11",    "100",  "99",   "007",
+                                      "07", "010", "00",     "mlx5_2", "mlx5_10", "mlx5_1", "a",    "b10",  "b9",
+                                      "123456789012345678901", "123456789012345678900", "99999999999999999999",
+                                      "18446744073709551615", "18446744073709551616", "3a", "3"};
+    for (const auto &n : names)
+        root.write("d/" + n, "x\n");
+    auto listed = sysfs::listDir(root / "d");
+    ASSERT_TRUE(listed.ok()) << listed.error().toString();
+    std::vector<std::string> expected = names;
+    std::sort(expected.begin(), expected.end(),
+              [](const std::string &x, const std::string &y) { return strverscmp(x.c_str(), y.c_str()) < 0; });
+    EXPECT_EQ(*listed, expected);
+
+    // Numbers alone (a GID table: placed by value), in a scrambled
+    // creation order, with gaps, and with one number beyond the range that
+    // is placed by value (sorted instead).
+    for (bool beyond : {false, true}) {
+        TempDir numbers;
+        std::vector<std::string> created;
+        for (unsigned i = 0; i < 40; i++)
+            if (i % 7 != 3)
+                created.push_back(std::to_string((i * 17) % 40));
+        if (beyond)
+            created.push_back("1000");
+        for (const auto &n : created)
+            numbers.write("d/" + n, "x\n");
+        auto got = sysfs::listDir(numbers / "d");
+        ASSERT_TRUE(got.ok()) << got.error().toString();
+        std::vector<std::string> want = created;
+        std::sort(want.begin(), want.end(),
+                  [](const std::string &x, const std::string &y) { return strverscmp(x.c_str(), y.c_str()) < 0; });
+        EXPECT_EQ(*got, want);
+    }
+}
+
+TEST(SysfsReader, GidEntryThatIsNoRegularFileIsRefused)
+{
+    // GID files the listing shows as regular are read without fstat(2);
+    // a FIFO, a directory or a symlink among them is still refused (the
+    // FIFO without blocking), naming the entry.
+    for (const char *kind : {"fifo", "dir", "symlink"}) {
+        TempDir root;
+        const std::string p = "class/infiniband/rxe0/ports/1/";
+        root.write(p + "link_layer", "Ethernet\n");
+        root.write(p + "gids/0", "fe80:0000:0000:0000:0000:0000:0000:0001\n");
+        root.write("elsewhere", "fe80:0000:0000:0000:0000:0000:0000:0002\n");
+        std::string path = root / (p + "gids/1");
+        if (std::string(kind) == "fifo")
+            ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+        else if (std::string(kind) == "dir")
+            ASSERT_EQ(g_mkdir(path.c_str(), 0700), 0);
+        else
+            ASSERT_EQ(symlink("../../../../../../elsewhere", path.c_str()), 0);
+        gint64 start = g_get_monotonic_time();
+        auto h = sysfs::readGidTables(root.path());
+        EXPECT_LT(g_get_monotonic_time() - start, 2 * G_USEC_PER_SEC);
+        ASSERT_FALSE(h.ok()) << kind;
+        EXPECT_NE(h.error().toString().find(path), std::string::npos) << h.error().toString();
+    }
+}
+
+TEST(SysfsReader, PkeyEntriesReadRelativeKeepTheirRules)
+{
+    // P_Key files are read through the directory's descriptor; a symlink
+    // inside the tree is still followed (read by its path), a FIFO still
+    // refused without blocking, naming the file.
+    TempDir root;
+    fx::writeMlx4(root);
+    root.write("devices/pkey", "0x8005\n");
+    std::string dir = root / "class/infiniband/mlx4_0/ports/1/pkeys";
+    std::string link = dir + "/7";
+    ASSERT_EQ(symlink("../../../../../../devices/pkey", link.c_str()), 0);
+    auto h = readAll(root);
+    ASSERT_NE(h.findDevice("mlx4_0"), nullptr);
+    const auto &pkeys = h.findDevice("mlx4_0")->ports[0].pkeys;
+    EXPECT_NE(std::find(pkeys.begin(), pkeys.end(), 0x8005), pkeys.end());
+    EXPECT_NE(std::find(pkeys.begin(), pkeys.end(), 0xffff), pkeys.end());
+
+    std::string fifo = dir + "/8";
+    ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+    gint64 start = g_get_monotonic_time();
+    auto r = sysfs::readHost({root.path(), ""});
+    EXPECT_LT(g_get_monotonic_time() - start, 2 * G_USEC_PER_SEC);
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().toString().find(fifo), std::string::npos) << r.error().toString();
+    EXPECT_NE(r.error().toString().find("not a regular file"), std::string::npos) << r.error().toString();
 }
 
 TEST(SysfsReader, BondFromBondingDirectory)

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <cerrno>
 #include <cstring>
 
@@ -63,89 +64,117 @@ Result<std::optional<unsigned>> readTcValue(const std::string &path, const char 
 
 constexpr char kZeroGid[] = "0000:0000:0000:0000:0000:0000:0000:0000";
 
-// The used entries of ports/<n>/gids, with type and netdev.
+// The used entries of ports/<n>/gids, with type and netdev. Per entry: one
+// openat/read/close relative to the directory (no fstat when the listing
+// says it is a regular file), no string built unless for an error or a
+// used entry.
 Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
 {
     std::string gidsDir = portDir + "/gids";
-    auto entries = listDir(gidsDir);
-    if (!entries)
-        return std::move(entries).error();
-    if (entries->empty())
+    // One lookup of each directory (the listing and the reads share the
+    // gids one), then one path component per file.
+    UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!gidsFd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return {};
+        return readError(-errno, gidsDir);
+    }
+    auto listing = listDirEntriesAt(gidsFd.get(), gidsDir);
+    if (!listing)
+        return std::move(listing).error();
+    if (listing->entries.empty())
         return {};
     char buf[kMaxAttrSize];
-    std::string path;
-    path.reserve(portDir.size() + 32);
-    // One lookup of each directory, then one path component per file.
-    UniqueFd gidsFd(openConfined(gidsDir.c_str(), O_RDONLY | O_DIRECTORY));
-    if (!gidsFd)
-        return readError(-errno, gidsDir);
     UniqueFd typesFd(openConfined((portDir + "/gid_attrs/types").c_str(), O_RDONLY | O_DIRECTORY));
     UniqueFd ndevsFd(openConfined((portDir + "/gid_attrs/ndevs").c_str(), O_RDONLY | O_DIRECTORY));
-    for (const auto &e : *entries) {
-        if (!isNumber(e))
-            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + e);
-        path.assign(gidsDir).append("/").append(e);
-        ssize_t n = readRawAt(gidsFd.get(), e.c_str(), buf);
+    auto pathOf = [&](const char *sub, std::string_view e) { return portDir + sub + std::string(e); };
+    for (const auto &entry : listing->entries) {
+        const char *name = listing->name(entry);
+        std::string_view e(name, entry.length);
+        if (!entry.plainNumber && !isNumber(std::string(e)))
+            return Error(IBNM_ERROR_PARSE, _("unexpected entry")).withContext(gidsDir + "/" + std::string(e));
+        ssize_t n = readRawAt(gidsFd.get(), name, buf, entry.type);
         if (n < 0)
-            return readError(n, path);
+            return readError(n, pathOf("/gids/", e));
         if (static_cast<size_t>(n) == sizeof(kZeroGid) - 1 && memcmp(buf, kZeroGid, sizeof(kZeroGid) - 1) == 0)
             continue;
-        std::string gid(buf, static_cast<size_t>(n));
-        if (gid.size() != sizeof(kZeroGid) - 1)
-            return malformed(path, gid);
+        if (static_cast<size_t>(n) != sizeof(kZeroGid) - 1)
+            return malformed(pathOf("/gids/", e), std::string(buf, static_cast<size_t>(n)));
+        // All digits (checked above): the value, or more than UINT32_MAX.
+        unsigned long long index = 0;
+        for (char c : e) {
+            index = index * 10 + static_cast<unsigned>(c - '0');
+            if (index > UINT32_MAX)
+                return malformed(pathOf("/gids/", e), std::string(e));
+        }
         model::Gid g;
-        auto index = parseNumber(e, path, 10);
-        if (!index || *index > UINT32_MAX)
-            return malformed(path, e);
-        g.index = static_cast<unsigned>(*index);
-        g.gid = std::move(gid);
+        g.index = static_cast<unsigned>(index);
+        g.gid.assign(buf, static_cast<size_t>(n));
 
         // An entry the kernel has no attributes for reads EINVAL (or, on
         // older kernels, is absent): no type, no netdev.
-        path.assign(portDir).append("/gid_attrs/types/").append(e);
-        n = typesFd ? readRawAt(typesFd.get(), e.c_str(), buf) : -ENOENT;
+        n = typesFd ? readRawAt(typesFd.get(), name, buf) : -ENOENT;
         if (n == -EFBIG)
-            return tooLarge(path);
+            return tooLarge(pathOf("/gid_attrs/types/", e));
         if (n >= 0) {
-            std::string t(buf, static_cast<size_t>(n));
+            std::string_view t(buf, static_cast<size_t>(n));
             if (t == "IB/RoCE v1")
                 g.type = model::GidType::IbRoceV1;
             else if (t == "RoCE v2")
                 g.type = model::GidType::RoceV2;
             else
-                return malformed(path, t);
+                return malformed(pathOf("/gid_attrs/types/", e), std::string(t));
         } else if (n != -EINVAL && n != -ENOENT) {
-            return readError(n, path);
+            return readError(n, pathOf("/gid_attrs/types/", e));
         }
-        path.assign(portDir).append("/gid_attrs/ndevs/").append(e);
-        n = ndevsFd ? readRawAt(ndevsFd.get(), e.c_str(), buf) : -ENOENT;
+        n = ndevsFd ? readRawAt(ndevsFd.get(), name, buf) : -ENOENT;
         if (n == -EFBIG)
-            return tooLarge(path);
+            return tooLarge(pathOf("/gid_attrs/ndevs/", e));
         if (n >= 0)
             g.netdev.assign(buf, static_cast<size_t>(n));
         else if (n != -EINVAL && n != -ENOENT)
-            return readError(n, path);
+            return readError(n, pathOf("/gid_attrs/ndevs/", e));
         out.push_back(std::move(g));
     }
     return {};
 }
 
+// ports/<n>/pkeys: as the GID table, listed and read through one
+// descriptor of the directory, a regular file without fstat(2); an entry
+// the listing shows as anything else (a symlink) is read by its path as
+// before.
 Status readPkeys(const std::string &portDir, std::vector<uint16_t> &out)
 {
     std::string dir = portDir + "/pkeys";
-    auto entries = listDir(dir);
-    if (!entries)
-        return std::move(entries).error();
-    for (const auto &e : *entries) {
-        std::string path = dir + "/" + e;
-        auto text = readAttr(path);
-        if (!text)
-            return std::move(text).error();
-        auto v = parseNumber(*text, path, 16);
+    UniqueFd dirFd(openConfined(dir.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!dirFd) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return {};
+        return readError(-errno, dir);
+    }
+    auto listing = listDirEntriesAt(dirFd.get(), dir);
+    if (!listing)
+        return std::move(listing).error();
+    char buf[kMaxAttrSize];
+    std::string path, text; // one buffer each for all entries
+    for (const auto &entry : listing->entries) {
+        path.assign(dir).append("/").append(listing->name(entry), entry.length);
+        if (entry.type == DT_REG) {
+            ssize_t n = readRawAt(dirFd.get(), listing->name(entry), buf, entry.type);
+            if (n < 0)
+                return readError(n, path);
+            text.assign(buf, static_cast<size_t>(n));
+        } else {
+            auto t = readAttr(path);
+            if (!t)
+                return std::move(t).error();
+            text = std::move(t).value();
+        }
+        auto v = parseNumber(text, path, 16);
         if (!v)
             return std::move(v).error();
         if (*v > 0xffff)
-            return malformed(path, *text);
+            return malformed(path, text);
         if (*v != 0)
             out.push_back(static_cast<uint16_t>(*v));
     }

@@ -9,9 +9,12 @@
 
 #include "libcore/support/raii.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include <dirent.h>
 #include <sys/types.h>
 
 namespace ibnm::platform::sysfs {
@@ -42,7 +45,30 @@ private:
 };
 
 int openConfined(const char *path, int flags);
-ssize_t readRawAt(int dirfd, const char *path, char *buf);
+// type: the d_type of the entry when the caller listed it (DT_REG: no
+// fstat(2)), DT_UNKNOWN otherwise.
+ssize_t readRawAt(int dirfd, const char *path, char *buf, unsigned char type = DT_UNKNOWN);
+
+// A directory's entries in natural order (listDir()'s), each with its
+// d_type (DT_UNKNOWN where the file system does not say) and whether its
+// name is a number without leading zeros; the names are in one arena,
+// each ending in a NUL.
+struct DirListing {
+    struct Entry {
+        uint32_t offset;
+        uint16_t length;
+        unsigned char type;
+        bool plainNumber;
+    };
+    std::vector<char> arena;
+    std::vector<Entry> entries;
+    const char *name(const Entry &e) const { return arena.data() + e.offset; }
+    std::string nameString(const Entry &e) const { return std::string(name(e), e.length); }
+};
+// The entries of a directory the caller opened (fd, read from its current
+// position; path names it in errors).
+Result<DirListing> listDirEntriesAt(int fd, const std::string &path);
+
 Error tooLarge(const std::string &path);
 Error readError(ssize_t n, const std::string &path);
 Error malformed(const std::string &path, const std::string &text);
