@@ -33,10 +33,22 @@ struct IbnmHostPrivate {
 enum { PROP_0, PROP_KIND, PROP_LOCATION, PROP_SYSFS_ROOT, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
+// libibnm's IbnmHost implements GInitable (the public API: bindings create
+// a host with Gio.Initable). The read-only CLI (cli/ibnm) compiles this file
+// with IBNM_HOST_WITHOUT_GIO: the same type without the interface, so that
+// it does not map GIO and the libraries behind it (issue 17). It creates
+// hosts only through ibnm_host_new_system() and ibnm_host_new_sysfs_dump(),
+// which check what the interface's init reports themselves; it never holds
+// the two types in one process (it opens the full CLI, which brings
+// libibnm.so's, before it creates a host).
+#ifndef IBNM_HOST_WITHOUT_GIO
 static void ibnm_host_initable_iface_init(GInitableIface *iface);
 
 IBNM_DEFINE_TYPE_FULL(IbnmHost, ibnm_host, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
                       G_IMPLEMENT_INTERFACE(G_TYPE_INITABLE, ibnm_host_initable_iface_init))
+#else
+IBNM_DEFINE_TYPE_FULL(IbnmHost, ibnm_host, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL, )
+#endif
 
 GType ibnm_host_kind_get_type(void)
 {
@@ -135,9 +147,11 @@ static void ibnm_host_constructed(GObject *object)
     priv->platform_ = ibnm::platform::openLinuxPlatform(options);
 }
 
-static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GError **error)
+// Why the host cannot be used (a sysfs root that is no sysfs tree): what
+// GInitable's init reports.
+static gboolean ibnm_host_check_init(IbnmHost *self, GError **error)
 {
-    auto *priv = ibnm_host_priv(initable);
+    auto *priv = ibnm_host_priv(self);
     if (priv->initError_) {
         ibnm::Error copy = *priv->initError_;
         std::move(copy).propagate(error);
@@ -146,10 +160,17 @@ static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GEr
     return TRUE;
 }
 
+#ifndef IBNM_HOST_WITHOUT_GIO
+static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GError **error)
+{
+    return ibnm_host_check_init(IBNM_HOST(initable), error);
+}
+
 static void ibnm_host_initable_iface_init(GInitableIface *iface)
 {
     iface->init = ibnm_host_initable_init;
 }
+#endif
 
 static void ibnm_host_class_init_impl(IbnmHostClass *klass)
 {
@@ -263,7 +284,13 @@ IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error)
 {
     g_return_val_if_fail(root != nullptr, nullptr);
     g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
-    return IBNM_HOST(g_initable_new(IBNM_TYPE_HOST, nullptr, error, IBNM_HOST_SYSFS_ROOT, root, nullptr));
+    // g_initable_new() without GIO: constructed, then what init reports.
+    auto *host = IBNM_HOST(g_object_new(IBNM_TYPE_HOST, IBNM_HOST_SYSFS_ROOT, root, nullptr));
+    if (!ibnm_host_check_init(host, error)) {
+        g_object_unref(host);
+        return nullptr;
+    }
+    return host;
 }
 
 /**

@@ -7,7 +7,8 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
-#include <gio/gio.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <cstdlib>
 
@@ -79,12 +80,21 @@ std::optional<std::string> canonicalAddress(const std::string &v, bool prefix)
         addr = v.substr(0, slash);
         len = v.substr(slash + 1);
     }
-    auto a = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(addr.c_str()));
-    if (!a)
+    // inet_pton() and inet_ntop(), as GLib's GInetAddress parses and prints
+    // them on Linux, without GIO: the read-only CLI, which reads this
+    // through the inventory, does not map GIO (issue 17).
+    unsigned char bytes[sizeof(struct in6_addr)];
+    int family = AF_INET;
+    if (inet_pton(AF_INET, addr.c_str(), bytes) != 1) {
+        family = AF_INET6;
+        if (inet_pton(AF_INET6, addr.c_str(), bytes) != 1)
+            return std::nullopt;
+    }
+    unsigned bits = family == AF_INET ? 32 : 128;
+    char text[INET6_ADDRSTRLEN];
+    if (!inet_ntop(family, bytes, text, sizeof text))
         return std::nullopt;
-    unsigned bits = g_inet_address_get_family(a.get()) == G_SOCKET_FAMILY_IPV4 ? 32 : 128;
-    GCharPtr t(g_inet_address_to_string(a.get()));
-    std::string out = t.get();
+    std::string out = text;
     if (slash != std::string::npos) {
         guint64 n = 0;
         if (!g_ascii_string_to_unsigned(len.c_str(), 10, 0, bits, &n, nullptr))

@@ -30,7 +30,7 @@ fi
 status=0
 # The control: a command that reads profiles loads them, so the check can fail.
 control=$(loaded --keyfile-dir "$tmp/keyfiles" connection show)
-for lib in libnm.so.0 libibnm.so.0 ibnm-cli.so; do
+for lib in libnm.so.0 libibnm.so.0 ibnm-cli.so libgio-2.0.so; do
   if ! printf '%s\n' "$control" | grep -q "$lib"; then
     echo "check-libraries: 'connection show' did not load $lib: the check cannot see it"; status=1
   fi
@@ -51,8 +51,9 @@ for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j de
   libs=$(loaded $cmd)
   # libkmod (and libcrypto behind it) only when a module is to be loaded.
   # libnl and libibverbs (and the module that calls them) only for this
-  # machine; json-glib only for -j.
-  json=libjson-glib
+  # machine; json-glib, and GIO behind it, only for -j (the read-only
+  # build's IbnmHost is built without GInitable: libcore/ibnm-host.cpp).
+  json="libjson-glib libgio-2.0"
   case "$cmd" in -j*) json=; esac
   for lib in libnm.so libibnm.so ibnm-cli.so libgnutls libp11-kit libkmod libcrypto ibnm-linux.so libnl-3.so \
       libnl-route-3.so libibverbs.so $json; do
@@ -63,6 +64,6 @@ for cmd in "device status" "device show" "rdma gid show" "rdma link show" "-j de
   if [ -z "$json" ] && ! printf '%s\n' "$libs" | grep -q libjson-glib; then
     echo "check-libraries: 'ibnm $cmd' did not load json-glib: the check cannot see it"; status=1
   fi
-  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod, libnl, libibverbs (json-glib for -j alone)"
+  echo "ibnm $cmd: $(printf '%s\n' "$libs" | wc -l) objects loaded, none of libnm, libibnm.so, ibnm-cli.so, libkmod, libnl, libibverbs (json-glib and GIO for -j alone)"
 done
 exit $status
