@@ -43,15 +43,26 @@ unsigned mtuBytes(ibv_mtu mtu)
 
 Result<model::Host> LinuxPlatform::readHost()
 {
+    return readHost(true);
+}
+
+Result<model::Host> LinuxPlatform::readHostWithoutGidTables()
+{
+    return readHost(false);
+}
+
+Result<model::Host> LinuxPlatform::readHost(bool gidTables)
+{
     sysfs::ReadOptions ro;
     ro.sysfsRoot = options_.sysfsRoot;
     ro.configfsRoot = options_.configfsRoot;
     // With verbs the GID tables come from ibv_query_gid_table(), read once
     // below, not from sysfs as well.
-    ro.gidTables = !options_.useVerbs;
+    ro.gidTables = gidTables && !options_.useVerbs;
     auto host = sysfs::readHost(ro);
     if (!host)
         return host;
+    host->withGidTables = gidTables || options_.useVerbs;
     if (!options_.readOnly) {
         utsname u;
         if (uname(&u) == 0)
@@ -79,6 +90,8 @@ Result<model::Host> LinuxPlatform::readHost()
             if (auto st = overlayRdmaNetlink(*host); !st)
                 return std::move(st).error();
     }
+    // Through verbs the GID tables come with the port MTUs the rules need,
+    // one query per device: read with or without gidTables.
     if (options_.useVerbs) {
         if (auto st = readGidTablesOnce(*host); !st)
             return std::move(st).error();
