@@ -98,6 +98,7 @@ private:
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
     InventoryScope inventoryScope_ = InventoryScope::Whole;
+    mutable std::optional<bool> autoColor_; // --color auto: NO_COLOR and a terminal
 };
 
 struct Command {

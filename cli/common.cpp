@@ -150,8 +150,12 @@ bool Context::colorEnabled() const
     case Color::No: return false;
     case Color::Auto: break;
     }
-    const char *noColor = g_getenv("NO_COLOR");
-    return (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
+    // Asked once a process (a table asks for every row).
+    if (!autoColor_) {
+        const char *noColor = g_getenv("NO_COLOR");
+        autoColor_ = (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
+    }
+    return *autoColor_;
 }
 
 const Command *lookup(const Command *table, const std::string &word)

@@ -58,6 +58,12 @@ std::string fieldList(const std::vector<Field> &fields)
 // forge lines or drive the terminal: shown as \xNN. UTF-8 text is kept.
 std::string displayEscape(const std::string &s)
 {
+    auto control = [](char c) {
+        auto u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f;
+    };
+    if (std::none_of(s.begin(), s.end(), control))
+        return s; // the common case: one scan, one copy
     std::string out;
     for (char c : s) {
         auto u = static_cast<unsigned char>(c);
@@ -321,20 +327,31 @@ int Table::print(const Context &ctx) const
 
     // Each column is as wide as its widest cell plus one, then a space;
     // the last space is cut (so every line ends in one space, as nmcli's).
+    // The width of each shown cell, measured once (for the column widths
+    // and again for its padding).
     std::vector<size_t> w(cols.size());
-    for (size_t k = 0; k < cols.size(); k++) {
+    std::vector<size_t> cellWidths(rows_.size() * cols.size());
+    for (size_t k = 0; k < cols.size(); k++)
         w[k] = width(fields_[cols[k]].name);
-        for (const auto &r : rows_)
-            w[k] = std::max(w[k], width(display(ctx, cols[k], r.cells[cols[k]])));
-        w[k] += 1;
-    }
-    auto line = [&](const std::vector<std::string> &cells, const Row *row) {
+    for (size_t i = 0; i < rows_.size(); i++)
+        for (size_t k = 0; k < cols.size(); k++) {
+            size_t cw = width(display(ctx, cols[k], rows_[i].cells[cols[k]]));
+            cellWidths[i * cols.size() + k] = cw;
+            w[k] = std::max(w[k], cw);
+        }
+    for (auto &x : w)
+        x += 1;
+    auto line = [&](const std::vector<std::string> &cells, const size_t *widths, const Row *row) {
         std::string s;
         for (size_t k = 0; k < cells.size(); k++) {
-            std::string text = padRight(cells[k], w[k]);
             if (row && row->toneColumn == static_cast<int>(cols[k]))
-                text = colored(ctx, row->tone, cells[k]) + text.substr(cells[k].size());
-            s += text + (k + 1 < cells.size() ? " " : "");
+                s += colored(ctx, row->tone, cells[k]);
+            else
+                s += cells[k];
+            if (widths[k] < w[k])
+                s.append(w[k] - widths[k], ' ');
+            if (k + 1 < cells.size())
+                s += ' ';
         }
         std::printf("%s\n", s.c_str());
     };
@@ -344,18 +361,20 @@ int Table::print(const Context &ctx) const
         printTitle(title_, tableWidth);
     }
     std::vector<std::string> header;
+    std::vector<size_t> headerWidths;
     for (size_t k = 0; k < cols.size(); k++) {
         header.push_back(fields_[cols[k]].name);
+        headerWidths.push_back(width(header.back()));
         tableWidth += w[k] + 1;
     }
-    line(header, nullptr);
+    line(header, headerWidths.data(), nullptr);
     if (o.pretty)
         std::printf("%s\n", std::string(tableWidth, '-').c_str());
-    for (const auto &r : rows_) {
-        std::vector<std::string> cells;
-        for (size_t c : cols)
-            cells.push_back(display(ctx, c, r.cells[c]));
-        line(cells, &r);
+    std::vector<std::string> cells(cols.size());
+    for (size_t i = 0; i < rows_.size(); i++) {
+        for (size_t k = 0; k < cols.size(); k++)
+            cells[k] = display(ctx, cols[k], rows_[i].cells[cols[k]]);
+        line(cells, cellWidths.data() + i * cols.size(), &rows_[i]);
     }
     return kExitOk;
 }

@@ -524,6 +524,9 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
     // A step nothing can undo (a TTL whose previous value the kernel does
     // not show) runs last, so that no later failure leaves it behind.
     std::vector<Step> steps, last;
+    // Sized once: growing it step by step copied a plan of 10,000 profiles
+    // (40,000 steps) several times over.
+    steps.reserve(bondSteps.size() + ipoibSteps.size() + upSteps.size() + rdmaSteps.size());
     for (auto *v : {&bondSteps, &ipoibSteps, &upSteps, &rdmaSteps})
         for (auto &s : *v)
             (s.undo || s.removed ? steps : last).push_back(std::move(s));
