@@ -497,6 +497,8 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
             return std::move(s).error();
     bondSteps = std::move(planner.steps);
     planner.steps.clear();
+    // A few steps per interface (create, mode, MTU, enslave): sized once.
+    planner.steps.reserve(4 * (desired.ipoib.size() + desired.ethernet.size()));
     // Parents before children.
     for (int pass = 0; pass < 2; pass++)
         for (const auto &x : desired.ipoib)

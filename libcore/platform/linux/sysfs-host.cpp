@@ -136,16 +136,25 @@ Status readPkeys(const std::string &portDir, std::vector<uint16_t> &out)
     auto entries = listDir(dir);
     if (!entries)
         return std::move(entries).error();
+    if (entries->empty())
+        return {};
+    // One lookup of the directory, then one path component per entry (as
+    // the GID tables: a port has 128 P_Key entries or more).
+    UniqueFd dirFd(openConfined(dir.c_str(), O_RDONLY | O_DIRECTORY));
+    if (!dirFd)
+        return readError(-errno, dir);
+    char buf[kMaxAttrSize];
     for (const auto &e : *entries) {
         std::string path = dir + "/" + e;
-        auto text = readAttr(path);
-        if (!text)
-            return std::move(text).error();
-        auto v = parseNumber(*text, path, 16);
+        ssize_t n = readRawAt(dirFd.get(), e.c_str(), buf);
+        if (n < 0)
+            return readError(n, path);
+        std::string text(buf, static_cast<size_t>(n));
+        auto v = parseNumber(text, path, 16);
         if (!v)
             return std::move(v).error();
         if (*v > 0xffff)
-            return malformed(path, *text);
+            return malformed(path, text);
         if (*v != 0)
             out.push_back(static_cast<uint16_t>(*v));
     }
