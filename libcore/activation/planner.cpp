@@ -230,8 +230,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         // A bond that is there already (and not recreated by this plan)
         // takes IPoIB ports only as bond_enslave() allows.
         const model::Bond *b = index_.findBond(x.master);
-        bool planned = std::any_of(desiredBonds_.begin(), desiredBonds_.end(),
-                                   [&](const DesiredBond *d) { return d->ifname == x.master; });
+        bool planned = bondPlanned(x.master);
         if (b && !planned) {
             if (!model::ipoibBondModeSupported(b->mode))
                 return Error(IBNM_ERROR_NOT_SUPPORTED,
