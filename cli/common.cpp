@@ -87,6 +87,16 @@ void Context::leaveStoreToExit()
 #endif
 }
 
+void leaveToExit(PtrArray array)
+{
+#ifndef IBNM_CLI_ASAN
+    // Reachable from a static until the exit: not a leak to a leak checker.
+    static GPtrArray *kept = nullptr;
+    if (kept == nullptr)
+        kept = array.release();
+#endif
+}
+
 IbnmHost *Context::host()
 {
     if (host_)
