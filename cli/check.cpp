@@ -21,10 +21,19 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
-    IbnmInventory *inv = ctx.inventory();
-    if (!inv)
-        return kExitFailed;
     PtrArray all = allConnections(s);
+    // The host as the rules need it for these profiles: its GID tables
+    // only when a netdev the rules ask about has no RDMA device without them.
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    Obj<IbnmInventory> inventory(ibnm_inventory_new(host));
+    ErrorPtr err;
+    if (!ibnm_check_reload_inventory(inventory.get(), all.get(), Out(err))) {
+        printError("%s", err->message);
+        return kExitFailed;
+    }
+    IbnmInventory *inv = inventory.get();
     PtrArray selected(g_ptr_array_new_with_free_func(g_object_unref));
     if (args.empty()) {
         selected = std::move(all);
@@ -77,6 +86,9 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     }
     if (findings->len == 0 && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues)
         std::printf("%s\n", _("No findings: the profiles fit the host."));
+    // As the profile store (Context::leaveStoreToExit): the findings go with
+    // the process, not one by one (50,000 of them).
+    leaveToExit(std::move(findings));
     return rc;
 }
 

@@ -98,6 +98,7 @@ private:
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
     InventoryScope inventoryScope_ = InventoryScope::Whole;
+    mutable std::optional<bool> autoColor_; // --color auto: NO_COLOR and a terminal
 };
 
 struct Command {
@@ -142,6 +143,10 @@ int reportError(const GError *error, const char *usage = nullptr);
 PtrArray allProfiles(IbnmSettings *settings);
 // All stored connections (NMConnection), as the apply functions take them.
 PtrArray allConnections(IbnmSettings *settings);
+// An array the command is done with, left to the process's exit (as
+// Context::leaveStoreToExit(): freeing 50,000 objects one by one is time
+// the exit does not need); freed at once in a sanitizer build.
+void leaveToExit(PtrArray array);
 // Prints an apply report (table, terse or JSON); returns the exit code.
 int printReport(Context &ctx, IbnmApplyReport *report);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.

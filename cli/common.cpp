@@ -87,6 +87,16 @@ void Context::leaveStoreToExit()
 #endif
 }
 
+void leaveToExit(PtrArray array)
+{
+#ifndef IBNM_CLI_ASAN
+    // Reachable from a static until the exit: not a leak to a leak checker.
+    static GPtrArray *kept = nullptr;
+    if (kept == nullptr)
+        kept = array.release();
+#endif
+}
+
 IbnmHost *Context::host()
 {
     if (host_)
@@ -150,8 +160,12 @@ bool Context::colorEnabled() const
     case Color::No: return false;
     case Color::Auto: break;
     }
-    const char *noColor = g_getenv("NO_COLOR");
-    return (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
+    // Asked once a process (a table asks for every row).
+    if (!autoColor_) {
+        const char *noColor = g_getenv("NO_COLOR");
+        autoColor_ = (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
+    }
+    return *autoColor_;
 }
 
 const Command *lookup(const Command *table, const std::string &word)

@@ -65,7 +65,8 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
             connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
-        for (const auto &f : ibnm::rules::checkAll(connections, host, nullptr, standalone)) {
+        auto findings = ibnm::rules::checkAll(connections, host, nullptr, standalone);
+        for (auto &f : findings) {
             std::vector<const char *> related;
             for (const auto &r : f.related)
                 related.push_back(r.c_str());
@@ -75,6 +76,9 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
                                                  f.severity, IBNM_FINDING_MESSAGE, f.message.c_str(),
                                                  IBNM_FINDING_HINT, f.hint.empty() ? nullptr : f.hint.c_str(),
                                                  IBNM_FINDING_RELATED_PROFILES, related.data(), nullptr));
+            // Freed as it is copied: the two forms of 50,000 findings are
+            // not held at once.
+            f = ibnm::rules::Finding{};
         }
     } catch (const std::bad_alloc &) {
         g_error("libibnm: out of memory");
@@ -82,6 +86,42 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
         g_critical("ibnm_check_profiles: %s", e.what());
     }
     return result;
+}
+
+/**
+ * ibnm_check_reload_inventory:
+ * @inventory: an #IbnmInventory with a host
+ * @profiles: (element-type NM.Connection): the profiles that will be checked
+ *   against it (all of them: the rules look at the whole set)
+ * @error: return location for a #GError
+ *
+ * Reads the host as ibnm_inventory_reload() does, for checking @profiles
+ * (ibnm_check_profiles(), ibnm_check_opensm_partitions()): the GID tables
+ * are read only when the rules could ask about a netdev whose RDMA device
+ * only they show (a netdev the profiles name, a bond or an IPoIB interface
+ * without one otherwise), which on a host with many devices is most of what
+ * ibnm_inventory_reload() reads. The findings are those of an inventory
+ * read by ibnm_inventory_reload(); the ports' GID tables may be empty.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
+ *   read (the previous contents stay)
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profiles, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(inventory), FALSE);
+    g_return_val_if_fail(profiles != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    std::vector<NMConnection *> connections;
+    for (guint i = 0; i < profiles->len; i++) {
+        auto *c = static_cast<NMConnection *>(g_ptr_array_index(profiles, i));
+        g_return_val_if_fail(NM_IS_CONNECTION(c), FALSE);
+        connections.push_back(c);
+    }
+    return ibnm::inventoryReloadGidTablesIf(
+        inventory, [&](const ibnm::model::Host &host) { return ibnm::rules::needsGidTables(connections, host); },
+        error);
 }
 
 /**

@@ -6,10 +6,19 @@
 #include "libcore/ibnm-inventory.h"
 #include "libcore/model/host.hpp"
 
+#include <functional>
+
 namespace ibnm {
 
 // The host as last loaded (empty before the first successful reload).
 const model::Host &inventoryHost(IbnmInventory *inventory);
+
+// ibnm_inventory_reload() that reads the GID tables only when `needed`
+// says so of the host read without them (Platform::readHostWithoutGidTables;
+// a platform that read them anyway is not asked): then the host is read
+// again whole, so that the result is ibnm_inventory_reload()'s.
+gboolean inventoryReloadGidTablesIf(IbnmInventory *inventory,
+                                    const std::function<bool(const model::Host &)> &needed, GError **error);
 
 // An inventory holding `host` (no platform behind it): for rules, tests and
 // snapshots taken elsewhere.

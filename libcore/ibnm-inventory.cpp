@@ -149,6 +149,25 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
     });
 }
 
+gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::function<bool(const model::Host &)> &needed,
+                                          GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
+    auto *priv = ibnm_inventory_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        if (!priv->host_)
+            return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("this inventory is a snapshot without a host"));
+        auto &platform = ibnm::hostPlatform(priv->host_.get());
+        auto host = platform.readHostWithoutGidTables();
+        if (host.ok() && !host->withGidTables && needed(*host))
+            host = platform.readHost();
+        if (!host.ok())
+            return std::move(host).error();
+        priv->setModel(std::move(host).value());
+        return {};
+    });
+}
+
 /**
  * ibnm_inventory_reload:
  * @self: an #IbnmInventory

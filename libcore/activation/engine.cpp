@@ -69,6 +69,7 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
 
 void finish(std::vector<Step> &steps, Report &report)
 {
+    report.steps.reserve(report.steps.size() + steps.size());
     for (auto &s : steps) {
         if (s.kernelName && !s.kernelName->empty())
             s.rec.object = *s.kernelName;

@@ -230,8 +230,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         // A bond that is there already (and not recreated by this plan)
         // takes IPoIB ports only as bond_enslave() allows.
         const model::Bond *b = index_.findBond(x.master);
-        bool planned = std::any_of(desiredBonds_.begin(), desiredBonds_.end(),
-                                   [&](const DesiredBond *d) { return d->ifname == x.master; });
+        bool planned = bondPlanned(x.master);
         if (b && !planned) {
             if (!model::ipoibBondModeSupported(b->mode))
                 return Error(IBNM_ERROR_NOT_SUPPORTED,
@@ -497,6 +496,8 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
             return std::move(s).error();
     bondSteps = std::move(planner.steps);
     planner.steps.clear();
+    // A few steps per interface (create, mode, MTU, enslave): sized once.
+    planner.steps.reserve(4 * (desired.ipoib.size() + desired.ethernet.size()));
     // Parents before children.
     for (int pass = 0; pass < 2; pass++)
         for (const auto &x : desired.ipoib)
@@ -524,6 +525,9 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
     // A step nothing can undo (a TTL whose previous value the kernel does
     // not show) runs last, so that no later failure leaves it behind.
     std::vector<Step> steps, last;
+    // Sized once: growing it step by step copied a plan of 10,000 profiles
+    // (40,000 steps) several times over.
+    steps.reserve(bondSteps.size() + ipoibSteps.size() + upSteps.size() + rdmaSteps.size());
     for (auto *v : {&bondSteps, &ipoibSteps, &upSteps, &rdmaSteps})
         for (auto &s : *v)
             (s.undo || s.removed ? steps : last).push_back(std::move(s));

@@ -20,6 +20,8 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ibnm::activation::detail {
 
@@ -124,32 +126,43 @@ public:
 
     // The MTU the bond `name` has once `up` has run: what its profile asks,
     // else what it has, else the driver's default.
+    // The MTU of the first desired bond of that name that sets one, else
+    // the netdev's. Looked up, not scanned: `ibnm check` plans every
+    // profile at once, and a scan of the bonds per port was quadratic.
     unsigned bondMtu(const std::string &name) const
     {
-        for (const auto *b : desiredBonds_)
-            if (b->ifname == name && b->mtu != 0)
-                return b->mtu;
+        if (auto it = desiredBondMtus_.find(name); it != desiredBondMtus_.end())
+            return it->second;
         const auto *nd = index_.findNetdev(name);
         return nd ? nd->mtu : model::kBondDefaultMtu;
     }
 
     void setDesiredBonds(const std::vector<DesiredBond> &bonds)
     {
-        for (const auto &b : bonds)
-            desiredBonds_.push_back(&b);
+        for (const auto &b : bonds) {
+            desiredBondNames_.insert(b.ifname);
+            if (b.mtu != 0)
+                desiredBondMtus_.emplace(b.ifname, b.mtu); // the first stays
+        }
     }
+    // Whether this plan creates (or re-creates) the bond.
+    bool bondPlanned(const std::string &name) const { return desiredBondNames_.count(name) > 0; }
 
     // The RoCE LAG devices the desired bonds make (model::predictRoceLag),
     // by bond: rdma.* keys of such a bond's profile go to that device.
     void predictRoceLags(const Desired &desired)
     {
+        // The Ethernet ports of each bond, in order, found in one pass (a
+        // pass per bond was quadratic in a plan of every profile).
+        std::unordered_map<std::string, std::vector<std::string>> portsOf;
+        if (!desired.bonds.empty())
+            for (const auto &e : desired.ethernet)
+                portsOf[e.master].push_back(e.ifname);
         for (const auto &b : desired.bonds) {
             if (const auto *n = index_.findNetdev(b.ifname); n && !n->rdmaDevice.empty())
                 continue; // in LAG mode already
-            std::vector<std::string> ports;
-            for (const auto &e : desired.ethernet)
-                if (e.master == b.ifname)
-                    ports.push_back(e.ifname);
+            auto it = portsOf.find(b.ifname);
+            const std::vector<std::string> ports = it == portsOf.end() ? std::vector<std::string>{} : it->second;
             if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
                 // Built on the card's first function (the lower PCI address).
                 const model::Device *first = nullptr;
@@ -201,7 +214,8 @@ private:
     const model::HostIndex &index_;
     Report &report_;
     bool rdmaOnly_ = false;
-    std::vector<const DesiredBond *> desiredBonds_;
+    std::unordered_set<std::string> desiredBondNames_;
+    std::unordered_map<std::string, unsigned> desiredBondMtus_;
     std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
 };
 

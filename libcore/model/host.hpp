@@ -165,6 +165,10 @@ struct Host {
     std::vector<IpoibNetdev> ipoib;
     std::vector<Bond> bonds;
     std::vector<SoftLink> softLinks;
+    // false: read without the GID tables (Platform::readHostWithoutGidTables):
+    // every port's gids empty, and the netdevs that only GID entries map
+    // (a VLAN on a RoCE port, a RoCE LAG bond) without an RDMA device.
+    bool withGidTables = true;
 
     const Device *findDevice(const std::string &name) const { return findByName(devices, name); }
     const Netdev *findNetdev(const std::string &name) const { return findByName(netdevs, name); }

@@ -28,7 +28,18 @@ Status validatePkey(long pkey)
 std::string childName(const std::string &parent, uint16_t pkey, ChildNaming naming)
 {
     uint16_t shown = naming == ChildNaming::FullMembershipBit ? fullMembership(pkey) : pkey;
-    return strprintf("%s.%04x", parent.c_str(), unsigned(shown)).substr(0, kIfNameMax);
+    // "%s.%04x", cut to the kernel's limit (check names every child: no
+    // printf for each).
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string name;
+    name.reserve(parent.size() + 5);
+    name += parent;
+    name += '.';
+    for (int shift = 12; shift >= 0; shift -= 4)
+        name += kHex[(shown >> shift) & 0xf];
+    if (name.size() > kIfNameMax)
+        name.resize(kIfNameMax);
+    return name;
 }
 
 std::vector<std::string> childNames(const std::string &parent, uint16_t pkey)

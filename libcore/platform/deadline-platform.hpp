@@ -22,6 +22,7 @@ public:
     Result<UniqueFd> lockActivations() override { return inner_.lockActivations(); }
     Result<model::Host> readHost() override { return inner_.readHost(); }
     Result<model::Host> readGidTables() override { return inner_.readGidTables(); }
+    Result<model::Host> readHostWithoutGidTables() override { return inner_.readHostWithoutGidTables(); }
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;

@@ -68,6 +68,14 @@ public:
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;
 
+    // readHost() without the GID tables: every port's gids empty, and a
+    // netdev that only a GID entry names (a VLAN on a RoCE port, an rxe's
+    // netdev on some kernels, a RoCE LAG bond) without its RDMA device and
+    // port. What the profile rules need when none of those netdevs is one
+    // they ask about (rules::needsGidTables()); on a large host the GID
+    // files are most of what readHost() reads. By default readHost().
+    virtual Result<model::Host> readHostWithoutGidTables() { return readHost(); }
+
     // The RDMA devices with their port numbers and GID tables (index, GID,
     // type, netdev) and nothing else: what `ibnm rdma gid show` needs,
     // without reading every netdev and attribute of a large host. The

@@ -147,9 +147,11 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
         }
     }
     auto naming = host ? host->childNaming : model::ChildNaming::Upstream;
-    std::string kernelName = model::childName(parent, pkey, naming);
-    std::string nmName = model::nmChildName(parent, pkey);
+    // The names are asked for only where a finding needs them (libnm's
+    // takes a setting object): every child of a large store comes here.
     if (!(pkey & model::kFullMembership)) {
+        std::string kernelName = model::childName(parent, pkey, naming);
+        std::string nmName = model::nmChildName(parent, pkey);
         bool mismatch = kernelName != nmName && nm_connection_get_interface_name(c) == nullptr;
         uint16_t full = model::fullMembership(pkey);
         std::string message =
@@ -166,11 +168,13 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
         out.push_back(make(c, "infiniband.p-key", mismatch ? IBNM_SEVERITY_WARNING : IBNM_SEVERITY_INFO,
                            message, hint));
     }
-    std::string untruncated = strprintf("%s.%04x", parent.c_str(), unsigned(pkey));
-    if (untruncated.size() > model::kIfNameMax && nm_connection_get_interface_name(c) == nullptr)
+    // "<parent>.%04x" is the parent and five characters.
+    if (parent.size() + 5 > model::kIfNameMax && nm_connection_get_interface_name(c) == nullptr) {
+        std::string untruncated = strprintf("%s.%04x", parent.c_str(), unsigned(pkey));
         out.push_back(make(c, "connection.interface-name", IBNM_SEVERITY_INFO,
                            strprintf(_("connection.interface-name: the kernel cuts '%s' to 15 characters: '%s'"),
-                                     untruncated.c_str(), nmName.c_str())));
+                                     untruncated.c_str(), model::nmChildName(parent, pkey).c_str())));
+    }
 }
 
 } // namespace

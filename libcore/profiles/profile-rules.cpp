@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <unordered_set>
 #include <optional>
 
 namespace ibnm::rules {
@@ -81,6 +82,34 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
             out.push_back(finding(profiles[bad - 1], *e));
         }
     return out;
+}
+
+bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Host &host)
+{
+    // The netdevs a GID entry could give an RDMA device (a netdev that has
+    // one keeps it: sysfs::mapNetdevsByGids). The rules look a netdev up by
+    // a name a profile gives, or find it another way: a bond by the host's
+    // list (model::roceLags), an IPoIB interface by a profile's MAC address.
+    const model::HostIndex index(host);
+    std::unordered_set<std::string> unmapped;
+    for (const auto &n : host.netdevs) {
+        if (!n.rdmaDevice.empty())
+            continue;
+        if (n.kind == "bond" || index.findBond(n.name) || index.findIpoib(n.name))
+            return true;
+        unmapped.insert(n.name);
+    }
+    if (unmapped.empty())
+        return false;
+    for (NMConnection *c : profiles) {
+        std::string names[] = {ifnameOf(c), masterOf(c), {}};
+        if (auto *ib = nm_connection_get_setting_infiniband(c))
+            names[2] = str(nm_setting_infiniband_get_parent(ib));
+        for (const auto &name : names)
+            if (!name.empty() && unmapped.count(name))
+                return true;
+    }
+    return false;
 }
 
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,

@@ -72,6 +72,13 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
                                bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
 
+// Whether the rules and the planner, checking `profiles` against `host` as
+// read without the GID tables (model::Host::withGidTables false), could ask
+// for the RDMA device of a netdev that only the GID tables map: one that
+// has none and that a profile names (interface, parent, master), or a
+// bond (RoCE LAG) or an IPoIB interface (found by a profile's MAC) without one.
+bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Host &host);
+
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
                               const std::vector<NMConnection *> *context = nullptr, bool standalone = false);

@@ -9,6 +9,7 @@
 #include "libcore/ibnm-inventory-types-private.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
+#include "tests/profiles/profile-test-util.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest-spi.h>
@@ -321,6 +322,69 @@ TEST(InventoryApi, GidTablesAloneFromASysfsDump)
     EXPECT_STREQ(ibnm_gid_get_ipv4(last), "193.168.1.70");
     GPtrArrayPtr ipoib(ibnm_inventory_get_ipoib_interfaces(inv.get()));
     EXPECT_EQ(ipoib->len, 0u) << "no netdev is read";
+}
+
+namespace {
+
+// Every finding of ibnm_check_profiles(), one line each.
+std::string findingsText(GPtrArray *profiles, IbnmInventory *inv)
+{
+    GPtrArrayPtr findings(ibnm_check_profiles_standalone(profiles, inv, TRUE));
+    std::string s;
+    for (guint i = 0; i < findings->len; i++) {
+        auto *f = IBNM_FINDING(g_ptr_array_index(findings.get(), i));
+        s += std::string(ibnm_finding_get_profile_id(f)) + " " + ibnm_finding_get_property(f) + " " +
+             std::to_string(ibnm_finding_get_severity(f)) + " " + ibnm_finding_get_message(f) + "\n";
+    }
+    return s;
+}
+
+guint gidCount(IbnmInventory *inv)
+{
+    IbnmRdmaPort *port = ibnm_rdma_device_get_port(ibnm_inventory_find_device(inv, "mlx5_0"), 1);
+    return port ? ibnm_rdma_port_get_gids(port)->len : 0;
+}
+
+} // namespace
+
+// `ibnm check` reads the GID tables only when a rule needs them: p4p1.100
+// (a VLAN on the RoCE port) has an RDMA device only through its GID
+// entries. A profile of it still finds its device, and every finding is the
+// one an inventory read whole gives; profiles that name no such netdev
+// leave the tables unread, with the same findings.
+TEST(InventoryApi, CheckReadsTheGidTablesOnlyWhenARuleNeedsThem)
+{
+    ibnm::test::TempDir dir;
+    ibnm::test::sysfs::writeMlx5Roce(dir);
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_host_new_sysfs_dump(dir.path().c_str(), nullptr));
+    ASSERT_TRUE(host);
+    auto whole = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+    GErrorPtr err;
+    ASSERT_TRUE(ibnm_inventory_reload(whole.get(), outPtr(err))) << err->message;
+    ASSERT_EQ(gidCount(whole.get()), 6u);
+
+    struct Case {
+        const char *ifname;
+        bool gidTablesRead;
+    } cases[] = {{"p4p1", false}, {"p4p1.100", true}, {"p4p1.200", false}};
+    for (const auto &c : cases) {
+        SCOPED_TRACE(c.ifname);
+        auto p = ibnm::test::mustProfile({"type", "ethernet", "con-name", "roce", "ifname", c.ifname, "ipv4.method",
+                                          "disabled", "ipv6.method", "disabled", "rdma.roce-mode", "v2",
+                                          "rdma.roce-tos", "106"});
+        ASSERT_TRUE(p);
+        GPtrArrayPtr profiles(g_ptr_array_new());
+        g_ptr_array_add(profiles.get(), ibnm::test::connectionOf(p.get()));
+        auto lazy = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+        ASSERT_TRUE(ibnm_check_reload_inventory(lazy.get(), profiles.get(), outPtr(err))) << err->message;
+        EXPECT_EQ(gidCount(lazy.get()), c.gidTablesRead ? 6u : 0u);
+        std::string found = findingsText(profiles.get(), lazy.get());
+        EXPECT_EQ(found, findingsText(profiles.get(), whole.get()));
+        // Without its GID entries p4p1.100 would have "no RDMA device".
+        EXPECT_EQ(found.find("no RDMA device is behind"), std::string::npos) << found;
+        bool missing = found.find("no interface p4p1.200 on this host") != std::string::npos;
+        EXPECT_EQ(missing, std::string(c.ifname) == "p4p1.200") << found;
+    }
 }
 
 TEST(InventoryApi, CallerMistakesAreCriticals)

@@ -637,3 +637,53 @@ TEST(CheckPlan, TogetherTheProfileThatMakesThePlanFailIsInvolved)
             << dump(fs);
     }
 }
+
+// What check reads the GID tables for (ibnm_check_reload_inventory): a
+// netdev without an RDMA device that a profile names (interface, parent,
+// master), or that the rules find without a name (a bond: RoCE LAG; an IPoIB
+// interface: by MAC). A netdev with a device, or one no rule asks about,
+// needs none.
+TEST(ProfileRules, GidTablesOnlyForNetdevsTheRulesAskAbout)
+{
+    ibnm::model::Host host;
+    host.withGidTables = false;
+    ibnm::model::Netdev mapped;
+    mapped.name = "eth0";
+    mapped.type = 1;
+    mapped.rdmaDevice = "mlx5_0";
+    mapped.rdmaPort = 1;
+    ibnm::model::Netdev vlan;
+    vlan.name = "eth0.100";
+    vlan.type = 1;
+    vlan.kind = "vlan";
+    host.netdevs = {mapped, vlan};
+    auto onEth0 = mustProfile({"type", "ethernet", "con-name", "a", "ifname", "eth0", "rdma.roce-mode", "v2"});
+    auto onVlan = mustProfile({"type", "ethernet", "con-name", "b", "ifname", "eth0.100", "rdma.roce-mode", "v2"});
+    auto port = mustProfile({"type", "ethernet", "con-name", "c", "ifname", "eth1", "master", "eth0.100",
+                             "slave-type", "bond"});
+    auto child = mustProfile({"type", "infiniband", "con-name", "d", "parent", "eth0.100", "p-key", "0x8002"});
+    EXPECT_FALSE(ibnm::rules::needsGidTables({}, host));
+    EXPECT_FALSE(ibnm::rules::needsGidTables(connections({onEth0}), host));
+    EXPECT_TRUE(ibnm::rules::needsGidTables(connections({onVlan}), host));
+    EXPECT_TRUE(ibnm::rules::needsGidTables(connections({port}), host));
+    EXPECT_TRUE(ibnm::rules::needsGidTables(connections({child}), host));
+
+    ibnm::model::Host withBond = host;
+    ibnm::model::Netdev bond;
+    bond.name = "bond0";
+    bond.kind = "bond";
+    withBond.netdevs.push_back(bond);
+    EXPECT_TRUE(ibnm::rules::needsGidTables(connections({onEth0}), withBond));
+    withBond.netdevs.back().rdmaDevice = "mlx5_bond_0";
+    EXPECT_FALSE(ibnm::rules::needsGidTables(connections({onEth0}), withBond));
+
+    ibnm::model::Host withIpoib = host;
+    ibnm::model::Netdev ib;
+    ib.name = "ib0";
+    ib.type = 32;
+    withIpoib.netdevs.push_back(ib);
+    ibnm::model::IpoibNetdev ipoib;
+    ipoib.name = "ib0";
+    withIpoib.ipoib.push_back(ipoib);
+    EXPECT_TRUE(ibnm::rules::needsGidTables(connections({onEth0}), withIpoib));
+}

@@ -127,6 +127,12 @@ public:
             return readSysfsHost(options_, true);
         return call(&Platform::readHost);
     }
+    Result<model::Host> readHostWithoutGidTables() override
+    {
+        if (sysfsAlone())
+            return readSysfsHost(options_, false);
+        return call(&Platform::readHostWithoutGidTables);
+    }
     Result<model::Host> readGidTables() override
     {
         if (sysfsAlone())

@@ -92,6 +92,7 @@ public:
     Result<UniqueFd> lockActivations() override;
     Result<model::Host> readHost() override;
     Result<model::Host> readGidTables() override;
+    Result<model::Host> readHostWithoutGidTables() override;
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;
@@ -148,6 +149,8 @@ private:
     // Every GID table read once: through verbs when useVerbs, from sysfs for
     // the devices verbs could not read.
     Status readGidTablesOnce(model::Host &host);
+    // readHost(), with or without the GID tables and the netdevs they map.
+    Result<model::Host> readHost(bool gidTables);
     // What a change of one link needs: the platform writable, an rtnetlink
     // socket, and the link by name (in that order of errors).
     struct LinkTarget {

@@ -42,11 +42,22 @@ unsigned mtuBytes(ibv_mtu mtu)
 
 Result<model::Host> LinuxPlatform::readHost()
 {
+    return readHost(true);
+}
+
+Result<model::Host> LinuxPlatform::readHostWithoutGidTables()
+{
+    return readHost(false);
+}
+
+Result<model::Host> LinuxPlatform::readHost(bool gidTables)
+{
     // With verbs the GID tables come from ibv_query_gid_table(), read once
     // below, not from sysfs as well.
-    auto host = readSysfsHost(options_, !options_.useVerbs);
+    auto host = readSysfsHost(options_, gidTables && !options_.useVerbs);
     if (!host)
         return host;
+    host->withGidTables = gidTables || options_.useVerbs;
 
     if (options_.useNetlink) {
         if (auto st = overlayRtnetlink(*host); !st)
@@ -55,6 +66,8 @@ Result<model::Host> LinuxPlatform::readHost()
             if (auto st = overlayRdmaNetlink(*host); !st)
                 return std::move(st).error();
     }
+    // Through verbs the GID tables come with the port MTUs the rules need,
+    // one query per device: read with or without gidTables.
     if (options_.useVerbs) {
         if (auto st = readGidTablesOnce(*host); !st)
             return std::move(st).error();

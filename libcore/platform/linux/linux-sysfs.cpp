@@ -73,6 +73,7 @@ Result<model::Host> readSysfsHost(const LinuxOptions &options, bool gidTables)
     auto host = sysfs::readHost(ro);
     if (!host)
         return host;
+    host->withGidTables = gidTables;
     if (!options.readOnly) {
         utsname u;
         if (uname(&u) == 0)
