@@ -131,13 +131,15 @@ int cmdApply(Context &ctx, const Args &args)
     const char *storeDir = ctx.options.keyfileDir.empty() ? nullptr : ctx.options.keyfileDir.c_str();
     PtrArray changes;
     GStrvPtr recordedNotes;
+    CharPtr storeState;
     if (storeDir && !ctx.options.dryRun) {
         IbnmHost *host = ctx.host();
         if (!host)
             return kExitFailed;
         CharPtr reason;
         gboolean answered = ibnm_state_apply_recorded_private(host, storeDir, text.data(), gssize(text.size()), flags,
-                                                              Out(changes), Out(recordedNotes), Out(reason));
+                                                              Out(changes), Out(recordedNotes), Out(reason),
+                                                              Out(storeState));
         // IBNM_DEBUG=apply-record: whether the record answered (debug text,
         // for tests and bug reports).
         if (const char *debug = g_getenv("IBNM_DEBUG"); debug && std::strstr(debug, "apply-record"))
@@ -158,8 +160,8 @@ int cmdApply(Context &ctx, const Args &args)
         return kExitFailed;
     Obj<IbnmApplyReport> down, up;
     gboolean ok = ibnm_state_apply_private(s, host, text.data(), gssize(text.size()),
-                                           file == "-" ? "stdin" : file.c_str(), flags, storeDir, Out(changes),
-                                           Out(down), Out(up), Out(err));
+                                           file == "-" ? "stdin" : file.c_str(), flags, storeDir, storeState.get(),
+                                           Out(changes), Out(down), Out(up), Out(err));
     bool changed = reportChanges(down.get()) || reportChanges(up.get());
     for (guint i = 0; changes && i < changes->len; i++)
         changed = changed ||

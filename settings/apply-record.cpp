@@ -79,7 +79,31 @@ Key Key::of(std::string_view document, unsigned flags)
     k.flags = flags;
     k.uid = unsigned(getuid());
     k.version = PACKAGE_VERSION;
+    for (const char *const *l = g_get_language_names(); l && *l; l++)
+        k.language += std::string(*l) + ":";
     return k;
+}
+
+std::string StoreIdentity::encode() const
+{
+    return digest + " " + std::to_string(newestNs) + " " + std::to_string(takenNs);
+}
+
+std::optional<StoreIdentity> StoreIdentity::decode(const std::string &text)
+{
+    GStrvPtr parts(g_strsplit(text.c_str(), " ", -1));
+    if (g_strv_length(parts.get()) != 3)
+        return std::nullopt;
+    StoreIdentity id;
+    id.digest = parts.get()[0];
+    guint64 newest = 0, taken = 0;
+    if (id.digest.size() != 64 ||
+        !g_ascii_string_to_unsigned(parts.get()[1], 10, 0, G_MAXINT64, &newest, nullptr) ||
+        !g_ascii_string_to_unsigned(parts.get()[2], 10, 0, G_MAXINT64, &taken, nullptr))
+        return std::nullopt;
+    id.newestNs = int64_t(newest);
+    id.takenNs = int64_t(taken);
+    return id;
 }
 
 // A new field of model::Host (libcore/model/host.hpp) must be added here:
@@ -141,12 +165,14 @@ std::string hostDigest(const model::Host &h)
 
 Result<StoreIdentity> storeIdentity(const std::string &dir)
 {
+    const int64_t taken = g_get_real_time() * 1000;
     struct stat st {};
     if (lstat(dir.c_str(), &st) != 0)
         return Error::fromErrno(errno, dir);
     if (!S_ISDIR(st.st_mode))
         return Error(IBNM_ERROR_FAILED, dir + ": not a directory");
     StoreIdentity id;
+    id.takenNs = taken;
     auto line = [&id](Canon &c, const std::string &name, const struct stat &s) {
         c.str(name).num(uint64_t(s.st_dev)).num(uint64_t(s.st_ino)).num(s.st_mode).num(uint64_t(s.st_size));
         c.num(uint64_t(ns(s.st_mtim))).num(uint64_t(ns(s.st_ctim)));
@@ -195,6 +221,7 @@ std::string formatRecord(const Record &r)
     GKeyFilePtr kf(g_key_file_new());
     GKeyFile *k = kf.get();
     g_key_file_set_string(k, "record", "version", r.key.version.c_str());
+    g_key_file_set_string(k, "record", "language", r.key.language.c_str());
     g_key_file_set_string(k, "record", "document", r.key.document.c_str());
     g_key_file_set_uint64(k, "record", "flags", r.key.flags);
     g_key_file_set_uint64(k, "record", "uid", r.key.uid);
@@ -272,6 +299,7 @@ std::optional<Record> parseRecord(std::string_view text)
         return out;
     };
     r.key.version = str("record", "version");
+    r.key.language = str("record", "language");
     r.key.document = str("record", "document");
     r.key.flags = unsigned(num("record", "flags"));
     r.key.uid = unsigned(num("record", "uid"));
@@ -319,6 +347,8 @@ const char *keyMismatch(const Record &r, const Key &key)
         return "other flags";
     if (r.key.uid != key.uid)
         return "another user";
+    if (r.key.language != key.language)
+        return "another language";
     return nullptr;
 }
 
@@ -351,7 +381,7 @@ std::string recordPath(IbnmHost *host)
     return dir ? std::string(dir) + "/" + kRecordFile : std::string();
 }
 
-std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why)
+std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const Key &key, std::string *why)
 {
     auto decline = [why](std::string reason) -> std::optional<Outcome> {
         if (why)
@@ -359,7 +389,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const
         return std::nullopt;
     };
     std::string path = recordPath(host);
-    if (path.empty() || storeDir.empty())
+    if (path.empty())
         return decline("no place for a record");
     GCharPtr text;
     gsize len = 0;
@@ -371,12 +401,11 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const
     // The cheap parts first: most declines cost no host read.
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
-    auto store = storeIdentity(storeDir);
-    if (!store)
-        return decline("the keyfile store cannot be read");
     auto active = fileDigest(apply::activeRecordPath(host));
     if (!active)
         return decline("the active-profile record cannot be read");
+    if (auto early = match(*record, key, store, *active, record->host, why); !early)
+        return early;
     // The host read as a real apply reads it: under the activation lock, so
     // that a half-done apply of another process is not taken as settled.
     auto &platform = hostPlatform(host);
@@ -386,27 +415,26 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const
     auto snapshot = platform.readHost();
     if (!snapshot)
         return decline("the host cannot be read");
-    return match(*record, key, *store, *active, hostDigest(*snapshot), why);
+    return match(*record, key, store, *active, hostDigest(*snapshot), why);
 }
 
-void write(IbnmHost *host, const std::string &storeDir, const Key &key, const std::string &hostDigest,
+void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,
            const Outcome &outcome)
 {
     std::string path = recordPath(host);
-    if (path.empty() || storeDir.empty())
+    if (path.empty())
         return;
     Record r;
     r.key = key;
     r.host = hostDigest;
     r.outcome = outcome;
-    r.statTakenNs = g_get_real_time() * 1000;
-    auto store = storeIdentity(storeDir);
+    r.store = store.digest;
+    r.statTakenNs = store.takenNs;
     auto active = fileDigest(apply::activeRecordPath(host));
-    if (!store || !active) {
+    if (!active) {
         forget(host);
         return;
     }
-    r.store = store->digest;
     r.active = *active;
     GCharPtr dir(g_path_get_dirname(path.c_str()));
     g_mkdir_with_parents(dir.get(), 0755);

@@ -56,13 +56,19 @@ struct Key {
     unsigned flags = 0;   // IbnmApplyFlags
     unsigned uid = 0;     // the caller (the store's required owner)
     std::string version;  // ibnm's PACKAGE_VERSION
+    std::string language; // the languages messages are in (the notes are translated)
     static Key of(std::string_view document, unsigned flags);
 };
 
-// The keyfile directory as stat() sees it.
+// The keyfile directory as stat() sees it, taken before the store is loaded
+// (git's order: a change while the apply runs makes the next one differ).
 struct StoreIdentity {
     std::string digest;   // SHA-256 of the canonical stat lines
     int64_t newestNs = 0; // the latest mtime or ctime of the entries and the directory
+    int64_t takenNs = 0;  // wall clock (ns) before the first stat()
+    // As the CLI carries it from the lookup to the apply: "digest newest taken".
+    std::string encode() const;
+    static std::optional<StoreIdentity> decode(const std::string &text);
 };
 
 struct Record {
@@ -102,11 +108,12 @@ std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentit
 // record's), or "" when it has none.
 std::string recordPath(IbnmHost *host);
 
-// The whole lookup: the record of `host`, the store `storeDir`, the host read
-// now (under the activation lock). Declines with `why` set.
-std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why);
-// Writes the record (best effort: bookkeeping fails nothing).
-void write(IbnmHost *host, const std::string &storeDir, const Key &key, const std::string &hostDigest,
+// The whole lookup: the record of `host`, the store as `store` found it, the
+// host read now (under the activation lock). Declines with `why` set.
+std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const Key &key, std::string *why);
+// Writes the record (best effort: bookkeeping fails nothing): the store as
+// `store` found it before it was loaded, the host the apply verified.
+void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,
            const Outcome &outcome);
 // Removes the record of `host`.
 void forget(IbnmHost *host);

@@ -276,13 +276,13 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(text != nullptr, FALSE);
-    return ibnm_state_apply_private(settings, host, text, length, filename, flags, nullptr, changes, down_report,
-                                    up_report, error);
+    return ibnm_state_apply_private(settings, host, text, length, filename, flags, nullptr, nullptr, changes,
+                                    down_report, up_report, error);
 }
 
 gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
                                   const char *filename, IbnmApplyFlags flags, const char *store_dir,
-                                  GPtrArray **changes, IbnmApplyReport **down_report, IbnmApplyReport **up_report,
+                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report, IbnmApplyReport **up_report,
                                   GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
@@ -292,6 +292,9 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
     bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
     bool record = store_dir != nullptr && !dryRun;
     bool recorded = false;
+    std::optional<noop::StoreIdentity> store;
+    if (record && store_state)
+        store = noop::StoreIdentity::decode(store_state);
     // The host each apply run verified with no step to take (under its
     // activation lock), digested for the record.
     std::vector<std::string> settledHosts;
@@ -411,7 +414,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
                                 [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
                     settledHosts.size() == runs && settledHosts.front() == settledHosts.back();
         const char *const *warnings = ibnm_settings_get_load_warnings(settings);
-        if (record && noop && (warnings == nullptr || *warnings == nullptr)) {
+        if (record && store && noop && (warnings == nullptr || *warnings == nullptr)) {
             noop::Outcome outcome;
             for (guint i = 0; i < wrapped->len; i++) {
                 auto *p = ibnm_state_change_priv(IBNM_STATE_CHANGE(g_ptr_array_index(wrapped.get(), i)));
@@ -420,7 +423,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             for (IbnmApplyReport *r : {downRep.get(), upRep.get()})
                 for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
                     outcome.notes.emplace_back(*n);
-            noop::write(host, store_dir, noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
+            noop::write(host, *store, noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
                                                        unsigned(flags)),
                         settledHosts.front(), outcome);
             recorded = true;
@@ -435,7 +438,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
 
 gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir, const char *text, gssize length,
                                            IbnmApplyFlags flags, GPtrArray **changes, char ***notes,
-                                           char **reason)
+                                           char **reason, char **store_state)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(store_dir != nullptr && text != nullptr, FALSE);
@@ -448,10 +451,18 @@ gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir
     std::optional<noop::Outcome> outcome;
     std::string why;
     try {
-        outcome = noop::lookup(host, store_dir,
-                               noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
-                                             unsigned(flags)),
-                               &why);
+        // The store first, before anything reads it (git's order).
+        auto store = noop::storeIdentity(store_dir);
+        if (!store) {
+            why = "the keyfile store cannot be read";
+        } else {
+            if (store_state)
+                *store_state = g_strdup(store->encode().c_str());
+            outcome = noop::lookup(
+                host, *store,
+                noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)), unsigned(flags)),
+                &why);
+        }
     } catch (const std::exception &e) {
         why = e.what();
     }

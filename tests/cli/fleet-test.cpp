@@ -522,6 +522,10 @@ TEST(CliApplyRecord, ASecondNoOpApplyAnswersFromTheRecordWithTheFullPathsOutput)
     EXPECT_EQ(recordSaid(dry), "(nothing)");
     EXPECT_TRUE(parseJson(dry.out).get("dry-run")->b);
     EXPECT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // Messages in another language (the notes are translated).
+    Result fr = cli.run({"-j", "apply", "-"}, kTwoChildren, {{"IBNM_DEBUG", "apply-record"}, {"LANGUAGE", "fr"}});
+    EXPECT_EQ(recordSaid(fr), "declined: another language");
+    EXPECT_FALSE(parseJson(fr.out).get("changed")->b) << fr.out;
 }
 
 TEST(CliApplyRecord, AnEditedAddedOrRemovedKeyfileDeclines)

@@ -203,6 +203,8 @@ TEST(ApplyRecordFormat, RoundTrips)
     EXPECT_EQ(back->key.version, PACKAGE_VERSION);
     EXPECT_EQ(back->key.flags, r.key.flags);
     EXPECT_EQ(back->key.uid, r.key.uid);
+    EXPECT_EQ(back->key.language, r.key.language);
+    EXPECT_FALSE(r.key.language.empty());
     EXPECT_EQ(back->store, r.store);
     EXPECT_EQ(back->statTakenNs, r.statTakenNs);
     EXPECT_EQ(back->host, r.host);
@@ -257,6 +259,9 @@ TEST(ApplyRecordMatch, AnswersOnlyWhenEveryPartMatches)
     other = r.key;
     other.uid = r.key.uid + 1;
     declines(other, store, r.active, r.host, "another user");
+    other = r.key;
+    other.language = "de_DE.UTF-8:de:C:";
+    declines(other, store, r.active, r.host, "another language");
     declines(r.key, {std::string(64, 'c'), store.newestNs}, r.active, r.host, "the keyfile store changed");
     declines(r.key, store, "absent2", r.host, "the active-profile record changed");
     declines(r.key, store, r.active, std::string(64, 'd'), "the host changed");
@@ -316,6 +321,16 @@ TEST(ApplyRecordStore, SeesEveryChangeOfTheDirectory)
     ASSERT_TRUE(old);
     // (ctime is the time of the utimensat(): now.)
     EXPECT_GE(old->newestNs, (g_get_real_time() - 60 * G_USEC_PER_SEC) * 1000);
+
+    // As the CLI carries it.
+    auto decoded = StoreIdentity::decode(old->encode());
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->digest, old->digest);
+    EXPECT_EQ(decoded->newestNs, old->newestNs);
+    EXPECT_EQ(decoded->takenNs, old->takenNs);
+    EXPECT_GE(old->takenNs, old->newestNs - 1000000000LL);
+    EXPECT_FALSE(StoreIdentity::decode("x 1 2"));
+    EXPECT_FALSE(StoreIdentity::decode(old->digest + " 1"));
 
     // What the record cannot vouch for is an error.
     tmp.mkdir("kf/sub");
