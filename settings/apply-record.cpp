@@ -24,9 +24,6 @@ namespace ibnm::settings::noop {
 namespace {
 
 constexpr int64_t kNsPerSecond = 1000000000;
-// The file system's timestamp granularity the racy rule allows for (one
-// second: the coarsest of the file systems a store lives on).
-constexpr int64_t kRacyWindowNs = kNsPerSecond;
 constexpr const char kSeal[] = "\n[seal]\ndigest=";
 constexpr const char kRecordFile[] = "apply-noop-record";
 
@@ -86,23 +83,31 @@ Key Key::of(std::string_view document, unsigned flags)
 
 std::string StoreIdentity::encode() const
 {
-    return digest + " " + std::to_string(newestNs) + " " + std::to_string(takenNs);
+    std::string out = digest + "\n" + std::to_string(takenNs) + "\n";
+    for (const auto &c : content)
+        out += c.second + " " + c.first + "\n";
+    return out;
 }
 
 std::optional<StoreIdentity> StoreIdentity::decode(const std::string &text)
 {
-    GStrvPtr parts(g_strsplit(text.c_str(), " ", -1));
-    if (g_strv_length(parts.get()) != 3)
+    GStrvPtr lines(g_strsplit(text.c_str(), "\n", -1));
+    guint n = g_strv_length(lines.get());
+    // digest, time, the entries, and "" after the last newline.
+    if (n < 3 || *lines.get()[n - 1] != '\0')
         return std::nullopt;
     StoreIdentity id;
-    id.digest = parts.get()[0];
-    guint64 newest = 0, taken = 0;
-    if (id.digest.size() != 64 ||
-        !g_ascii_string_to_unsigned(parts.get()[1], 10, 0, G_MAXINT64, &newest, nullptr) ||
-        !g_ascii_string_to_unsigned(parts.get()[2], 10, 0, G_MAXINT64, &taken, nullptr))
+    id.digest = lines.get()[0];
+    guint64 taken = 0;
+    if (id.digest.size() != 64 || !g_ascii_string_to_unsigned(lines.get()[1], 10, 0, G_MAXINT64, &taken, nullptr))
         return std::nullopt;
-    id.newestNs = int64_t(newest);
     id.takenNs = int64_t(taken);
+    for (guint i = 2; i + 1 < n; i++) {
+        std::string line = lines.get()[i];
+        if (line.size() < 66 || line[64] != ' ')
+            return std::nullopt;
+        id.content.emplace_back(line.substr(65), line.substr(0, 64));
+    }
     return id;
 }
 
@@ -163,7 +168,7 @@ std::string hostDigest(const model::Host &h)
     return sha256(hostCanonicalText(h));
 }
 
-Result<StoreIdentity> storeIdentity(const std::string &dir)
+Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
 {
     const int64_t taken = g_get_real_time() * 1000;
     struct stat st {};
@@ -173,11 +178,12 @@ Result<StoreIdentity> storeIdentity(const std::string &dir)
         return Error(IBNM_ERROR_FAILED, dir + ": not a directory");
     StoreIdentity id;
     id.takenNs = taken;
-    auto line = [&id](Canon &c, const std::string &name, const struct stat &s) {
-        c.str(name).num(uint64_t(s.st_dev)).num(uint64_t(s.st_ino)).num(s.st_mode).num(uint64_t(s.st_size));
-        c.num(uint64_t(ns(s.st_mtim))).num(uint64_t(ns(s.st_ctim)));
-        id.newestNs = std::max({id.newestNs, ns(s.st_mtim), ns(s.st_ctim)});
+    auto line = [](Canon &c, const std::string &name, const struct stat &s) {
+        c.str(name).num(uint64_t(s.st_dev)).num(uint64_t(s.st_ino)).num(s.st_mode).num(s.st_uid).num(s.st_gid);
+        c.num(uint64_t(s.st_size)).num(uint64_t(ns(s.st_mtim))).num(uint64_t(ns(s.st_ctim)));
     };
+    // (The directory's own times need no content check: its entries, the
+    // content a change of it could hide, are each in the digest.)
     Canon c;
     line(c, ".", st);
     GErrorPtr err;
@@ -197,7 +203,15 @@ Result<StoreIdentity> storeIdentity(const std::string &dir)
         // What the store would follow or descend into is not this record's.
         if (!S_ISREG(es.st_mode))
             return Error(IBNM_ERROR_FAILED, path + ": not a regular file");
+        if (n.find('\n') != std::string::npos)
+            return Error(IBNM_ERROR_FAILED, path + ": a newline in the name");
         line(c, n, es);
+        if (std::max(ns(es.st_mtim), ns(es.st_ctim)) >= racySinceNs) {
+            auto bytes = fileDigest(path);
+            if (!bytes || *bytes == "absent")
+                return Error(IBNM_ERROR_IO, path + ": cannot be read");
+            id.content.emplace_back(n, *bytes);
+        }
     }
     id.digest = sha256(c.take());
     return id;
@@ -229,7 +243,11 @@ std::string formatRecord(const Record &r)
     g_key_file_set_int64(k, "record", "stat-taken-ns", r.statTakenNs);
     g_key_file_set_string(k, "record", "host", r.host.c_str());
     g_key_file_set_string(k, "record", "active", r.active.c_str());
-    std::vector<const char *> interfaces, states, profiles, notes;
+    std::vector<const char *> interfaces, states, profiles, notes, racyNames, racyContent;
+    for (const auto &e : r.racy) {
+        racyNames.push_back(e.first.c_str());
+        racyContent.push_back(e.second.c_str());
+    }
     std::vector<gboolean> hasProfile;
     for (const auto &c : r.outcome.changes) {
         interfaces.push_back(c.interface.c_str());
@@ -240,8 +258,11 @@ std::string formatRecord(const Record &r)
     for (const auto &n : r.outcome.notes)
         notes.push_back(n.c_str());
     // (NULL-terminated, so that an empty list has a pointer.)
-    for (auto *v : {&interfaces, &states, &profiles, &notes})
+    for (auto *v : {&interfaces, &states, &profiles, &notes, &racyNames, &racyContent})
         v->push_back(nullptr);
+    g_key_file_set_uint64(k, "store", "racy-count", r.racy.size());
+    g_key_file_set_string_list(k, "store", "racy-names", racyNames.data(), racyNames.size() - 1);
+    g_key_file_set_string_list(k, "store", "racy-content", racyContent.data(), racyContent.size() - 1);
     g_key_file_set_uint64(k, "outcome", "changes", r.outcome.changes.size());
     g_key_file_set_string_list(k, "outcome", "interfaces", interfaces.data(), interfaces.size() - 1);
     g_key_file_set_string_list(k, "outcome", "states", states.data(), states.size() - 1);
@@ -285,13 +306,13 @@ std::optional<Record> parseRecord(std::string_view text)
         ok = ok && !e;
         return v;
     };
-    auto list = [&](const char *key, guint64 count) {
+    auto list = [&](const char *key, guint64 count, const char *group = "outcome") {
         std::vector<std::string> out;
         gsize n = 0;
         GErrorPtr e;
-        GStrvPtr v(g_key_file_get_string_list(k, "outcome", key, &n, outPtr(e)));
+        GStrvPtr v(g_key_file_get_string_list(k, group, key, &n, outPtr(e)));
         // An empty list is stored as an empty value.
-        if (!v && count == 0 && g_key_file_has_key(k, "outcome", key, nullptr))
+        if (!v && count == 0 && g_key_file_has_key(k, group, key, nullptr))
             return out;
         ok = ok && v && n == count;
         for (gsize i = 0; v && i < n; i++)
@@ -313,8 +334,12 @@ std::optional<Record> parseRecord(std::string_view text)
     r.active = str("record", "active");
     guint64 count = num("outcome", "changes");
     guint64 noteCount = num("outcome", "note-count");
+    guint64 racyCount = num("store", "racy-count");
     if (!ok)
         return std::nullopt;
+    auto racyNames = list("racy-names", racyCount, "store"), racyContent = list("racy-content", racyCount, "store");
+    for (size_t i = 0; ok && i < racyCount; i++)
+        r.racy.emplace_back(racyNames[i], racyContent[i]);
     auto interfaces = list("interfaces", count), states = list("states", count), profiles = list("profiles", count);
     r.outcome.notes = list("notes", noteCount);
     std::vector<gboolean> hasProfile;
@@ -366,8 +391,16 @@ std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentit
         return decline(reason);
     if (r.store != store.digest)
         return decline("the keyfile store changed");
-    if (store.newestNs >= r.statTakenNs - kRacyWindowNs)
-        return decline("a keyfile changed within a second of the record (racy)");
+    // git's racily clean entries: their stat cannot vouch for them, their
+    // bytes must.
+    for (const auto &e : r.racy) {
+        auto it = std::find_if(store.content.begin(), store.content.end(),
+                               [&e](const std::pair<std::string, std::string> &c) { return c.first == e.first; });
+        if (it == store.content.end())
+            return decline("a keyfile changed within a second of the record (racy) and was not read");
+        if (it->second != e.second)
+            return decline("a keyfile changed within a second of the record (racy): its bytes differ");
+    }
     if (r.active != active)
         return decline("the active-profile record changed");
     if (r.host != host)
@@ -381,7 +414,8 @@ std::string recordPath(IbnmHost *host)
     return dir ? std::string(dir) + "/" + kRecordFile : std::string();
 }
 
-std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const Key &key, std::string *why)
+std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why,
+                              std::optional<StoreIdentity> *identity)
 {
     auto decline = [why](std::string reason) -> std::optional<Outcome> {
         if (why)
@@ -389,22 +423,36 @@ std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const 
         return std::nullopt;
     };
     std::string path = recordPath(host);
-    if (path.empty())
-        return decline("no place for a record");
+    std::optional<Record> record;
     GCharPtr text;
     gsize len = 0;
-    if (!g_file_get_contents(path.c_str(), outPtr(text), &len, nullptr))
+    bool read = !path.empty() && g_file_get_contents(path.c_str(), outPtr(text), &len, nullptr);
+    if (read)
+        record = parseRecord(std::string_view(text.get(), len));
+    // The store before anything loads it (git's order), with the bytes of
+    // what is racily clean now (for the next record) or was when the
+    // record was written.
+    int64_t since = g_get_real_time() * 1000;
+    if (record)
+        since = std::min(since, record->statTakenNs);
+    auto store = storeIdentity(storeDir, since - kRacyWindowNs);
+    if (store && identity)
+        *identity = *store;
+    if (path.empty())
+        return decline("no place for a record");
+    if (!read)
         return decline("no record");
-    auto record = parseRecord(std::string_view(text.get(), len));
     if (!record)
         return decline("the record is corrupt");
+    if (!store)
+        return decline("the keyfile store cannot be read");
     // The cheap parts first: most declines cost no host read.
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
     auto active = fileDigest(apply::activeRecordPath(host));
     if (!active)
         return decline("the active-profile record cannot be read");
-    if (auto early = match(*record, key, store, *active, record->host, why); !early)
+    if (auto early = match(*record, key, *store, *active, record->host, why); !early)
         return early;
     // The host read as a real apply reads it: under the activation lock, so
     // that a half-done apply of another process is not taken as settled.
@@ -415,7 +463,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const 
     auto snapshot = platform.readHost();
     if (!snapshot)
         return decline("the host cannot be read");
-    return match(*record, key, store, *active, hostDigest(*snapshot), why);
+    return match(*record, key, *store, *active, hostDigest(*snapshot), why);
 }
 
 void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,
@@ -430,6 +478,7 @@ void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std
     r.outcome = outcome;
     r.store = store.digest;
     r.statTakenNs = store.takenNs;
+    r.racy = store.content;
     auto active = fileDigest(apply::activeRecordPath(host));
     if (!active) {
         forget(host);

@@ -63,10 +63,13 @@ struct Key {
 // The keyfile directory as stat() sees it, taken before the store is loaded
 // (git's order: a change while the apply runs makes the next one differ).
 struct StoreIdentity {
-    std::string digest;   // SHA-256 of the canonical stat lines
-    int64_t newestNs = 0; // the latest mtime or ctime of the entries and the directory
-    int64_t takenNs = 0;  // wall clock (ns) before the first stat()
-    // As the CLI carries it from the lookup to the apply: "digest newest taken".
+    std::string digest;  // SHA-256 of the canonical stat lines
+    int64_t takenNs = 0; // wall clock (ns) before the first stat()
+    // The racily clean entries (git's term): those changed so recently that
+    // a change within the timestamps' granularity would not show in their
+    // stat; each with the SHA-256 of its bytes, read after its stat.
+    std::vector<std::pair<std::string, std::string>> content;
+    // As the CLI carries it from the lookup to the apply.
     std::string encode() const;
     static std::optional<StoreIdentity> decode(const std::string &text);
 };
@@ -75,6 +78,7 @@ struct Record {
     Key key;
     std::string store;     // StoreIdentity::digest
     int64_t statTakenNs = 0; // wall clock (ns) before the store was stat()ed
+    std::vector<std::pair<std::string, std::string>> racy; // StoreIdentity::content
     std::string host;      // hostDigest() of the host the apply verified
     std::string active;    // fileDigest() of the active-profile record
     Outcome outcome;
@@ -85,9 +89,14 @@ struct Record {
 std::string hostCanonicalText(const model::Host &h);
 std::string hostDigest(const model::Host &h);
 
-// The identity of the keyfile directory `dir`; an error when it cannot be
-// read or holds something other than files (a symlink, a subdirectory).
-Result<StoreIdentity> storeIdentity(const std::string &dir);
+// The identity of the keyfile directory `dir`, with the content of each
+// entry whose mtime or ctime is at `racySinceNs` or later; an error when it
+// cannot be read or holds something other than files (a symlink, a
+// subdirectory, a name with a newline).
+Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs);
+// How far back from the moment the stats are taken an entry is racily clean:
+// the file systems' coarsest timestamp granularity, one second.
+constexpr int64_t kRacyWindowNs = 1000000000;
 
 // SHA-256 of a file's bytes, "absent" when it does not exist, nullopt when
 // it cannot be read.
@@ -99,8 +108,9 @@ std::string formatRecord(const Record &r);
 std::optional<Record> parseRecord(std::string_view text);
 
 // Whether `r` answers for what is asked and found now. Declines (nullopt,
-// `why` says which part) unless every part matches and the store passes the
-// racy rule.
+// `why` says which part) unless every part matches, and every entry that
+// was racily clean when the record was written still has the bytes it had
+// (`store` must hold their content: see lookup()).
 std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store,
                              const std::string &active, const std::string &host, std::string *why);
 
@@ -108,9 +118,13 @@ std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentit
 // record's), or "" when it has none.
 std::string recordPath(IbnmHost *host);
 
-// The whole lookup: the record of `host`, the store as `store` found it, the
-// host read now (under the activation lock). Declines with `why` set.
-std::optional<Outcome> lookup(IbnmHost *host, const StoreIdentity &store, const Key &key, std::string *why);
+// The whole lookup: the record of `host`; the store `storeDir` stat()ed
+// (with the content of the entries racily clean when the record was
+// written, or now), which `identity` receives for the apply that follows
+// when it can be read; the host read now (under the activation lock).
+// Declines with `why` set.
+std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why,
+                              std::optional<StoreIdentity> *identity);
 // Writes the record (best effort: bookkeeping fails nothing): the store as
 // `store` found it before it was loaded, the host the apply verified.
 void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,

@@ -451,18 +451,13 @@ gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir
     std::optional<noop::Outcome> outcome;
     std::string why;
     try {
-        // The store first, before anything reads it (git's order).
-        auto store = noop::storeIdentity(store_dir);
-        if (!store) {
-            why = "the keyfile store cannot be read";
-        } else {
-            if (store_state)
-                *store_state = g_strdup(store->encode().c_str());
-            outcome = noop::lookup(
-                host, *store,
-                noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)), unsigned(flags)),
-                &why);
-        }
+        std::optional<noop::StoreIdentity> store;
+        outcome = noop::lookup(
+            host, store_dir,
+            noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)), unsigned(flags)), &why,
+            &store);
+        if (store && store_state)
+            *store_state = g_strdup(store->encode().c_str());
     } catch (const std::exception &e) {
         why = e.what();
     }

@@ -191,6 +191,7 @@ Record sampleRecord()
     r.outcome.changes = {{"mlx4_ib0.8002", "up", "mlx4_ib0.8002", true},
                          {"we;ird,name", "absent", "", false}};
     r.outcome.notes = {"a note; with a separator", "another"};
+    r.racy = {{"mlx4_ib0.8002.nmconnection", std::string(64, 'e')}, {"we;ird name", std::string(64, 'f')}};
     return r;
 }
 
@@ -211,12 +212,15 @@ TEST(ApplyRecordFormat, RoundTrips)
     EXPECT_EQ(back->active, r.active);
     EXPECT_EQ(back->outcome.changes, r.outcome.changes);
     EXPECT_EQ(back->outcome.notes, r.outcome.notes);
+    EXPECT_EQ(back->racy, r.racy);
     Record empty = sampleRecord();
     empty.outcome = {};
+    empty.racy = {};
     auto e = parseRecord(formatRecord(empty));
     ASSERT_TRUE(e);
     EXPECT_TRUE(e->outcome.changes.empty());
     EXPECT_TRUE(e->outcome.notes.empty());
+    EXPECT_TRUE(e->racy.empty());
 }
 
 TEST(ApplyRecordFormat, RefusesATruncatedOrCorruptRecord)
@@ -236,7 +240,7 @@ TEST(ApplyRecordFormat, RefusesATruncatedOrCorruptRecord)
 TEST(ApplyRecordMatch, AnswersOnlyWhenEveryPartMatches)
 {
     Record r = sampleRecord();
-    StoreIdentity store{r.store, r.statTakenNs - 2 * 1000000000LL};
+    StoreIdentity store{r.store, r.statTakenNs + 5, r.racy};
     std::string why;
     auto ok = match(r, r.key, store, r.active, r.host, &why);
     ASSERT_TRUE(ok) << why;
@@ -262,16 +266,23 @@ TEST(ApplyRecordMatch, AnswersOnlyWhenEveryPartMatches)
     other = r.key;
     other.language = "de_DE.UTF-8:de:C:";
     declines(other, store, r.active, r.host, "another language");
-    declines(r.key, {std::string(64, 'c'), store.newestNs}, r.active, r.host, "the keyfile store changed");
+    StoreIdentity changed = store;
+    changed.digest = std::string(64, 'c');
+    declines(r.key, changed, r.active, r.host, "the keyfile store changed");
     declines(r.key, store, "absent2", r.host, "the active-profile record changed");
     declines(r.key, store, r.active, std::string(64, 'd'), "the host changed");
-    // The racy rule: an entry changed less than a second before the stats
-    // were taken may have changed again unseen.
-    const char *racy = "a keyfile changed within a second of the record (racy)";
-    declines(r.key, {r.store, r.statTakenNs - 999999999}, r.active, r.host, racy);
-    declines(r.key, {r.store, r.statTakenNs - 1000000000}, r.active, r.host, racy);
-    declines(r.key, {r.store, r.statTakenNs + 5}, r.active, r.host, racy);
-    EXPECT_TRUE(match(r, r.key, {r.store, r.statTakenNs - 1000000001}, r.active, r.host, &why)) << why;
+    // The racy rule: an entry changed within a second of the record may
+    // have changed again unseen by stat(): its bytes decide.
+    StoreIdentity racy = store;
+    racy.content[1].second = std::string(64, '0');
+    declines(r.key, racy, r.active, r.host, "a keyfile changed within a second of the record (racy): its bytes differ");
+    racy = store;
+    racy.content.pop_back();
+    declines(r.key, racy, r.active, r.host, "a keyfile changed within a second of the record (racy) and was not read");
+    // More read than the record needs: still an answer.
+    racy = store;
+    racy.content.emplace_back("other", std::string(64, '1'));
+    EXPECT_TRUE(match(r, r.key, racy, r.active, r.host, &why)) << why;
 }
 
 void setTimes(const std::string &path, time_t sec)
@@ -280,18 +291,20 @@ void setTimes(const std::string &path, time_t sec)
     ASSERT_EQ(utimensat(AT_FDCWD, path.c_str(), ts, 0), 0);
 }
 
-TEST(ApplyRecordStore, SeesEveryChangeOfTheDirectory)
+TEST(ApplyRecordStore, SeesEveryChangeOfTheDirectoryAndReadsWhatIsRacy)
 {
     test::TempDir tmp;
     tmp.write("kf/a.nmconnection", "[connection]\nid=a\n");
     tmp.write("kf/b.nmconnection", "[connection]\nid=b\n");
     std::string dir = tmp / "kf";
-    auto first = storeIdentity(dir);
+    const int64_t never = G_MAXINT64;
+    auto first = storeIdentity(dir, never);
     ASSERT_TRUE(first);
-    auto again = storeIdentity(dir);
+    EXPECT_TRUE(first->content.empty());
+    auto again = storeIdentity(dir, never);
     ASSERT_TRUE(again);
     EXPECT_EQ(again->digest, first->digest);
-    EXPECT_GE(first->newestNs, 0);
+    EXPECT_GE(again->takenNs, first->takenNs);
 
     // Same size, same mtime put back: the ctime still differs.
     struct stat before {};
@@ -299,43 +312,48 @@ TEST(ApplyRecordStore, SeesEveryChangeOfTheDirectory)
     tmp.write("kf/a.nmconnection", "[connection]\nid=x\n");
     struct timespec ts[2] = {before.st_atim, before.st_mtim};
     ASSERT_EQ(utimensat(AT_FDCWD, (tmp / "kf/a.nmconnection").c_str(), ts, 0), 0);
-    auto edited = storeIdentity(dir);
+    auto edited = storeIdentity(dir, never);
     ASSERT_TRUE(edited);
     EXPECT_NE(edited->digest, first->digest);
 
     // A new file, then its removal.
     tmp.write("kf/c.nmconnection", "[connection]\nid=c\n");
-    auto added = storeIdentity(dir);
+    auto added = storeIdentity(dir, never);
     ASSERT_TRUE(added);
     EXPECT_NE(added->digest, edited->digest);
     ASSERT_EQ(g_unlink((tmp / "kf/c.nmconnection").c_str()), 0);
-    auto removed = storeIdentity(dir);
+    auto removed = storeIdentity(dir, never);
     ASSERT_TRUE(removed);
     EXPECT_NE(removed->digest, added->digest);
 
-    // The newest time: an old directory and files are old.
+    // The racily clean entries (changed since a time) are read: all of
+    // them now, their bytes as fileDigest() has them.
+    auto racy = storeIdentity(dir, removed->takenNs - kRacyWindowNs);
+    ASSERT_TRUE(racy);
+    EXPECT_EQ(racy->digest, removed->digest);
+    ASSERT_EQ(racy->content.size(), 2u);
+    EXPECT_EQ(racy->content[0].first, "a.nmconnection");
+    EXPECT_EQ(racy->content[0].second, *fileDigest(tmp / "kf/a.nmconnection"));
+    // Old mtimes do not make an entry old: its ctime (now) does not lie.
     setTimes(tmp / "kf/a.nmconnection", 1000000000);
-    setTimes(tmp / "kf/b.nmconnection", 1000000000);
-    setTimes(dir, 1000000000);
-    auto old = storeIdentity(dir);
-    ASSERT_TRUE(old);
-    // (ctime is the time of the utimensat(): now.)
-    EXPECT_GE(old->newestNs, (g_get_real_time() - 60 * G_USEC_PER_SEC) * 1000);
+    auto stillRacy = storeIdentity(dir, removed->takenNs - kRacyWindowNs);
+    ASSERT_TRUE(stillRacy);
+    EXPECT_EQ(stillRacy->content.size(), 2u);
 
     // As the CLI carries it.
-    auto decoded = StoreIdentity::decode(old->encode());
+    auto decoded = StoreIdentity::decode(racy->encode());
     ASSERT_TRUE(decoded);
-    EXPECT_EQ(decoded->digest, old->digest);
-    EXPECT_EQ(decoded->newestNs, old->newestNs);
-    EXPECT_EQ(decoded->takenNs, old->takenNs);
-    EXPECT_GE(old->takenNs, old->newestNs - 1000000000LL);
-    EXPECT_FALSE(StoreIdentity::decode("x 1 2"));
-    EXPECT_FALSE(StoreIdentity::decode(old->digest + " 1"));
+    EXPECT_EQ(decoded->digest, racy->digest);
+    EXPECT_EQ(decoded->takenNs, racy->takenNs);
+    EXPECT_EQ(decoded->content, racy->content);
+    EXPECT_FALSE(StoreIdentity::decode("x\n1\n"));
+    EXPECT_FALSE(StoreIdentity::decode(racy->digest + "\n1"));
+    EXPECT_FALSE(StoreIdentity::decode(racy->digest + "\n1\nshort name\n"));
 
     // What the record cannot vouch for is an error.
     tmp.mkdir("kf/sub");
-    EXPECT_FALSE(storeIdentity(dir));
-    EXPECT_FALSE(storeIdentity(tmp / "missing"));
+    EXPECT_FALSE(storeIdentity(dir, never));
+    EXPECT_FALSE(storeIdentity(tmp / "missing", never));
 }
 
 TEST(ApplyRecordFile, DigestsContentAndAbsence)
