@@ -29,8 +29,8 @@ constexpr const char kRecordFile[] = "apply-noop-record";
 
 std::string sha256(std::string_view bytes)
 {
-    GCharPtr hex(g_compute_checksum_for_data(G_CHECKSUM_SHA256, reinterpret_cast<const guchar *>(bytes.data()),
-                                             bytes.size()));
+    GCharPtr hex(
+        g_compute_checksum_for_data(G_CHECKSUM_SHA256, reinterpret_cast<const guchar *>(bytes.data()), bytes.size()));
     return hex.get();
 }
 
@@ -47,7 +47,11 @@ public:
         return *this;
     }
     Canon &num(uint64_t n) { return str(std::to_string(n)); }
-    template <typename T> Canon &opt(const std::optional<T> &v) { return v ? num(uint64_t(*v)).str("") : str("-"); }
+    template <typename T>
+    Canon &opt(const std::optional<T> &v)
+    {
+        return v ? num(uint64_t(*v)).str("") : str("-");
+    }
     Canon &strs(const std::vector<std::string> &v)
     {
         num(v.size());
@@ -152,8 +156,14 @@ std::string hostCanonicalText(const model::Host &h)
     }
     c.tag("ipoib").num(h.ipoib.size());
     for (const auto &i : h.ipoib)
-        c.str(i.name).str(i.parent).num(i.pkey).num(unsigned(i.mode)).num(i.umcast).num(i.mtu).str(i.address).str(
-            i.portGuid);
+        c.str(i.name)
+            .str(i.parent)
+            .num(i.pkey)
+            .num(unsigned(i.mode))
+            .num(i.umcast)
+            .num(i.mtu)
+            .str(i.address)
+            .str(i.portGuid);
     c.tag("bonds").num(h.bonds.size());
     for (const auto &b : h.bonds)
         c.str(b.name).str(b.mode).strs(b.ports).str(b.primary).str(b.activePort).num(b.miimon).str(b.failOverMac);
@@ -171,7 +181,7 @@ std::string hostDigest(const model::Host &h)
 Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
 {
     const int64_t taken = g_get_real_time() * 1000;
-    struct stat st {};
+    struct stat st { };
     if (lstat(dir.c_str(), &st) != 0)
         return Error::fromErrno(errno, dir);
     if (!S_ISDIR(st.st_mode))
@@ -197,7 +207,7 @@ Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
     c.num(names.size());
     for (const auto &n : names) {
         std::string path = dir + "/" + n;
-        struct stat es {};
+        struct stat es { };
         if (lstat(path.c_str(), &es) != 0)
             return Error::fromErrno(errno, path);
         // What the store would follow or descend into is not this record's.
@@ -380,7 +390,7 @@ const char *keyMismatch(const Record &r, const Key &key)
 } // namespace
 
 std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store, const std::string &active,
-                             const std::string &host, std::string *why)
+    const std::string &host, std::string *why)
 {
     auto decline = [why](const char *reason) -> std::optional<Outcome> {
         if (why)
@@ -395,7 +405,7 @@ std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentit
     // bytes must.
     for (const auto &e : r.racy) {
         auto it = std::find_if(store.content.begin(), store.content.end(),
-                               [&e](const std::pair<std::string, std::string> &c) { return c.first == e.first; });
+            [&e](const std::pair<std::string, std::string> &c) { return c.first == e.first; });
         if (it == store.content.end())
             return decline("a keyfile changed within a second of the record (racy) and was not read");
         if (it->second != e.second)
@@ -414,8 +424,8 @@ std::string recordPath(IbnmHost *host)
     return dir ? std::string(dir) + "/" + kRecordFile : std::string();
 }
 
-std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why,
-                              std::optional<StoreIdentity> *identity)
+std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::string_view document, unsigned flags,
+    std::string *why, std::optional<StoreIdentity> *identity)
 {
     auto decline = [why](std::string reason) -> std::optional<Outcome> {
         if (why)
@@ -447,6 +457,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const
     if (!store)
         return decline("the keyfile store cannot be read");
     // The cheap parts first: most declines cost no host read.
+    const Key key = Key::of(document, flags);
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
     auto active = fileDigest(apply::activeRecordPath(host));
@@ -466,8 +477,8 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const
     return match(*record, key, *store, *active, hostDigest(*snapshot), why);
 }
 
-void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,
-           const Outcome &outcome)
+void write(
+    IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest, const Outcome &outcome)
 {
     std::string path = recordPath(host);
     if (path.empty())
@@ -493,9 +504,9 @@ void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std
     // seal and only costs the next apply its shortcut.
     std::string aside = path + ".new-" + std::to_string(getpid());
     g_unlink(aside.c_str());
-    if (!g_file_set_contents_full(aside.c_str(), text.data(), gssize(text.size()), G_FILE_SET_CONTENTS_NONE, 0644,
-                                  nullptr) ||
-        g_rename(aside.c_str(), path.c_str()) != 0) {
+    if (!g_file_set_contents_full(
+            aside.c_str(), text.data(), gssize(text.size()), G_FILE_SET_CONTENTS_NONE, 0644, nullptr)
+        || g_rename(aside.c_str(), path.c_str()) != 0) {
         g_unlink(aside.c_str());
         forget(host);
     }

@@ -42,8 +42,7 @@ struct Outcome {
         bool hasProfile = false;
         bool operator==(const Change &o) const
         {
-            return interface == o.interface && state == o.state && profile == o.profile &&
-                   hasProfile == o.hasProfile;
+            return interface == o.interface && state == o.state && profile == o.profile && hasProfile == o.hasProfile;
         }
     };
     std::vector<Change> changes;
@@ -53,9 +52,9 @@ struct Outcome {
 // What the apply was asked.
 struct Key {
     std::string document; // SHA-256 of the document's bytes
-    unsigned flags = 0;   // IbnmApplyFlags
-    unsigned uid = 0;     // the caller (the store's required owner)
-    std::string version;  // ibnm's PACKAGE_VERSION
+    unsigned flags = 0; // IbnmApplyFlags
+    unsigned uid = 0; // the caller (the store's required owner)
+    std::string version; // ibnm's PACKAGE_VERSION
     std::string language; // the languages messages are in (the notes are translated)
     static Key of(std::string_view document, unsigned flags);
 };
@@ -63,7 +62,7 @@ struct Key {
 // The keyfile directory as stat() sees it, taken before the store is loaded
 // (git's order: a change while the apply runs makes the next one differ).
 struct StoreIdentity {
-    std::string digest;  // SHA-256 of the canonical stat lines
+    std::string digest; // SHA-256 of the canonical stat lines
     int64_t takenNs = 0; // wall clock (ns) before the first stat()
     // The racily clean entries (git's term): those changed so recently that
     // a change within the timestamps' granularity would not show in their
@@ -76,11 +75,11 @@ struct StoreIdentity {
 
 struct Record {
     Key key;
-    std::string store;     // StoreIdentity::digest
+    std::string store; // StoreIdentity::digest
     int64_t statTakenNs = 0; // wall clock (ns) before the store was stat()ed
     std::vector<std::pair<std::string, std::string>> racy; // StoreIdentity::content
-    std::string host;      // hostDigest() of the host the apply verified
-    std::string active;    // fileDigest() of the active-profile record
+    std::string host; // hostDigest() of the host the apply verified
+    std::string active; // fileDigest() of the active-profile record
     Outcome outcome;
 };
 
@@ -111,8 +110,8 @@ std::optional<Record> parseRecord(std::string_view text);
 // `why` says which part) unless every part matches, and every entry that
 // was racily clean when the record was written still has the bytes it had
 // (`store` must hold their content: see lookup()).
-std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store,
-                             const std::string &active, const std::string &host, std::string *why);
+std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store, const std::string &active,
+    const std::string &host, std::string *why);
 
 // Where `host` keeps the record (its runtime directory, the active-profile
 // record's), or "" when it has none.
@@ -123,12 +122,13 @@ std::string recordPath(IbnmHost *host);
 // written, or now), which `identity` receives for the apply that follows
 // when it can be read; the host read now (under the activation lock).
 // Declines with `why` set.
-std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, const Key &key, std::string *why,
-                              std::optional<StoreIdentity> *identity);
+// (The document is digested only once a record is there to compare.)
+std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::string_view document, unsigned flags,
+    std::string *why, std::optional<StoreIdentity> *identity);
 // Writes the record (best effort: bookkeeping fails nothing): the store as
 // `store` found it before it was loaded, the host the apply verified.
-void write(IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest,
-           const Outcome &outcome);
+void write(
+    IbnmHost *host, const StoreIdentity &store, const Key &key, const std::string &hostDigest, const Outcome &outcome);
 // Removes the record of `host`.
 void forget(IbnmHost *host);
 

@@ -282,8 +282,8 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
 
 gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
                                   const char *filename, IbnmApplyFlags flags, const char *store_dir,
-                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report, IbnmApplyReport **up_report,
-                                  GError **error)
+                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report,
+                                  IbnmApplyReport **up_report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
@@ -410,11 +410,11 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         // step on the host it read, the same host each time, the store
         // loaded without a warning (the shortcut would not repeat it).
         size_t runs = down.empty() ? 1 : 2;
-        bool noop = std::all_of(planned->begin(), planned->end(),
-                                [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
-                    settledHosts.size() == runs && settledHosts.front() == settledHosts.back();
+        bool unchanged = std::all_of(planned->begin(), planned->end(),
+                                     [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
+                         settledHosts.size() == runs && settledHosts.front() == settledHosts.back();
         const char *const *warnings = ibnm_settings_get_load_warnings(settings);
-        if (record && store && noop && (warnings == nullptr || *warnings == nullptr)) {
+        if (record && store && unchanged && (warnings == nullptr || *warnings == nullptr)) {
             noop::Outcome outcome;
             for (guint i = 0; i < wrapped->len; i++) {
                 auto *p = ibnm_state_change_priv(IBNM_STATE_CHANGE(g_ptr_array_index(wrapped.get(), i)));
@@ -423,9 +423,8 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             for (IbnmApplyReport *r : {downRep.get(), upRep.get()})
                 for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
                     outcome.notes.emplace_back(*n);
-            noop::write(host, *store, noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
-                                                       unsigned(flags)),
-                        settledHosts.front(), outcome);
+            std::string_view document(text, length < 0 ? strlen(text) : size_t(length));
+            noop::write(host, *store, noop::Key::of(document, unsigned(flags)), settledHosts.front(), outcome);
             recorded = true;
         }
         return {};
@@ -452,10 +451,8 @@ gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir
     std::string why;
     try {
         std::optional<noop::StoreIdentity> store;
-        outcome = noop::lookup(
-            host, store_dir,
-            noop::Key::of(std::string_view(text, length < 0 ? strlen(text) : size_t(length)), unsigned(flags)), &why,
-            &store);
+        outcome = noop::lookup(host, store_dir, std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
+                               unsigned(flags), &why, &store);
         if (store && store_state)
             *store_state = g_strdup(store->encode().c_str());
     } catch (const std::exception &e) {

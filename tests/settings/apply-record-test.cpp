@@ -165,7 +165,11 @@ TEST(ApplyRecordHost, EveryFieldChangesTheDigest)
         {"one netdev more", [](H &h) { h.netdevs.push_back(h.netdevs[0]); }},
         // Length prefixes: moving a character from one value to the next is
         // a change.
-        {"value boundary", [](H &h) { h.devices[0].fwVersion += h.devices[0].hcaType[0]; h.devices[0].hcaType.erase(0, 1); }},
+        {"value boundary",
+            [](H &h) {
+                h.devices[0].fwVersion += h.devices[0].hcaType[0];
+                h.devices[0].hcaType.erase(0, 1);
+            }},
     };
     const std::string base = hostDigest(sampleHost());
     EXPECT_EQ(hostDigest(sampleHost()), base);
@@ -188,8 +192,7 @@ Record sampleRecord()
     r.statTakenNs = 1700000000123456789;
     r.host = std::string(64, 'b');
     r.active = "absent";
-    r.outcome.changes = {{"mlx4_ib0.8002", "up", "mlx4_ib0.8002", true},
-                         {"we;ird,name", "absent", "", false}};
+    r.outcome.changes = {{"mlx4_ib0.8002", "up", "mlx4_ib0.8002", true}, {"we;ird,name", "absent", "", false}};
     r.outcome.notes = {"a note; with a separator", "another"};
     r.racy = {{"mlx4_ib0.8002.nmconnection", std::string(64, 'e')}, {"we;ird name", std::string(64, 'f')}};
     return r;
@@ -307,7 +310,7 @@ TEST(ApplyRecordStore, SeesEveryChangeOfTheDirectoryAndReadsWhatIsRacy)
     EXPECT_GE(again->takenNs, first->takenNs);
 
     // Same size, same mtime put back: the ctime still differs.
-    struct stat before {};
+    struct stat before { };
     ASSERT_EQ(stat((tmp / "kf/a.nmconnection").c_str(), &before), 0);
     tmp.write("kf/a.nmconnection", "[connection]\nid=x\n");
     struct timespec ts[2] = {before.st_atim, before.st_mtim};
