@@ -10,10 +10,12 @@
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
 #include "settings/ibnm-state.h"
+#include "settings/ibnm-state-private.h"
 
 #include <glib/gi18n.h>
 
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -49,8 +51,10 @@ bool reportChanges(IbnmApplyReport *r)
     return false;
 }
 
+// `notes`: what the reports' notes were, when there are no reports (the
+// verified no-op record's).
 int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray *changes,
-              std::initializer_list<IbnmApplyReport *> reports)
+              std::initializer_list<IbnmApplyReport *> reports, const char *const *notes = nullptr)
 {
     bool rolledBack = false;
     for (IbnmApplyReport *r : reports)
@@ -94,6 +98,8 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
     for (IbnmApplyReport *r : reports)
         for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
             j.value(nullptr, *n);
+    for (const char *const *n = notes; n && *n; n++)
+        j.value(nullptr, *n);
     j.endArray().endObject().print();
     return ok ? kExitOk : kExitFailed;
 }
@@ -118,17 +124,44 @@ int cmdApply(Context &ctx, const Args &args)
             return reportError(err.get());
         text.assign(data.get(), len);
     }
+    auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
+    // A standalone store has a verified no-op record (git's stat cache for
+    // the whole apply, settings/apply-record.hpp): when it answers, what
+    // the apply would print, without loading the store.
+    const char *storeDir = ctx.options.keyfileDir.empty() ? nullptr : ctx.options.keyfileDir.c_str();
+    PtrArray changes;
+    GStrvPtr recordedNotes;
+    CharPtr storeState;
+    if (storeDir && !ctx.options.dryRun) {
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return kExitFailed;
+        CharPtr reason;
+        gboolean answered = ibnm_state_apply_recorded_private(host, storeDir, text.data(), gssize(text.size()), flags,
+                                                              Out(changes), Out(recordedNotes), Out(reason),
+                                                              Out(storeState));
+        // IBNM_DEBUG=apply-record: whether the record answered (debug text,
+        // for tests and bug reports).
+        if (const char *debug = g_getenv("IBNM_DEBUG"); debug && std::strstr(debug, "apply-record"))
+            std::fprintf(stderr, "ibnm: apply-record: %s\n", reason ? reason.get() : "");
+        if (answered) {
+            if (ctx.options.mode == OutputMode::Json)
+                return printJson(true, false, false, nullptr, changes.get(), {}, recordedNotes.get());
+            if (!ctx.options.getValues && ctx.options.mode != OutputMode::Terse)
+                std::printf("%s\n", _("Nothing to do: the profiles and the host are already in the desired state."));
+            return kExitOk;
+        }
+    }
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
-    PtrArray changes;
     Obj<IbnmApplyReport> down, up;
-    gboolean ok = ibnm_state_apply(s, host, text.data(), gssize(text.size()), file == "-" ? "stdin" : file.c_str(),
-                                   flags, Out(changes), Out(down), Out(up), Out(err));
+    gboolean ok = ibnm_state_apply_private(s, host, text.data(), gssize(text.size()),
+                                           file == "-" ? "stdin" : file.c_str(), flags, storeDir, storeState.get(),
+                                           Out(changes), Out(down), Out(up), Out(err));
     bool changed = reportChanges(down.get()) || reportChanges(up.get());
     for (guint i = 0; changes && i < changes->len; i++)
         changed = changed ||

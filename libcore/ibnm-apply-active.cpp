@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+using ibnm::apply::activeRecordPath;
 using ibnm::apply::toVector;
 
 namespace {
@@ -24,12 +25,6 @@ namespace {
 // (standalone mode: NetworkManager keeps its own record): UUIDs, one a line,
 // in the host's runtime directory. `connection show` shows a DEVICE only for
 // these. Bookkeeping: a failure to write it fails nothing.
-std::string activeRecordPath(IbnmHost *host)
-{
-    const char *dir = ibnm_host_get_runtime_dir(host);
-    return dir ? std::string(dir) + "/active-profiles" : std::string();
-}
-
 std::set<std::string> readActiveRecord(IbnmHost *host, bool *read = nullptr)
 {
     std::set<std::string> uuids;
@@ -51,6 +46,12 @@ std::set<std::string> readActiveRecord(IbnmHost *host, bool *read = nullptr)
 } // namespace
 
 namespace ibnm::apply {
+
+std::string activeRecordPath(IbnmHost *host)
+{
+    const char *dir = ibnm_host_get_runtime_dir(host);
+    return dir ? std::string(dir) + "/active-profiles" : std::string();
+}
 
 void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profiles, bool active)
 {

@@ -28,6 +28,10 @@ struct ApplyRequest {
     std::function<std::optional<Error>(const model::Host &)> refuse;
     // Optional: after an apply that changed the host and succeeded.
     std::function<void()> applied;
+    // Optional: after an apply that succeeded with no step to take, the host
+    // as read under the activation lock (what the apply verified; the
+    // verified no-op record digests it, settings/apply-record.hpp).
+    std::function<void(const model::Host &)> settled;
 };
 
 gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
@@ -42,9 +46,18 @@ IbnmApplyReport *wrap(activation::Report report);
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).
 std::vector<NMConnection *> toVector(GPtrArray *a);
 
+// ibnm-apply-active.cpp: the file of the record below, "" for a host
+// without a runtime directory.
+std::string activeRecordPath(IbnmHost *host);
 // ibnm-apply-active.cpp: records `profiles` as brought up by ibnm itself
 // (`active`) or taken down.
 void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profiles, bool active);
+
+// ibnm-apply.cpp: ibnm_apply_up() (goingUp) or ibnm_apply_down(), with
+// `settled` (may be empty) as ApplyRequest::settled.
+gboolean runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+                     IbnmApplyReport **out, GError **error,
+                     const std::function<void(const model::Host &)> &settled);
 
 } // namespace apply
 

@@ -149,6 +149,8 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
         bool ok = report.ok;
         if (ok && !options.dryRun && request.applied)
             request.applied();
+        if (ok && report.steps.empty() && request.settled)
+            request.settled(*snapshot);
         std::optional<ibnm::Error> failure = report.failure;
         std::string message = report.error;
         IbnmError code = report.errorCode;
@@ -160,11 +162,10 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
     });
 }
 
-namespace {
-
 // ibnm_apply_up() and ibnm_apply_down() of profiles.
-gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
-             IbnmApplyReport **out, GError **error)
+gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
+                                  bool goingUp, IbnmApplyReport **out, GError **error,
+                                  const std::function<void(const model::Host &)> &settled)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
@@ -191,10 +192,9 @@ gboolean run(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags
     // ibnm itself, not NetworkManager's hook (rdma-only).
     if (!rdmaOnly && all != nullptr)
         request.applied = [&]() { updateActiveRecord(host, selected, goingUp); };
+    request.settled = settled;
     return ibnm::runApply(host, flags, request, out, error);
 }
-
-} // namespace
 
 /**
  * ibnm_apply_up:
@@ -221,7 +221,7 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
-    return run(host, profiles, all_profiles, flags, true, report, error);
+    return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, true, report, error, {});
 }
 
 /**
@@ -247,5 +247,5 @@ gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_pro
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
-    return run(host, profiles, all_profiles, flags, false, report, error);
+    return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, false, report, error, {});
 }

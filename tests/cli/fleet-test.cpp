@@ -7,6 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <cstring>
+
 #include <string>
 #include <vector>
 
@@ -435,5 +440,277 @@ INSTANTIATE_TEST_SUITE_P(
                "mlx4_ib0, pkey: '0x8002', mode: datagram}}\n",
                1, "mtu"}),
     [](const ::testing::TestParamInfo<BadDoc> &i) { return std::string(i.param.name); });
+
+// --- the verified no-op record (settings/apply-record.hpp) ---
+
+// What the record said on this run (IBNM_DEBUG=apply-record): "answered: ..."
+// or "declined: <why>".
+std::string recordSaid(const Result &r)
+{
+    const std::string tag = "ibnm: apply-record: ";
+    auto at = r.err.find(tag);
+    if (at == std::string::npos)
+        return "(nothing)";
+    auto end = r.err.find('\n', at);
+    return r.err.substr(at + tag.size(), end == std::string::npos ? std::string::npos : end - at - tag.size());
+}
+
+Result applyJson(const Cli &cli, const std::string &doc, std::vector<std::string> extra = {})
+{
+    std::vector<std::string> args = {"-j"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    args.insert(args.end(), {"apply", "-"});
+    return cli.run(args, doc, {{"IBNM_DEBUG", "apply-record"}});
+}
+
+bool answered(const Result &r)
+{
+    return recordSaid(r).rfind("answered", 0) == 0;
+}
+
+// The keyfiles a second old (past the racy window: their stat vouches
+// for them), then a no-op apply, which writes the record after a change
+// (the full path) and returns its output.
+Result settle(const Cli &cli, const std::string &doc)
+{
+    g_usleep(1100 * 1000);
+    Result full = applyJson(cli, doc);
+    EXPECT_EQ(full.status, 0) << full.out << full.err;
+    EXPECT_FALSE(parseJson(full.out).get("changed")->b) << full.out;
+    return full;
+}
+
+void expectChanged(const Result &r, const char *why)
+{
+    EXPECT_EQ(r.status, 0) << why << r.out << r.err;
+    EXPECT_FALSE(answered(r)) << why << ": " << r.err;
+    EXPECT_TRUE(parseJson(r.out).get("changed")->b) << why << ": " << r.out;
+}
+
+std::string readAll(const std::string &path)
+{
+    char *c = nullptr;
+    gsize n = 0;
+    if (!g_file_get_contents(path.c_str(), &c, &n, nullptr))
+        return {};
+    std::string s(c, n);
+    g_free(c);
+    return s;
+}
+
+TEST(CliApplyRecord, ASecondNoOpApplyAnswersFromTheRecordWithTheFullPathsOutput)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    Result full = settle(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(full), "declined: no record");
+    Result fast = applyJson(cli, kTwoChildren);
+    ASSERT_EQ(fast.status, 0) << fast.err;
+    EXPECT_TRUE(answered(fast)) << fast.err;
+    EXPECT_EQ(fast.out, full.out);
+    // The plain output too: the full path's (the record removed), then the
+    // record's.
+    ASSERT_EQ(g_unlink((cli.stateDir() + "/apply-noop-record").c_str()), 0);
+    Result plainFull = cli.run({"apply", "-"}, kTwoChildren, {{"IBNM_DEBUG", "apply-record"}});
+    Result plainFast = cli.run({"apply", "-"}, kTwoChildren, {{"IBNM_DEBUG", "apply-record"}});
+    EXPECT_EQ(recordSaid(plainFull), "declined: no record");
+    EXPECT_TRUE(answered(plainFast)) << plainFast.err;
+    EXPECT_EQ(plainFast.out, plainFull.out);
+    EXPECT_EQ(plainFast.status, plainFull.status);
+    EXPECT_NE(plainFast.out.find("Nothing to do"), std::string::npos) << plainFast.out;
+    // A dry run never answers from it (nor removes it).
+    Result dry = applyJson(cli, kTwoChildren, {"--dry-run"});
+    EXPECT_EQ(recordSaid(dry), "(nothing)");
+    EXPECT_TRUE(parseJson(dry.out).get("dry-run")->b);
+    EXPECT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // Messages in another language (the notes are translated).
+    Result fr = cli.run({"-j", "apply", "-"}, kTwoChildren, {{"IBNM_DEBUG", "apply-record"}, {"LANGUAGE", "fr"}});
+    EXPECT_EQ(recordSaid(fr), "declined: another language");
+    EXPECT_FALSE(parseJson(fr.out).get("changed")->b) << fr.out;
+}
+
+TEST(CliApplyRecord, AnEditedAddedOrRemovedKeyfileDeclines)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    std::string keyfile = cli.keyfileDir() + "/mlx4_ib0.8002.nmconnection";
+    // The same size, the same mtime put back: only the ctime tells.
+    struct stat before {};
+    ASSERT_EQ(stat(keyfile.c_str(), &before), 0);
+    editFile(keyfile, "mtu=2044", "mtu=4092");
+    struct timespec times[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(utimensat(AT_FDCWD, keyfile.c_str(), times, 0), 0);
+    struct stat after {};
+    ASSERT_EQ(stat(keyfile.c_str(), &after), 0);
+    ASSERT_EQ(after.st_size, before.st_size);
+    Result r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "edited keyfile");
+    EXPECT_EQ(recordSaid(r), "declined: the keyfile store changed");
+    EXPECT_NE(readAll(keyfile).find("mtu=2044"), std::string::npos);
+    // Rewritten within the second of the record the next no-op writes
+    // (racily clean, git's term): its stat cannot vouch for it, its bytes
+    // are compared, and they answer; edited again (same size, mtime put
+    // back) within that second, it declines and the full path acts.
+    Result noop = applyJson(cli, kTwoChildren);
+    EXPECT_FALSE(answered(noop)) << noop.err;
+    Result racy = applyJson(cli, kTwoChildren);
+    EXPECT_TRUE(answered(racy)) << racy.err;
+    EXPECT_EQ(racy.out, noop.out);
+    std::string record = readAll(cli.stateDir() + "/apply-noop-record");
+    EXPECT_NE(record.find("mlx4_ib0.8002.nmconnection"), std::string::npos) << record;
+    ASSERT_EQ(stat(keyfile.c_str(), &before), 0);
+    editFile(keyfile, "mtu=2044", "mtu=4092");
+    struct timespec again[2] = {before.st_atim, before.st_mtim};
+    ASSERT_EQ(utimensat(AT_FDCWD, keyfile.c_str(), again, 0), 0);
+    r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "edited racy keyfile");
+    EXPECT_NE(readAll(keyfile).find("mtu=2044"), std::string::npos);
+
+    // A new file in the store: another profile, which the document does
+    // not name (it stays), but the record cannot vouch for it.
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    ASSERT_EQ(cli.run(addChild("8004", false)).status, 0);
+    r = applyJson(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(r), "declined: the keyfile store changed");
+    EXPECT_EQ(r.status, 0) << r.err;
+    // A removed keyfile: the document's profile comes back.
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    ASSERT_EQ(g_unlink(keyfile.c_str()), 0);
+    r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "removed keyfile");
+    EXPECT_EQ(recordSaid(r), "declined: the keyfile store changed");
+    EXPECT_TRUE(g_file_test(keyfile.c_str(), G_FILE_TEST_EXISTS));
+}
+
+TEST(CliApplyRecord, AChangedDocumentOrADriftedHostDeclines)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // The host changed by another process: a record in its journal.
+    {
+        FILE *j = fopen((cli.stateDir() + "/journal").c_str(), "a");
+        ASSERT_NE(j, nullptr);
+        fputs("ok\tsetMtu\tmlx4_ib0.8002\t1500\n", j);
+        fclose(j);
+    }
+    Result r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "journal");
+    EXPECT_EQ(recordSaid(r), "declined: the host changed");
+    EXPECT_NE(r.out.find("set-mtu"), std::string::npos) << r.out;
+    // (The apply changed the host: it left no record.)
+    EXPECT_FALSE(g_file_test((cli.stateDir() + "/apply-noop-record").c_str(), G_FILE_TEST_EXISTS));
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // An interface taken down (and the active-profile record with it).
+    ASSERT_EQ(cli.run({"connection", "down", "mlx4_ib0.8003"}).status, 0);
+    r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "interface down");
+    EXPECT_TRUE(has(devices(cli), "mlx4_ib0.8003"));
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // Only the host's link state: down by another process.
+    {
+        FILE *j = fopen((cli.stateDir() + "/journal").c_str(), "a");
+        ASSERT_NE(j, nullptr);
+        fputs("ok\tsetUp\tmlx4_ib0.8003\t0\n", j);
+        fclose(j);
+    }
+    r = applyJson(cli, kTwoChildren);
+    expectChanged(r, "link down");
+    EXPECT_EQ(recordSaid(r), "declined: the host changed");
+    settle(cli, kTwoChildren);
+    ASSERT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    // Another document: one byte more.
+    std::string other = std::string(kTwoChildren) + "\n";
+    r = applyJson(cli, other);
+    EXPECT_EQ(recordSaid(r), "declined: another document");
+    EXPECT_FALSE(parseJson(r.out).get("changed")->b) << r.out;
+    // A document that changes a profile.
+    std::string mtu = kTwoChildren;
+    mtu.replace(mtu.find("mtu: 2044"), 9, "mtu: 1500");
+    r = applyJson(cli, mtu);
+    expectChanged(r, "changed document");
+    EXPECT_EQ(recordSaid(r), "declined: another document");
+    EXPECT_NE(readAll(cli.keyfileDir() + "/mlx4_ib0.8002.nmconnection").find("mtu=1500"), std::string::npos);
+}
+
+// Reseals `text` (the record's last line is the SHA-256 of what precedes
+// "\n[seal]").
+std::string reseal(std::string text)
+{
+    auto at = text.rfind("\n[seal]\ndigest=");
+    EXPECT_NE(at, std::string::npos);
+    std::string body = text.substr(0, at);
+    char *d = g_compute_checksum_for_string(G_CHECKSUM_SHA256, body.c_str(), gssize(body.size()));
+    std::string out = body + "\n[seal]\ndigest=" + d + "\n";
+    g_free(d);
+    return out;
+}
+
+TEST(CliApplyRecord, AnotherVersionsACorruptOrATruncatedRecordDeclines)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    Result full = settle(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(full), "declined: no record");
+    std::string path = cli.stateDir() + "/apply-noop-record";
+    std::string good = readAll(path);
+    ASSERT_FALSE(good.empty());
+    auto put = [&](const std::string &text) { ASSERT_TRUE(g_file_set_contents(path.c_str(), text.c_str(), gssize(text.size()), nullptr)); };
+    // Another version wrote it (sealed as that version would).
+    std::string other = good;
+    auto v = other.find("version=" PACKAGE_VERSION "\n");
+    ASSERT_NE(v, std::string::npos) << other;
+    other.replace(v, strlen("version=" PACKAGE_VERSION), "version=0.0.0-other");
+    put(reseal(other));
+    Result r = applyJson(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(r), "declined: another version of ibnm wrote the record");
+    EXPECT_EQ(r.out, full.out);
+    // (The full path wrote its own.)
+    r = applyJson(cli, kTwoChildren);
+    EXPECT_TRUE(answered(r)) << r.err;
+    // Truncated, corrupt, empty.
+    for (const std::string &bad : {good.substr(0, good.size() / 2), good.substr(0, good.size() - 2),
+                                   std::string("[record]\nversion=x\n"), std::string()}) {
+        put(bad);
+        r = applyJson(cli, kTwoChildren);
+        EXPECT_EQ(recordSaid(r), "declined: the record is corrupt");
+        EXPECT_EQ(r.out, full.out);
+        EXPECT_TRUE(answered(applyJson(cli, kTwoChildren)));
+    }
+    // A byte changed under an intact seal: the outcome it would print.
+    std::string forged = good;
+    forged.replace(forged.find("mlx4_ib0.8003"), 13, "mlx4_ib0.8009");
+    put(forged);
+    r = applyJson(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(r), "declined: the record is corrupt");
+    EXPECT_EQ(r.out, full.out);
+}
+
+TEST(CliApplyRecord, AFailedApplyRemovesTheRecord)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"apply", "-"}, kTwoChildren).status, 0);
+    settle(cli, kTwoChildren);
+    std::string path = cli.stateDir() + "/apply-noop-record";
+    ASSERT_TRUE(g_file_test(path.c_str(), G_FILE_TEST_EXISTS));
+    std::string more = std::string(kTwoChildren) +
+                       "  - name: mlx4_ib0.8005\n    type: infiniband\n"
+                       "    infiniband: {base-iface: mlx4_ib0, pkey: 0x8005}\n";
+    Result r = cli.run({"-j", "apply", "-"}, more, {{"IBNM_FAKE_FAIL", "op=createIpoibChild,nth=1,errno=EIO"}});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_FALSE(g_file_test(path.c_str(), G_FILE_TEST_EXISTS));
+    // The next apply of the first document takes the full path, and
+    // finds it still in place.
+    r = applyJson(cli, kTwoChildren);
+    EXPECT_EQ(recordSaid(r), "declined: no record");
+    EXPECT_FALSE(parseJson(r.out).get("changed")->b) << r.out;
+}
 
 } // namespace
