@@ -128,7 +128,12 @@ int cmdApply(Context &ctx, const Args &args)
     // A standalone store has a verified no-op record (git's stat cache for
     // the whole apply, settings/apply-record.hpp): when it answers, what
     // the apply would print, without loading the store.
-    const char *storeDir = ctx.options.keyfileDir.empty() ? nullptr : ctx.options.keyfileDir.c_str();
+    // The keyfile directory of a standalone store, given or the default one
+    // when NetworkManager does not run (NetworkManager's store: none).
+    IbnmSettings *store = ctx.store();
+    if (!store)
+        return kExitFailed;
+    const char *storeDir = ibnm_settings_get_keyfile_dir(store);
     PtrArray changes;
     GStrvPtr recordedNotes;
     CharPtr storeState;

@@ -73,6 +73,9 @@ public:
     // update: for a read-modify-write, the store is locked (held until the
     // command ends) before it is read.
     IbnmSettings *settings(bool update = false);
+    // The profile store settings() loads, chosen (NetworkManager's or the
+    // keyfile directory) but not loaded; NULL after an error it printed.
+    IbnmSettings *store();
     // The host (--simulate / IBNM_SIMULATE, IBNM_SYSFS_ROOT, or this machine).
     IbnmHost *host();
     // The host's inventory, reloaded (GidTables: only devices, ports and
@@ -95,6 +98,7 @@ public:
 private:
     Obj<IbnmSettings> settings_;
     bool settingsLocked_ = false;
+    bool settingsLoaded_ = false;
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
     InventoryScope inventoryScope_ = InventoryScope::Whole;

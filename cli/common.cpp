@@ -18,9 +18,9 @@
 namespace ibnm::cli {
 
 #ifndef IBNM_CLI_READ_ONLY
-IbnmSettings *Context::settings(bool update)
+IbnmSettings *Context::store()
 {
-    if (settings_ && (!update || settingsLocked_))
+    if (settings_)
         return settings_.get();
     ErrorPtr err;
     if (!options.keyfileDir.empty()) {
@@ -30,14 +30,32 @@ IbnmSettings *Context::settings(bool update)
     } else {
         settings_.reset(ibnm_settings_new_auto(nullptr, Out(err)));
     }
-    if (settings_ && update)
+    if (!settings_)
+        printError("%s", err ? err->message : _("cannot open the profile store"));
+    return settings_.get();
+}
+
+IbnmSettings *Context::settings(bool update)
+{
+    if (settingsLoaded_ && (!update || settingsLocked_))
+        return settings_.get();
+    // Loaded without the lock and now to be updated: a new store, locked
+    // and loaded again.
+    if (settingsLoaded_)
+        settings_.reset();
+    settingsLoaded_ = false;
+    if (!store())
+        return nullptr;
+    ErrorPtr err;
+    if (update)
         settingsLocked_ = true;
-    if (!settings_ || !(update ? ibnm_settings_lock_for_update(settings_.get(), Out(err))
-                               : ibnm_settings_load(settings_.get(), Out(err)))) {
+    if (!(update ? ibnm_settings_lock_for_update(settings_.get(), Out(err))
+                 : ibnm_settings_load(settings_.get(), Out(err)))) {
         printError("%s", err ? err->message : _("cannot open the profile store"));
         settings_.reset();
         return nullptr;
     }
+    settingsLoaded_ = true;
     for (const char *const *w = ibnm_settings_get_load_warnings(settings_.get()); w && *w; w++)
         std::fprintf(stderr, _("Warning: %s\n"), *w);
     return settings_.get();
