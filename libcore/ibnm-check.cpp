@@ -113,14 +113,19 @@ gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profil
     g_return_val_if_fail(IBNM_IS_INVENTORY(inventory), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
-    std::vector<NMConnection *> connections;
-    for (guint i = 0; i < profiles->len; i++) {
-        auto *c = static_cast<NMConnection *>(g_ptr_array_index(profiles, i));
-        g_return_val_if_fail(NM_IS_CONNECTION(c), FALSE);
-        connections.push_back(c);
-    }
+    for (guint i = 0; i < profiles->len; i++)
+        g_return_val_if_fail(NM_IS_CONNECTION(g_ptr_array_index(profiles, i)), FALSE);
+    // Called inside the reload's guard: what it allocates throws nothing
+    // past this C function.
     return ibnm::inventoryReloadGidTablesIf(
-        inventory, [&](const ibnm::model::Host &host) { return ibnm::rules::needsGidTables(connections, host); },
+        inventory,
+        [profiles](const ibnm::model::Host &host) {
+            std::vector<NMConnection *> connections;
+            connections.reserve(profiles->len);
+            for (guint i = 0; i < profiles->len; i++)
+                connections.push_back(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
+            return ibnm::rules::needsGidTables(connections, host);
+        },
         error);
 }
 

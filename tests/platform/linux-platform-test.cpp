@@ -231,10 +231,20 @@ TEST(LinuxPlatform, AModuleThatCannotBeOpenedIsNamed)
             EXPECT_EQ(h.error().code(), IBNM_ERROR_NOT_SUPPORTED);
             EXPECT_NE(h.error().toString().find(module), std::string::npos) << h.error().toString();
         }
-        // A change on a tree needs the module too (LinuxPlatform refuses it).
-        auto st = openLinuxPlatform(dumpOptions(root), module)->setMtu("ib0", 2044);
+        // A change on a tree read only is refused naming the tree, as
+        // LinuxPlatform refuses it, without the module; nothing needed is
+        // nothing to do.
+        auto tree = openLinuxPlatform(dumpOptions(root), module);
+        auto st = tree->setMtu("ib0", 2044);
         ASSERT_FALSE(st.ok());
-        EXPECT_NE(st.error().toString().find(module), std::string::npos) << st.error().toString();
+        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED) << st.error().toString();
+        EXPECT_NE(st.error().toString().find(root.path()), std::string::npos) << st.error().toString();
+        EXPECT_EQ(st.error().toString().find(module), std::string::npos) << st.error().toString();
+        EXPECT_TRUE(tree->prepare({}).ok());
+        // A change on a tree that may be changed needs the module.
+        auto writable = openLinuxPlatform(dumpOptions(root, false), module)->setMtu("ib0", 2044);
+        ASSERT_FALSE(writable.ok());
+        EXPECT_NE(writable.error().toString().find(module), std::string::npos) << writable.error().toString();
     }
 }
 

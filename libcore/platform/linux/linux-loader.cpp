@@ -187,7 +187,13 @@ public:
         return call(&Platform::removeRoute, ifname, route);
     }
 
-    Status prepare(const Prerequisites &needs) override { return call(&Platform::prepare, needs); }
+    Status prepare(const Prerequisites &needs) override
+    {
+        // As LinuxPlatform: nothing needed is nothing to do, on any host.
+        if (needs.empty())
+            return {};
+        return call(&Platform::prepare, needs);
+    }
     Status addSoftLink(const std::string &name, model::SoftLinkType type, const std::string &netdev) override
     {
         return call(&Platform::addSoftLink, name, type, netdev);
@@ -242,13 +248,20 @@ private:
             return std::move(api).error();
         live_.reset(static_cast<Platform *>(api->newPlatform(&options_)));
         if (!live_)
-            return Error(IBNM_ERROR_FAILED, "ibnm_linux_platform_new").withContext(modulePath_);
+            return Error(IBNM_ERROR_FAILED,
+                         strprintf(_("the Linux platform module %s could not create its platform"), modulePath_.c_str()));
         return live_.get();
     }
 
+    // Every change, and a read of this machine, through the module. A tree
+    // read from files is refused a change here, as LinuxPlatform refuses it
+    // (naming the tree), without opening the module: a machine without
+    // rdma-core still says why (its reads never come here).
     template <typename R, typename... Params, typename... Args>
     R call(R (Platform::*method)(Params...), Args &&...args)
     {
+        if (options_.readOnly)
+            return readOnlyTreeError(options_.sysfsRoot);
         auto p = live();
         if (!p)
             return std::move(p).error();

@@ -20,13 +20,15 @@ extern "C" G_MODULE_EXPORT const char *ibnm_linux_module_version(void)
 }
 
 // A new LinuxPlatform for `options` (an ibnm::platform::LinuxOptions), owned
-// by the caller; nullptr when out of memory.
+// by the caller; nullptr when it cannot be made (out of memory).
 extern "C" G_MODULE_EXPORT void *ibnm_linux_platform_new(const void *options)
 {
     try {
         return ibnm::platform::createLinuxPlatform(*static_cast<const ibnm::platform::LinuxOptions *>(options))
             .release();
-    } catch (const std::bad_alloc &) {
+    } catch (...) {
+        // No exception crosses this C entry point; the loader names the
+        // module in its error.
         return nullptr;
     }
 }
