@@ -5,6 +5,7 @@
 
 #include "libcore/platform/linux/linux-platform.hpp"
 #include "libcore/platform/linux/linux-platform-private.hpp"
+#include "settings/apply-record.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 
@@ -198,6 +199,14 @@ TEST(LinuxPlatform, OpenedPlatformReadsATreeAsLinuxPlatformDoes)
         ASSERT_EQ(a->netdevs.size(), b->netdevs.size());
         for (size_t i = 0; i < a->netdevs.size(); i++)
             EXPECT_EQ(a->netdevs[i].name, b->netdevs[i].name);
+        // Every field alike (GID contents, each netdev's RDMA port, ...).
+        EXPECT_EQ(ibnm::settings::noop::hostCanonicalText(*a), ibnm::settings::noop::hostCanonicalText(*b));
+        auto c = opened->readHostWithoutGidTables();
+        auto d = linked->readHostWithoutGidTables();
+        ASSERT_TRUE(c.ok()) << c.error().toString();
+        ASSERT_TRUE(d.ok()) << d.error().toString();
+        EXPECT_FALSE(c->withGidTables);
+        EXPECT_EQ(ibnm::settings::noop::hostCanonicalText(*c), ibnm::settings::noop::hostCanonicalText(*d));
         ASSERT_EQ(a->softLinks.size(), 1u);
         EXPECT_EQ(a->softLinks[0].name, "rxe0");
         EXPECT_EQ(a->softLinks[0].netdev, "dummy0");
