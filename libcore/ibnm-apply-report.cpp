@@ -252,7 +252,10 @@ const char *ibnm_step_get_detail(IbnmStep *self)
 /**
  * IbnmStep:profile:
  *
- * The id of the profile the step is for; empty for host-wide steps.
+ * The id of the profile the step is for; empty when no profile asked for
+ * it: host files, and the steps of the typed RDMA calls
+ * (ibnm_apply_rdma_link_add() and the others of ibnm-rdma-apply.h), which
+ * change the host for no profile (nothing makes the change again later).
  *
  * Since: 0.1
  */
@@ -262,8 +265,8 @@ const char *ibnm_step_get_detail(IbnmStep *self)
  *
  * Gets the #IbnmStep:profile property.
  *
- * Returns: (transfer none): the id of the profile the step is for, or "" for
- *   a host-wide step (host files, RDMA defaults).
+ * Returns: (transfer none): the id of the profile the step is for, or ""
+ *   when no profile asked for it (host files, the typed RDMA calls)
  *
  * Since: 0.1
  */

@@ -32,8 +32,10 @@ using ibnm::Result;
 using ibnm::activation::Desired;
 using ibnm::activation::DesiredRdma;
 
-// A setting of a typed call: no profile asks for it (its steps and notes
-// name none), and its errors name the call's arguments.
+// A setting of a typed call: no profile asks for it, so its steps, notes and
+// errors name none (IbnmStep:profile "": the CLI's PROFILE "--", JSON null;
+// naming the object would repeat OBJECT and read as a profile that does not
+// exist), and its errors name the call's arguments.
 DesiredRdma typedRdma()
 {
     DesiredRdma r;

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 using ibnm::test::Cli;
+using ibnm::test::JsonValue;
 using ibnm::test::lines;
 using ibnm::test::parseJson;
 using ibnm::test::Result;
@@ -264,6 +265,88 @@ TEST(CliNmcliOutput, RdmaCommandsTakeTheKeysValuesAndSpeakTheirWords)
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.find("Error: link name: 'rx/e' is not a valid RDMA device name"), 0u) << r.err;
     EXPECT_EQ(r.err.find("rdma-link-"), std::string::npos) << r.err;
+}
+
+// The PROFILE of a step is the profile it serves: a typed rdma command
+// (rdma link add|delete, roce-mode, traffic-class, roce-enable) changes the
+// host for no profile, so its steps have none ("--" with -f all, null in -j),
+// and nothing brings the change back; the same change asked by a profile
+// names it.
+TEST(CliNmcliOutput, StepsOfTypedRdmaCommandsServeNoProfile)
+{
+    Cli cli("mlx5-roce.host");
+    // The PROFILE cell of each step row of `--dry-run -f all` (aligned columns).
+    auto profileCells = [](const std::string &out) {
+        std::vector<std::string> cells;
+        auto ls = lines(out);
+        if (ls.empty())
+            return cells;
+        size_t at = ls[0].find("PROFILE");
+        size_t end = ls[0].find("ERROR");
+        if (at == std::string::npos || end == std::string::npos)
+            return cells;
+        for (size_t i = 1; i < ls.size() && ls[i].rfind("planned ", 0) == 0; i++) { // then "Dry run: ..."
+            std::string cell = ls[i].size() > at ? ls[i].substr(at, end - at) : std::string();
+            cell.erase(cell.find_last_not_of(' ') + 1);
+            cells.push_back(cell);
+        }
+        return cells;
+    };
+    // The "profile" member of each step of -j, "(null)" for null.
+    auto profileValues = [](const std::string &out) {
+        std::vector<std::string> values;
+        JsonValue v = parseJson(out);
+        const JsonValue *report = v.get("report");
+        const JsonValue *steps = report ? report->get("steps") : nullptr;
+        for (const auto &s : steps ? steps->items : std::vector<JsonValue>{}) {
+            const JsonValue *p = s.get("profile");
+            values.push_back(p == nullptr ? "(absent)" : p->kind == JsonValue::Null ? "(null)" : p->s);
+        }
+        return values;
+    };
+    const std::vector<std::vector<std::string>> typed = {
+        {"rdma", "link", "add", "rxe0", "type", "rxe", "netdev", "p4p2"},
+        {"rdma", "roce-mode", "mlx5_0", "1", "v1"},
+        {"rdma", "traffic-class", "mlx5_0/1", "dscp:26", "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"},
+        {"rdma", "roce-enable", "mlx5_1", "no"},
+    };
+    for (const auto &command : typed) {
+        std::vector<std::string> plain = {"--dry-run", "-f", "all"}, json = {"--dry-run", "-j"};
+        plain.insert(plain.end(), command.begin(), command.end());
+        json.insert(json.end(), command.begin(), command.end());
+        Result p = cli.run(plain);
+        ASSERT_EQ(p.status, 0) << command[1] << ": " << p.err;
+        auto cells = profileCells(p.out);
+        ASSERT_FALSE(cells.empty()) << p.out;
+        EXPECT_EQ(cells, std::vector<std::string>(cells.size(), "--")) << p.out;
+        Result j = cli.run(json);
+        ASSERT_EQ(j.status, 0) << command[1] << ": " << j.err;
+        auto values = profileValues(j.out);
+        ASSERT_EQ(values.size(), cells.size()) << j.out;
+        EXPECT_EQ(values, std::vector<std::string>(values.size(), "(null)")) << j.out;
+    }
+    // rdma link delete of a link the command added.
+    ASSERT_EQ(cli.run({"rdma", "link", "add", "rxe0", "type", "rxe", "netdev", "p4p2"}).status, 0);
+    Result del = cli.run({"--dry-run", "-f", "all", "rdma", "link", "delete", "rxe0"});
+    ASSERT_EQ(del.status, 0) << del.err;
+    auto delCells = profileCells(del.out);
+    ASSERT_FALSE(delCells.empty()) << del.out;
+    EXPECT_EQ(delCells, std::vector<std::string>(delCells.size(), "--")) << del.out;
+    Result delJson = cli.run({"--dry-run", "-j", "rdma", "link", "delete", "rxe0"});
+    ASSERT_EQ(delJson.status, 0) << delJson.err;
+    EXPECT_EQ(profileValues(delJson.out), std::vector<std::string>(delCells.size(), "(null)")) << delJson.out;
+
+    // The same RoCE mode asked by a profile: its steps name it.
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "roce-p4p1", "ifname", "p4p1",
+                       "rdma.roce-mode", "v1"})
+                  .status,
+              0);
+    Result up = cli.run({"--dry-run", "-f", "all", "connection", "up", "roce-p4p1"});
+    ASSERT_EQ(up.status, 0) << up.err;
+    EXPECT_EQ(profileCells(up.out), std::vector<std::string>{"roce-p4p1"}) << up.out;
+    Result upJson = cli.run({"--dry-run", "-j", "connection", "up", "roce-p4p1"});
+    ASSERT_EQ(upJson.status, 0) << upJson.err;
+    EXPECT_EQ(profileValues(upJson.out), std::vector<std::string>{"roce-p4p1"}) << upJson.out;
 }
 
 // Options that would be ignored are refused, naming the key (exit 1,

@@ -638,6 +638,48 @@ TEST(CheckPlan, TogetherTheProfileThatMakesThePlanFailIsInvolved)
     }
 }
 
+// A plan error about a profile and property a rule already named is not a
+// second finding: the profiles the plan involves join the rule's. The port
+// claims twin's interface (rule 4: involves twin); its interface is not on
+// the host, which the plan of the RoCE bond (it brings its Ethernet ports)
+// refuses naming the port (involves bond0).
+TEST(CheckAll, APlanErrorARuleGaveAddsItsProfilesToThatFinding)
+{
+    HostBuilder b;
+    b.ibPort("ib0", "mlx4_0", 2048);
+    auto twin = mustProfile({"type", "ethernet", "con-name", "twin", "ifname", "enp9s0"});
+    auto port = mustProfile({"type", "ethernet", "con-name", "port", "ifname", "enp9s0", "master", "bond0",
+                             "slave-type", "bond"});
+    auto bond = mustProfile({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                             "mode=active-backup", "rdma.roce-mode", "v2"});
+    auto profiles = connections({twin, port, bond});
+
+    // The rule alone, and the plan alone: the same profile and property,
+    // each involving another profile.
+    auto across = ibnm::rules::checkAcross(profiles, &b.host);
+    const Finding *rule = find(across, "connection.interface-name");
+    ASSERT_NE(rule, nullptr) << dump(across);
+    EXPECT_EQ(rule->profileId, "port");
+    EXPECT_EQ(rule->related, std::vector<std::string>{"twin"}) << dump(across);
+    auto plan = ibnm::rules::checkPlan(profiles, b.host);
+    bool planInvolvesBond = false;
+    for (const auto &f : plan)
+        planInvolvesBond = planInvolvesBond || (f.profileId == "port" && f.property == "connection.interface-name" &&
+                                                f.related == std::vector<std::string>{"bond0"});
+    ASSERT_TRUE(planInvolvesBond) << dump(plan);
+
+    auto all = ibnm::rules::checkAll(profiles, &b.host);
+    std::vector<const Finding *> aboutPort;
+    for (const auto &f : all)
+        if (f.profileId == "port" && f.property == "connection.interface-name")
+            aboutPort.push_back(&f);
+    ASSERT_EQ(aboutPort.size(), 1u) << dump(all);
+    EXPECT_EQ(aboutPort[0]->severity, IBNM_SEVERITY_ERROR);
+    // The rule's message, with both profiles involved, each once.
+    EXPECT_EQ(aboutPort[0]->message, rule->message);
+    EXPECT_EQ(aboutPort[0]->related, (std::vector<std::string>{"twin", "bond0"})) << dump(all);
+}
+
 // What check reads the GID tables for (ibnm_check_reload_inventory): a
 // netdev without an RDMA device that a profile names (interface, parent,
 // master), or that the rules find without a name (a bond: RoCE LAG; an IPoIB
