@@ -30,15 +30,6 @@ const char *const kApplyUsage = N_("Usage: ibnm apply FILE|-\n"
 
 namespace {
 
-const char *stepStateNick(IbnmStepState s)
-{
-    GEnumClass *klass = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_STATE));
-    GEnumValue *v = g_enum_get_value(klass, s);
-    const char *nick = v ? v->value_nick : "unknown";
-    g_type_class_unref(klass);
-    return nick;
-}
-
 // Whether `r` changed the host (or, for a dry run, would).
 bool reportChanges(IbnmApplyReport *r)
 {
@@ -82,17 +73,8 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
     j.endArray().beginArray("steps");
     for (IbnmApplyReport *r : reports) {
         GPtrArray *steps = r ? ibnm_apply_report_get_steps(r) : nullptr;
-        for (guint i = 0; steps && i < steps->len; i++) {
-            auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-            j.beginObject()
-                .value("state", stepStateNick(ibnm_step_get_state(s)))
-                .value("action", ibnm_step_get_action(s))
-                .value("object", ibnm_step_get_object(s))
-                .value("detail", ibnm_step_get_detail(s))
-                .value("profile", ibnm_step_get_profile(s))
-                .value("error", ibnm_step_get_error(s))
-                .endObject();
-        }
+        for (guint i = 0; steps && i < steps->len; i++)
+            stepJson(j, IBNM_STEP(g_ptr_array_index(steps, i)));
     }
     j.endArray().beginArray("notes");
     for (IbnmApplyReport *r : reports)

@@ -23,6 +23,8 @@
 
 namespace ibnm::cli {
 
+class JsonDoc;
+
 // nmcli's exit codes where ibnm has the same situation.
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;  // validation failed, the kernel or a store refused
@@ -151,6 +153,11 @@ PtrArray allConnections(IbnmSettings *settings);
 // Context::leaveStoreToExit(): freeing 50,000 objects one by one is time
 // the exit does not need); freed at once in a sanitizer build.
 void leaveToExit(PtrArray array);
+// A step's state as JSON and tables name it: the nick of IbnmStepState.
+const char *stepStateName(IbnmStepState s);
+// One step as a JSON object (docs/json-schema.md): {state, action, object,
+// detail, profile, error}, null for what it has not (no profile, no error).
+void stepJson(JsonDoc &j, IbnmStep *s);
 // Prints an apply report (table, terse or JSON); returns the exit code.
 int printReport(Context &ctx, IbnmApplyReport *report);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.

@@ -286,18 +286,6 @@ PtrArray allConnections(IbnmSettings *settings)
 
 namespace {
 
-const char *stateName(IbnmStepState s)
-{
-    switch (s) {
-    case IBNM_STEP_STATE_PLANNED: return "planned";
-    case IBNM_STEP_STATE_DONE: return "done";
-    case IBNM_STEP_STATE_FAILED: return "failed";
-    case IBNM_STEP_STATE_UNDONE: return "undone";
-    case IBNM_STEP_STATE_UNDO_FAILED: return "undo-failed";
-    }
-    return "unknown";
-}
-
 Tone stateTone(IbnmStepState s)
 {
     switch (s) {
@@ -320,6 +308,28 @@ const char *severityName(IbnmSeverity s)
 
 } // namespace
 
+const char *stepStateName(IbnmStepState s)
+{
+    // The nick libibnm registers for the state (IbnmStepState's GEnum).
+    GEnumClass *klass = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_STATE));
+    GEnumValue *v = g_enum_get_value(klass, s);
+    const char *nick = v ? v->value_nick : "unknown";
+    g_type_class_unref(klass);
+    return nick;
+}
+
+void stepJson(JsonDoc &j, IbnmStep *s)
+{
+    j.beginObject()
+        .value("state", stepStateName(ibnm_step_get_state(s)))
+        .value("action", cell(ibnm_step_get_action(s)))
+        .value("object", cell(ibnm_step_get_object(s)))
+        .value("detail", cell(ibnm_step_get_detail(s)))
+        .value("profile", cell(ibnm_step_get_profile(s)))
+        .value("error", cell(ibnm_step_get_error(s)))
+        .endObject();
+}
+
 int printReport(Context &ctx, IbnmApplyReport *report)
 {
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
@@ -334,17 +344,8 @@ int printReport(Context &ctx, IbnmApplyReport *report)
         j.value("operations", static_cast<long long>(ibnm_apply_report_get_operations(report)));
         j.value("error", cell(ibnm_apply_report_get_error(report)));
         j.beginArray("steps");
-        for (guint i = 0; steps && i < steps->len; i++) {
-            auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
-            j.beginObject()
-                .value("state", stateName(ibnm_step_get_state(s)))
-                .value("action", cell(ibnm_step_get_action(s)))
-                .value("object", cell(ibnm_step_get_object(s)))
-                .value("detail", cell(ibnm_step_get_detail(s)))
-                .value("profile", cell(ibnm_step_get_profile(s)))
-                .value("error", cell(ibnm_step_get_error(s)))
-                .endObject();
-        }
+        for (guint i = 0; steps && i < steps->len; i++)
+            stepJson(j, static_cast<IbnmStep *>(g_ptr_array_index(steps, i)));
         j.endArray().beginArray("notes");
         for (const char *const *n = notes; n && *n; n++)
             j.value(nullptr, *n);
@@ -357,7 +358,7 @@ int printReport(Context &ctx, IbnmApplyReport *report)
     for (guint i = 0; steps && i < steps->len; i++) {
         auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
         IbnmStepState st = ibnm_step_get_state(s);
-        t.add({stateName(st), cell(ibnm_step_get_action(s)), cell(ibnm_step_get_object(s)),
+        t.add({stepStateName(st), cell(ibnm_step_get_action(s)), cell(ibnm_step_get_object(s)),
                cell(ibnm_step_get_detail(s)), cell(ibnm_step_get_profile(s)), cell(ibnm_step_get_error(s))},
               stateTone(st), 0);
     }

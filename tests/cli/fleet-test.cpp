@@ -377,6 +377,15 @@ TEST(CliApply, APortLeftOutOfTheBondsListIsDetachedFromProfileAndHost)
         released = released || (step.get("action")->s == "release" && step.get("object")->s == "mlx5_ib1" &&
                                 step.get("state")->s == "done");
     EXPECT_TRUE(released) << r.out;
+    // Each step as every report prints it (docs/json-schema.md): what a
+    // step has not is null, never "" (a done step has no error).
+    for (const auto &step : v.get("steps")->items) {
+        ASSERT_EQ(step.members.size(), 6u) << r.out;
+        EXPECT_EQ(step.get("error")->kind, JsonValue::Null) << r.out;
+        const JsonValue *profile = step.get("profile");
+        EXPECT_TRUE(profile->kind == JsonValue::Null || (profile->kind == JsonValue::String && !profile->s.empty()))
+            << r.out;
+    }
     bool mtuSet = false, upSet = false;
     for (const auto &step : v.get("steps")->items) {
         bool ours = step.get("object")->s == "mlx5_ib1" && step.get("state")->s == "done";
