@@ -296,26 +296,23 @@ Tone stateTone(IbnmStepState s)
     }
 }
 
-const char *severityName(IbnmSeverity s)
+// The nick libibnm registers for `value` of the enum `type` (its one name
+// for output), "unknown" for a value it does not list. A static type's
+// class lives as long as the process: referenced once, never released.
+const char *enumNick(GType type, int value)
 {
-    switch (s) {
-    case IBNM_SEVERITY_INFO: return "info";
-    case IBNM_SEVERITY_WARNING: return "warning";
-    case IBNM_SEVERITY_ERROR: return "error";
-    }
-    return "unknown";
+    auto *klass = static_cast<GEnumClass *>(g_type_class_peek(type));
+    if (!klass)
+        klass = static_cast<GEnumClass *>(g_type_class_ref(type));
+    GEnumValue *v = g_enum_get_value(klass, value);
+    return v ? v->value_nick : "unknown";
 }
 
 } // namespace
 
 const char *stepStateName(IbnmStepState s)
 {
-    // The nick libibnm registers for the state (IbnmStepState's GEnum).
-    GEnumClass *klass = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_STATE));
-    GEnumValue *v = g_enum_get_value(klass, s);
-    const char *nick = v ? v->value_nick : "unknown";
-    g_type_class_unref(klass);
-    return nick;
+    return enumNick(IBNM_TYPE_STEP_STATE, s);
 }
 
 void stepJson(JsonDoc &j, IbnmStep *s)
@@ -402,8 +399,8 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
         if (onlyProblems && sev == IBNM_SEVERITY_INFO)
             continue;
         Tone tone = sev == IBNM_SEVERITY_ERROR ? Tone::Bad : sev == IBNM_SEVERITY_WARNING ? Tone::Warn : Tone::Good;
-        t.add({severityName(sev), cell(ibnm_finding_get_profile_id(f)), cell(ibnm_finding_get_property(f)),
-               cell(ibnm_finding_get_message(f)), cell(ibnm_finding_get_hint(f))},
+        t.add({enumNick(IBNM_TYPE_SEVERITY, sev), cell(ibnm_finding_get_profile_id(f)),
+               cell(ibnm_finding_get_property(f)), cell(ibnm_finding_get_message(f)), cell(ibnm_finding_get_hint(f))},
               tone, 0);
     }
     if (t.size() > 0 || ctx.options.mode == OutputMode::Json) {
