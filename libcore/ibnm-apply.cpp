@@ -18,11 +18,9 @@
 #include <string>
 #include <vector>
 
-G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags,
-                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NONE, "none"),
-                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_DRY_RUN, "dry-run"),
-                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NO_IP, "no-ip"),
-                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
+G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags, G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NONE, "none"),
+    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_DRY_RUN, "dry-run"), G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NO_IP, "no-ip"),
+    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
 
 using ibnm::apply::toVector;
 using ibnm::apply::updateActiveRecord;
@@ -39,13 +37,37 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
+ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+    const std::function<Result<activation::Report>()> &work)
+{
+    UniqueFd activationLock;
+    if (!dryRun) {
+        auto lock = platform.lockActivations();
+        if (!lock.ok())
+            return std::move(lock).error();
+        activationLock = std::move(lock).value();
+    }
+    auto report = work();
+    if (!report.ok())
+        return std::move(report).error();
+    bool ok = report->ok;
+    std::optional<Error> failure = report->failure;
+    std::string message = report->error;
+    IbnmError code = report->errorCode;
+    if (out)
+        *out = wrap(std::move(report).value());
+    if (!ok)
+        return failure ? *failure : Error(code, message);
+    return {};
+}
+
 } // namespace ibnm::apply
 
 namespace {
 
 // `selected` and the bond profiles of its ports whose bond is not on the host.
-std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
-                                             const std::vector<NMConnection *> &everything, const ibnm::model::Host &host)
+std::vector<NMConnection *> withMissingBonds(
+    std::vector<NMConnection *> selected, const std::vector<NMConnection *> &everything, const ibnm::model::Host &host)
 {
     std::vector<NMConnection *> add;
     for (NMConnection *c : selected) {
@@ -59,9 +81,9 @@ std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selecte
             const char *ifname = nm_connection_get_interface_name(b);
             if (g_strcmp0(ifname, master) != 0 && g_strcmp0(nm_connection_get_uuid(b), master) != 0)
                 continue;
-            if ((ifname == nullptr || host.findBond(ifname) == nullptr) &&
-                std::find(selected.begin(), selected.end(), b) == selected.end() &&
-                std::find(add.begin(), add.end(), b) == add.end())
+            if ((ifname == nullptr || host.findBond(ifname) == nullptr)
+                && std::find(selected.begin(), selected.end(), b) == selected.end()
+                && std::find(add.begin(), add.end(), b) == add.end())
                 add.push_back(b);
         }
     }
@@ -98,8 +120,8 @@ ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activati
 // request's rules find (for profiles: what `ibnm check` finds on this host,
 // which asks the same planner, so the two always agree); the error keeps its
 // code and names the profile and property.
-gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
-                        GError **error)
+gboolean ibnm::runApply(
+    IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out, GError **error)
 {
     return ibnm::guard(error, [&]() -> ibnm::Status {
         bool goingUp = request.goingUp;
@@ -107,65 +129,46 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
         // refused and the engine undoes what was done.
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
-        // One activation at a time, from reading the host to verifying it
-        // (or undoing it): a parallel run neither plans on this run's
-        // half-done work nor rolls it back. A dry run changes nothing.
-        ibnm::UniqueFd activationLock;
-        if (!(flags & IBNM_APPLY_FLAGS_DRY_RUN)) {
-            auto lock = platform.lockActivations();
-            if (!lock.ok())
-                return std::move(lock).error();
-            activationLock = std::move(lock).value();
-        }
-        auto snapshot = platform.readHost();
-        if (!snapshot.ok())
-            return std::move(snapshot).error();
-        auto desired = request.resolve(*snapshot);
-        if (!desired.ok())
-            return std::move(desired).error();
-        ibnm::activation::Options options;
-        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
-        if (goingUp && request.refuse) {
-            if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
-                if (out) {
+        bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
+        return ibnm::apply::underActivationLock(platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
+            auto snapshot = platform.readHost();
+            if (!snapshot.ok())
+                return std::move(snapshot).error();
+            auto desired = request.resolve(*snapshot);
+            if (!desired.ok())
+                return std::move(desired).error();
+            ibnm::activation::Options options;
+            options.dryRun = dryRun;
+            options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+            if (goingUp && request.refuse) {
+                if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
                     ibnm::activation::Report refused;
                     refused.ok = false;
                     refused.error = e->toString();
                     refused.errorCode = e->code();
                     refused.failure = *e;
-                    *out = wrap(std::move(refused));
+                    return refused;
                 }
-                return *e;
             }
-        }
-        // The modules and configfs the RDMA settings need, once the plan is
-        // made (a request the planner refuses loads nothing; nothing to load
-        // for a dry run, an empty plan or down).
-        if (goingUp)
-            options.prepare = [&platform, &desired]() { return prepareFor(platform, *desired); };
-        auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
-                              : ibnm::activation::down(platform, *desired, options);
-        bool ok = report.ok;
-        if (ok && !options.dryRun && request.applied)
-            request.applied();
-        if (ok && report.steps.empty() && request.settled)
-            request.settled(*snapshot);
-        std::optional<ibnm::Error> failure = report.failure;
-        std::string message = report.error;
-        IbnmError code = report.errorCode;
-        if (out)
-            *out = wrap(std::move(report));
-        if (!ok)
-            return failure ? *failure : ibnm::Error(code, message);
-        return {};
+            // The modules and configfs the RDMA settings need, once the
+            // plan is made (a request the planner refuses loads nothing;
+            // nothing to load for a dry run, an empty plan or down).
+            if (goingUp)
+                options.prepare = [&platform, &desired]() { return prepareFor(platform, *desired); };
+            auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
+                                  : ibnm::activation::down(platform, *desired, options);
+            if (report.ok && !options.dryRun && request.applied)
+                request.applied();
+            if (report.ok && report.steps.empty() && request.settled)
+                request.settled(*snapshot);
+            return report;
+        });
     });
 }
 
 // ibnm_apply_up() and ibnm_apply_down() of profiles.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
-                                  bool goingUp, IbnmApplyReport **out, GError **error,
-                                  const std::function<void(const model::Host &)> &settled)
+    bool goingUp, IbnmApplyReport **out, GError **error, const std::function<void(const model::Host &)> &settled)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
@@ -216,7 +219,7 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
  * Since: 0.1
  */
 gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-                       IbnmApplyReport **report, GError **error)
+    IbnmApplyReport **report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
@@ -242,7 +245,7 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * Since: 0.1
  */
 gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-                         IbnmApplyReport **report, GError **error)
+    IbnmApplyReport **report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
