@@ -12,6 +12,12 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmodule.h>
 
 #include <sys/stat.h>
 
@@ -110,7 +116,7 @@ TEST(LinuxPlatform, SoftLinksFromSysfs)
 // The same for LinuxPlatform itself and for the platform libibnm uses
 // (openLinuxPlatform(): changes go to LinuxPlatform in ibnm-linux.so, opened
 // then from the build tree).
-class ReadOnlyPlatform : public testing::TestWithParam<bool> {};
+class ReadOnlyPlatform : public testing::TestWithParam<bool> { };
 
 TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
 {
@@ -127,12 +133,12 @@ TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
         std::function<ibnm::Status()> run;
     } cases[] = {
         {"createIpoibChild",
-         [&]() -> ibnm::Status {
-             auto r = p->createIpoibChild(child);
-             if (r.ok())
-                 return {};
-             return std::move(r).error();
-         }},
+            [&]() -> ibnm::Status {
+                auto r = p->createIpoibChild(child);
+                if (r.ok())
+                    return {};
+                return std::move(r).error();
+            }},
         {"deleteIpoibChild", [&] { return p->deleteIpoibChild("ib0", 0x8001); }},
         {"setIpoibMode", [&] { return p->setIpoibMode("ib0", ibnm::model::IpoibMode::Connected); }},
         {"setIpoibUmcast", [&] { return p->setIpoibUmcast("ib0", true); }},
@@ -165,7 +171,7 @@ TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
     EXPECT_FALSE(h->findIpoib("ib0")->umcast);
 }
 INSTANTIATE_TEST_SUITE_P(LinuxPlatform, ReadOnlyPlatform, testing::Bool(),
-                         [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
+    [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
 
 // Issue 17: a sysfs tree is read without the module (so without libnl and
 // libibverbs), as LinuxPlatform reads it with the same options.
@@ -257,6 +263,45 @@ TEST(LinuxPlatform, AModuleThatCannotBeOpenedIsNamed)
     }
 }
 
+// The stand-in modules of tests/platform/test-module.cpp.
+std::string testModule(const char *name)
+{
+    return std::string(IBNM_TEST_MODULE_DIR) + "/" + name;
+}
+
+// Threads that first use a platform at once share the one LinuxPlatform the
+// module makes for it (ModulePlatform::live(), once): the stand-in module
+// forwards to ibnm-linux.so and counts what it is asked to make, slowly, so
+// that the threads overlap.
+TEST(LinuxPlatform, ThreadsShareTheOnePlatformTheModuleMakes)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    const std::string module = testModule("counting-module.so");
+    ASSERT_TRUE(g_file_test(module.c_str(), G_FILE_TEST_EXISTS)) << module;
+    auto p = openLinuxPlatform(dumpOptions(root, false), module);
+    constexpr int kThreads = 8;
+    std::vector<std::string> failures(kThreads);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; i++)
+        threads.emplace_back([&, i] {
+            auto st = p->setIpoibUmcast("ib0", true);
+            if (!st.ok())
+                failures[i] = st.error().toString();
+        });
+    for (auto &t : threads)
+        t.join();
+    for (int i = 0; i < kThreads; i++)
+        EXPECT_EQ(failures[i], "") << "thread " << i;
+    EXPECT_TRUE(p->readHost()->findIpoib("ib0")->umcast) << "written to the tree by LinuxPlatform";
+    std::unique_ptr<GModule, gboolean (*)(GModule *)> counting(
+        g_module_open(module.c_str(), G_MODULE_BIND_LAZY), g_module_close);
+    ASSERT_TRUE(counting) << g_module_error();
+    gpointer made = nullptr;
+    ASSERT_TRUE(g_module_symbol(counting.get(), "ibnm_test_platforms_made", &made));
+    EXPECT_EQ(reinterpret_cast<unsigned (*)()>(made)(), 1u) << "LinuxPlatforms made for one platform";
+}
+
 TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)
 {
     g_unsetenv("IBNM_SYSFS_ROOT");
@@ -313,7 +358,7 @@ TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)
     h = p->readHost();
     ASSERT_TRUE(h.ok()) << h.error().toString();
     EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceMode,
-              std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
+        std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
     EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceTos, std::optional<unsigned>(106));
 }
 
@@ -396,8 +441,8 @@ TEST(LinuxPlatform, LibkmodIsOpenedAtRunTime)
     ASSERT_NE(mod, nullptr);
     // Loaded, built in, or not loaded (an error number): never a crash.
     int state = kmod->moduleGetInitstate(mod.get());
-    EXPECT_TRUE(state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_COMING ||
-                state == KMOD_MODULE_GOING || state < 0)
+    EXPECT_TRUE(state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_COMING
+        || state == KMOD_MODULE_GOING || state < 0)
         << state;
 }
 

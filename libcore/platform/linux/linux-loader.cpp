@@ -19,6 +19,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <dlfcn.h>
@@ -64,15 +66,16 @@ Result<ModuleApi> openModule(const std::string &path)
     // libnl-3, libnl-route-3 or libibverbs behind it.
     if (!module)
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("cannot open the Linux platform module %s: %s"), path.c_str(), g_module_error()));
+            strprintf(_("cannot open the Linux platform module %s: %s"), path.c_str(), g_module_error()));
     ModuleApi api{};
-    if (!moduleSymbol(module.get(), "ibnm_linux_module_version", &api.version) ||
-        !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
+    if (!moduleSymbol(module.get(), "ibnm_linux_module_version", &api.version)
+        || !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
+            strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
     if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0)
-        return Error(IBNM_ERROR_NOT_SUPPORTED, strprintf(_("the Linux platform module %s is of ibnm %s, not %s"),
-                                                         path.c_str(), api.version(), PACKAGE_VERSION));
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+            strprintf(
+                _("the Linux platform module %s is of ibnm %s, not %s"), path.c_str(), api.version(), PACKAGE_VERSION));
     g_module_make_resident(module.release());
     opened.emplace(path, api);
     return api;
@@ -85,8 +88,8 @@ std::string defaultModulePath()
     Dl_info info{};
     std::string self;
     // The main program's dli_fname is its argv[0], maybe relative.
-    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr &&
-        g_path_is_absolute(info.dli_fname))
+    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr
+        && g_path_is_absolute(info.dli_fname))
         self = info.dli_fname;
     else
         self = "/proc/self/exe";
@@ -159,8 +162,8 @@ public:
     Status setMtu(const std::string &ifname, unsigned mtu) override { return call(&Platform::setMtu, ifname, mtu); }
     Status setUp(const std::string &ifname, bool up) override { return call(&Platform::setUp, ifname, up); }
     Status createBond(const BondSpec &spec) override { return call(&Platform::createBond, spec); }
-    Status setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
-                          std::optional<std::string> primary) override
+    Status setBondOptions(
+        const std::string &bond, std::optional<unsigned> miimon, std::optional<std::string> primary) override
     {
         return call(&Platform::setBondOptions, bond, miimon, primary);
     }
@@ -236,21 +239,33 @@ private:
     bool sysfsAlone() const { return !options_.useNetlink && !options_.useVerbs; }
 
     // LinuxPlatform, made by the module on first use; the module's error
-    // (each call reports it) when it cannot be opened.
+    // (each call reports it) when it cannot be opened. Once, whichever
+    // thread comes first: the others wait for it, and all share the
+    // platform or the error (an IbnmHost may be used from several threads).
     Result<Platform *> live()
     {
-        if (live_)
-            return live_.get();
-        if (modulePath_.empty())
-            modulePath_ = defaultModulePath();
-        auto api = openModule(modulePath_);
+        std::call_once(liveOnce_, [this] {
+            if (auto made = makeLive(); made.ok())
+                live_ = std::move(made).value();
+            else
+                liveError_ = std::move(made).error();
+        });
+        if (liveError_)
+            return *liveError_;
+        return live_.get();
+    }
+
+    Result<std::unique_ptr<Platform>> makeLive()
+    {
+        std::string path = modulePath_.empty() ? defaultModulePath() : modulePath_;
+        auto api = openModule(path);
         if (!api)
             return std::move(api).error();
-        live_.reset(static_cast<Platform *>(api->newPlatform(&options_)));
-        if (!live_)
+        std::unique_ptr<Platform> made(static_cast<Platform *>(api->newPlatform(&options_)));
+        if (!made)
             return Error(IBNM_ERROR_FAILED,
-                         strprintf(_("the Linux platform module %s could not create its platform"), modulePath_.c_str()));
-        return live_.get();
+                strprintf(_("the Linux platform module %s could not create its platform"), path.c_str()));
+        return {std::move(made)};
     }
 
     // Every change, and a read of this machine, through the module. A tree
@@ -268,9 +283,11 @@ private:
         return ((*p)->*method)(std::forward<Args>(args)...);
     }
 
-    LinuxOptions options_;
-    std::string modulePath_;
+    const LinuxOptions options_;
+    const std::string modulePath_; // empty: defaultModulePath()
+    std::once_flag liveOnce_;
     std::unique_ptr<Platform> live_;
+    std::optional<Error> liveError_;
 };
 
 } // namespace
