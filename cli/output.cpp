@@ -132,22 +132,22 @@ const JsonGlibApi *jsonGlib(std::string *why)
             return nullptr;
         }
         GModule *m = module.get();
-        if (!jsonSymbol(m, "json_builder_new", &j.builderNew)
-            || !jsonSymbol(m, "json_builder_set_member_name", &j.setMemberName)
-            || !jsonSymbol(m, "json_builder_begin_object", &j.beginObject)
-            || !jsonSymbol(m, "json_builder_end_object", &j.endObject)
-            || !jsonSymbol(m, "json_builder_begin_array", &j.beginArray)
-            || !jsonSymbol(m, "json_builder_end_array", &j.endArray)
-            || !jsonSymbol(m, "json_builder_add_string_value", &j.addString)
-            || !jsonSymbol(m, "json_builder_add_null_value", &j.addNull)
-            || !jsonSymbol(m, "json_builder_add_int_value", &j.addInt)
-            || !jsonSymbol(m, "json_builder_add_boolean_value", &j.addBoolean)
-            || !jsonSymbol(m, "json_builder_get_root", &j.getRoot) || !jsonSymbol(m, "json_node_unref", &j.nodeUnref)
-            || !jsonSymbol(m, "json_generator_new", &j.generator.generatorNew)
-            || !jsonSymbol(m, "json_generator_set_pretty", &j.generator.setPretty)
-            || !jsonSymbol(m, "json_generator_set_indent", &j.generator.setIndent)
-            || !jsonSymbol(m, "json_generator_set_root", &j.generator.setRoot)
-            || !jsonSymbol(m, "json_generator_to_data", &j.generator.toData)) {
+        if (!jsonSymbol(m, "json_builder_new", &j.builderNew) ||
+            !jsonSymbol(m, "json_builder_set_member_name", &j.setMemberName) ||
+            !jsonSymbol(m, "json_builder_begin_object", &j.beginObject) ||
+            !jsonSymbol(m, "json_builder_end_object", &j.endObject) ||
+            !jsonSymbol(m, "json_builder_begin_array", &j.beginArray) ||
+            !jsonSymbol(m, "json_builder_end_array", &j.endArray) ||
+            !jsonSymbol(m, "json_builder_add_string_value", &j.addString) ||
+            !jsonSymbol(m, "json_builder_add_null_value", &j.addNull) ||
+            !jsonSymbol(m, "json_builder_add_int_value", &j.addInt) ||
+            !jsonSymbol(m, "json_builder_add_boolean_value", &j.addBoolean) ||
+            !jsonSymbol(m, "json_builder_get_root", &j.getRoot) || !jsonSymbol(m, "json_node_unref", &j.nodeUnref) ||
+            !jsonSymbol(m, "json_generator_new", &j.generator.generatorNew) ||
+            !jsonSymbol(m, "json_generator_set_pretty", &j.generator.setPretty) ||
+            !jsonSymbol(m, "json_generator_set_indent", &j.generator.setIndent) ||
+            !jsonSymbol(m, "json_generator_set_root", &j.generator.setRoot) ||
+            !jsonSymbol(m, "json_generator_to_data", &j.generator.toData)) {
             error = g_module_error() ? g_module_error() : kJsonGlibSoname;
             return nullptr;
         }
@@ -159,7 +159,7 @@ const JsonGlibApi *jsonGlib(std::string *why)
     return api;
 }
 
-JsonDoc::JsonDoc() : json_(*jsonGlib()), b_(json_.builderNew()) { }
+JsonDoc::JsonDoc() : json_(*jsonGlib()), b_(json_.builderNew()) {}
 
 void JsonDoc::member(const char *key)
 {
@@ -226,9 +226,7 @@ void JsonDoc::print() const
 
 // --- Table --------------------------------------------------------------------
 
-Table::Table(std::string jsonKey, std::vector<Field> fields) : jsonKey_(std::move(jsonKey)), fields_(std::move(fields))
-{
-}
+Table::Table(std::string jsonKey, std::vector<Field> fields) : jsonKey_(std::move(jsonKey)), fields_(std::move(fields)) {}
 
 void Table::add(std::vector<Cell> cells, Tone tone, int toneColumn)
 {
@@ -287,7 +285,7 @@ void printTitle(const std::string &title, size_t tableWidth)
     size_t w = width(title);
     size_t right = (tableWidth + w) / 2;
     std::printf("%s\n%s%s\n%s\n", line.c_str(), std::string(right > w ? right - w : 0, ' ').c_str(), title.c_str(),
-        line.c_str());
+                line.c_str());
 }
 
 // One multiline value line: "NAME:" then the value, padded as nmcli does
@@ -347,7 +345,8 @@ int Table::print(const Context &ctx) const
                 std::string shown = display(ctx, c, r.cells[c]);
                 if (r.toneColumn == static_cast<int>(c))
                     shown = colored(ctx, r.tone, shown);
-                printMultilineItem(ctx, fields_[c].name, terse ? Cell(display(ctx, c, r.cells[c])) : r.cells[c], shown);
+                printMultilineItem(ctx, fields_[c].name, terse ? Cell(display(ctx, c, r.cells[c])) : r.cells[c],
+                                   shown);
             }
             if (o.pretty)
                 std::printf("%s\n", std::string(kMlHeaderWidth, '-').c_str());
@@ -439,7 +438,8 @@ int Record::print(const Context &ctx) const
         bool any = false;
         for (size_t i = 0; i < items_.size(); i++) {
             const auto &item = items_[i];
-            if (lf == "all" || lf == "common" || item.first == f || item.first.compare(0, f.size() + 1, f + ".") == 0) {
+            if (lf == "all" || lf == "common" || item.first == f ||
+                item.first.compare(0, f.size() + 1, f + ".") == 0) {
                 any = true;
                 if (!taken[i])
                     selected.push_back(&item);

@@ -70,7 +70,7 @@ private:
 // matches a name or its prefix up to a dot (`-f ipv4` selects ipv4.*).
 class Record {
 public:
-    explicit Record(std::string jsonKey) : jsonKey_(std::move(jsonKey)) { }
+    explicit Record(std::string jsonKey) : jsonKey_(std::move(jsonKey)) {}
     // The title -p prints above the record (nmcli's), none by default.
     void setTitle(std::string title) { title_ = std::move(title); }
     void add(std::string name, Cell value) { items_.emplace_back(std::move(name), std::move(value)); }

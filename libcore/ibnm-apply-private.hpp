@@ -34,8 +34,8 @@ struct ApplyRequest {
     std::function<void(const model::Host &)> settled;
 };
 
-gboolean runApply(
-    IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out, GError **error);
+gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
+                  GError **error);
 
 namespace apply {
 
@@ -67,7 +67,8 @@ void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profi
 // ibnm-apply.cpp: ibnm_apply_up() (goingUp) or ibnm_apply_down(), with
 // `settled` (may be empty) as ApplyRequest::settled.
 gboolean runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
-    IbnmApplyReport **out, GError **error, const std::function<void(const model::Host &)> &settled);
+                     IbnmApplyReport **out, GError **error,
+                     const std::function<void(const model::Host &)> &settled);
 
 } // namespace apply
 

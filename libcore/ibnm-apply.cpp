@@ -18,9 +18,11 @@
 #include <string>
 #include <vector>
 
-G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags, G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NONE, "none"),
-    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_DRY_RUN, "dry-run"), G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NO_IP, "no-ip"),
-    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
+G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags,
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_DRY_RUN, "dry-run"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_NO_IP, "no-ip"),
+                    G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
 
 using ibnm::apply::toVector;
 using ibnm::apply::updateActiveRecord;
@@ -66,8 +68,8 @@ ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, Ibnm
 namespace {
 
 // `selected` and the bond profiles of its ports whose bond is not on the host.
-std::vector<NMConnection *> withMissingBonds(
-    std::vector<NMConnection *> selected, const std::vector<NMConnection *> &everything, const ibnm::model::Host &host)
+std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
+                                             const std::vector<NMConnection *> &everything, const ibnm::model::Host &host)
 {
     std::vector<NMConnection *> add;
     for (NMConnection *c : selected) {
@@ -81,9 +83,9 @@ std::vector<NMConnection *> withMissingBonds(
             const char *ifname = nm_connection_get_interface_name(b);
             if (g_strcmp0(ifname, master) != 0 && g_strcmp0(nm_connection_get_uuid(b), master) != 0)
                 continue;
-            if ((ifname == nullptr || host.findBond(ifname) == nullptr)
-                && std::find(selected.begin(), selected.end(), b) == selected.end()
-                && std::find(add.begin(), add.end(), b) == add.end())
+            if ((ifname == nullptr || host.findBond(ifname) == nullptr) &&
+                std::find(selected.begin(), selected.end(), b) == selected.end() &&
+                std::find(add.begin(), add.end(), b) == add.end())
                 add.push_back(b);
         }
     }
@@ -120,8 +122,8 @@ ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activati
 // request's rules find (for profiles: what `ibnm check` finds on this host,
 // which asks the same planner, so the two always agree); the error keeps its
 // code and names the profile and property.
-gboolean ibnm::runApply(
-    IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out, GError **error)
+gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
+                        GError **error)
 {
     return ibnm::guard(error, [&]() -> ibnm::Status {
         bool goingUp = request.goingUp;
@@ -168,7 +170,8 @@ gboolean ibnm::runApply(
 
 // ibnm_apply_up() and ibnm_apply_down() of profiles.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
-    bool goingUp, IbnmApplyReport **out, GError **error, const std::function<void(const model::Host &)> &settled)
+                                  bool goingUp, IbnmApplyReport **out, GError **error,
+                                  const std::function<void(const model::Host &)> &settled)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
@@ -219,7 +222,7 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
  * Since: 0.1
  */
 gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-    IbnmApplyReport **report, GError **error)
+                       IbnmApplyReport **report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);
@@ -245,7 +248,7 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * Since: 0.1
  */
 gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-    IbnmApplyReport **report, GError **error)
+                         IbnmApplyReport **report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(profiles != nullptr, FALSE);

@@ -35,8 +35,8 @@ using ibnm::apply::toVector;
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_host_files(
-    IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report, GError **error)
+gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
+                               GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
@@ -58,3 +58,4 @@ gboolean ibnm_apply_host_files(
             });
     });
 }
+

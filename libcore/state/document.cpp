@@ -92,8 +92,8 @@ Result<JsonNodePtr> parseYaml(std::string_view text, const std::string &filename
         EventPtr ev(new yaml_event_t);
         if (!yaml_parser_parse(parser.get(), ev.get())) {
             delete ev.release();
-            return syntaxError(
-                filename, parser->problem_mark.line, parser->problem ? parser->problem : _("not valid YAML"));
+            return syntaxError(filename, parser->problem_mark.line,
+                               parser->problem ? parser->problem : _("not valid YAML"));
         }
         size_t line = ev->start_mark.line;
         yaml_event_type_t type = ev->type;
@@ -106,9 +106,9 @@ Result<JsonNodePtr> parseYaml(std::string_view text, const std::string &filename
         }
         if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_END_EVENT)
             continue;
-        if (type == YAML_ALIAS_EVENT || (type == YAML_SCALAR_EVENT && ev->data.scalar.anchor)
-            || (type == YAML_MAPPING_START_EVENT && ev->data.mapping_start.anchor)
-            || (type == YAML_SEQUENCE_START_EVENT && ev->data.sequence_start.anchor))
+        if (type == YAML_ALIAS_EVENT || (type == YAML_SCALAR_EVENT && ev->data.scalar.anchor) ||
+            (type == YAML_MAPPING_START_EVENT && ev->data.mapping_start.anchor) ||
+            (type == YAML_SEQUENCE_START_EVENT && ev->data.sequence_start.anchor))
             return syntaxError(filename, line, _("YAML anchors and aliases are not supported"));
         bool isKey = !stack.empty() && stack.back().mapping && stack.back().expectKey;
         if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
@@ -191,8 +191,8 @@ struct Emitter {
     {
         yaml_event_t ev;
         yaml_scalar_event_initialize(&ev, nullptr, nullptr, reinterpret_cast<const yaml_char_t *>(v.c_str()),
-            int(v.size()), plain ? 1 : 0, plain ? 0 : 1,
-            plain ? YAML_PLAIN_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
+                                     int(v.size()), plain ? 1 : 0, plain ? 0 : 1,
+                                     plain ? YAML_PLAIN_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
         emit(ev);
     }
     void node(JsonNode *n)

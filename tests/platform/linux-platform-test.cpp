@@ -116,7 +116,7 @@ TEST(LinuxPlatform, SoftLinksFromSysfs)
 // The same for LinuxPlatform itself and for the platform libibnm uses
 // (openLinuxPlatform(): changes go to LinuxPlatform in ibnm-linux.so, opened
 // then from the build tree).
-class ReadOnlyPlatform : public testing::TestWithParam<bool> { };
+class ReadOnlyPlatform : public testing::TestWithParam<bool> {};
 
 TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
 {
@@ -133,12 +133,12 @@ TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
         std::function<ibnm::Status()> run;
     } cases[] = {
         {"createIpoibChild",
-            [&]() -> ibnm::Status {
-                auto r = p->createIpoibChild(child);
-                if (r.ok())
-                    return {};
-                return std::move(r).error();
-            }},
+         [&]() -> ibnm::Status {
+             auto r = p->createIpoibChild(child);
+             if (r.ok())
+                 return {};
+             return std::move(r).error();
+         }},
         {"deleteIpoibChild", [&] { return p->deleteIpoibChild("ib0", 0x8001); }},
         {"setIpoibMode", [&] { return p->setIpoibMode("ib0", ibnm::model::IpoibMode::Connected); }},
         {"setIpoibUmcast", [&] { return p->setIpoibUmcast("ib0", true); }},
@@ -171,7 +171,7 @@ TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
     EXPECT_FALSE(h->findIpoib("ib0")->umcast);
 }
 INSTANTIATE_TEST_SUITE_P(LinuxPlatform, ReadOnlyPlatform, testing::Bool(),
-    [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
+                         [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
 
 // Issue 17: a sysfs tree is read without the module (so without libnl and
 // libibverbs), as LinuxPlatform reads it with the same options.
@@ -358,7 +358,7 @@ TEST(LinuxPlatform, InvalidArgumentsAreRefusedBeforeTheKernel)
     h = p->readHost();
     ASSERT_TRUE(h.ok()) << h.error().toString();
     EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceMode,
-        std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
+              std::optional<ibnm::model::RoceMode>(ibnm::model::RoceMode::V2));
     EXPECT_EQ(h->findDevice("mlx5_0")->ports[0].defaultRoceTos, std::optional<unsigned>(106));
 }
 
@@ -441,8 +441,8 @@ TEST(LinuxPlatform, LibkmodIsOpenedAtRunTime)
     ASSERT_NE(mod, nullptr);
     // Loaded, built in, or not loaded (an error number): never a crash.
     int state = kmod->moduleGetInitstate(mod.get());
-    EXPECT_TRUE(state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_COMING
-        || state == KMOD_MODULE_GOING || state < 0)
+    EXPECT_TRUE(state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN || state == KMOD_MODULE_COMING ||
+                state == KMOD_MODULE_GOING || state < 0)
         << state;
 }
 

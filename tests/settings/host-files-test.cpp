@@ -36,8 +36,8 @@ GObjectPtr<NMConnection> ipoibPort(const char *ifname, const char *mac)
     auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
     NMSetting *s = nm_setting_connection_new();
     g_object_set(s, NM_SETTING_CONNECTION_ID, ifname, NM_SETTING_CONNECTION_UUID,
-        "1d1c4f0e-7b2a-4c55-9a43-8f2b0f6f0a01", NM_SETTING_CONNECTION_TYPE, NM_SETTING_INFINIBAND_SETTING_NAME,
-        NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
+                 "1d1c4f0e-7b2a-4c55-9a43-8f2b0f6f0a01", NM_SETTING_CONNECTION_TYPE,
+                 NM_SETTING_INFINIBAND_SETTING_NAME, NM_SETTING_CONNECTION_INTERFACE_NAME, ifname, nullptr);
     nm_connection_add_setting(c.get(), s);
     NMSetting *ib = nm_setting_infiniband_new();
     g_object_set(ib, NM_SETTING_INFINIBAND_MAC_ADDRESS, mac, nullptr);
@@ -120,7 +120,7 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     EXPECT_NE(memlock.find("@rdma    hard    memlock    unlimited"), std::string::npos) << memlock;
     std::string rules = slurp(root / "etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
     EXPECT_NE(rules.find("ATTR{type}==\"32\", ATTR{address}==\"?*00:02:c9:03:00:31:78:51\", NAME=\"mlx4_ib0\""),
-        std::string::npos)
+              std::string::npos)
         << rules;
     EXPECT_EQ(settings::writeHostFiles(fake, files, v, activation::Options{}).operations, 0u);
 
@@ -280,8 +280,9 @@ TEST(HostFiles, SysfsTreeIsReadOnly)
     test::TempDir sys;
     sys.mkdir("class/net");
     GErrorPtr err;
-    auto host = GObjectPtr<IbnmHost>::adopt(static_cast<IbnmHost *>(
-        g_initable_new(IBNM_TYPE_HOST, nullptr, outPtr(err), IBNM_HOST_SYSFS_ROOT, sys.path().c_str(), nullptr)));
+    auto host = GObjectPtr<IbnmHost>::adopt(
+        static_cast<IbnmHost *>(g_initable_new(IBNM_TYPE_HOST, nullptr, outPtr(err), IBNM_HOST_SYSFS_ROOT,
+                                               sys.path().c_str(), nullptr)));
     ASSERT_TRUE(host) << err->message;
     auto files = HostFiles::forHost(host.get());
     ASSERT_TRUE(files.ok());

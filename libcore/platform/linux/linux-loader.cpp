@@ -66,16 +66,15 @@ Result<ModuleApi> openModule(const std::string &path)
     // libnl-3, libnl-route-3 or libibverbs behind it.
     if (!module)
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-            strprintf(_("cannot open the Linux platform module %s: %s"), path.c_str(), g_module_error()));
+                     strprintf(_("cannot open the Linux platform module %s: %s"), path.c_str(), g_module_error()));
     ModuleApi api{};
-    if (!moduleSymbol(module.get(), "ibnm_linux_module_version", &api.version)
-        || !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
+    if (!moduleSymbol(module.get(), "ibnm_linux_module_version", &api.version) ||
+        !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-            strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
+                     strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
     if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0)
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-            strprintf(
-                _("the Linux platform module %s is of ibnm %s, not %s"), path.c_str(), api.version(), PACKAGE_VERSION));
+        return Error(IBNM_ERROR_NOT_SUPPORTED, strprintf(_("the Linux platform module %s is of ibnm %s, not %s"),
+                                                         path.c_str(), api.version(), PACKAGE_VERSION));
     g_module_make_resident(module.release());
     opened.emplace(path, api);
     return api;
@@ -88,8 +87,8 @@ std::string defaultModulePath()
     Dl_info info{};
     std::string self;
     // The main program's dli_fname is its argv[0], maybe relative.
-    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr
-        && g_path_is_absolute(info.dli_fname))
+    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr &&
+        g_path_is_absolute(info.dli_fname))
         self = info.dli_fname;
     else
         self = "/proc/self/exe";
@@ -162,8 +161,8 @@ public:
     Status setMtu(const std::string &ifname, unsigned mtu) override { return call(&Platform::setMtu, ifname, mtu); }
     Status setUp(const std::string &ifname, bool up) override { return call(&Platform::setUp, ifname, up); }
     Status createBond(const BondSpec &spec) override { return call(&Platform::createBond, spec); }
-    Status setBondOptions(
-        const std::string &bond, std::optional<unsigned> miimon, std::optional<std::string> primary) override
+    Status setBondOptions(const std::string &bond, std::optional<unsigned> miimon,
+                          std::optional<std::string> primary) override
     {
         return call(&Platform::setBondOptions, bond, miimon, primary);
     }
