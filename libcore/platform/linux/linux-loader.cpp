@@ -34,12 +34,20 @@ namespace {
 constexpr const char *kModuleName = "ibnm-linux.so";
 
 // What linux-module.cpp exports. The module and this code pass C++ objects
-// (LinuxOptions, Platform) to each other: they must come from the same build,
-// which the version checks.
+// (LinuxOptions, Platform) to each other: they must come from the same
+// build, which the version and kModuleAbi check (`abi` null for a module
+// older than that check).
 struct ModuleApi {
     const char *(*version)();
+    uint64_t (*abi)();
     void *(*newPlatform)(const void *options);
 };
+
+// A build as the version mismatch names it: "0.1.0+platform1.9c1f03a2".
+std::string buildId(const char *version, uint64_t abi)
+{
+    return strprintf("%s+platform%u.%08x", version, unsigned(abi >> 32), unsigned(abi & 0xffffffffu));
+}
 
 template <typename Fn>
 bool moduleSymbol(GModule *module, const char *name, Fn *out)
@@ -72,9 +80,13 @@ Result<ModuleApi> openModule(const std::string &path)
         !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
-    if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0)
-        return Error(IBNM_ERROR_NOT_SUPPORTED, strprintf(_("the Linux platform module %s is of ibnm %s, not %s"),
-                                                         path.c_str(), api.version(), PACKAGE_VERSION));
+    // Optional: a module without it is of an older build, which the check
+    // below refuses as another build.
+    uint64_t abi = moduleSymbol(module.get(), "ibnm_linux_module_abi", &api.abi) ? api.abi() : 0;
+    if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0 || abi != kModuleAbi)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+            strprintf(_("the Linux platform module %s is of ibnm %s, not %s"), path.c_str(),
+                buildId(api.version(), abi).c_str(), buildId(PACKAGE_VERSION, kModuleAbi).c_str()));
     g_module_make_resident(module.release());
     opened.emplace(path, api);
     return api;
