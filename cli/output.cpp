@@ -3,8 +3,6 @@
 
 #include "cli/output.hpp"
 
-#include "support/json-text.hpp"
-
 #include <glib/gi18n.h>
 #include <gmodule.h>
 
@@ -145,11 +143,11 @@ const JsonGlibApi *jsonGlib(std::string *why)
             !jsonSymbol(m, "json_builder_add_int_value", &j.addInt) ||
             !jsonSymbol(m, "json_builder_add_boolean_value", &j.addBoolean) ||
             !jsonSymbol(m, "json_builder_get_root", &j.getRoot) || !jsonSymbol(m, "json_node_unref", &j.nodeUnref) ||
-            !jsonSymbol(m, "json_generator_new", &j.generatorNew) ||
-            !jsonSymbol(m, "json_generator_set_pretty", &j.setPretty) ||
-            !jsonSymbol(m, "json_generator_set_indent", &j.setIndent) ||
-            !jsonSymbol(m, "json_generator_set_root", &j.setRoot) ||
-            !jsonSymbol(m, "json_generator_to_data", &j.toData)) {
+            !jsonSymbol(m, "json_generator_new", &j.generator.generatorNew) ||
+            !jsonSymbol(m, "json_generator_set_pretty", &j.generator.setPretty) ||
+            !jsonSymbol(m, "json_generator_set_indent", &j.generator.setIndent) ||
+            !jsonSymbol(m, "json_generator_set_root", &j.generator.setRoot) ||
+            !jsonSymbol(m, "json_generator_to_data", &j.generator.toData)) {
             error = g_module_error() ? g_module_error() : kJsonGlibSoname;
             return nullptr;
         }
@@ -222,13 +220,7 @@ JsonDoc &JsonDoc::boolean(const char *key, bool v)
 void JsonDoc::print() const
 {
     std::unique_ptr<JsonNode, void (*)(JsonNode *)> root(json_.getRoot(b_.get()), json_.nodeUnref);
-    CPtr<JsonGenerator, g_object_unref> gen(json_.generatorNew());
-    json_.setPretty(gen.get(), TRUE);
-    json_.setIndent(gen.get(), ibnm::kJsonIndent);
-    json_.setRoot(gen.get(), root.get());
-    CharPtr data(json_.toData(gen.get(), nullptr));
-    std::string out = ibnm::jsonEscapeUnitSeparators(data.get());
-    out += '\n';
+    std::string out = ibnm::jsonText(json_.generator, root.get());
     std::fwrite(out.data(), 1, out.size(), stdout);
 }
 

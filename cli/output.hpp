@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cli/cli.hpp"
+#include "support/json-text.hpp"
 
 #include <json-glib/json-glib.h>
 
@@ -102,19 +103,16 @@ struct JsonGlibApi {
     decltype(&json_builder_add_boolean_value) addBoolean;
     decltype(&json_builder_get_root) getRoot;
     decltype(&json_node_unref) nodeUnref;
-    decltype(&json_generator_new) generatorNew;
-    decltype(&json_generator_set_pretty) setPretty;
-    decltype(&json_generator_set_indent) setIndent;
-    decltype(&json_generator_set_root) setRoot;
-    decltype(&json_generator_to_data) toData;
+    // What ibnm::jsonText() calls (support/json-text.hpp).
+    JsonGeneratorFunctions generator;
 };
 // json-glib's functions, opened once; nullptr (with g_module_error() in
 // `why`) when it cannot be opened or lacks one of them.
 const JsonGlibApi *jsonGlib(std::string *why = nullptr);
 
 // -j output (docs/json-schema.md): a tree built with json-glib's JsonBuilder
-// and printed by its JsonGenerator in json-glib's pretty layout (two-space
-// indent), the same for every command. Members keep the order they are added
+// and printed as every JSON text ibnm prints (ibnm::jsonText()), the same for
+// every command. Members keep the order they are added
 // in. This only saves the set_member_name/add_*_value pairs at each call.
 // Only after jsonGlib() succeeded (parseOption() checks it for -j).
 class JsonDoc {

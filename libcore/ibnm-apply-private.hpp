@@ -43,6 +43,17 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
+// ibnm-apply.cpp: what every apply (runApply(), ibnm_apply_host_files())
+// does around its work. One activation at a time, from reading the host to
+// verifying it (or undoing it): the activation lock, unless a dry run, which
+// changes nothing, so that a parallel run neither plans on this run's
+// half-done work nor rolls it back, and two writers of one file each read,
+// compare and replace it in turn. `work` returns the engine's report, or an
+// error before there is one (no report then); the report goes to *out when
+// asked for, and a failed one is the error returned.
+Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+    const std::function<Result<activation::Report>()> &work);
+
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).
 std::vector<NMConnection *> toVector(GPtrArray *a);
 

@@ -39,6 +39,30 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
+ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+    const std::function<Result<activation::Report>()> &work)
+{
+    UniqueFd activationLock;
+    if (!dryRun) {
+        auto lock = platform.lockActivations();
+        if (!lock.ok())
+            return std::move(lock).error();
+        activationLock = std::move(lock).value();
+    }
+    auto report = work();
+    if (!report.ok())
+        return std::move(report).error();
+    bool ok = report->ok;
+    std::optional<Error> failure = report->failure;
+    std::string message = report->error;
+    IbnmError code = report->errorCode;
+    if (out)
+        *out = wrap(std::move(report).value());
+    if (!ok)
+        return failure ? *failure : Error(code, message);
+    return {};
+}
+
 } // namespace ibnm::apply
 
 namespace {
@@ -107,58 +131,40 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
         // refused and the engine undoes what was done.
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
-        // One activation at a time, from reading the host to verifying it
-        // (or undoing it): a parallel run neither plans on this run's
-        // half-done work nor rolls it back. A dry run changes nothing.
-        ibnm::UniqueFd activationLock;
-        if (!(flags & IBNM_APPLY_FLAGS_DRY_RUN)) {
-            auto lock = platform.lockActivations();
-            if (!lock.ok())
-                return std::move(lock).error();
-            activationLock = std::move(lock).value();
-        }
-        auto snapshot = platform.readHost();
-        if (!snapshot.ok())
-            return std::move(snapshot).error();
-        auto desired = request.resolve(*snapshot);
-        if (!desired.ok())
-            return std::move(desired).error();
-        ibnm::activation::Options options;
-        options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
-        if (goingUp && request.refuse) {
-            if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
-                if (out) {
+        bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
+        return ibnm::apply::underActivationLock(platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
+            auto snapshot = platform.readHost();
+            if (!snapshot.ok())
+                return std::move(snapshot).error();
+            auto desired = request.resolve(*snapshot);
+            if (!desired.ok())
+                return std::move(desired).error();
+            ibnm::activation::Options options;
+            options.dryRun = dryRun;
+            options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+            if (goingUp && request.refuse) {
+                if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
                     ibnm::activation::Report refused;
                     refused.ok = false;
                     refused.error = e->toString();
                     refused.errorCode = e->code();
                     refused.failure = *e;
-                    *out = wrap(std::move(refused));
+                    return refused;
                 }
-                return *e;
             }
-        }
-        // The modules and configfs the RDMA settings need, once the plan is
-        // made (a request the planner refuses loads nothing; nothing to load
-        // for a dry run, an empty plan or down).
-        if (goingUp)
-            options.prepare = [&platform, &desired]() { return prepareFor(platform, *desired); };
-        auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
-                              : ibnm::activation::down(platform, *desired, options);
-        bool ok = report.ok;
-        if (ok && !options.dryRun && request.applied)
-            request.applied();
-        if (ok && report.steps.empty() && request.settled)
-            request.settled(*snapshot);
-        std::optional<ibnm::Error> failure = report.failure;
-        std::string message = report.error;
-        IbnmError code = report.errorCode;
-        if (out)
-            *out = wrap(std::move(report));
-        if (!ok)
-            return failure ? *failure : ibnm::Error(code, message);
-        return {};
+            // The modules and configfs the RDMA settings need, once the
+            // plan is made (a request the planner refuses loads nothing;
+            // nothing to load for a dry run, an empty plan or down).
+            if (goingUp)
+                options.prepare = [&platform, &desired]() { return prepareFor(platform, *desired); };
+            auto report = goingUp ? ibnm::activation::up(platform, *snapshot, *desired, options)
+                                  : ibnm::activation::down(platform, *desired, options);
+            if (report.ok && !options.dryRun && request.applied)
+                request.applied();
+            if (report.ok && report.steps.empty() && request.settled)
+                request.settled(*snapshot);
+            return report;
+        });
     });
 }
 

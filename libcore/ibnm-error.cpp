@@ -1,18 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+// The GType of the IbnmError enum (IBNM_TYPE_ERROR), registered by
+// libibnm.so alone; the error domain is in ibnm-error-quark.cpp, which the
+// modules compile too.
 #include "config.h"
 
 #include "libcore/ibnm-error.h"
-
-/**
- * ibnm_error_quark:
- *
- * The quark of the #IBNM_ERROR domain; use the #IBNM_ERROR macro.
- *
- * Returns: the #GQuark of the libibnm error domain.
- *
- * Since: 0.1
- */
-G_DEFINE_QUARK(ibnm-error-quark, ibnm_error)
 
 G_DEFINE_ENUM_TYPE(IbnmError, ibnm_error,
                    G_DEFINE_ENUM_VALUE(IBNM_ERROR_FAILED, "failed"),

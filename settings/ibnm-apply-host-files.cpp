@@ -9,14 +9,9 @@
 
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/boundary.hpp"
-#include "libcore/support/raii.hpp"
 #include "settings/host-files.hpp"
 
-#include <optional>
-#include <string>
-
 using ibnm::apply::toVector;
-using ibnm::apply::wrap;
 
 /**
  * ibnm_apply_host_files:
@@ -53,27 +48,14 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
         auto files = ibnm::settings::HostFiles::forHost(host);
         if (!files.ok())
             return std::move(files).error();
-        // The activation lock, as runApply() takes it: two writers of the
+        // Under the activation lock, as every apply: two writers of the
         // same file each read, compare and replace it in turn, so neither
         // undoes the other's write on a rollback.
         auto &platform = ibnm::hostPlatform(host);
-        ibnm::UniqueFd activationLock;
-        if (!options.dryRun) {
-            auto lock = platform.lockActivations();
-            if (!lock.ok())
-                return std::move(lock).error();
-            activationLock = std::move(lock).value();
-        }
-        auto r = ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
-        bool ok = r.ok;
-        std::optional<ibnm::Error> failure = r.failure;
-        std::string message = r.error;
-        IbnmError code = r.errorCode;
-        if (report)
-            *report = wrap(std::move(r));
-        if (!ok)
-            return failure ? *failure : ibnm::Error(code, message);
-        return {};
+        return ibnm::apply::underActivationLock(
+            platform, options.dryRun, report, [&]() -> ibnm::Result<ibnm::activation::Report> {
+                return ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
+            });
     });
 }
 

@@ -43,6 +43,25 @@ check() {
 check "$top_builddir/libcore/.libs/libibnm.so" "$top_srcdir/libcore/libibnm.ver"
 check "$top_builddir/libcore/.libs/libibnm-simulator.so" "$top_srcdir/libcore/simulator/libibnm-simulator.ver"
 
+# The modules that libibnm or the read-only CLI open (ibnm-linux.so) or that
+# link libibnm.so (libibnm-simulator.so) register no GType: a type is
+# libibnm.so's (or the read-only CLI's), and GObject refuses a second
+# registration of its name, which a copy of the IbnmError enum's GType in
+# ibnm-linux.so would have attempted the first time module code asked for it
+# (the module compiles the error domain alone, ibnm-error-quark.cpp). What a
+# library imports shows it, stripped or not.
+for so in ibnm-linux.so libibnm-simulator.so; do
+  file="$top_builddir/libcore/.libs/$so"
+  [ -f "$file" ] || { echo "check-symbols: $file not built"; status=1; continue; }
+  regs=$(${NM:-nm} -D --undefined-only "$file" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+    grep -E '^g_(type_register_|[a-z_]+_register_(static|dynamic))' || true)
+  if [ -n "$regs" ]; then
+    echo "check-symbols: $so registers a GType of its own:"; echo "$regs"; status=1
+  else
+    echo "check-symbols: $so registers no GType"
+  fi
+done
+
 # The production library carries no simulator: no fault injection, no
 # simulated host files.
 if strings "$top_builddir/libcore/.libs/libibnm.so" | grep -q 'IBNM_FAKE_FAIL'; then

@@ -289,12 +289,7 @@ Result<std::string> toYaml(JsonNode *root)
 
 std::string toJson(JsonNode *root, bool pretty)
 {
-    CPtr<JsonGenerator, g_object_unref> gen(json_generator_new());
-    json_generator_set_pretty(gen.get(), pretty);
-    json_generator_set_indent(gen.get(), kJsonIndent);
-    json_generator_set_root(gen.get(), root);
-    GCharPtr text(json_generator_to_data(gen.get(), nullptr));
-    return jsonEscapeUnitSeparators(text.get()) + "\n";
+    return jsonText(linkedJsonGenerator(), root, pretty);
 }
 
 } // namespace ibnm::state

@@ -12,6 +12,12 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gmodule.h>
 
 #include <sys/stat.h>
 
@@ -255,6 +261,82 @@ TEST(LinuxPlatform, AModuleThatCannotBeOpenedIsNamed)
         ASSERT_FALSE(writable.ok());
         EXPECT_NE(writable.error().toString().find(module), std::string::npos) << writable.error().toString();
     }
+}
+
+// The stand-in modules of tests/platform/test-module.cpp.
+std::string testModule(const char *name)
+{
+    return std::string(IBNM_TEST_MODULE_DIR) + "/" + name;
+}
+
+// How many platforms the stand-in module at `path` was asked to make so far.
+unsigned platformsMade(const std::string &path)
+{
+    std::unique_ptr<GModule, gboolean (*)(GModule *)> module(
+        g_module_open(path.c_str(), G_MODULE_BIND_LAZY), g_module_close);
+    gpointer made = nullptr;
+    if (!module || !g_module_symbol(module.get(), "ibnm_test_platforms_made", &made)) {
+        ADD_FAILURE() << path << ": " << g_module_error();
+        return 0;
+    }
+    return reinterpret_cast<unsigned (*)()>(made)();
+}
+
+// Threads that first use a platform at once share the one LinuxPlatform the
+// module makes for it (ModulePlatform::live(), once): the stand-in module
+// forwards to ibnm-linux.so and counts what it is asked to make, slowly, so
+// that the threads overlap.
+TEST(LinuxPlatform, ThreadsShareTheOnePlatformTheModuleMakes)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    const std::string module = testModule("counting-module.so");
+    ASSERT_TRUE(g_file_test(module.c_str(), G_FILE_TEST_EXISTS)) << module;
+    const unsigned before = platformsMade(module);
+    auto p = openLinuxPlatform(dumpOptions(root, false), module);
+    constexpr int kThreads = 8;
+    std::vector<std::string> failures(kThreads);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; i++)
+        threads.emplace_back([&, i] {
+            auto st = p->setIpoibUmcast("ib0", true);
+            if (!st.ok())
+                failures[i] = st.error().toString();
+        });
+    for (auto &t : threads)
+        t.join();
+    for (int i = 0; i < kThreads; i++)
+        EXPECT_EQ(failures[i], "") << "thread " << i;
+    EXPECT_TRUE(p->readHost()->findIpoib("ib0")->umcast) << "written to the tree by LinuxPlatform";
+    EXPECT_EQ(platformsMade(module) - before, 1u) << "LinuxPlatforms made for one platform";
+}
+
+// A module of another build of this version, whose Platform interface is
+// laid out otherwise (kModuleAbi), is refused before it makes anything: the
+// translated NOT_SUPPORTED error names it and both builds, on every call.
+TEST(LinuxPlatform, AModuleOfAnotherBuildIsRefused)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    const std::string module = testModule("other-build-module.so");
+    ASSERT_TRUE(g_file_test(module.c_str(), G_FILE_TEST_EXISTS)) << module;
+    auto p = openLinuxPlatform(dumpOptions(root, false), module);
+    for (int attempt = 0; attempt < 2; attempt++) {
+        auto st = p->setIpoibUmcast("ib0", true);
+        ASSERT_FALSE(st.ok());
+        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+        const std::string message = st.error().toString();
+        EXPECT_NE(message.find(module), std::string::npos) << message;
+        const std::string ours = std::string(PACKAGE_VERSION) + "+platform" + std::to_string(kPlatformInterfaceVersion);
+        const size_t first = message.find(ours);
+        ASSERT_NE(first, std::string::npos) << message;
+        EXPECT_NE(message.find(ours, first + 1), std::string::npos) << "both builds named: " << message;
+    }
+    EXPECT_FALSE(p->readHost()->findIpoib("ib0")->umcast) << "nothing written";
+    EXPECT_EQ(platformsMade(module), 0u) << "a platform was made by a module of another build";
+    // The module of this build passes the same check.
+    auto same = openLinuxPlatform(dumpOptions(root, false), testModule("counting-module.so"));
+    EXPECT_TRUE(same->setIpoibUmcast("ib0", true).ok());
 }
 
 TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)

@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <thread>
 
 using namespace ibnm;
@@ -52,6 +53,52 @@ std::string slurp(const std::string &path)
     if (!g_file_get_contents(path.c_str(), outPtr(text), nullptr, nullptr))
         return "(absent)";
     return text.get();
+}
+
+// The simulated host of ethernet-only.host with its state in `dir`/state.
+GObjectPtr<IbnmHost> simulatedHost(const test::TempDir &dir)
+{
+    GErrorPtr err;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
+        test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
+    EXPECT_TRUE(host) << err->message;
+    return host;
+}
+
+struct LockedRun {
+    bool waited = false; // still running 300 ms after it started
+    bool ok = false;
+    std::string message; // its error's
+};
+
+// Runs `apply` (an ibnm_apply_*() call) in a thread while the test holds the
+// activation lock of the simulated host in `dir` (as another ibnm process
+// would), runs `whileHeld`, releases the lock after 300 ms and waits for
+// `apply`: whether it was waiting for the lock, and its result.
+LockedRun whileLocked(
+    const test::TempDir &dir, const std::function<bool(GError **)> &apply, const std::function<void()> &whileHeld = {})
+{
+    LockedRun run;
+    auto held = lockFileExclusive(dir / "state/activations.lock");
+    EXPECT_TRUE(held.ok()) << held.error().toString();
+    if (!held.ok())
+        return run;
+    UniqueFd lock = std::move(held).value();
+    std::atomic<bool> done{false};
+    std::thread t([&] {
+        GErrorPtr e;
+        run.ok = apply(outPtr(e));
+        if (e)
+            run.message = e->message;
+        done = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    run.waited = !done;
+    if (whileHeld)
+        whileHeld();
+    lock = UniqueFd(); // released
+    t.join();
+    return run;
 }
 
 } // namespace
@@ -172,35 +219,58 @@ TEST(HostFiles, SimulatedHostWritesUnderItsStateDirectory)
 TEST(HostFiles, WrittenUnderTheActivationLock)
 {
     test::TempDir dir;
-    GErrorPtr err;
-    auto host = GObjectPtr<IbnmHost>::adopt(ibnm_simulator_new_host(
-        test::srcPath("examples/hosts/ethernet-only.host").c_str(), (dir / "state").c_str(), outPtr(err)));
-    ASSERT_TRUE(host) << err->message;
-    auto held = lockFileExclusive(dir / "state/activations.lock");
-    ASSERT_TRUE(held.ok()) << held.error().toString();
-    UniqueFd lock = std::move(held).value();
-
+    auto host = simulatedHost(dir);
+    ASSERT_TRUE(host);
     auto c = ipoibPort("ib0", kMac);
-    std::atomic<bool> done{false};
-    bool ok = false;
-    std::string message;
-    std::thread writer([&] {
-        GPtrArrayPtr profiles(g_ptr_array_new());
-        g_ptr_array_add(profiles.get(), c.get());
-        GErrorPtr e;
-        ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(e));
-        if (e)
-            message = e->message;
-        done = true;
-    });
     const std::string rules = dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    EXPECT_FALSE(done) << "the files were written while another activation held the lock";
-    EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS));
-    lock = UniqueFd(); // released
-    writer.join();
-    EXPECT_TRUE(ok) << message;
+    auto run = whileLocked(
+        dir,
+        [&](GError **e) {
+            GPtrArrayPtr profiles(g_ptr_array_new());
+            g_ptr_array_add(profiles.get(), c.get());
+            return ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
+        },
+        [&] { EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)); });
+    EXPECT_TRUE(run.waited) << "the files were written while another activation held the lock";
+    EXPECT_TRUE(run.ok) << run.message;
     EXPECT_NE(slurp(rules).find("NAME=\"ib0\""), std::string::npos);
+}
+
+// Every apply shares that lock (ibnm::apply::underActivationLock()): with
+// it held, ibnm_apply_up() waits as ibnm_apply_host_files() does, while a dry
+// run of either, which changes nothing, answers at once.
+TEST(HostFiles, DryRunsDoNotWaitForTheActivationLock)
+{
+    test::TempDir dir;
+    auto host = simulatedHost(dir);
+    ASSERT_TRUE(host);
+    auto c = ipoibPort("ib0", kMac);
+    GPtrArrayPtr profiles(g_ptr_array_new());
+    g_ptr_array_add(profiles.get(), c.get());
+    GPtrArrayPtr none(g_ptr_array_new());
+    const std::string rules = dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
+
+    auto files = whileLocked(dir, [&](GError **e) {
+        IbnmApplyReport *raw = nullptr;
+        bool ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, e);
+        auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+        return ok && report && ibnm_apply_report_get_success(report.get());
+    });
+    EXPECT_FALSE(files.waited) << "a dry run of ibnm_apply_host_files() waited for the activation lock";
+    EXPECT_TRUE(files.ok) << files.message;
+    EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)) << "a dry run wrote";
+
+    auto dryUp = whileLocked(dir, [&](GError **e) {
+        return ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_DRY_RUN, nullptr, e);
+    });
+    EXPECT_FALSE(dryUp.waited) << "a dry run of ibnm_apply_up() waited for the activation lock";
+    EXPECT_TRUE(dryUp.ok) << dryUp.message;
+
+    auto up = whileLocked(dir, [&](GError **e) {
+        return ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
+    });
+    EXPECT_TRUE(up.waited) << "ibnm_apply_up() ran while another activation held the lock";
+    EXPECT_TRUE(up.ok) << up.message;
 }
 
 // A sysfs tree read from files has no /etc to change: reading finds nothing,

@@ -67,10 +67,16 @@ TEST(JsonText, EscapesEveryControlCharacter)
         // json-glib writes U+001F raw (the control: if it ever escapes it,
         // this test says the correction can go).
         EXPECT_NE(std::string(raw.get()).find('\x1f'), std::string::npos);
-        std::string text = jsonEscapeUnitSeparators(raw.get());
+        EXPECT_EQ(jsonEscapeUnitSeparators(raw.get()).find('\x1f'), std::string::npos);
+        std::string text = jsonText(linkedJsonGenerator(), root.get(), pretty);
         expectPrintable(text);
         EXPECT_NE(text.find("\\u001f"), std::string::npos) << text;
         EXPECT_EQ(readBack(text), name);
+        // The layout: json-glib's pretty one with a two-space indent, or
+        // one line; a final newline either way.
+        EXPECT_EQ(text.find('\n') == text.size() - 1, !pretty) << text;
+        EXPECT_EQ(text.rfind("{\n  \"name\" : \"a", 0) == 0, pretty) << text;
+        EXPECT_EQ(text.back(), '\n');
     }
 }
 
@@ -79,6 +85,7 @@ TEST(JsonText, StateDocumentsUseIt)
     const std::string name = everyControlCharacter();
     auto root = document(name);
     std::string text = state::toJson(root.get());
+    EXPECT_EQ(text, jsonText(linkedJsonGenerator(), root.get()));
     expectPrintable(text);
     EXPECT_NE(text.find("\\u001f"), std::string::npos) << text;
     EXPECT_EQ(text.back(), '\n');

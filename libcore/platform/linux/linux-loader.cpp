@@ -19,6 +19,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include <dlfcn.h>
@@ -32,12 +34,20 @@ namespace {
 constexpr const char *kModuleName = "ibnm-linux.so";
 
 // What linux-module.cpp exports. The module and this code pass C++ objects
-// (LinuxOptions, Platform) to each other: they must come from the same build,
-// which the version checks.
+// (LinuxOptions, Platform) to each other: they must come from the same
+// build, which the version and kModuleAbi check (`abi` null for a module
+// older than that check).
 struct ModuleApi {
     const char *(*version)();
+    uint64_t (*abi)();
     void *(*newPlatform)(const void *options);
 };
+
+// A build as the version mismatch names it: "0.1.0+platform1.9c1f03a2".
+std::string buildId(const char *version, uint64_t abi)
+{
+    return strprintf("%s+platform%u.%08x", version, unsigned(abi >> 32), unsigned(abi & 0xffffffffu));
+}
 
 template <typename Fn>
 bool moduleSymbol(GModule *module, const char *name, Fn *out)
@@ -70,9 +80,13 @@ Result<ModuleApi> openModule(const std::string &path)
         !moduleSymbol(module.get(), "ibnm_linux_platform_new", &api.newPlatform))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("the Linux platform module %s lacks its entry points"), path.c_str()));
-    if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0)
-        return Error(IBNM_ERROR_NOT_SUPPORTED, strprintf(_("the Linux platform module %s is of ibnm %s, not %s"),
-                                                         path.c_str(), api.version(), PACKAGE_VERSION));
+    // Optional: a module without it is of an older build, which the check
+    // below refuses as another build.
+    uint64_t abi = moduleSymbol(module.get(), "ibnm_linux_module_abi", &api.abi) ? api.abi() : 0;
+    if (g_strcmp0(api.version(), PACKAGE_VERSION) != 0 || abi != kModuleAbi)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+            strprintf(_("the Linux platform module %s is of ibnm %s, not %s"), path.c_str(),
+                buildId(api.version(), abi).c_str(), buildId(PACKAGE_VERSION, kModuleAbi).c_str()));
     g_module_make_resident(module.release());
     opened.emplace(path, api);
     return api;
@@ -236,21 +250,33 @@ private:
     bool sysfsAlone() const { return !options_.useNetlink && !options_.useVerbs; }
 
     // LinuxPlatform, made by the module on first use; the module's error
-    // (each call reports it) when it cannot be opened.
+    // (each call reports it) when it cannot be opened. Once, whichever
+    // thread comes first: the others wait for it, and all share the
+    // platform or the error (an IbnmHost may be used from several threads).
     Result<Platform *> live()
     {
-        if (live_)
-            return live_.get();
-        if (modulePath_.empty())
-            modulePath_ = defaultModulePath();
-        auto api = openModule(modulePath_);
+        std::call_once(liveOnce_, [this] {
+            if (auto made = makeLive(); made.ok())
+                live_ = std::move(made).value();
+            else
+                liveError_ = std::move(made).error();
+        });
+        if (liveError_)
+            return *liveError_;
+        return live_.get();
+    }
+
+    Result<std::unique_ptr<Platform>> makeLive()
+    {
+        std::string path = modulePath_.empty() ? defaultModulePath() : modulePath_;
+        auto api = openModule(path);
         if (!api)
             return std::move(api).error();
-        live_.reset(static_cast<Platform *>(api->newPlatform(&options_)));
-        if (!live_)
+        std::unique_ptr<Platform> made(static_cast<Platform *>(api->newPlatform(&options_)));
+        if (!made)
             return Error(IBNM_ERROR_FAILED,
-                         strprintf(_("the Linux platform module %s could not create its platform"), modulePath_.c_str()));
-        return live_.get();
+                strprintf(_("the Linux platform module %s could not create its platform"), path.c_str()));
+        return {std::move(made)};
     }
 
     // Every change, and a read of this machine, through the module. A tree
@@ -268,9 +294,11 @@ private:
         return ((*p)->*method)(std::forward<Args>(args)...);
     }
 
-    LinuxOptions options_;
-    std::string modulePath_;
+    const LinuxOptions options_;
+    const std::string modulePath_; // empty: defaultModulePath()
+    std::once_flag liveOnce_;
     std::unique_ptr<Platform> live_;
+    std::optional<Error> liveError_;
 };
 
 } // namespace

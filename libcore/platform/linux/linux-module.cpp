@@ -12,11 +12,18 @@
 
 #include <new>
 
-// The ibnm version the module was built with: the loader passes C++ objects
-// in and out, so it takes only a module of its own build.
+// The ibnm version the module was built with, and its kModuleAbi (the
+// Platform interface's version and the layout of what it passes): the
+// loader passes C++ objects in and out, so it takes only a module whose
+// version and ABI equal its own.
 extern "C" G_MODULE_EXPORT const char *ibnm_linux_module_version(void)
 {
     return PACKAGE_VERSION;
+}
+
+extern "C" G_MODULE_EXPORT uint64_t ibnm_linux_module_abi(void)
+{
+    return ibnm::platform::kModuleAbi;
 }
 
 // A new LinuxPlatform for `options` (an ibnm::platform::LinuxOptions), owned

@@ -24,7 +24,11 @@
 
 #include "libcore/platform/platform.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 
 namespace ibnm::platform {
@@ -36,6 +40,38 @@ struct LinuxOptions {
     bool useNetlink = true;
     bool useVerbs = true;
 };
+
+namespace detail {
+
+// FNV-1a over the size and alignment of each of `T...`, byte by byte.
+template <typename... T>
+constexpr uint32_t layoutFingerprint()
+{
+    const size_t layout[] = {sizeof(T)..., alignof(T)...};
+    uint32_t h = 2166136261u;
+    for (size_t v : layout)
+        for (unsigned byte = 0; byte < sizeof v; byte++) {
+            h ^= static_cast<uint8_t>(v >> (8 * byte));
+            h *= 16777619u;
+        }
+    return h;
+}
+
+} // namespace detail
+
+// What ibnm-linux.so and its loader (linux-loader.cpp) must agree on besides
+// PACKAGE_VERSION, to pass C++ objects to each other: kPlatformInterfaceVersion
+// in the high 32 bits and, in the low 32, a fingerprint of how this
+// compilation lays out every type they pass (a member added to model::Host
+// or LinuxOptions, the C++ library's string ABI, another compiler's layout).
+// A constant of each side's own compilation (internal linkage: the module
+// cannot be handed the loader's); reproducible: no time or path enters it,
+// and two builds of the same sources with the same compiler agree.
+constexpr uint64_t kModuleAbi = (uint64_t(kPlatformInterfaceVersion) << 32)
+    | detail::layoutFingerprint<Platform, LinuxOptions, IpoibChildSpec, BondSpec, Prerequisites, model::Host,
+        model::Device, model::Port, model::Gid, model::TcRule, model::Route, model::Netdev, model::IpoibNetdev,
+        model::Bond, model::SoftLink, Error, Result<model::Host>, Result<std::string>, Status, Result<UniqueFd>,
+        std::string, std::optional<unsigned>, std::set<model::SoftLinkType>>();
 
 // The options for this process: IBNM_SYSFS_ROOT=DIR reads the tree under
 // DIR read only (configfs under DIR/kernel/config), without netlink or verbs.
