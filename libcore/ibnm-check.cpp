@@ -66,20 +66,10 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
         auto findings = ibnm::rules::checkAll(connections, host, nullptr, standalone);
-        for (auto &f : findings) {
-            std::vector<const char *> related;
-            for (const auto &r : f.related)
-                related.push_back(r.c_str());
-            related.push_back(nullptr);
-            g_ptr_array_add(result, g_object_new(IBNM_TYPE_FINDING, IBNM_FINDING_PROFILE_ID, f.profileId.c_str(),
-                                                 IBNM_FINDING_PROPERTY, f.property.c_str(), IBNM_FINDING_SEVERITY,
-                                                 f.severity, IBNM_FINDING_MESSAGE, f.message.c_str(),
-                                                 IBNM_FINDING_HINT, f.hint.empty() ? nullptr : f.hint.c_str(),
-                                                 IBNM_FINDING_RELATED_PROFILES, related.data(), nullptr));
-            // Freed as it is copied: the two forms of 50,000 findings are
-            // not held at once.
-            f = ibnm::rules::Finding{};
-        }
+        // Each finding's text moves into its object: the two forms of
+        // 50,000 findings are not held at once.
+        for (auto &f : findings)
+            g_ptr_array_add(result, ibnm::rules::newFinding(std::move(f)));
     } catch (const std::bad_alloc &) {
         g_error("libibnm: out of memory");
     } catch (const std::exception &e) {

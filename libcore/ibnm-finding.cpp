@@ -3,6 +3,7 @@
 
 #include "libcore/ibnm-finding.h"
 
+#include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/gobject.hpp"
 
 #include "libcore/support/raii.hpp"
@@ -140,6 +141,25 @@ IbnmFinding *ibnm_finding_new(const char *profile_id, const char *property, Ibnm
     return IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, IBNM_FINDING_PROFILE_ID, profile_id,
                                      IBNM_FINDING_PROPERTY, property, IBNM_FINDING_SEVERITY, severity,
                                      IBNM_FINDING_MESSAGE, message, IBNM_FINDING_HINT, hint, nullptr));
+}
+
+IbnmFinding *ibnm::rules::newFinding(Finding &&f)
+{
+    auto *finding = IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, nullptr));
+    auto *priv = ibnm_finding_priv(finding);
+    priv->profileId_ = std::move(f.profileId);
+    priv->property_ = std::move(f.property);
+    priv->severity_ = f.severity;
+    priv->message_ = std::move(f.message);
+    priv->hint_ = std::move(f.hint);
+    if (!f.related.empty()) {
+        char **related = g_new(char *, f.related.size() + 1);
+        for (size_t i = 0; i < f.related.size(); i++)
+            related[i] = g_strdup(f.related[i].c_str());
+        related[f.related.size()] = nullptr;
+        priv->related_.reset(related);
+    }
+    return finding;
 }
 
 /**

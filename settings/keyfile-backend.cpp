@@ -137,7 +137,8 @@ Status KeyfileBackend::lockForUpdate()
 
 Status KeyfileBackend::load()
 {
-    auto names = listDir(dir_);
+    // Sorted here, once (not in natural order first).
+    auto names = listDir(dir_, false);
     if (!names)
         return std::move(names).error();
     // Byte order, as before: which of two profiles with one UUID wins (the

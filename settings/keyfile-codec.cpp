@@ -5,6 +5,7 @@
 
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
+#include "libcore/profiles/nmcli-args.hpp"
 #include "libcore/profiles/user-keys.hpp"
 
 #include <cstring>
@@ -245,6 +246,9 @@ Result<GObjectPtr<NMConnection>> keyfileFromData(std::string_view data, const st
         return Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(filename);
     if (Status s = validateUserData(connection.get()); !s.ok())
         return std::move(s).withContext(filename).error();
+    // nm_connection_normalize() ended with NetworkManager's verify(): `ibnm
+    // check` does not ask it again of a profile nothing has changed since.
+    nmcli::markVerified(connection.get());
     return connection;
 }
 

@@ -71,17 +71,18 @@ struct DesiredEthernet {
 
 // What the planner's errors call each value of a DesiredRdma: a profile's
 // keys, or the arguments of a typed call (ibnm-rdma-apply.h: "netdev",
-// "mode"), so that an error names what the caller wrote, once.
+// "mode"), so that an error names what the caller wrote, once. Names are
+// static strings: a plan of every profile holds one per RDMA profile.
 struct RdmaNames {
-    std::string netdev = "connection.interface-name";
-    std::string linkType = "rdma.link-type";
-    std::string linkName = "rdma.link-name";
-    std::string roceMode = "rdma.roce-mode";
-    std::string roceTos = "rdma.roce-tos";
-    std::string trafficClass = "rdma.traffic-class";
-    std::string tcRules = "rdma.traffic-class-rules";
-    std::string roceEnable = "rdma.roce-enable";
-    std::string ttl = "rdma.ttl";
+    const char *netdev = "connection.interface-name";
+    const char *linkType = "rdma.link-type";
+    const char *linkName = "rdma.link-name";
+    const char *roceMode = "rdma.roce-mode";
+    const char *roceTos = "rdma.roce-tos";
+    const char *trafficClass = "rdma.traffic-class";
+    const char *tcRules = "rdma.traffic-class-rules";
+    const char *roceEnable = "rdma.roce-enable";
+    const char *ttl = "rdma.ttl";
 };
 
 // The RDMA extras of any profile (ethernet, infiniband, bond), or of a typed

@@ -70,6 +70,12 @@ struct Options {
     // that plans many times against one snapshot (`ibnm check` plans each
     // profile alone); nullptr: the planner builds its own.
     const model::HostIndex *index = nullptr;
+    // plan() only: the verdict alone (ok, or the failure that refuses),
+    // with no steps and no notes. The planner decides exactly as for a
+    // plan with steps; it only keeps none of them (`ibnm check` asks each
+    // profile's verdict and all of them together, and shows no step).
+    // up() always keeps its steps.
+    bool verdictOnly = false;
     // What the steps need of the kernel before the first one (modules,
     // configfs), run once the plan is made and not empty, never for a dry
     // run: a request the planner refuses loads nothing. Its failure changes

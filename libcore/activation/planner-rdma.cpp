@@ -59,12 +59,11 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                         .withProperty(x.names.linkName)
                         .withProfile(origin);
             const char *type = model::softLinkTypeName(*x.linkType);
-            add("add-rdma-link", x.linkName, strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(),
-                                                        x.netdev.c_str()),
+            add(
+                "add-rdma-link", x.linkName,
+                [&] { return strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(), x.netdev.c_str()); },
                 origin,
-                [name = x.linkName, t = *x.linkType, nd = x.netdev](Platform &p) {
-                    return p.addSoftLink(name, t, nd);
-                },
+                [name = x.linkName, t = *x.linkType, nd = x.netdev](Platform &p) { return p.addSoftLink(name, t, nd); },
                 [name = x.linkName](Platform &p) { return p.deleteSoftLink(name); });
             newDevice = true;
         }
@@ -171,9 +170,12 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                                      return p.setDefaultRoceMode(device, portNo, o);
                                  });
         configfsUndoPlanned = configfsNew;
-        add("set-roce-mode", object,
-            strprintf(_("set the default RoCE mode for RDMA-CM to %s"), model::roceModeName(*x.roceMode)), origin,
-            [device, portNo, m = *x.roceMode](Platform &p) { return p.setDefaultRoceMode(device, portNo, m); },
+        add(
+            "set-roce-mode", object,
+            [&] {
+                return strprintf(_("set the default RoCE mode for RDMA-CM to %s"), model::roceModeName(*x.roceMode));
+            },
+            origin, [device, portNo, m = *x.roceMode](Platform &p) { return p.setDefaultRoceMode(device, portNo, m); },
             undo);
     }
     if (x.roceTos && (newDevice || !port || port->defaultRoceTos != x.roceTos)) {
@@ -185,7 +187,9 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                                  });
         else if (!newDevice)
             undo = [](Platform &) { return Status{}; }; // the mode step's undo removes the directory
-        add("set-roce-tos", object, strprintf(_("set the default RoCE ToS for RDMA-CM to %u"), *x.roceTos), origin,
+        add(
+            "set-roce-tos", object,
+            [&] { return strprintf(_("set the default RoCE ToS for RDMA-CM to %u"), *x.roceTos); }, origin,
             [device, portNo, t = *x.roceTos](Platform &p) { return p.setDefaultRoceTos(device, portNo, t); }, undo);
     }
     if (x.trafficClass && (newDevice || !port || port->trafficClass != x.trafficClass)) {
@@ -194,8 +198,9 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
             undo = [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); };
         else if (!newDevice)
             undo = [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); };
-        add("set-traffic-class", object, strprintf(_("set the traffic class to %u"), *x.trafficClass), origin,
-            [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
+        add(
+            "set-traffic-class", object, [&] { return strprintf(_("set the traffic class to %u"), *x.trafficClass); },
+            origin, [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
     }
     // Rules: each is set, replaced or (tclass -1) removed; the undo puts back
@@ -219,7 +224,8 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         Op undo;
         if (port && port->ttl)
             undo = [device, portNo, o = *port->ttl](Platform &p) { return p.setTtl(device, portNo, o); };
-        add("set-ttl", object, strprintf(_("set the TTL to %u"), *x.ttl), origin,
+        add(
+            "set-ttl", object, [&] { return strprintf(_("set the TTL to %u"), *x.ttl); }, origin,
             [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
     }
     // Deleting a new soft link removes its device and all set on it; the

@@ -43,7 +43,8 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
     if (x.umcast && *x.umcast != cur->umcast) {
         bool old = cur->umcast;
         std::string ifname = cur->name;
-        add("set-umcast", ifname, strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"), origin,
+        add(
+            "set-umcast", ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
@@ -98,21 +99,24 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
     for (const auto &a : have) {
         if (!ip.manages(a) || contains(ip.addresses, a))
             continue;
-        add("remove-address", ifname, strprintf(_("remove address %s"), a.c_str()), origin,
+        add(
+            "remove-address", ifname, [&] { return strprintf(_("remove address %s"), a.c_str()); }, origin,
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); });
     }
     for (const auto &a : ip.addresses) {
         if (contains(have, a))
             continue;
-        add("add-address", ifname, strprintf(_("add address %s"), a.c_str()), origin,
+        add(
+            "add-address", ifname, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); });
     }
     for (const auto &r : ip.routes) {
         if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             continue;
-        add("add-route", ifname, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
+        add(
+            "add-route", ifname, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
             [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
             [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
@@ -140,7 +144,8 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
     // routes flushed) and gives it its own MTU; what it had before the
     // enslave (up or not, as the steps before left it) comes back.
     LinkDownLoss lost = wasUp && !flushedBefore ? lossOnLinkDown(index_.findNetdev(ifname)) : LinkDownLoss{};
-    add("enslave", ifname, strprintf(_("add to bond %s"), bond.c_str()), origin,
+    add(
+        "enslave", ifname, [&] { return strprintf(_("add to bond %s"), bond.c_str()); }, origin,
         [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
         [ifname, mtu, wasUp, lost](Platform &p) -> Status {
             if (Status s = p.release(ifname); !s.ok())
@@ -154,7 +159,8 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
 
 model::PortAfterRelease Planner::planRelease(const std::string &origin, const model::Netdev &nd)
 {
-    add("release", nd.name, strprintf(_("remove from bond %s"), nd.master.c_str()), origin,
+    add(
+        "release", nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
         [name = nd.name](Platform &p) { return p.release(name); },
         [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up](Platform &p) -> Status {
             // Enslaving opens the port again (dev_open in bond_enslave()).
@@ -219,10 +225,12 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             return refused(std::move(e).error(), "infiniband.mtu", origin);
         eff = *e;
         if (eff != x.mtu)
-            note(origin, x.ifname,
-                 strprintf(_("the kernel uses the MTU %u, not %u: the partition's broadcast group and the IB link "
-                             "allow no more in datagram mode"),
-                           eff, x.mtu));
+            note(origin, x.ifname, [&] {
+                return strprintf(
+                    _("the kernel uses the MTU %u, not %u: the partition's broadcast group and the IB link "
+                      "allow no more in datagram mode"),
+                    eff, x.mtu);
+            });
     }
     if (!x.master.empty()) {
         if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
@@ -265,9 +273,12 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         uint16_t pkey = *x.pkey;
         std::string guess = model::childName(parent, pkey, host_.childNaming);
         spec.name = guess;
-        add("create-ipoib-child", guess,
-            strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
-                      model::modeName(x.mode)),
+        add(
+            "create-ipoib-child", guess,
+            [&] {
+                return strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
+                    model::modeName(x.mode));
+            },
             origin,
             [spec, name](Platform &p) -> Status {
                 auto r = p.createIpoibChild(spec);
@@ -279,19 +290,23 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
         size_t first = steps.size() - 1;
         if (x.mtu != 0)
-            add("set-mtu", guess, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            add(
+                "set-mtu", guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
                 [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
         if (x.master.empty())
             add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
                 {});
         else
-            add("enslave", guess, strprintf(_("add to bond %s"), x.master.c_str()), origin,
+            add(
+                "enslave", guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
                 [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
         for (const auto &a : x.ip.addresses)
-            add("add-address", guess, strprintf(_("add address %s"), a.c_str()), origin,
+            add(
+                "add-address", guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
                 [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
         for (const auto &r : x.ip.routes)
-            add("add-route", guess, strprintf(_("add route %s"), model::formatRoute(r).c_str()), origin,
+            add(
+                "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
                 [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
         // The steps of the new child report the name the kernel gave; its
         // deletion undoes them all.
@@ -328,8 +343,10 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         IpoibMode old = cur->mode;
         // The mode change sets the MTU as a side effect: the undo puts the
         // mode and the MTU back.
-        add("set-transport-mode", ifname, strprintf(_("set the transport mode to %s"), model::modeName(x.mode)),
-            origin, [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
+        add(
+            "set-transport-mode", ifname,
+            [&] { return strprintf(_("set the transport mode to %s"), model::modeName(x.mode)); }, origin,
+            [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
             [ifname, old, curMtu](Platform &p) -> Status {
                 if (Status s = p.setIpoibMode(ifname, old); !s.ok())
                     return s;
@@ -340,12 +357,14 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     }
     if (x.umcast && *x.umcast != cur->umcast) {
         bool old = cur->umcast;
-        add("set-umcast", ifname, strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"), origin,
+        add(
+            "set-umcast", ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
     if (x.mtu != 0 && (mtuUnknown || curMtu != eff) && x.master.empty()) {
-        add("set-mtu", ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+        add(
+            "set-mtu", ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
             [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
         curMtu = eff;
@@ -391,7 +410,8 @@ Status Planner::planEthernet(const DesiredEthernet &x)
         mtuUnknown = !after.mtuKnown;
     }
     if (x.mtu != 0 && (mtuUnknown || curMtu != x.mtu) && x.master.empty()) {
-        add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+        add(
+            "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
             [name = x.ifname, curMtu](Platform &p) { return p.setMtu(name, curMtu); });
         curMtu = x.mtu;
@@ -417,12 +437,14 @@ Status Planner::planBond(const DesiredBond &x)
                 .withProperty("connection.interface-name")
                 .withProfile(origin);
         platform::BondSpec spec = bondSpec(x.ifname, x);
-        add("create-bond", x.ifname, strprintf(_("create the %s bond"), x.mode.c_str()), origin,
+        add(
+            "create-bond", x.ifname, [&] { return strprintf(_("create the %s bond"), x.mode.c_str()); }, origin,
             [spec](Platform &p) { return p.createBond(spec); },
             [name = x.ifname](Platform &p) { return p.deleteLink(name); });
         size_t first = steps.size() - 1;
         if (x.mtu != 0 && x.mtu != model::kBondDefaultMtu)
-            add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+            add(
+                "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
                 [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); }, {});
         coverFrom(first);
         pendingUp.emplace_back(origin, x.ifname);
@@ -455,7 +477,8 @@ Status Planner::planBond(const DesiredBond &x)
         std::string what;
         for (const auto &c : changes)
             what += (what.empty() ? "" : ", ") + c;
-        add("set-bond-options", x.ifname, strprintf(_("set %s"), what.c_str()), origin,
+        add(
+            "set-bond-options", x.ifname, [&] { return strprintf(_("set %s"), what.c_str()); }, origin,
             [name = x.ifname, miimon, primary](Platform &p) { return p.setBondOptions(name, miimon, primary); },
             [name = x.ifname, oldMiimon, oldPrimary](Platform &p) {
                 return p.setBondOptions(name, oldMiimon, oldPrimary);
@@ -466,7 +489,8 @@ Status Planner::planBond(const DesiredBond &x)
         // The driver sets the new MTU on every port too; the undo puts the
         // bond's back, which the driver also passes on.
         unsigned old = nd->mtu;
-        add("set-mtu", x.ifname, strprintf(_("set the MTU to %u"), x.mtu), origin,
+        add(
+            "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
             [name = x.ifname, old](Platform &p) { return p.setMtu(name, old); });
     }
@@ -476,9 +500,10 @@ Status Planner::planBond(const DesiredBond &x)
 }
 // The steps that bring `desired` onto `host`, in order; a planning error
 // (a fact that refuses) fails before anything is changed.
-Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report)
+Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report,
+                                   bool record)
 {
-    Planner planner(host, report, options.rdmaOnly, options.index);
+    Planner planner(host, report, options.rdmaOnly, options.index, record);
     planner.setDesiredBonds(desired.bonds);
     planner.predictRoceLags(desired);
     std::set<std::string> newNetdevs;
@@ -497,7 +522,8 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
     bondSteps = std::move(planner.steps);
     planner.steps.clear();
     // A few steps per interface (create, mode, MTU, enslave): sized once.
-    planner.steps.reserve(4 * (desired.ipoib.size() + desired.ethernet.size()));
+    if (record)
+        planner.steps.reserve(4 * (desired.ipoib.size() + desired.ethernet.size()));
     // Parents before children.
     for (int pass = 0; pass < 2; pass++)
         for (const auto &x : desired.ipoib)
@@ -549,7 +575,7 @@ using model::Host;
 Report plan(const Host &host, const Desired &desired, const Options &options)
 {
     Report report;
-    auto steps = makePlan(host, desired, options, report);
+    auto steps = makePlan(host, desired, options, report, !options.verdictOnly);
     if (!steps.ok())
         return planningFailed(std::move(report), std::move(steps).error());
     finish(*steps, report);

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -68,24 +69,40 @@ inline bool contains(const std::vector<std::string> &v, const std::string &s)
 
 class Planner {
 public:
-    Planner(const Host &host, Report &report, bool rdmaOnly = false, const model::HostIndex *index = nullptr)
+    // `record` false: the verdict only (Options::verdictOnly): every
+    // decision is made as always, but add() and note() keep nothing.
+    Planner(const Host &host, Report &report, bool rdmaOnly = false, const model::HostIndex *index = nullptr,
+        bool record = true)
         : host_(host), ownIndex_(index ? std::nullopt : std::optional<model::HostIndex>(std::in_place, host)),
-          index_(index ? *index : *ownIndex_), report_(report), rdmaOnly_(rdmaOnly)
+          index_(index ? *index : *ownIndex_), report_(report), rdmaOnly_(rdmaOnly), record_(record)
     {
     }
 
     std::vector<Step> steps;
 
-    void add(std::string action, std::string object, std::string detail, const std::string &origin, Op run,
-             Op undo)
+    // Whether the steps are kept (false: only the verdict is asked).
+    bool recording() const { return record_; }
+
+    // One step. `detail` is the text or a function that makes it: made,
+    // like the step's operations, only when the steps are kept (a plan
+    // made for its verdict alone, such as each of the 10,000 that `ibnm
+    // check` makes, builds no step).
+    template <typename Detail, typename Run, typename Undo = Op>
+    void add(const char *action, const std::string &object, Detail &&detail, const std::string &origin, Run &&run,
+        Undo &&undo = Op{})
     {
+        if (!record_)
+            return;
         Step s;
-        s.rec.action = std::move(action);
-        s.rec.object = std::move(object);
-        s.rec.detail = std::move(detail);
+        s.rec.action = action;
+        s.rec.object = object;
+        if constexpr (std::is_invocable_v<Detail &>)
+            s.rec.detail = detail();
+        else
+            s.rec.detail = std::forward<Detail>(detail);
         s.rec.origin = origin;
-        s.run = std::move(run);
-        s.undo = std::move(undo);
+        s.run = std::forward<Run>(run);
+        s.undo = std::forward<Undo>(undo);
         steps.push_back(std::move(s));
     }
 
@@ -93,6 +110,8 @@ public:
     // creates: deleting it (its undo) undoes them.
     void coverFrom(size_t first)
     {
+        if (!record_)
+            return;
         auto removed = std::make_shared<bool>(false);
         Op undo = std::move(steps[first].undo);
         steps[first].undo = [undo, removed](Platform &p) -> Status {
@@ -104,9 +123,17 @@ public:
             steps[i].removed = removed;
     }
 
-    void note(const std::string &origin, const std::string &object, std::string message)
+    // `message`: the text or a function that makes it (made only when
+    // recording, as a step's detail).
+    template <typename Message>
+    void note(const std::string &origin, const std::string &object, Message &&message)
     {
-        report_.notes.push_back({origin, object, std::move(message)});
+        if (!record_)
+            return;
+        if constexpr (std::is_invocable_v<Message &>)
+            report_.notes.push_back({origin, object, message()});
+        else
+            report_.notes.push_back({origin, object, std::forward<Message>(message)});
     }
 
     const model::IpoibNetdev *findBase(const activation::DesiredIpoib &x) const
@@ -214,6 +241,7 @@ private:
     const model::HostIndex &index_;
     Report &report_;
     bool rdmaOnly_ = false;
+    bool record_ = true;
     std::unordered_set<std::string> desiredBondNames_;
     std::unordered_map<std::string, unsigned> desiredBondMtus_;
     std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
@@ -221,7 +249,9 @@ private:
 
 // planner.cpp: the steps that bring `desired` onto `host`, in order; a
 // planning error (a fact that refuses) fails before anything is changed.
-Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, const Options &options, Report &report);
+// `record` false: the verdict only, no steps (Options::verdictOnly).
+Result<std::vector<Step>> makePlan(
+    const Host &host, const Desired &desired, const Options &options, Report &report, bool record = true);
 
 // planner-down.cpp: the steps that take down what up() of `desired` made on
 // `host`, in order (the reverse of up).

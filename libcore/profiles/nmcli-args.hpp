@@ -49,8 +49,17 @@ bool connectionUnchangedBy(NMConnection *connection, const std::vector<std::stri
 namespace ibnm::nmcli {
 
 // NetworkManager's verify() (rule 1): the first error, its context naming
-// "setting.property" even where libnm 1.42 names only the property.
+// "setting.property" even where libnm 1.42 names only the property. A
+// connection marked verified (markVerified()) and not changed since passes
+// without asking libnm again.
 Status verify(NMConnection *connection);
+// Records that `connection` passes NetworkManager's verify() as it is now:
+// for a caller that has just asked libnm (the keyfile reader, after
+// nm_connection_normalize(), which ends with that verify()). The mark goes
+// with the connection's first change (its "changed" signal: any property of
+// any of its settings, a setting added or removed), so verify() asks libnm
+// again; `ibnm check` of a store read from disk verifies each profile once.
+void markVerified(NMConnection *connection);
 // `error` from verifying `failed` (null: the connection as a whole).
 Error verifyError(NMConnection *connection, const GError *error, NMSetting *failed);
 

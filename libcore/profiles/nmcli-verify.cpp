@@ -11,6 +11,44 @@
 
 namespace ibnm::nmcli {
 
+namespace {
+
+// The mark markVerified() leaves on a connection (object data): none, the
+// connection verified as it is, or changed since (the handler that forgets
+// the mark stays connected, once).
+enum Mark : int { kUnmarked = 0, kVerified = 1, kChangedSince = 2 };
+
+GQuark markQuark()
+{
+    static const GQuark q = g_quark_from_static_string("ibnm-nm-verified");
+    return q;
+}
+
+Mark markOf(NMConnection *connection)
+{
+    return Mark(GPOINTER_TO_INT(g_object_get_qdata(G_OBJECT(connection), markQuark())));
+}
+
+void forgetVerified(NMConnection *connection, gpointer)
+{
+    g_object_set_qdata(G_OBJECT(connection), markQuark(), GINT_TO_POINTER(kChangedSince));
+}
+
+} // namespace
+
+void markVerified(NMConnection *connection)
+{
+    if (markOf(connection) == kUnmarked) {
+        // The signal looked up once: the keyfile reader marks each of
+        // 10,000 profiles. (A closure serves one handler: GLib limits its
+        // references and notifiers.)
+        static const guint changed = g_signal_lookup(NM_CONNECTION_CHANGED, NM_TYPE_CONNECTION);
+        g_signal_connect_closure_by_id(
+            connection, changed, 0, g_cclosure_new(G_CALLBACK(forgetVerified), nullptr, nullptr), FALSE);
+    }
+    g_object_set_qdata(G_OBJECT(connection), markQuark(), GINT_TO_POINTER(kVerified));
+}
+
 Error verifyError(NMConnection *connection, const GError *error, NMSetting *failed)
 {
     std::string message = error->message;
@@ -46,6 +84,8 @@ Status verify(NMConnection *connection)
     // normalizable errors (an MTU above 65520), which GLib warns about: ask
     // it without an error first, then the settings one by one, in libnm's
     // order, for the reason.
+    if (markOf(connection) == kVerified)
+        return {}; // verified as it is (markVerified())
     if (nm_connection_verify(connection, nullptr))
         return {};
     guint n = 0;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace ibnm::rules {
 
@@ -178,12 +179,14 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host)
 {
     std::vector<Finding> out;
-    std::map<std::pair<std::string, unsigned>, NMConnection *> children;
-    std::map<std::string, NMConnection *> childNames;        // the kernel's name of each child
-    std::map<std::string, NMConnection *> bases;             // interface name of profiles without a P_Key
-    std::map<std::string, NMConnection *> persistentNames;   // port GUID -> profile naming it
-    std::map<std::string, NMConnection *> softLinks;         // link name -> profile
-    std::map<std::pair<std::string, int>, NMConnection *> softLinkNetdevs; // (netdev, type) -> profile
+    // Looked up, never walked (the findings follow the profiles' order):
+    // hash maps, the first profile of each key kept.
+    std::unordered_map<std::string, NMConnection *> children; // "<parent>/<P_Key>"
+    std::unordered_map<std::string, NMConnection *> childNames; // the kernel's name of each child
+    std::unordered_map<std::string, NMConnection *> bases; // interface name of profiles without a P_Key
+    std::unordered_map<std::string, NMConnection *> persistentNames; // port GUID -> profile naming it
+    std::unordered_map<std::string, NMConnection *> softLinks; // link name -> profile
+    std::unordered_map<std::string, NMConnection *> softLinkNetdevs; // "<netdev>/<type>" -> profile
     auto naming = host ? host->childNaming : model::ChildNaming::Upstream;
     for (NMConnection *o : profiles) {
         auto *oib = nm_connection_get_setting_infiniband(o);
@@ -209,7 +212,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
     // One interface, one profile: NetworkManager activates one profile per
     // device, and two would configure it twice (P_Key children are keyed by
     // parent and P_Key below).
-    std::map<std::string, NMConnection *> interfaces;
+    std::unordered_map<std::string, NMConnection *> interfaces;
     for (NMConnection *c : profiles) {
         auto *cib = nm_connection_get_setting_infiniband(c);
         if (cib && nm_setting_infiniband_get_p_key(cib) != -1 && typeOf(c) == NM_SETTING_INFINIBAND_SETTING_NAME)
@@ -234,7 +237,8 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             std::string name = options->linkName ? *options->linkName
                                                  : model::defaultSoftLinkName(*options->linkType, ifnameOf(c));
             auto [it, inserted] = softLinks.emplace(name, c);
-            auto [jt, jinserted] = softLinkNetdevs.emplace(std::make_pair(ifnameOf(c), int(*options->linkType)), c);
+            auto [jt, jinserted]
+                = softLinkNetdevs.emplace(ifnameOf(c) + "/" + std::to_string(int(*options->linkType)), c);
             if (!inserted)
                 out.push_back(make(c, "rdma.link-name", IBNM_SEVERITY_ERROR,
                                    strprintf(_("rdma.link-name: profile '%s' creates the RDMA link %s too"),
@@ -258,7 +262,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             continue;
         uint16_t raw = uint16_t(nm_setting_infiniband_get_p_key(ib));
         unsigned pkey = model::fullMembership(raw);
-        auto [it, inserted] = children.emplace(std::make_pair(parent, pkey), c);
+        auto [it, inserted] = children.emplace(parent + "/" + std::to_string(pkey), c);
         if (!inserted) {
             out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
                                strprintf(_("infiniband.p-key: profile '%s' already defines the child of %s with "

@@ -33,6 +33,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
             return std::move(desired).error();
         activation::Options options;
         options.dryRun = true;
+        options.verdictOnly = true; // the steps are not shown
         options.index = &index;
         auto report = activation::plan(host, *desired, options);
         if (report.ok)

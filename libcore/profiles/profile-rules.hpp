@@ -79,6 +79,13 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
 // bond (RoCE LAG) or an IPoIB interface (found by a profile's MAC) without one.
 bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Host &host);
 
+// `f` as the IbnmFinding ibnm_check_profiles() returns: the object
+// g_object_new() with its construct properties makes (profile-id, property,
+// severity, message, hint, related-profiles; an empty hint or list is none),
+// its text moved in instead of copied through GValues
+// (libcore/ibnm-finding.cpp).
+IbnmFinding *newFinding(Finding &&f);
+
 // All rules, errors first, then warnings, then info; stable within a severity.
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
                               const std::vector<NMConnection *> *context = nullptr, bool standalone = false);

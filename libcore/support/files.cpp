@@ -243,7 +243,7 @@ Status removeTree(const std::string &path)
     return {};
 }
 
-Result<std::vector<std::string>> listDir(const std::string &dir)
+Result<std::vector<std::string>> listDir(const std::string &dir, bool natural)
 {
     std::vector<std::string> names;
     GErrorPtr err;
@@ -256,7 +256,8 @@ Result<std::vector<std::string>> listDir(const std::string &dir)
     }
     while (const char *name = g_dir_read_name(d.get()))
         names.emplace_back(name);
-    std::sort(names.begin(), names.end(), naturalLess);
+    if (natural)
+        std::sort(names.begin(), names.end(), naturalLess);
     return names;
 }
 

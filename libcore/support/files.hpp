@@ -84,10 +84,11 @@ Result<std::optional<std::string>> readFileBounded(const std::string &path, size
 Status syncDirectory(const std::string &dir);
 
 // The names in `dir` (without "." and ".."), in natural order: "mlx5_2"
-// before "mlx5_10", as strverscmp(3) orders them. A directory that does not
-// exist, or a path that is not a directory, has no names; other errors
-// (EACCES, EIO) are errors.
-Result<std::vector<std::string>> listDir(const std::string &dir);
+// before "mlx5_10", as strverscmp(3) orders them (`natural` false: in the
+// directory's own order, for a caller that orders them itself). A directory
+// that does not exist, or a path that is not a directory, has no names;
+// other errors (EACCES, EIO) are errors.
+Result<std::vector<std::string>> listDir(const std::string &dir, bool natural = true);
 
 // strverscmp(3) as a less-than for std::sort.
 bool naturalLess(const std::string &a, const std::string &b);

@@ -9,12 +9,16 @@
 //      rolled back;
 //   3. up succeeds  =>  the host holds what the profiles say, read back and
 //      compared here, independently of the planner's own verification;
-//   4. a second up performs zero operations.
+//   4. a second up performs zero operations;
+//   5. the planner's verdict alone (Options::verdictOnly, which check asks
+//      of each profile and of the whole set) is that of the plan with its
+//      steps: the same failure, or success.
 // The simulated host states the kernel's behaviour on its own (FACTS.md), so
 // a fact the model gets wrong shows as a disagreement here.
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/raii.hpp"
@@ -454,6 +458,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
 
     unsigned sets = 0, refused = 0, applied = 0, grammar = 0;
     unsigned faults = 0;
+    unsigned verdictRefusals = 0, verdictWithSteps = 0;
     for (unsigned round = 0; round < 400; round++) {
         auto spec = gen.set();
         std::vector<GObjectPtr<IbnmProfile>> profiles;
@@ -497,6 +502,39 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
                 if (firstError.empty())
                     firstError = f.message;
             }
+
+        // 5. the verdict alone is the full plan's, for each profile alone
+        // and for the set (as check plans them).
+        std::vector<std::vector<NMConnection *>> plans;
+        for (NMConnection *c : set)
+            plans.push_back({c});
+        plans.push_back(set);
+        for (const auto &selected : plans) {
+            auto desired = activation::resolve(selected, set, true, true);
+            if (!desired.ok())
+                continue;
+            activation::Options full;
+            full.dryRun = true;
+            activation::Options verdictOnly = full;
+            verdictOnly.verdictOnly = true;
+            auto withSteps = activation::plan(*snap, *desired, full);
+            auto verdict = activation::plan(*snap, *desired, verdictOnly);
+            EXPECT_EQ(verdict.ok, withSteps.ok) << hc.name << ": " << withSteps.error << "\n" << describe(spec);
+            EXPECT_EQ(verdict.error, withSteps.error) << hc.name << "\n" << describe(spec);
+            EXPECT_EQ(verdict.errorCode, withSteps.errorCode) << describe(spec);
+            EXPECT_EQ(verdict.failure.has_value(), withSteps.failure.has_value()) << describe(spec);
+            if (verdict.failure && withSteps.failure) {
+                EXPECT_EQ(verdict.failure->property(), withSteps.failure->property()) << describe(spec);
+                EXPECT_EQ(verdict.failure->profile(), withSteps.failure->profile()) << describe(spec);
+            }
+            // Nothing kept: no step, no note.
+            EXPECT_TRUE(verdict.steps.empty()) << describe(spec);
+            EXPECT_TRUE(verdict.notes.empty()) << describe(spec);
+            if (!withSteps.ok)
+                verdictRefusals++;
+            else if (!withSteps.steps.empty())
+                verdictWithSteps++;
+        }
 
         GErrorPtr dryErr;
         IbnmApplyReport *dryRaw = nullptr;
@@ -579,6 +617,10 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
                 hc.name.c_str(), sets, refused, applied, faults, grammar);
     EXPECT_GT(refused, 10u);
     EXPECT_GT(applied, 10u);
+    // The verdict alone was compared where the plan refuses and where it
+    // has steps to keep.
+    EXPECT_GT(verdictRefusals, 10u);
+    EXPECT_GT(verdictWithSteps, 10u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Hosts, Agreement, ::testing::ValuesIn(hostCases()),

@@ -285,6 +285,40 @@ TEST(CliHost, CheckExitsOneOnErrors)
     EXPECT_EQ(cli.run({"check", "nosuch"}).status, 10);
 }
 
+// A table of more findings than print() gathers at once (it writes its text
+// in blocks of 64 KiB): every finding is one line, in -j's order, and every
+// line is as wide as the header (the columns stay aligned across blocks).
+TEST(CliHost, CheckPrintsALargeTableWhole)
+{
+    Cli cli("cx6-mlx5-ib.host");
+    // P_Key children with the full-membership bit clear: a finding each.
+    for (unsigned i = 0; i < 600; i++) {
+        char uuid[40];
+        std::snprintf(uuid, sizeof uuid, "5c0d1e2f-0000-4000-8000-%012x", i);
+        std::string text = std::string("[connection]\nid=child-") + std::to_string(i) + "\nuuid=" + uuid
+            + "\ntype=infiniband\n\n[infiniband]\nmtu=2044\np-key=" + std::to_string(0x100 + i)
+            + "\nparent=ib0\ntransport-mode=datagram\n\n[ipv4]\n"
+              "method=disabled\n\n[ipv6]\nmethod=ignore\n";
+        std::string path = cli.keyfileDir() + "/child-" + std::to_string(i) + ".nmconnection";
+        ASSERT_TRUE(g_file_set_contents(path.c_str(), text.c_str(), -1, nullptr));
+        g_chmod(path.c_str(), 0600);
+    }
+    Result table = cli.run({"check"});
+    Result j = cli.run({"-j", "check"});
+    EXPECT_EQ(table.status, j.status) << table.err;
+    JsonValue v = parseJson(j.out);
+    ASSERT_TRUE(v.get("findings"));
+    const auto &findings = v.get("findings")->items;
+    ASSERT_GE(findings.size(), 600u);
+    EXPECT_GT(table.out.size(), 2 * 64 * 1024u);
+    auto rows = lines(table.out);
+    ASSERT_EQ(rows.size(), findings.size() + 1) << table.err;
+    for (size_t i = 0; i < findings.size(); i++) {
+        EXPECT_EQ(rows[i + 1].size(), rows[0].size()) << rows[i + 1];
+        EXPECT_NE(rows[i + 1].find(findings[i].get("message")->s), std::string::npos) << i << ": " << rows[i + 1];
+    }
+}
+
 TEST(CliHost, DeviceShowAndStatusFormats)
 {
     Cli cli("mlx4-dual-port.host");

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
@@ -25,6 +26,44 @@ TEST(Finding, CarriesItsFieldsAsGettersAndProperties)
     GCharPtr owned(message);
     EXPECT_STREQ(message, "infiniband.mtu: too big");
     EXPECT_EQ(severity, IBNM_SEVERITY_ERROR);
+}
+
+// What check returns (rules::newFinding(), the text moved in) is the object
+// g_object_new() with the construct properties makes, field by field.
+TEST(Finding, FromTheRulesIsTheConstructedObject)
+{
+    for (bool withHintAndRelated : {true, false}) {
+        ibnm::rules::Finding rule{"ib0.8002", "infiniband.p-key", IBNM_SEVERITY_WARNING,
+            "infiniband.p-key: not in the table", withHintAndRelated ? "ask the subnet manager" : ""};
+        if (withHintAndRelated)
+            rule.related = {"ib0", "bond0"};
+        const char *related[] = {"ib0", "bond0", nullptr};
+        auto built = GObjectPtr<IbnmFinding>::adopt(IBNM_FINDING(
+            g_object_new(IBNM_TYPE_FINDING, IBNM_FINDING_PROFILE_ID, rule.profileId.c_str(), IBNM_FINDING_PROPERTY,
+                rule.property.c_str(), IBNM_FINDING_SEVERITY, rule.severity, IBNM_FINDING_MESSAGE, rule.message.c_str(),
+                IBNM_FINDING_HINT, withHintAndRelated ? rule.hint.c_str() : nullptr, IBNM_FINDING_RELATED_PROFILES,
+                withHintAndRelated ? related : nullptr, nullptr)));
+        auto moved = GObjectPtr<IbnmFinding>::adopt(ibnm::rules::newFinding(ibnm::rules::Finding(rule)));
+        EXPECT_STREQ(ibnm_finding_get_profile_id(moved.get()), ibnm_finding_get_profile_id(built.get()));
+        EXPECT_STREQ(ibnm_finding_get_property(moved.get()), ibnm_finding_get_property(built.get()));
+        EXPECT_EQ(ibnm_finding_get_severity(moved.get()), ibnm_finding_get_severity(built.get()));
+        EXPECT_STREQ(ibnm_finding_get_message(moved.get()), ibnm_finding_get_message(built.get()));
+        EXPECT_STREQ(ibnm_finding_get_hint(moved.get()), ibnm_finding_get_hint(built.get()));
+        const char *const *a = ibnm_finding_get_related_profiles(moved.get());
+        const char *const *b = ibnm_finding_get_related_profiles(built.get());
+        ASSERT_EQ(a == nullptr, b == nullptr);
+        if (a) {
+            EXPECT_EQ(g_strv_length(const_cast<char **>(a)), withHintAndRelated ? 2u : 0u);
+            for (; *a && *b; a++, b++)
+                EXPECT_STREQ(*a, *b);
+            EXPECT_EQ(*a, *b);
+        }
+        // The properties read the same as the getters.
+        char *hint = nullptr;
+        g_object_get(moved.get(), IBNM_FINDING_HINT, &hint, nullptr);
+        GCharPtr owned(hint);
+        EXPECT_STREQ(hint, ibnm_finding_get_hint(built.get()));
+    }
 }
 
 TEST(Finding, NoHintIsNull)

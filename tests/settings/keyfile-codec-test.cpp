@@ -3,7 +3,9 @@
 // NetworkManager's own keyfile test data (test-keyfile.c expectations).
 #include "config.h"
 
+#include "ibnm-check.h"
 #include "ibnm-error.h"
+#include "ibnm-finding.h"
 #include "ibnm-settings.h"
 #include "settings-test-util.hpp"
 #include "settings/keyfile-codec.hpp"
@@ -189,6 +191,71 @@ TEST(KeyfileCodec, MissingIdAndUuidComeFromTheFileName)
     g_object_unref(a);
     g_object_unref(b);
     g_object_unref(other);
+}
+
+namespace {
+
+// What ibnm_check_profiles() finds in `c` alone, without a host: severity,
+// property and message of each finding, one a line.
+std::string findingsOf(NMConnection *c)
+{
+    GPtrArray *profiles = g_ptr_array_new();
+    g_ptr_array_add(profiles, c);
+    GPtrArray *findings = ibnm_check_profiles(profiles, nullptr);
+    std::string out;
+    for (guint i = 0; i < findings->len; i++) {
+        auto *f = IBNM_FINDING(g_ptr_array_index(findings, i));
+        out += std::to_string(ibnm_finding_get_severity(f)) + " " + ibnm_finding_get_property(f) + ": "
+            + ibnm_finding_get_message(f) + "\n";
+    }
+    g_ptr_array_unref(findings);
+    g_ptr_array_unref(profiles);
+    return out;
+}
+
+} // namespace
+
+// The keyfile reader marks what it read as verified by NetworkManager's
+// verify() (nm_connection_normalize() ends with it), so that check does not
+// ask libnm again: check finds in such a profile what it finds in a copy
+// without the mark (libnm asked), also once the profile has changed in
+// memory so that verify() refuses it (the change takes the mark away).
+TEST(KeyfileCodec, ProfileReadIsVerifiedOnceUntilItChanges)
+{
+    const char *text = "[connection]\nid=ib0\nuuid=2f1a2c7e-8d4b-4a0e-9a55-3c1d2e4f6a7b\ntype=infiniband\n"
+                       "interface-name=ib0\n\n[infiniband]\nmtu=2044\ntransport-mode=datagram\n\n"
+                       "[ipv4]\nmethod=disabled\n\n[ipv6]\nmethod=ignore\n";
+    GError *err = nullptr;
+    NMConnection *read = ibnm_keyfile_from_data(text, "/etc/NetworkManager/system-connections/ib0.nmconnection", &err);
+    ASSERT_NE(read, nullptr) << err->message;
+    NMConnection *copy = nm_simple_connection_new_clone(read); // no mark: libnm is asked
+    std::string marked = findingsOf(read);
+    EXPECT_EQ(marked, findingsOf(copy));
+    EXPECT_EQ(marked.find("error"), std::string::npos) << marked;
+
+    // An MTU above 65520: verify() refuses it. Changed in place, after the
+    // read: the mark must not hide the error.
+    g_object_set(nm_connection_get_setting_infiniband(read), NM_SETTING_INFINIBAND_MTU, 65521u, nullptr);
+    g_object_set(nm_connection_get_setting_infiniband(copy), NM_SETTING_INFINIBAND_MTU, 65521u, nullptr);
+    std::string changed = findingsOf(read);
+    EXPECT_EQ(changed, findingsOf(copy));
+    EXPECT_NE(
+        changed.find(std::to_string(IBNM_SEVERITY_ERROR) + " infiniband.mtu: infiniband.mtu: "), std::string::npos)
+        << changed;
+
+    // A setting added or taken away changes the profile too.
+    NMConnection *again = ibnm_keyfile_from_data(text, "/etc/NetworkManager/system-connections/ib0.nmconnection", &err);
+    ASSERT_NE(again, nullptr) << err->message;
+    nm_connection_remove_setting(again, NM_TYPE_SETTING_INFINIBAND);
+    NMConnection *againCopy = nm_simple_connection_new_clone(again);
+    std::string removed = findingsOf(again);
+    EXPECT_EQ(removed, findingsOf(againCopy));
+    EXPECT_NE(removed.find(std::to_string(IBNM_SEVERITY_ERROR) + " "), std::string::npos) << removed;
+
+    g_object_unref(againCopy);
+    g_object_unref(again);
+    g_object_unref(copy);
+    g_object_unref(read);
 }
 
 TEST(KeyfileCodec, SyntaxErrorNamesTheFile)
