@@ -13,10 +13,9 @@ namespace ibnm::nmcli {
 
 namespace {
 
-// The mark markVerified() leaves on a connection (object data): none, the
-// connection verified as it is, or changed since (the handler that forgets
-// the mark stays connected, once).
-enum Mark : int { kUnmarked = 0, kVerified = 1, kChangedSince = 2 };
+// The mark markVerified() leaves on a connection (object data): none or
+// verified as it is.
+enum Mark : int { kUnmarked = 0, kVerified = 1 };
 
 GQuark markQuark()
 {
@@ -29,23 +28,27 @@ Mark markOf(NMConnection *connection)
     return Mark(GPOINTER_TO_INT(g_object_get_qdata(G_OBJECT(connection), markQuark())));
 }
 
-void forgetVerified(NMConnection *connection, gpointer)
+// Any connection's "changed": the mark goes. One emission hook for every
+// connection (a handler and closure each cost 10,000 profiles ~3 MB); it
+// stays installed (returns TRUE).
+gboolean forgetVerified(GSignalInvocationHint *, guint n, const GValue *params, gpointer)
 {
-    g_object_set_qdata(G_OBJECT(connection), markQuark(), GINT_TO_POINTER(kChangedSince));
+    if (n > 0 && G_VALUE_HOLDS_OBJECT(&params[0]))
+        if (GObject *object = static_cast<GObject *>(g_value_get_object(&params[0])))
+            g_object_set_qdata(object, markQuark(), nullptr);
+    return TRUE;
 }
 
 } // namespace
 
 void markVerified(NMConnection *connection)
 {
-    if (markOf(connection) == kUnmarked) {
-        // The signal looked up once: the keyfile reader marks each of
-        // 10,000 profiles. (A closure serves one handler: GLib limits its
-        // references and notifiers.)
-        static const guint changed = g_signal_lookup(NM_CONNECTION_CHANGED, NM_TYPE_CONNECTION);
-        g_signal_connect_closure_by_id(
-            connection, changed, 0, g_cclosure_new(G_CALLBACK(forgetVerified), nullptr, nullptr), FALSE);
-    }
+    static const bool hooked = [] {
+        guint changed = g_signal_lookup(NM_CONNECTION_CHANGED, NM_TYPE_CONNECTION);
+        g_signal_add_emission_hook(changed, 0, forgetVerified, nullptr, nullptr);
+        return true;
+    }();
+    (void)hooked;
     g_object_set_qdata(G_OBJECT(connection), markQuark(), GINT_TO_POINTER(kVerified));
 }
 
