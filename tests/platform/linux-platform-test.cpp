@@ -339,6 +339,28 @@ TEST(LinuxPlatform, AModuleOfAnotherBuildIsRefused)
     EXPECT_TRUE(same->setIpoibUmcast("ib0", true).ok());
 }
 
+// A module that cannot be opened is not remembered: the next call tries
+// again, so a long-lived process picks up a module installed since.
+TEST(LinuxPlatform, AModuleInstalledLaterIsOpenedByTheNextCall)
+{
+    TempDir root;
+    fx::writeMlx4(root);
+    TempDir lib;
+    const std::string module = lib.path() + "/ibnm-linux.so";
+    auto p = openLinuxPlatform(dumpOptions(root, false), module);
+    auto st = p->setIpoibUmcast("ib0", true);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+    EXPECT_NE(st.error().toString().find(module), std::string::npos) << st.error().toString();
+    gchar *bytes = nullptr;
+    gsize len = 0;
+    ASSERT_TRUE(g_file_get_contents(testModule("counting-module.so").c_str(), &bytes, &len, nullptr));
+    ASSERT_TRUE(g_file_set_contents(module.c_str(), bytes, gssize(len), nullptr));
+    g_free(bytes);
+    EXPECT_TRUE(p->setIpoibUmcast("ib0", true).ok());
+    EXPECT_TRUE(p->readHost()->findIpoib("ib0")->umcast);
+}
+
 TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)
 {
     g_unsetenv("IBNM_SYSFS_ROOT");

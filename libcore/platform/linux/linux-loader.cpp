@@ -249,20 +249,20 @@ public:
 private:
     bool sysfsAlone() const { return !options_.useNetlink && !options_.useVerbs; }
 
-    // LinuxPlatform, made by the module on first use; the module's error
-    // (each call reports it) when it cannot be opened. Once, whichever
-    // thread comes first: the others wait for it, and all share the
-    // platform or the error (an IbnmHost may be used from several threads).
+    // LinuxPlatform, made by the module on first use, once, whichever
+    // thread comes first: the others wait for it and share it (an IbnmHost
+    // may be used from several threads). A module that cannot be opened is
+    // not remembered: each call reports why and the next one tries again
+    // (a long-lived process picks up a module installed later).
     Result<Platform *> live()
     {
-        std::call_once(liveOnce_, [this] {
-            if (auto made = makeLive(); made.ok())
-                live_ = std::move(made).value();
-            else
-                liveError_ = std::move(made).error();
-        });
-        if (liveError_)
-            return *liveError_;
+        std::lock_guard<std::mutex> guard(liveLock_);
+        if (!live_) {
+            auto made = makeLive();
+            if (!made.ok())
+                return std::move(made).error();
+            live_ = std::move(made).value();
+        }
         return live_.get();
     }
 
@@ -296,9 +296,8 @@ private:
 
     const LinuxOptions options_;
     const std::string modulePath_; // empty: defaultModulePath()
-    std::once_flag liveOnce_;
+    std::mutex liveLock_;
     std::unique_ptr<Platform> live_;
-    std::optional<Error> liveError_;
 };
 
 } // namespace
