@@ -6,10 +6,11 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "libcore/support/i18n.hpp"
 
-#include <glib/gi18n.h>
 #include <gmodule.h>
 
+#include <cerrno>
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
@@ -344,11 +345,17 @@ int ibnm_cli_full_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
     std::setlocale(LC_ALL, "");
-    // IBNM_LOCALEDIR: catalogues not yet installed (the tests use it).
-    const char *localedir = g_getenv("IBNM_LOCALEDIR");
-    bindtextdomain(GETTEXT_PACKAGE, localedir && *localedir ? localedir : LOCALEDIR);
-    bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
+    ibnm::bindTextDomain();
     textdomain(GETTEXT_PACKAGE);
-    return ibnm::cli::run(argc, argv);
+    int rc = ibnm::cli::run(argc, argv);
+    // What the command printed reached standard output, or the command
+    // failed: a full disk or a closed pipe (SIGPIPE ignored) is an error,
+    // as coreutils' close_stdout() makes it.
+    errno = 0;
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        ibnm::cli::printError(_("could not write the output: %s"), g_strerror(errno ? errno : EIO));
+        return rc == ibnm::cli::kExitOk ? ibnm::cli::kExitFailed : rc;
+    }
+    return rc;
 }
 #endif

@@ -5,14 +5,22 @@
 
 #include <libintl.h>
 
+#include <cstdlib>
+
 namespace ibnm {
 
 const char *bindTextDomain()
 {
     static const char *dir = [] {
-        bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
+        // IBNM_LOCALEDIR: catalogues not yet installed (the tests use it).
+        // Every copy of this code in a process (the program, libibnm.so,
+        // the modules) binds the domain to the same directory, so loading
+        // one does not take the program's catalogues away.
+        const char *env = std::getenv("IBNM_LOCALEDIR");
+        const char *d = env && *env ? env : LOCALEDIR;
+        bindtextdomain(GETTEXT_PACKAGE, d);
         bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-        return LOCALEDIR;
+        return d;
     }();
     return dir;
 }

@@ -11,9 +11,10 @@
 
 namespace ibnm {
 
-// Binds the "ibnm" text domain to the installed locale directory. The library
-// does this once, when it is loaded; a program may call it again harmlessly.
-// Returns the directory the domain is bound to.
+// Binds the "ibnm" text domain to the installed locale directory, or to
+// $IBNM_LOCALEDIR (catalogues not yet installed). The library does this once,
+// when it is loaded; a program may call it again harmlessly. Returns the
+// directory the domain is bound to.
 const char *bindTextDomain();
 
 } // namespace ibnm

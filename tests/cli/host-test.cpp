@@ -363,3 +363,31 @@ TEST(CliHost, MemlockShowsThePlanAndWritesThePolicy)
 }
 
 } // namespace
+
+// Output that does not reach standard output is a failure, never success:
+// a full disk (/dev/full) or a closed pipe with SIGPIPE ignored, for the
+// read-only commands and for those of the full CLI module alike.
+TEST(CliHost, OutputThatCannotBeWrittenFails)
+{
+    if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS))
+        GTEST_SKIP() << "/dev/full is absent";
+    ibnm::test::TempDir tmp;
+    const std::string state = tmp / "state";
+    tmp.mkdir("sys/class/infiniband");
+    tmp.mkdir("sys/class/net");
+    const std::map<std::string, std::string> env = {{"IBNM_SIMULATE_STATE", state},
+                                                    {"IBNM_SYSFS_ROOT", tmp / "sys"}};
+    const std::vector<std::vector<std::string>> commands = {
+        {"device", "status"}, {"--simulate", ibnm::test::hostFile("mlx4-dual-port.host"), "device", "status"},
+        {"--simulate", ibnm::test::hostFile("mlx4-dual-port.host"), "check"}};
+    for (const auto &command : commands) {
+        std::string line = "'" + ibnm::test::cliPath() + "'";
+        for (const auto &word : command)
+            line += " '" + word + "'";
+        Result ok = ibnm::test::spawn({"/bin/sh", "-c", line + " >/dev/null"}, env);
+        ASSERT_EQ(ok.status, 0) << line << ok.err;
+        Result full = ibnm::test::spawn({"/bin/sh", "-c", line + " >/dev/full"}, env);
+        EXPECT_EQ(full.status, 1) << line << full.err;
+        EXPECT_NE(full.err.find("could not write the output"), std::string::npos) << line << full.err;
+    }
+}

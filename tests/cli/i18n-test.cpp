@@ -41,4 +41,31 @@ TEST(CliI18n, GermanErrorMessage)
     EXPECT_NE(r.err.find("Fehler: Objekt „frobnicate“ unbekannt."), std::string::npos) << r.err;
 }
 
+// A message printed after the full CLI and libibnm.so were loaded (the
+// simulated host runs there) is translated too: loading the library does
+// not bind the domain back to the installed catalogues.
+TEST(CliI18n, GermanAfterTheLibraryIsLoaded)
+{
+    std::string msgfmt = findProgram("msgfmt");
+    if (msgfmt.empty())
+        GTEST_SKIP() << "msgfmt is needed to build the test catalogue";
+    if (!g_file_test("/usr/lib/locale/C.utf8", G_FILE_TEST_EXISTS) &&
+        !g_file_test("/usr/lib/locale/C.UTF-8", G_FILE_TEST_EXISTS))
+        GTEST_SKIP() << "no C.UTF-8 locale";
+    if (!g_file_test("/dev/full", G_FILE_TEST_EXISTS))
+        GTEST_SKIP() << "/dev/full is absent";
+    TempDir tmp;
+    tmp.mkdir("locale/de/LC_MESSAGES");
+    Result fmt = ibnm::test::spawn({msgfmt, "-c", "-o", tmp / "locale/de/LC_MESSAGES/" GETTEXT_PACKAGE ".mo",
+                                    IBNM_TOP_SRCDIR "/po/de.po"});
+    ASSERT_EQ(fmt.status, 0) << fmt.err;
+    std::string line = "'" + ibnm::test::cliPath() + "' --simulate '" + ibnm::test::hostFile("mlx4-dual-port.host") +
+                       "' device status >/dev/full";
+    Result r = ibnm::test::spawn({"/bin/sh", "-c", line},
+                                 {{"LC_ALL", "C.UTF-8"}, {"LANGUAGE", "de"}, {"IBNM_LOCALEDIR", tmp / "locale"},
+                                  {"IBNM_SIMULATE_STATE", tmp / "state"}});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("Fehler: die Ausgabe konnte nicht geschrieben werden: "), std::string::npos) << r.err;
+}
+
 } // namespace
