@@ -390,8 +390,9 @@ int Table::print(const Context &ctx) const
         }
     for (auto &x : w)
         x += 1;
-    // The lines go out in blocks of about 64 KiB: the text of a table of
-    // 10,000 rows (`ibnm check` of a large store) is not held whole.
+    // The lines go out in blocks of about 64 KiB: the padded text of a
+    // table of 10,000 rows (`ibnm check` of a large store) is not held a
+    // second time next to its displayed cells.
     std::string out;
     out.reserve(kOutBlock + 4096);
     auto flush = [&] {

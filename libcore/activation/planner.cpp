@@ -273,6 +273,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         uint16_t pkey = *x.pkey;
         std::string guess = model::childName(parent, pkey, host_.childNaming);
         spec.name = guess;
+        const size_t first = steps.size(); // the creation's step (none kept for a verdict)
         add(
             "create-ipoib-child", guess,
             [&] {
@@ -288,7 +289,6 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                 return {};
             },
             [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
-        size_t first = steps.size() - 1;
         if (x.mtu != 0)
             add(
                 "set-mtu", guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
@@ -437,11 +437,11 @@ Status Planner::planBond(const DesiredBond &x)
                 .withProperty("connection.interface-name")
                 .withProfile(origin);
         platform::BondSpec spec = bondSpec(x.ifname, x);
+        const size_t first = steps.size(); // the creation's step (none kept for a verdict)
         add(
             "create-bond", x.ifname, [&] { return strprintf(_("create the %s bond"), x.mode.c_str()); }, origin,
             [spec](Platform &p) { return p.createBond(spec); },
             [name = x.ifname](Platform &p) { return p.deleteLink(name); });
-        size_t first = steps.size() - 1;
         if (x.mtu != 0 && x.mtu != model::kBondDefaultMtu)
             add(
                 "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,

@@ -107,11 +107,13 @@ public:
     }
 
     // The steps from `first` on configure the object that steps[first]
-    // creates: deleting it (its undo) undoes them.
+    // creates: deleting it (its undo) undoes them. A plan kept only for its
+    // verdict has no steps to cover.
     void coverFrom(size_t first)
     {
         if (!record_)
             return;
+        g_assert(first < steps.size());
         auto removed = std::make_shared<bool>(false);
         Op undo = std::move(steps[first].undo);
         steps[first].undo = [undo, removed](Platform &p) -> Status {

@@ -59,6 +59,9 @@ Status verify(NMConnection *connection);
 // with the connection's first change (its "changed" signal: any property of
 // any of its settings, a setting added or removed), so verify() asks libnm
 // again; `ibnm check` of a store read from disk verifies each profile once.
+// libnm emits no "changed" for an NMIPAddress or NMIPRoute changed in place
+// after a getter returned it (nor until g_object_thaw_notify()): ibnm never
+// changes a profile that way, and must not start to.
 void markVerified(NMConnection *connection);
 // `error` from verifying `failed` (null: the connection as a whole).
 Error verifyError(NMConnection *connection, const GError *error, NMSetting *failed);

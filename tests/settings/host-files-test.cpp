@@ -66,17 +66,19 @@ GObjectPtr<IbnmHost> simulatedHost(const test::TempDir &dir)
 }
 
 struct LockedRun {
-    bool waited = false; // still running 300 ms after it started
+    bool waited = false; // still running when the lock was released
     bool ok = false;
     std::string message; // its error's
 };
 
 // Runs `apply` (an ibnm_apply_*() call) in a thread while the test holds the
 // activation lock of the simulated host in `dir` (as another ibnm process
-// would), runs `whileHeld`, releases the lock after 300 ms and waits for
-// `apply`: whether it was waiting for the lock, and its result.
-LockedRun whileLocked(
-    const test::TempDir &dir, const std::function<bool(GError **)> &apply, const std::function<void()> &whileHeld = {})
+// would), runs `whileHeld`, releases the lock and waits for `apply`: whether
+// it was waiting for the lock, and its result. The lock is held 300 ms, or
+// with `untilDone` until `apply` returns (up to 10 s: a call that does not
+// need the lock finishes while it is held, however slow the machine).
+LockedRun whileLocked(const test::TempDir &dir, const std::function<bool(GError **)> &apply,
+                      const std::function<void()> &whileHeld = {}, bool untilDone = false)
 {
     LockedRun run;
     auto held = lockFileExclusive(dir / "state/activations.lock");
@@ -92,7 +94,12 @@ LockedRun whileLocked(
             run.message = e->message;
         done = true;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(untilDone ? 10000 : 300);
+    do
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (untilDone && !done && std::chrono::steady_clock::now() < until);
+    if (!untilDone)
+        std::this_thread::sleep_until(until);
     run.waited = !done;
     if (whileHeld)
         whileHeld();
@@ -255,14 +262,14 @@ TEST(HostFiles, DryRunsDoNotWaitForTheActivationLock)
         bool ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, e);
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         return ok && report && ibnm_apply_report_get_success(report.get());
-    });
+    }, {}, true);
     EXPECT_FALSE(files.waited) << "a dry run of ibnm_apply_host_files() waited for the activation lock";
     EXPECT_TRUE(files.ok) << files.message;
     EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)) << "a dry run wrote";
 
     auto dryUp = whileLocked(dir, [&](GError **e) {
         return ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_DRY_RUN, nullptr, e);
-    });
+    }, {}, true);
     EXPECT_FALSE(dryUp.waited) << "a dry run of ibnm_apply_up() waited for the activation lock";
     EXPECT_TRUE(dryUp.ok) << dryUp.message;
 
