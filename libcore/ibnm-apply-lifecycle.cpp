@@ -256,6 +256,9 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
     // Each activation's record before its first step: what it may create or
     // change, with the values to restore (those of an earlier activation
     // of the profile win: they are from before it).
+    auto isReplaced = [&](const std::string &u) {
+        return std::any_of(plan.replaced.begin(), plan.replaced.end(), [&](const ActiveRecord &x) { return x.uuid == u; });
+    };
     Records pending;
     for (const auto &u : plan.uuids) {
         NMConnection *c = byUuid(everything, u);
@@ -264,9 +267,7 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
         if (c && nm_connection_get_id(c))
             r.id = nm_connection_get_id(c);
         auto old = records.find(u);
-        bool kept = old != records.end() &&
-                    std::none_of(plan.replaced.begin(), plan.replaced.end(),
-                                 [&](const ActiveRecord &x) { return x.uuid == u; });
+        bool kept = old != records.end() && !isReplaced(u);
         if (old != records.end())
             r = activation::merge(old->second, std::move(r));
         r.state = kept ? old->second.state : ActiveRecord::State::Activating;
@@ -291,10 +292,15 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
         if (settled)
             settled(snapshot);
         // Active now, with nothing to change (the host was as the profile
-        // says): a record of the activation, owning nothing.
+        // says): a record of the activation, owning nothing new; the
+        // activations it replaced (nothing of theirs left to take down)
+        // end.
+        for (const auto &r : plan.replaced)
+            if (!pending.count(r.uuid))
+                store.remove(r.uuid);
         for (const auto &[uuid, p] : pending) {
             auto old = records.find(uuid);
-            if (old != records.end() && old->second.state == ActiveRecord::State::Activated)
+            if (old != records.end() && old->second.state == ActiveRecord::State::Activated && !isReplaced(uuid))
                 continue;
             ActiveRecord r = activation::prune(p, snapshot);
             r.state = ActiveRecord::State::Activated;

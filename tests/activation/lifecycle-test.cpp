@@ -395,6 +395,34 @@ TEST(ActiveConnections, APortJoiningABondLosesTheAddressesOfItsEarlierActivation
     EXPECT_EQ(h->findNetdev("mlx4_ib0")->master, "bond0");
 }
 
+// One active connection per device, also where activating changes nothing
+// on the host: the second profile on an interface ends the first one's
+// activation. A profile whose settings changed without any effect on the
+// host (connection.autoconnect) is activated again with nothing to do, and
+// is then active with its new settings.
+TEST(ActiveConnections, OneActiveConnectionPerDeviceEvenWithoutSteps)
+{
+    Sim sim("mlx4-dual-port.host");
+    for (const char *id : {"a", "b"})
+        sim.add({"type", "infiniband", "con-name", id, "ifname", "mlx4_ib0", "transport-mode", "datagram",
+                 "ipv4.method", "disabled", "ipv6.method", "ignore"});
+    std::string before = sim.snapshot();
+    auto up = sim.up({"a"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    EXPECT_EQ(up.operations(), 0u);
+    EXPECT_EQ(sim.active(), (std::map<std::string, std::string>{{"a", "mlx4_ib0"}}));
+    up = sim.up({"b"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    EXPECT_EQ(sim.active(), (std::map<std::string, std::string>{{"b", "mlx4_ib0"}}));
+    EXPECT_EQ(sim.recordText("a"), "");
+    sim.modify("b", {"connection.autoconnect", "no"});
+    up = sim.up({"b"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    EXPECT_EQ(up.operations(), 0u);
+    EXPECT_EQ(sim.record("b").settings, activation::settingsDigest(sim.find("b")));
+    EXPECT_EQ(sim.snapshot(), before);
+}
+
 // `down` restores what the activation changed and only that: the traffic
 // class and each rule it set, the RoCE ToS; a RoCE mode set by hand, which
 // the profile never set, stays (the configfs directory was there before).
