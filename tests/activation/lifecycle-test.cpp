@@ -10,6 +10,7 @@
 
 #include "libcore/activation/active.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/raii.hpp"
 #include "tests/profiles/profile-test-util.hpp"
@@ -20,6 +21,8 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -178,6 +181,11 @@ public:
 const model::Netdev *netdev(const model::Host &h, const std::string &name)
 {
     return h.findNetdev(name);
+}
+
+bool contains(const std::vector<std::string> &v, const std::string &s)
+{
+    return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 bool hasAddress(Sim &sim, const std::string &ifname, const std::string &cidr)
@@ -569,3 +577,322 @@ TEST(ActiveConnections, RecordFormatRoundTrips)
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().toString().find("/run/ibnm/active/x"), std::string::npos) << bad.error().toString();
 }
+
+namespace {
+
+// Random sets of profiles for the generated test below: IPoIB ports and
+// P_Key children (modes, MTUs, addresses), bonds with IPoIB or Ethernet
+// ports, Ethernet with RDMA keys.
+class SetGenerator {
+public:
+    SetGenerator(unsigned seed, const model::Host &h) : rng_(seed)
+    {
+        for (const auto &ib : h.ipoib)
+            if (ib.parent.empty())
+                ipoib_.push_back(ib.name);
+        for (const auto &nd : h.netdevs)
+            if (nd.type == 1 && nd.kind.empty())
+                ethernet_.push_back(nd.name);
+    }
+
+    std::vector<std::vector<std::string>> set()
+    {
+        std::vector<std::vector<std::string>> out;
+        std::set<std::string> taken;
+        unsigned n = 1 + pick(3);
+        for (unsigned i = 0; i < n; i++) {
+            std::string id = "p" + std::to_string(i);
+            unsigned kind = ipoib_.empty() ? 3 : pick(5);
+            if (kind == 0 || kind == 4) {
+                std::string ifname = one(ipoib_);
+                if (!taken.insert(ifname).second)
+                    continue;
+                auto a = std::vector<std::string>{"type", "infiniband", "con-name", id, "ifname", ifname};
+                mode(a);
+                mtu(a, true);
+                ip(a, i);
+                out.push_back(a);
+            } else if (kind == 1) {
+                auto a = std::vector<std::string>{"type", "infiniband", "con-name", id, "parent", one(ipoib_), "p-key",
+                                                  pick(2) ? "0x8005" : "0x0006"};
+                mode(a);
+                mtu(a, true);
+                ip(a, i);
+                out.push_back(a);
+            } else if (kind == 2) {
+                std::string port = one(ipoib_);
+                if (!taken.insert(port).second)
+                    continue;
+                std::vector<std::string> b = {"type", "bond", "con-name", id, "ifname", "bond7", "bond.options",
+                                              "mode=active-backup"};
+                ip(b, i);
+                out.push_back(b);
+                out.push_back({"type", "infiniband", "con-name", id + "-port", "ifname", port, "master", "bond7",
+                               "slave-type", "bond", "transport-mode", "datagram"});
+            } else if (!ethernet_.empty()) {
+                std::string ifname = one(ethernet_);
+                if (!taken.insert(ifname).second)
+                    continue;
+                auto a = std::vector<std::string>{"type", "ethernet", "con-name", id, "ifname", ifname};
+                mtu(a, false);
+                ip(a, i);
+                if (pick(3) == 0)
+                    a.insert(a.end(), {"rdma.link-type", "rxe"});
+                out.push_back(a);
+            }
+        }
+        return out;
+    }
+
+    // A change of one setting of `c`, as `connection modify` arguments.
+    std::vector<std::string> change(NMConnection *c)
+    {
+        const char *type = nm_connection_get_connection_type(c);
+        bool ib = g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0;
+        NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+        if (nm_setting_connection_get_master(sc))
+            return {"connection.autoconnect", "no"};
+        NMSettingInfiniband *s = ib ? nm_connection_get_setting_infiniband(c) : nullptr;
+        switch (pick(4)) {
+        case 0:
+            if (s && nm_setting_infiniband_get_p_key(s) >= 0)
+                return {"infiniband.p-key", nm_setting_infiniband_get_p_key(s) == 0x8005 ? "0x0006" : "0x8005"};
+            return {"ipv4.method", "manual", "ipv4.addresses", "198.51.100." + std::to_string(30 + pick(9)) + "/24"};
+        case 1:
+            if (s)
+                return {"infiniband.transport-mode",
+                        g_strcmp0(nm_setting_infiniband_get_transport_mode(s), "connected") == 0 ? "datagram"
+                                                                                                 : "connected"};
+            return {"ipv6.method", "manual", "ipv6.addresses", "2001:db8:8::" + std::to_string(1 + pick(9)) + "/64"};
+        case 2:
+            if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0)
+                return {"ipv4.method", "disabled"};
+            return {ib ? "infiniband.mtu" : "802-3-ethernet.mtu", ib ? (pick(2) ? "2044" : "1500") : "9000"};
+        default:
+            return {"ipv4.method", "manual", "ipv4.addresses", "192.0.2." + std::to_string(40 + pick(9)) + "/24"};
+        }
+    }
+
+private:
+    unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng_); }
+    const std::string &one(const std::vector<std::string> &v) { return v[pick(unsigned(v.size()))]; }
+    void mode(std::vector<std::string> &a) { a.insert(a.end(), {"transport-mode", pick(3) ? "datagram" : "connected"}); }
+    void mtu(std::vector<std::string> &a, bool ib)
+    {
+        if (pick(2))
+            a.insert(a.end(), {"mtu", ib ? (pick(2) ? "2044" : "1500") : (pick(2) ? "9000" : "1400")});
+    }
+    void ip(std::vector<std::string> &a, unsigned n)
+    {
+        switch (pick(4)) {
+        case 0:
+            a.insert(a.end(), {"ipv4.method", "manual", "ipv4.addresses", "192.0.2." + std::to_string(20 + n) + "/24",
+                               "ipv4.gateway", "192.0.2.1", "ipv6.method", "ignore"});
+            break;
+        case 1:
+            a.insert(a.end(), {"ipv4.method", "disabled", "ipv6.method", "manual", "ipv6.addresses",
+                               "2001:db8:7::" + std::to_string(20 + n) + "/64"});
+            break;
+        default: a.insert(a.end(), {"ipv4.method", "disabled", "ipv6.method", "ignore"}); break;
+        }
+    }
+
+    std::mt19937 rng_;
+    std::vector<std::string> ipoib_, ethernet_;
+};
+
+// The host with the addresses `up` removed from `before` taken away
+// (NetworkManager does not put back what an activation replaced).
+std::string withoutRemoved(const model::Host &before, const model::Host &afterUp)
+{
+    platform::FakeState st;
+    st.host = before;
+    for (auto &nd : st.host.netdevs) {
+        const model::Netdev *now = afterUp.findNetdev(nd.name);
+        if (now == nullptr)
+            continue;
+        nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
+                                          [&](const std::string &a) {
+                                              return std::find(now->addresses.begin(), now->addresses.end(), a) ==
+                                                     now->addresses.end();
+                                          }),
+                           nd.addresses.end());
+        std::sort(nd.addresses.begin(), nd.addresses.end());
+    }
+    // The port a bond uses is the driver's choice (a port that leaves and
+    // joins again can become it): not a setting to restore.
+    for (auto &b : st.host.bonds)
+        b.activePort.clear();
+    return platform::formatHostDescription(st);
+}
+
+// The host as a comparison after a rollback sees it (Sim::restored()).
+std::string comparable(platform::FakePlatform &fake)
+{
+    auto h = fake.readHost();
+    EXPECT_TRUE(h.ok());
+    if (!h.ok())
+        return {};
+    platform::FakeState st;
+    st.host = *h;
+    for (auto &n : st.host.netdevs) {
+        std::sort(n.addresses.begin(), n.addresses.end());
+        n.ifindex = 0;
+        if (n.kind == "ipoib" || n.kind == "bond")
+            n.address.clear();
+    }
+    auto byName = [](const auto &a, const auto &b) { return a.name < b.name; };
+    std::sort(st.host.netdevs.begin(), st.host.netdevs.end(), byName);
+    std::sort(st.host.ipoib.begin(), st.host.ipoib.end(), byName);
+    std::sort(st.host.bonds.begin(), st.host.bonds.end(), byName);
+    std::sort(st.host.devices.begin(), st.host.devices.end(), byName);
+    std::sort(st.host.softLinks.begin(), st.host.softLinks.end(), byName);
+    for (auto &i : st.host.ipoib)
+        i.address.clear();
+    for (auto &b : st.host.bonds)
+        b.activePort.clear();
+    return platform::formatHostDescription(st);
+}
+
+class ActiveConnectionsGenerated : public ::testing::TestWithParam<const char *> {};
+
+} // namespace
+
+// Generated: on each example host, random sets of profiles brought up and
+// then taken down again (with a fault injected into the `down` at each of
+// its operations first, which must be rolled back whole): `down` puts the
+// host back as it was before `up`, but for the addresses the activation
+// replaced, and no activation remains.
+TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
+{
+    GCharPtr text;
+    ASSERT_TRUE(g_file_get_contents(test::srcPath(std::string("examples/hosts/") + GetParam()).c_str(),
+                                    outPtr(text), nullptr, nullptr));
+    auto state = platform::parseHostDescription(text.get(), GetParam());
+    ASSERT_TRUE(state.ok()) << state.error().toString();
+    auto probe = platform::FakePlatform(*state).readHost();
+    ASSERT_TRUE(probe.ok());
+    SetGenerator gen(20261127, *probe);
+    unsigned applied = 0, downs = 0, faults = 0, modified = 0;
+    for (int round = 0; round < 150; round++) {
+        auto spec = gen.set();
+        std::vector<GObjectPtr<IbnmProfile>> owned;
+        GPtrArrayPtr set(g_ptr_array_new());
+        for (const auto &a : spec) {
+            owned.push_back(test::profileFromArgs(a));
+            if (owned.back())
+                g_ptr_array_add(set.get(), test::connectionOf(owned.back().get()));
+        }
+        auto *fake = new platform::FakePlatform(*state);
+        auto host = GObjectPtr<IbnmHost>::adopt(
+            hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, GetParam()));
+        auto before = fake->readHost();
+        ASSERT_TRUE(before.ok());
+        if (!ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr))
+            continue;
+        applied++;
+        auto afterUp = fake->readHost();
+        ASSERT_TRUE(afterUp.ok());
+        std::string what;
+        for (const auto &a : spec) {
+            what += " |";
+            for (const auto &w : a)
+                what += " " + w;
+        }
+        // Half the time, one profile modified and brought up again: its old
+        // activation replaced (or, refused, the host as it was).
+        if (round % 2 == 1 && !owned.empty()) {
+            auto &p = owned[round % owned.size()];
+            std::vector<std::string> change = gen.change(test::connectionOf(p.get()));
+            GErrorPtr err;
+            if (p && ibnm_profile_modify_from_args(p.get(), test::argvOf(change).data(), outPtr(err))) {
+                for (const auto &w : change)
+                    what += " +" + w;
+                std::string was = comparable(*fake);
+                IbnmApplyReport *raw = nullptr;
+                bool ok = ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr);
+                auto again = GObjectPtr<IbnmApplyReport>::adopt(raw);
+                if (!ok) {
+                    EXPECT_EQ(comparable(*fake), was) << "a refused re-activation changed the host:" << what;
+                } else {
+                    modified++;
+                    IbnmApplyReport *thirdRaw = nullptr;
+                    EXPECT_TRUE(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &thirdRaw,
+                                              nullptr))
+                        << what;
+                    auto third = GObjectPtr<IbnmApplyReport>::adopt(thirdRaw);
+                    EXPECT_EQ(third ? ibnm_apply_report_get_operations(third.get()) : 1u, 0u)
+                        << "a second up after the re-activation did something:" << what;
+                    auto second = fake->readHost();
+                    ASSERT_TRUE(second.ok());
+                    // What the first activation replaced stays replaced.
+                    for (auto &nd : afterUp->netdevs)
+                        if (const model::Netdev *now = second->findNetdev(nd.name))
+                            nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
+                                                              [&](const std::string &a) {
+                                                                  return !contains(now->addresses, a);
+                                                              }),
+                                               nd.addresses.end());
+                }
+            }
+        }
+        std::string expected = withoutRemoved(*before, *afterUp);
+        std::string upState = comparable(*fake);
+        GPtrArrayPtr active(ibnm_apply_get_active_connections(host.get(), nullptr));
+        ASSERT_TRUE(active);
+        GPtrArrayPtr activeProfiles(g_ptr_array_new());
+        for (guint i = 0; i < set->len; i++)
+            for (guint k = 0; k < active->len; k++)
+                if (g_strcmp0(nm_connection_get_uuid(NM_CONNECTION(g_ptr_array_index(set.get(), i))),
+                              ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), k)))) == 0)
+                    g_ptr_array_add(activeProfiles.get(), g_ptr_array_index(set.get(), i));
+        IbnmApplyReport *dryRaw = nullptr;
+        ASSERT_TRUE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_DRY_RUN, &dryRaw,
+                                    nullptr));
+        auto dry = GObjectPtr<IbnmApplyReport>::adopt(dryRaw);
+        unsigned steps = ibnm_apply_report_get_steps(dry.get())->len;
+        for (unsigned nth = 1; nth <= steps && nth <= 3; nth++) {
+            fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
+            IbnmApplyReport *raw = nullptr;
+            EXPECT_FALSE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
+            auto failed = GObjectPtr<IbnmApplyReport>::adopt(raw);
+            fake->clearFaults();
+            ASSERT_TRUE(failed) << "round " << round << " fault " << nth;
+            EXPECT_TRUE(ibnm_apply_report_get_rolled_back(failed.get())) << "round " << round << " fault " << nth;
+            EXPECT_EQ(comparable(*fake), upState) << GetParam() << " round " << round << " fault at " << nth;
+            faults++;
+        }
+        GErrorPtr err;
+        EXPECT_TRUE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE, nullptr,
+                                    outPtr(err)))
+            << (err ? err->message : "") << " round " << round;
+        downs++;
+        auto afterDown = fake->readHost();
+        ASSERT_TRUE(afterDown.ok());
+        platform::FakeState st;
+        st.host = *afterDown;
+        for (auto &nd : st.host.netdevs)
+            std::sort(nd.addresses.begin(), nd.addresses.end());
+        for (auto &b : st.host.bonds)
+            b.activePort.clear();
+        std::string got = platform::formatHostDescription(st);
+        EXPECT_EQ(got, expected) << GetParam() << " round " << round << ":" << what;
+        GPtrArrayPtr left(ibnm_apply_get_active_connections(host.get(), nullptr));
+        ASSERT_TRUE(left);
+        EXPECT_EQ(left->len, 0u) << what;
+    }
+    std::printf("%s: %u sets brought up and down again (%u with a profile modified and re-activated between), %u "
+                "downs with a fault rolled back\n",
+                GetParam(), downs, modified, faults);
+    EXPECT_GT(applied, 10u);
+}
+
+INSTANTIATE_TEST_SUITE_P(ExampleHosts, ActiveConnectionsGenerated,
+                         ::testing::Values("cx6-mlx5-ib.host", "ethernet-only.host", "mlx4-dual-port.host",
+                                           "mlx5-roce.host", "mlx5-roce-lag.host"),
+                         [](const ::testing::TestParamInfo<const char *> &i) {
+                             std::string n;
+                             for (const char *c = i.param; *c && *c != '.'; c++)
+                                 n += g_ascii_isalnum(*c) ? *c : '_';
+                             return n;
+                         });
