@@ -773,7 +773,7 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
     auto probe = platform::FakePlatform(*state).readHost();
     ASSERT_TRUE(probe.ok());
     SetGenerator gen(20261127, *probe);
-    unsigned applied = 0, downs = 0, faults = 0, modified = 0;
+    unsigned applied = 0, downs = 0, faults = 0, modified = 0, reactivationFaults = 0;
     for (int round = 0; round < 150; round++) {
         auto spec = gen.set();
         std::vector<GObjectPtr<IbnmProfile>> owned;
@@ -809,6 +809,27 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
                 for (const auto &w : change)
                     what += " +" + w;
                 std::string was = comparable(*fake);
+                GPtrArrayPtr wasActive(ibnm_apply_get_active_connections(host.get(), nullptr));
+                // The re-activation (teardown and up, one transaction) with a
+                // fault at one of its first operations: undone whole, the
+                // old activations as they were.
+                for (unsigned nth = 1; nth <= 2; nth++) {
+                    fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
+                    IbnmApplyReport *faultRaw = nullptr;
+                    bool faultOk =
+                        ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &faultRaw, nullptr);
+                    auto faulted = GObjectPtr<IbnmApplyReport>::adopt(faultRaw);
+                    fake->clearFaults();
+                    if (faultOk)
+                        break; // fewer operations than nth: it went through
+                    if (faulted && ibnm_apply_report_get_operations(faulted.get()) > 0) {
+                        EXPECT_TRUE(ibnm_apply_report_get_rolled_back(faulted.get())) << what;
+                        EXPECT_EQ(comparable(*fake), was) << "fault at " << nth << " of a re-activation:" << what;
+                        GPtrArrayPtr nowActive(ibnm_apply_get_active_connections(host.get(), nullptr));
+                        EXPECT_EQ(nowActive->len, wasActive->len) << what;
+                        reactivationFaults++;
+                    }
+                }
                 IbnmApplyReport *raw = nullptr;
                 bool ok = ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr);
                 auto again = GObjectPtr<IbnmApplyReport>::adopt(raw);
@@ -881,9 +902,9 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
         ASSERT_TRUE(left);
         EXPECT_EQ(left->len, 0u) << what;
     }
-    std::printf("%s: %u sets brought up and down again (%u with a profile modified and re-activated between), %u "
-                "downs with a fault rolled back\n",
-                GetParam(), downs, modified, faults);
+    std::printf("%s: %u sets brought up and down again (%u with a profile modified and re-activated between, %u "
+                "re-activations with a fault rolled back), %u downs with a fault rolled back\n",
+                GetParam(), downs, modified, reactivationFaults, faults);
     EXPECT_GT(applied, 10u);
 }
 
