@@ -202,6 +202,15 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
  * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
  * transaction: on failure everything done is undone and @error says why.
  *
+ * In standalone mode (without %IBNM_APPLY_FLAGS_RDMA_ONLY) each profile
+ * becomes an active connection, as NetworkManager 1.42 activates it
+ * (ibnm_apply_get_active_connections(), docs/active-connections.md): the
+ * activation's record says what it created and changed, with the values
+ * to put back. A profile that is active with the settings it has changes
+ * nothing that is already right; one whose settings changed since its
+ * activation, and another profile active on a device these take, is taken
+ * down first, in the same transaction.
+ *
  * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
  *   resolved or a step failed (then @report says what was undone)
  *
@@ -226,10 +235,19 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * @report: (out) (optional) (transfer full): every step
  * @error: return location for a #GError
  *
- * Takes down what ibnm_apply_up() of the same profiles set up, transactionally.
+ * Takes the profiles' active connections down, transactionally: deletes
+ * what their activations created and puts back what they changed, from
+ * their records; the ports of a bond that goes down go down with it. The
+ * host is read back to verify it; a failure undoes every step (re-created
+ * children and bonds get their addresses and routes back) and @report says
+ * whether it was all undone. With %IBNM_APPLY_FLAGS_RDMA_ONLY
+ * (NetworkManager's hook, which keeps no record), what the profiles' RDMA
+ * settings would make, from the profiles alone.
  *
  * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
- *   resolved or a step failed (then @report says what was undone)
+ *   resolved, is not active (%IBNM_ERROR_NOT_ACTIVE: nothing was changed,
+ *   as nmcli refuses to deactivate it) or a step failed (then @report says
+ *   what was undone)
  *
  * Since: 0.1
  */
