@@ -6,6 +6,8 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "settings/nm-activation.hpp"
+#include "settings/nm-client-util.hpp"
 
 #include <algorithm>
 #include <set>
@@ -17,61 +19,6 @@ namespace {
 constexpr const char *kNmName = "org.freedesktop.NetworkManager";
 constexpr int kSettleTimeoutMs = 5000;
 
-// Makes `ctx` the thread-default main context for the scope: NMClient and
-// its async calls dispatch there, and only ibnm iterates it.
-class ContextScope {
-public:
-    explicit ContextScope(GMainContext *ctx) : ctx_(ctx) { g_main_context_push_thread_default(ctx_); }
-    ~ContextScope() { g_main_context_pop_thread_default(ctx_); }
-    ContextScope(const ContextScope &) = delete;
-    ContextScope &operator=(const ContextScope &) = delete;
-
-private:
-    GMainContext *ctx_;
-};
-
-gboolean onTimeout(gpointer data) noexcept
-{
-    *static_cast<bool *>(data) = true;
-    return G_SOURCE_REMOVE;
-}
-
-// Iterates `ctx` until done() or the timeout; returns done().
-template <typename Pred>
-bool iterateUntil(GMainContext *ctx, Pred done, int timeoutMs)
-{
-    while (g_main_context_iteration(ctx, FALSE)) {
-    }
-    if (done())
-        return true;
-    bool expired = false;
-    GSource *timer = g_timeout_source_new(guint(timeoutMs));
-    g_source_set_callback(timer, onTimeout, &expired, nullptr);
-    g_source_attach(timer, ctx);
-    while (!done() && !expired)
-        g_main_context_iteration(ctx, TRUE);
-    g_source_destroy(timer);
-    g_source_unref(timer);
-    return done();
-}
-
-struct AsyncWait {
-    GObjectPtr<GAsyncResult> result;
-};
-
-void onReady(GObject *, GAsyncResult *res, gpointer data) noexcept
-{
-    static_cast<AsyncWait *>(data)->result = GObjectPtr<GAsyncResult>::retain(res);
-}
-
-// Waits for an async call started on the current thread-default context.
-GAsyncResult *waitFor(GMainContext *ctx, AsyncWait &w)
-{
-    while (!w.result)
-        g_main_context_iteration(ctx, TRUE);
-    return w.result.get();
-}
-
 // libnm's nm-errors.h lacks extern "C", so NM_SETTINGS_ERROR cannot be
 // named from C++; compare the domain by its registered name instead.
 bool isSettingsError(const GError *err, int code)
@@ -79,9 +26,11 @@ bool isSettingsError(const GError *err, int code)
     return err != nullptr && err->code == code && g_strcmp0(g_quark_to_string(err->domain), "nm-settings-error-quark") == 0;
 }
 
-Error fromNmError(const GError *err, std::string context)
+} // namespace
+
+Error fromNmError(const GError *err, std::string context, IbnmError fallback)
 {
-    IbnmError code = IBNM_ERROR_FAILED;
+    IbnmError code = fallback;
     if (isSettingsError(err, NM_SETTINGS_ERROR_PERMISSION_DENIED) ||
         g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))
         code = IBNM_ERROR_PERMISSION_DENIED;
@@ -94,8 +43,13 @@ Error fromNmError(const GError *err, std::string context)
         if (colon != std::string::npos)
             msg = msg.substr(colon + 2);
     }
-    return Error(code, msg).withContext(std::move(context));
+    Error e(code, msg);
+    if (context.empty())
+        return e;
+    return std::move(e).withContext(std::move(context));
 }
+
+namespace {
 
 Result<GObjectPtr<GDBusConnection>> openSystemBus()
 {
@@ -238,25 +192,57 @@ Status NetworkManagerBackend::load()
         }
         profiles.push_back(StoredProfile{std::move(copy), storedName(remote), {}});
     }
-    // DEVICE in `connection show`: where NetworkManager has each one active.
-    const GPtrArray *active = nm_client_get_active_connections(client_.get());
-    for (guint i = 0; active && i < active->len; i++) {
-        auto *ac = NM_ACTIVE_CONNECTION(active->pdata[i]);
-        const GPtrArray *devices = nm_active_connection_get_devices(ac);
-        const char *uuid = nm_active_connection_get_uuid(ac);
-        if (devices == nullptr || devices->len == 0 || uuid == nullptr)
-            continue;
-        const char *iface = nm_device_get_iface(NM_DEVICE(devices->pdata[0]));
-        for (auto &p : profiles)
-            if (iface && g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) == 0)
-                p.activeDevice = iface;
-    }
     std::sort(profiles.begin(), profiles.end(), [](const StoredProfile &a, const StoredProfile &b) {
         return g_strcmp0(nm_connection_get_id(a.connection.get()), nm_connection_get_id(b.connection.get())) < 0;
     });
     profiles_ = std::move(profiles);
     warnings_ = std::move(warnings);
+    noteActive();
     return {};
+}
+
+// DEVICE, ACTIVE and STATE in `connection show`: where NetworkManager has
+// each profile active, from NMClient's active connections (as nmcli:
+// get_ac_for_connection(), get_ac_device_string()).
+void NetworkManagerBackend::noteActive()
+{
+    for (auto &p : profiles_) {
+        p.activeDevice.clear();
+        p.activePath.clear();
+        p.activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+    }
+    const GPtrArray *active = nm_client_get_active_connections(client_.get());
+    for (guint i = 0; active && i < active->len; i++) {
+        auto *ac = NM_ACTIVE_CONNECTION(active->pdata[i]);
+        const char *uuid = nm_active_connection_get_uuid(ac);
+        std::string devices;
+        const GPtrArray *devs = nm_active_connection_get_devices(ac);
+        for (guint d = 0; devs && d < devs->len; d++)
+            if (const char *iface = nm_device_get_iface(NM_DEVICE(devs->pdata[d])))
+                devices += (devices.empty() ? "" : ",") + std::string(iface);
+        for (auto &p : profiles_) {
+            // The first active connection of a profile active more than once.
+            if (uuid == nullptr || !p.activePath.empty() || g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) != 0)
+                continue;
+            p.activeDevice = devices;
+            p.activePath = nm_object_get_path(NM_OBJECT(ac));
+            p.activeState = nm_active_connection_get_state(ac);
+        }
+    }
+}
+
+ActivationResult NetworkManagerBackend::activate(const std::string &uuid, const char *ifname, unsigned timeoutS)
+{
+    ActivationResult r = activateProfile(context_.get(), client_.get(), uuid, ifname, timeoutS);
+    noteActive();
+    return r;
+}
+
+Result<std::vector<std::string>> NetworkManagerBackend::deactivate(const std::string &uuid, unsigned timeoutS)
+{
+    auto r = deactivateProfile(context_.get(), client_.get(), uuid, timeoutS);
+    noteActive();
+    return r;
 }
 
 Result<std::string> NetworkManagerBackend::add(NMConnection *connection)

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm connection up|down` with NetworkManager running (issue 27 item 2):
+// NetworkManager activates, as for nmcli, so the profile is active on its
+// device (not "connected (externally)"), `ibnm connection show` lists the
+// device, and messages and exit statuses are nmcli's, compared with nmcli
+// 1.42 itself in the same lab run. On veth devices (IPoIB cannot exist in
+// the lab) with Ethernet profiles; the dispatcher hook works on a simulated
+// host its test configuration names. Skips when the lab is absent.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/simulator/ibnm-simulator.h"
+
+#include <NetworkManager.h>
+#include "libcore/ibnm-inventory-private.hpp"
+#include "tests/integration/nm-lab.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace ibnm;
+using test::Spawned;
+
+namespace {
+
+class NmActivation : public test::NmLabSuite {
+protected:
+    void SetUp() override
+    {
+        NmLabSuite::SetUp();
+        if (IsSkipped())
+            return;
+        envp_ = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
+        // The command runs as on a host with NetworkManager: this machine.
+        for (const char *v : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT"})
+            envp_ = g_environ_unsetenv(envp_, v);
+    }
+    void TearDown() override
+    {
+        for (const auto &id : cleanup_)
+            nmcli({"connection", "delete", id});
+        g_strfreev(envp_);
+    }
+
+    Spawned nmcli(std::vector<std::string> args)
+    {
+        args.insert(args.begin(), "nmcli");
+        return test::spawn(args, envp_);
+    }
+    Spawned ibnm(std::vector<std::string> args)
+    {
+        args.insert(args.begin(), std::string(IBNM_TOP_BUILDDIR) + "/cli/ibnm");
+        return test::spawn(args, envp_);
+    }
+    // A veth pair in the lab (its peer up), once per suite.
+    void veth(const std::string &a, const std::string &b)
+    {
+        if (labExec({"ip", "link", "show", a}).ok())
+            return;
+        ASSERT_TRUE(labExec({"ip", "link", "add", a, "type", "veth", "peer", "name", b}).ok());
+        ASSERT_TRUE(labExec({"ip", "link", "set", b, "up"}).ok());
+    }
+    // An Ethernet profile made with nmcli, deleted after the test.
+    void ethernet(const std::string &name, const std::string &ifname, std::vector<std::string> extra = {})
+    {
+        std::vector<std::string> args = {"connection", "add", "type", "ethernet", "con-name", name, "ifname", ifname,
+                                         "autoconnect", "no"};
+        if (extra.empty())
+            extra = {"ipv4.method", "manual", "ipv4.addresses", "198.51.100.1/24", "ipv6.method", "disabled"};
+        args.insert(args.end(), extra.begin(), extra.end());
+        Spawned r = nmcli(args);
+        ASSERT_TRUE(r.ok()) << r.err;
+        cleanup_.push_back(name);
+    }
+    // NetworkManager's own view: `nmcli -t -f NAME,DEVICE,STATE connection show --active`.
+    std::string nmActive() { return nmcli({"-t", "-f", "NAME,DEVICE,STATE", "connection", "show", "--active"}).out; }
+
+    char **envp_ = nullptr;
+    std::vector<std::string> cleanup_;
+};
+
+// D-Bus paths differ from one activation to the next: compare without them.
+std::string withoutPathNumbers(const std::string &s)
+{
+    return std::regex_replace(s, std::regex("ActiveConnection/[0-9]+"), "ActiveConnection/N");
+}
+
+bool hasLine(const std::string &text, const std::string &line)
+{
+    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+} // namespace
+
+// The split brain of issue 27: `ibnm connection up` did the kernel work
+// itself, NetworkManager showed the device "connected (externally)" and the
+// profile inactive. Now NetworkManager activates it on its device; ibnm's
+// `connection show` shows what nmcli shows, and down deactivates it.
+TEST_F(NmActivation, UpAndDownGoThroughNetworkManager)
+{
+    veth("veth-a", "veth-b");
+    ethernet("act-a", "veth-a");
+
+    Spawned up = ibnm({"connection", "up", "act-a"});
+    EXPECT_EQ(up.exitStatus(), 0) << up.out << up.err;
+    EXPECT_TRUE(std::regex_match(
+        up.out, std::regex("Connection successfully activated \\(D-Bus active path: "
+                           "/org/freedesktop/NetworkManager/ActiveConnection/[0-9]+\\)\n")))
+        << up.out;
+    EXPECT_TRUE(hasLine(nmActive(), "act-a:veth-a:activated")) << nmActive();
+    Spawned dev = nmcli({"-t", "-f", "DEVICE,STATE,CONNECTION", "device"});
+    EXPECT_TRUE(hasLine(dev.out, "veth-a:connected:act-a")) << dev.out; // not "connected (externally)"
+
+    // ibnm's list is NetworkManager's: DEVICE right after up, and STATE,
+    // ACTIVE and ACTIVE-PATH as nmcli prints them.
+    for (const std::vector<std::string> &f : std::vector<std::vector<std::string>>{
+             {"-t", "connection", "show"},
+             {"-t", "-f", "NAME,DEVICE,STATE", "connection", "show", "--active"},
+             {"-t", "-f", "NAME,ACTIVE,DEVICE,STATE,ACTIVE-PATH", "connection", "show"},
+             {"connection", "show", "--active"}}) {
+        Spawned want = nmcli(f), got = ibnm(f);
+        EXPECT_EQ(got.exitStatus(), 0) << got.err;
+        EXPECT_EQ(got.out, want.out) << ::testing::PrintToString(f);
+    }
+
+    Spawned down = ibnm({"connection", "down", "act-a"});
+    EXPECT_EQ(down.exitStatus(), 0) << down.err;
+    EXPECT_TRUE(std::regex_match(down.out, std::regex("Connection 'act-a' successfully deactivated \\(D-Bus active "
+                                                      "path: /org/freedesktop/NetworkManager/ActiveConnection/"
+                                                      "[0-9]+\\)\n")))
+        << down.out;
+    EXPECT_FALSE(hasLine(nmActive(), "act-a:veth-a:activated")) << nmActive();
+    EXPECT_TRUE(hasLine(ibnm({"-t", "-f", "NAME,ACTIVE,DEVICE", "connection", "show"}).out, "act-a:no:"));
+
+    // nmcli's own messages for the same, in this run.
+    Spawned nmUp = nmcli({"connection", "up", "act-a"});
+    Spawned nmDown = nmcli({"connection", "down", "act-a"});
+    EXPECT_EQ(withoutPathNumbers(up.out), withoutPathNumbers(nmUp.out));
+    EXPECT_EQ(withoutPathNumbers(down.out), withoutPathNumbers(nmDown.out));
+}
+
+// -j: the report shape of docs/json-schema.md, one step per request.
+TEST_F(NmActivation, JsonReportHasOneStepPerRequest)
+{
+    veth("veth-a", "veth-b");
+    ethernet("act-j", "veth-a");
+    Spawned up = ibnm({"-j", "connection", "up", "act-j"});
+    EXPECT_EQ(up.exitStatus(), 0) << up.err;
+    EXPECT_NE(up.out.find("\"success\" : true"), std::string::npos) << up.out;
+    EXPECT_NE(up.out.find("\"action\" : \"networkmanager-activate\""), std::string::npos) << up.out;
+    EXPECT_NE(up.out.find("\"object\" : \"veth-a\""), std::string::npos) << up.out;
+    Spawned down = ibnm({"-j", "connection", "down", "act-j"});
+    EXPECT_EQ(down.exitStatus(), 0) << down.err;
+    EXPECT_NE(down.out.find("\"action\" : \"networkmanager-deactivate\""), std::string::npos) << down.out;
+}
+
+// down of a profile that is not active: nmcli's errors and exit 10, and
+// nothing is touched (another active profile stays, the addresses too).
+TEST_F(NmActivation, DownOfInactiveProfileExits10AndTouchesNothing)
+{
+    veth("veth-a", "veth-b");
+    veth("veth-c", "veth-d");
+    ethernet("act-on", "veth-a");
+    ethernet("act-off", "veth-c", {"ipv4.method", "manual", "ipv4.addresses", "192.0.2.1/24"});
+    ASSERT_TRUE(nmcli({"connection", "up", "act-on"}).ok());
+    std::string addrBefore = labExec({"ip", "-br", "addr"}).out;
+
+    for (const std::vector<std::string> &ids :
+         std::vector<std::vector<std::string>>{{"act-off"}, {"no-such-profile"}, {"id", "act-off"}}) {
+        std::vector<std::string> args = {"connection", "down"};
+        args.insert(args.end(), ids.begin(), ids.end());
+        Spawned want = nmcli(args), got = ibnm(args);
+        EXPECT_EQ(want.exitStatus(), 10) << want.err;
+        EXPECT_EQ(got.exitStatus(), 10) << got.err;
+        EXPECT_EQ(got.err, want.err);
+        EXPECT_EQ(got.out, "");
+    }
+    EXPECT_EQ(labExec({"ip", "-br", "addr"}).out, addrBefore);
+    EXPECT_TRUE(hasLine(nmActive(), "act-on:veth-a:activated")) << nmActive();
+
+    // One active and one not: the active one goes down, the other is named,
+    // exit 10, as nmcli.
+    Spawned mixed = ibnm({"connection", "down", "act-off", "act-on"});
+    EXPECT_EQ(mixed.exitStatus(), 10);
+    EXPECT_EQ(mixed.err, "Error: 'act-off' is not an active connection.\nError: not all active connections found.\n");
+    EXPECT_FALSE(hasLine(nmActive(), "act-on:veth-a:activated")) << nmActive();
+    ASSERT_TRUE(nmcli({"connection", "up", "act-on"}).ok());
+    Spawned nmMixed = nmcli({"connection", "down", "act-off", "act-on"});
+    EXPECT_EQ(nmMixed.exitStatus(), 10);
+    EXPECT_EQ(nmMixed.err, mixed.err);
+    EXPECT_EQ(withoutPathNumbers(nmMixed.out), withoutPathNumbers(mixed.out));
+}
+
+// Activations NetworkManager refuses or fails: exit 4 with NetworkManager's
+// reason, byte for byte what nmcli prints (its journal hint included).
+TEST_F(NmActivation, FailedActivationExits4WithNetworkManagersReason)
+{
+    veth("veth-a", "veth-b");
+    // A device that does not exist: NetworkManager refuses the request.
+    ethernet("act-nodev", "veth-none");
+    // DHCP that gets no answer within 2 s: NetworkManager takes the request,
+    // then the activation fails (the device's reason).
+    ethernet("act-dhcp", "veth-a", {"ipv4.method", "auto", "ipv4.dhcp-timeout", "2", "ipv6.method", "disabled"});
+    ethernet("act-named", "veth-a");
+    for (const std::vector<std::string> &args : std::vector<std::vector<std::string>>{
+             {"connection", "up", "act-nodev"},
+             {"connection", "up", "act-dhcp"},
+             {"connection", "up", "act-named", "ifname", "veth-zz"},
+             {"connection", "up", "act-named", "ifname", "veth-b"}}) {
+        Spawned want = nmcli(args), got = ibnm(args);
+        EXPECT_EQ(want.exitStatus(), 4) << want.err;
+        EXPECT_EQ(got.exitStatus(), 4) << ::testing::PrintToString(args) << got.out << got.err;
+        EXPECT_EQ(got.err, want.err) << ::testing::PrintToString(args);
+        EXPECT_EQ(got.out, want.out);
+    }
+    Spawned dhcp = ibnm({"connection", "up", "act-dhcp"});
+    EXPECT_NE(dhcp.err.find("Error: Connection activation failed: IP configuration could not be reserved"),
+              std::string::npos)
+        << dhcp.err;
+    EXPECT_FALSE(hasLine(nmActive(), "act-dhcp:veth-a:activated"));
+
+    // An unknown profile: 10, as nmcli.
+    Spawned want = nmcli({"connection", "up", "no-such-profile"}), got = ibnm({"connection", "up", "no-such-profile"});
+    EXPECT_EQ(got.exitStatus(), 10);
+    EXPECT_EQ(want.exitStatus(), 10);
+    EXPECT_EQ(got.err, want.err);
+}
+
+// --wait bounds the wait as nmcli's: exit 3 and its message; NetworkManager
+// goes on with the activation.
+TEST_F(NmActivation, TimeoutExits3)
+{
+    veth("veth-a", "veth-b");
+    ethernet("act-slow", "veth-a", {"ipv4.method", "auto", "ipv4.dhcp-timeout", "30", "ipv6.method", "disabled"});
+    Spawned got = ibnm({"-w", "1", "connection", "up", "act-slow"});
+    EXPECT_EQ(got.exitStatus(), 3) << got.err;
+    EXPECT_EQ(got.err, "Error: Timeout expired (1 seconds)\n");
+    EXPECT_TRUE(hasLine(nmActive(), "act-slow:veth-a:activating")) << nmActive();
+    Spawned want = nmcli({"-w", "1", "connection", "up", "act-slow"});
+    EXPECT_EQ(want.exitStatus(), 3);
+    EXPECT_EQ(want.err, got.err);
+    // -w 0: NetworkManager took the request; nothing printed, as nmcli.
+    Spawned quick = ibnm({"-w", "0", "connection", "down", "act-slow"});
+    EXPECT_EQ(quick.exitStatus(), 0) << quick.err;
+    EXPECT_EQ(quick.out, "");
+}
+
+// --dry-run with NetworkManager: says what NetworkManager would be asked
+// and changes nothing.
+TEST_F(NmActivation, DryRunAsksNothing)
+{
+    veth("veth-a", "veth-b");
+    ethernet("act-dry", "veth-a");
+    Spawned up = ibnm({"--dry-run", "connection", "up", "act-dry"});
+    EXPECT_EQ(up.exitStatus(), 0) << up.err;
+    EXPECT_NE(up.out.find("Dry run: NetworkManager would be asked to activate 'act-dry' ("), std::string::npos)
+        << up.out;
+    EXPECT_NE(up.out.find("NetworkManager would activate the profile on veth-a."), std::string::npos) << up.out;
+    EXPECT_NE(up.out.find("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."),
+              std::string::npos)
+        << up.out;
+    EXPECT_FALSE(hasLine(nmActive(), "act-dry:veth-a:activated")) << nmActive();
+
+    Spawned down = ibnm({"--dry-run", "connection", "down", "act-dry"});
+    EXPECT_EQ(down.exitStatus(), 10);
+    EXPECT_EQ(down.err, "Error: 'act-dry' is not an active connection.\nError: no active connection provided.\n");
+    ASSERT_TRUE(nmcli({"connection", "up", "act-dry"}).ok());
+    down = ibnm({"--dry-run", "connection", "down", "act-dry"});
+    EXPECT_EQ(down.exitStatus(), 0) << down.err;
+    EXPECT_NE(down.out.find("Dry run: NetworkManager would be asked to deactivate 'act-dry'"), std::string::npos)
+        << down.out;
+    EXPECT_TRUE(hasLine(nmActive(), "act-dry:veth-a:activated")) << nmActive();
+}
