@@ -240,6 +240,15 @@ int cmdShow(Context &ctx, const Args &argsIn)
         for (guint i = 0; i < all->len; i++)
             if (active[i] == bool(a) && (a || !activeOnly))
                 order.push_back(i);
+    // NetworkManager's active profiles in nmcli's order.
+    if (nm) {
+        auto rank = [&](guint i) {
+            return ibnm_settings_get_active_rank(
+                s, ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i))));
+        };
+        auto firstInactive = std::find_if(order.begin(), order.end(), [&](guint i) { return !active[i]; });
+        std::stable_sort(order.begin(), firstInactive, [&](guint x, guint y) { return rank(x) < rank(y); });
+    }
     for (guint i : order) {
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
         const char *uuid = ibnm_profile_get_uuid(p);

@@ -27,6 +27,9 @@ struct StoredProfile {
     // empty and UNKNOWN when not active).
     std::string activePath;
     NMActiveConnectionState activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+    // Its place among the active profiles in nmcli's `connection show`
+    // (0 first), -1 when not active.
+    int activeRank = -1;
 };
 
 // What NetworkManager reports when asked to activate a profile

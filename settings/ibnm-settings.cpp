@@ -578,6 +578,29 @@ const char *ibnm_settings_get_active_path(IbnmSettings *self, const char *uuid)
 }
 
 /**
+ * ibnm_settings_get_active_rank:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Gets where a profile active in NetworkManager comes among the active
+ * profiles in nmcli's `connection show` (activating before activated, then
+ * shared, VPN and default connections, more addresses, by name).
+ *
+ * Returns: the profile's place (0 first), as it was at the last load,
+ *   activation or deactivation; -1 when it is not active, or for a store
+ *   that does not know (keyfiles)
+ *
+ * Since: 0.1
+ */
+int ibnm_settings_get_active_rank(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), -1);
+    g_return_val_if_fail(uuid != nullptr, -1);
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr ? -1 : p->activeRank;
+}
+
+/**
  * ibnm_settings_activate:
  * @self: the settings (NetworkManager's backend)
  * @uuid: the UUID of the profile to activate

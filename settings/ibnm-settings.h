@@ -99,6 +99,7 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);
 NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_path(IbnmSettings *self, const char *uuid);
+int ibnm_settings_get_active_rank(IbnmSettings *self, const char *uuid);
 
 gboolean ibnm_settings_activate(IbnmSettings *self, const char *uuid, const char *ifname, guint timeout_s,
                                 char **out_active_path, char **out_device, char **out_note, GError **error);

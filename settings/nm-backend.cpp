@@ -10,7 +10,9 @@
 #include "settings/nm-client-util.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
+#include <tuple>
 
 namespace ibnm::settings {
 
@@ -94,6 +96,72 @@ std::string storedName(NMRemoteConnection *remote)
 {
     const char *f = nm_remote_connection_get_filename(remote);
     return f ? f : "";
+}
+
+// nmcli's rank of an activation state (active_connection_get_state_ord()).
+int stateOrder(NMActiveConnection *ac)
+{
+    switch (nm_active_connection_get_state(ac)) {
+    case NM_ACTIVE_CONNECTION_STATE_UNKNOWN:
+        return 0;
+    case NM_ACTIVE_CONNECTION_STATE_DEACTIVATED:
+        return 1;
+    case NM_ACTIVE_CONNECTION_STATE_DEACTIVATING:
+        return 2;
+    case NM_ACTIVE_CONNECTION_STATE_ACTIVATING:
+        return 3;
+    case NM_ACTIVE_CONNECTION_STATE_ACTIVATED:
+        return 4;
+    }
+    return -1;
+}
+
+bool sharedMethod(NMActiveConnection *ac, NMSettingIPConfig *(*ip)(NMConnection *), const char *shared)
+{
+    NMRemoteConnection *c = nm_active_connection_get_connection(ac);
+    NMSettingIPConfig *s = c ? ip(NM_CONNECTION(c)) : nullptr;
+    return s && g_strcmp0(nm_setting_ip_config_get_method(s), shared) == 0;
+}
+
+guint addressCount(NMActiveConnection *ac)
+{
+    NMIPConfig *v4 = nm_active_connection_get_ip4_config(ac);
+    NMIPConfig *v6 = nm_active_connection_get_ip6_config(ac);
+    return (v4 ? nm_ip_config_get_addresses(v4)->len : 0) + (v6 ? nm_ip_config_get_addresses(v6)->len : 0);
+}
+
+// The number at the end of a D-Bus path (.../Settings/12), for nmcli's
+// numeric order of paths.
+guint64 pathNumber(NMActiveConnection *ac)
+{
+    NMRemoteConnection *c = nm_active_connection_get_connection(ac);
+    const char *path = c ? nm_connection_get_path(NM_CONNECTION(c)) : nullptr;
+    const char *slash = path ? std::strrchr(path, '/') : nullptr;
+    return slash ? g_ascii_strtoull(slash + 1, nullptr, 10) : 0;
+}
+
+// Whether nmcli's `connection show` lists `a` before `b`: as its
+// con_show_get_items_cmp() calls nmc_active_connection_cmp(b, a), a lower
+// activation state first (activating before activated: the state is the
+// one criterion that function compares the other way round), then shared,
+// VPN, default, default6 and more addresses first; then by name and D-Bus
+// path (nmcli's default order, active:name:path).
+bool activeShownBefore(NMActiveConnection *a, NMActiveConnection *b)
+{
+    auto key = [](NMActiveConnection *ac) {
+        return std::make_tuple(-stateOrder(ac),
+                               sharedMethod(ac, nm_connection_get_setting_ip6_config, NM_SETTING_IP6_CONFIG_METHOD_SHARED),
+                               sharedMethod(ac, nm_connection_get_setting_ip4_config, NM_SETTING_IP4_CONFIG_METHOD_SHARED),
+                               bool(nm_active_connection_get_vpn(ac)), bool(nm_active_connection_get_default(ac)),
+                               bool(nm_active_connection_get_default6(ac)), addressCount(ac));
+    };
+    auto ka = key(a), kb = key(b);
+    if (ka != kb)
+        return ka > kb;
+    const char *ida = nm_active_connection_get_id(a), *idb = nm_active_connection_get_id(b);
+    if (int c = g_utf8_collate(ida ? ida : "", idb ? idb : ""); c != 0)
+        return c < 0;
+    return pathNumber(a) < pathNumber(b);
 }
 
 } // namespace
@@ -201,19 +269,25 @@ Status NetworkManagerBackend::load()
     return {};
 }
 
-// DEVICE, ACTIVE and STATE in `connection show`: where NetworkManager has
-// each profile active, from NMClient's active connections (as nmcli:
-// get_ac_for_connection(), get_ac_device_string()).
+// DEVICE, ACTIVE, STATE and the order of `connection show`: where
+// NetworkManager has each profile active, from NMClient's active
+// connections (as nmcli: get_ac_for_connection(), get_ac_device_string(),
+// con_show_get_items_cmp()).
 void NetworkManagerBackend::noteActive()
 {
     for (auto &p : profiles_) {
         p.activeDevice.clear();
         p.activePath.clear();
         p.activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+        p.activeRank = -1;
     }
+    std::vector<NMActiveConnection *> ranked;
     const GPtrArray *active = nm_client_get_active_connections(client_.get());
-    for (guint i = 0; active && i < active->len; i++) {
-        auto *ac = NM_ACTIVE_CONNECTION(active->pdata[i]);
+    for (guint i = 0; active && i < active->len; i++)
+        ranked.push_back(NM_ACTIVE_CONNECTION(active->pdata[i]));
+    std::stable_sort(ranked.begin(), ranked.end(), activeShownBefore);
+    for (size_t i = 0; i < ranked.size(); i++) {
+        NMActiveConnection *ac = ranked[i];
         const char *uuid = nm_active_connection_get_uuid(ac);
         std::string devices;
         const GPtrArray *devs = nm_active_connection_get_devices(ac);
@@ -227,6 +301,7 @@ void NetworkManagerBackend::noteActive()
             p.activeDevice = devices;
             p.activePath = nm_object_get_path(NM_OBJECT(ac));
             p.activeState = nm_active_connection_get_state(ac);
+            p.activeRank = int(i);
         }
     }
 }

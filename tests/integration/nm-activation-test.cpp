@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <regex>
 #include <string>
 #include <vector>
@@ -273,4 +274,117 @@ TEST_F(NmActivation, DryRunAsksNothing)
     EXPECT_NE(down.out.find("Dry run: NetworkManager would be asked to deactivate 'act-dry'"), std::string::npos)
         << down.out;
     EXPECT_TRUE(hasLine(nmActive(), "act-dry:veth-a:activated")) << nmActive();
+}
+
+namespace {
+
+// ibnm's hook as `make install` lays it out in the lab's dispatcher.d,
+// working on the simulated host `d`/work/veth.host (NetworkManager's
+// dispatcher passes no environment of ours): `extra` adds to its test
+// configuration (fault rules).
+void installHook(const test::TempDir &d, const std::string &extra)
+{
+    d.write("work/veth.host", "[host]\nkernel-release=6.1.0\nchild-naming=upstream\n\n"
+                              "[netdev veth-a]\naddress=52:54:00:aa:bb:01\nmtu=1500\nup=true\n");
+    d.write("work/hook.conf", "[test]\nsimulate=" + (d / "work/veth.host") + "\nsimulate-state=" +
+                                  (d / "work/state") + "\nlog=" + (d / "work/hook.log") + "\n" + extra);
+    std::string hook = d / "etc/dispatcher.d/90-ibnm";
+    d.write("etc/dispatcher.d/90-ibnm", "#!/bin/sh\nexec " + std::string(IBNM_TOP_BUILDDIR) +
+                                            "/plugin/ibnm-dispatcher --test-config " + (d / "work/hook.conf") +
+                                            " \"$@\"\n");
+    g_chmod(hook.c_str(), 0755);
+    for (const char *sub : {"pre-up.d", "pre-down.d"}) {
+        std::string link = d / (std::string("etc/dispatcher.d/") + sub + "/90-ibnm");
+        if (!g_file_test(link.c_str(), G_FILE_TEST_IS_SYMLINK)) {
+            EXPECT_EQ(symlink("../90-ibnm", link.c_str()), 0) << link;
+        }
+    }
+}
+
+void removeHook(const test::TempDir &d)
+{
+    for (const char *f : {"etc/dispatcher.d/pre-up.d/90-ibnm", "etc/dispatcher.d/pre-down.d/90-ibnm",
+                          "etc/dispatcher.d/90-ibnm"})
+        g_unlink((d / f).c_str());
+}
+
+// The soft RDMA links of the hook's simulated host.
+std::vector<std::string> softLinks(const test::TempDir &d)
+{
+    auto h = GObjectPtr<IbnmHost>::adopt(
+        ibnm_simulator_new_host((d / "work/veth.host").c_str(), (d / "work/state").c_str(), nullptr));
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(h.get()));
+    EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+    std::vector<std::string> out;
+    for (const auto &l : inventoryHost(inv.get()).softLinks)
+        out.push_back(l.name + " over " + l.netdev);
+    return out;
+}
+
+std::string readFile(const std::string &path)
+{
+    GCharPtr text;
+    if (!g_file_get_contents(path.c_str(), outPtr(text), nullptr, nullptr))
+        return "";
+    return text.get();
+}
+
+} // namespace
+
+// NetworkManager runs ibnm's hook when ibnm asks it to activate: the hook
+// provisions the soft RDMA link in pre-up and removes it in pre-down, and
+// the profile is active on its device.
+TEST_F(NmActivation, HookDoesTheRdmaPartWhenIbnmActivates)
+{
+    const test::TempDir &d = *dir_;
+    veth("veth-a", "veth-b");
+    installHook(d, "");
+    ethernet("act-rxe", "veth-a");
+    Spawned mod = ibnm({"connection", "modify", "act-rxe", "rdma.link-type", "rxe", "rdma.link-name", "rxe7"});
+    ASSERT_TRUE(mod.ok()) << mod.err;
+
+    Spawned up = ibnm({"connection", "up", "act-rxe"});
+    EXPECT_EQ(up.exitStatus(), 0) << up.out << up.err;
+    EXPECT_EQ(softLinks(d), std::vector<std::string>{"rxe7 over veth-a"}) << "the pre-up hook did not provision";
+    EXPECT_TRUE(hasLine(nmActive(), "act-rxe:veth-a:activated")) << nmActive();
+    std::string uuid = nmcli({"-g", "connection.uuid", "connection", "show", "act-rxe"}).out;
+    uuid = uuid.substr(0, uuid.find('\n'));
+    EXPECT_NE(readFile(d / "work/hook.log").find(uuid + ": pre-up of act-rxe"), std::string::npos)
+        << readFile(d / "work/hook.log");
+
+    Spawned down = ibnm({"connection", "down", "act-rxe"});
+    EXPECT_EQ(down.exitStatus(), 0) << down.err;
+    EXPECT_TRUE(softLinks(d).empty()) << "the pre-down hook did not remove the link";
+    removeHook(d);
+}
+
+// A failure in the hook cannot veto NetworkManager's activation (FACTS.md),
+// but it is visible: the hook undoes its part and has NetworkManager stop
+// the activation, so `ibnm connection up` exits 4 with NetworkManager's
+// reason, as nmcli, and says where the hook's reason is.
+TEST_F(NmActivation, HookFailureMakesIbnmUpFail)
+{
+    const test::TempDir &d = *dir_;
+    veth("veth-a", "veth-b");
+    installHook(d, "fake-fail=op=setDefaultRoceTos,nth=1,errno=EINVAL\n");
+    ethernet("act-bad", "veth-a");
+    ASSERT_TRUE(ibnm({"connection", "modify", "act-bad", "rdma.link-type", "rxe", "rdma.link-name", "rxe8",
+                      "rdma.roce-tos", "106"})
+                    .ok());
+
+    Spawned up = ibnm({"connection", "up", "act-bad"});
+    EXPECT_EQ(up.exitStatus(), 4) << up.out << up.err;
+    EXPECT_EQ(up.out, "");
+    EXPECT_NE(up.err.find("Error: Connection activation failed: "), std::string::npos) << up.err;
+    EXPECT_NE(up.err.find("Hint: ibnm's dispatcher hook stops the activation"), std::string::npos) << up.err;
+    EXPECT_TRUE(softLinks(d).empty()) << "the hook undid its link";
+    EXPECT_NE(readFile(d / "work/hook.log").find("pre-up failed: "), std::string::npos);
+    EXPECT_FALSE(hasLine(nmActive(), "act-bad:veth-a:activated")) << nmActive();
+
+    // nmcli: the same failure, the same exit status and reason.
+    Spawned want = nmcli({"connection", "up", "act-bad"});
+    EXPECT_EQ(want.exitStatus(), 4);
+    EXPECT_EQ(up.err.substr(0, up.err.find('\n')), want.err.substr(0, want.err.find('\n')));
+    std::cout << "[ nm-lab   ] the hook's failure as ibnm reports it:\n" << up.err;
+    removeHook(d);
 }
