@@ -280,9 +280,12 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
             o.device = dev ? dev : "";
             o.detail = dev ? format(_("NetworkManager would activate the profile on %s"), dev)
                            : std::string(_("NetworkManager would activate the profile on a device it chooses"));
-            if (textOutput(ctx))
-                std::printf(_("Dry run: NetworkManager would be asked to activate '%s' (%s): %s.\n"),
-                            shown(o.profile.c_str()).c_str(), uuid, o.detail.c_str());
+            if (textOutput(ctx) && dev)
+                std::printf(_("Dry run: NetworkManager would be asked to activate '%s' (%s) on %s.\n"),
+                            shown(o.profile.c_str()).c_str(), uuid, dev);
+            else if (textOutput(ctx))
+                std::printf(_("Dry run: NetworkManager would be asked to activate '%s' (%s) on a device it chooses.\n"),
+                            shown(o.profile.c_str()).c_str(), uuid);
             int hook = dryRunHook(ctx, c, true, plans);
             o.ok = hook == kExitOk;
             rc = rc != kExitOk ? rc : hook;
@@ -357,11 +360,11 @@ int downThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &se
         const char *device = ibnm_settings_get_active_device(s, uuid);
         Outcome o{nm_connection_get_id(c), "networkmanager-deactivate", device ? device : "", "", "", true};
         if (ctx.options.dryRun) {
-            o.detail = format(_("NetworkManager would deactivate the profile (D-Bus active path: %s)"),
-                              ibnm_settings_get_active_path(s, uuid));
+            const char *path = ibnm_settings_get_active_path(s, uuid);
+            o.detail = format(_("NetworkManager would deactivate the profile (D-Bus active path: %s)"), path);
             if (textOutput(ctx))
-                std::printf(_("Dry run: NetworkManager would be asked to deactivate '%s' (%s): %s.\n"),
-                            shown(o.profile.c_str()).c_str(), uuid, o.detail.c_str());
+                std::printf(_("Dry run: NetworkManager would be asked to deactivate '%s' (%s; D-Bus active path: %s).\n"),
+                            shown(o.profile.c_str()).c_str(), uuid, path);
             int hook = dryRunHook(ctx, c, false, plans);
             o.ok = hook == kExitOk;
             rc = rc != kExitOk ? rc : hook;

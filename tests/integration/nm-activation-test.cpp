@@ -257,9 +257,9 @@ TEST_F(NmActivation, DryRunAsksNothing)
     ethernet("act-dry", "veth-a");
     Spawned up = ibnm({"--dry-run", "connection", "up", "act-dry"});
     EXPECT_EQ(up.exitStatus(), 0) << up.err;
-    EXPECT_NE(up.out.find("Dry run: NetworkManager would be asked to activate 'act-dry' ("), std::string::npos)
+    EXPECT_TRUE(std::regex_search(
+        up.out, std::regex("^Dry run: NetworkManager would be asked to activate 'act-dry' \\([0-9a-f-]+\\) on veth-a\\.\n")))
         << up.out;
-    EXPECT_NE(up.out.find("NetworkManager would activate the profile on veth-a."), std::string::npos) << up.out;
     EXPECT_NE(up.out.find("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."),
               std::string::npos)
         << up.out;
@@ -274,6 +274,50 @@ TEST_F(NmActivation, DryRunAsksNothing)
     EXPECT_NE(down.out.find("Dry run: NetworkManager would be asked to deactivate 'act-dry'"), std::string::npos)
         << down.out;
     EXPECT_TRUE(hasLine(nmActive(), "act-dry:veth-a:activated")) << nmActive();
+}
+
+// --dry-run of a profile ibnm's hook acts on: the hook's plan on this
+// machine (ibnm runs in the lab's namespaces, where veth-a is), the plan
+// the hook would make in pre-up: its RDMA part only. A plan that fails
+// (the kernel's rxe has RoCE v2 only) is exit 4, as the activation the
+// hook would stop.
+TEST_F(NmActivation, DryRunShowsTheHooksPlan)
+{
+    veth("veth-a", "veth-b");
+    ethernet("act-plan", "veth-a");
+    ASSERT_TRUE(ibnm({"connection", "modify", "act-plan", "rdma.link-type", "rxe", "rdma.link-name", "rxe5"}).ok());
+    auto inLab = [&](std::vector<std::string> args) {
+        args.insert(args.begin(), {"env", "LC_ALL=C", std::string(IBNM_TOP_BUILDDIR) + "/cli/ibnm"});
+        return labExec(args);
+    };
+    Spawned up = inLab({"--dry-run", "connection", "up", "act-plan"});
+    EXPECT_EQ(up.exitStatus(), 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("ibnm's dispatcher hook would then provision the RDMA part (pre-up):\n"
+                          "STATE    ACTION         OBJECT  DETAIL                            \n"
+                          "planned  add-rdma-link  rxe5    add the rxe link rxe5 over veth-a \n"
+                          "Dry run: nothing was changed.\n"),
+              std::string::npos)
+        << up.out;
+    Spawned json = inLab({"-j", "--dry-run", "connection", "up", "act-plan"});
+    EXPECT_NE(json.out.find("\"action\" : \"add-rdma-link\""), std::string::npos) << json.out;
+    EXPECT_FALSE(hasLine(nmActive(), "act-plan:veth-a:activated")) << nmActive();
+
+    // RoCE v1 on rxe, written into a keyfile past ibnm's check: the hook's
+    // plan fails, and so would the activation.
+    const test::TempDir &d = *dir_;
+    d.write("etc/system-connections/act-v1.nmconnection",
+            "[connection]\nid=act-v1\nuuid=0b6f3a52-9d1e-4c7a-8f25-6e4d3c2b1a09\ntype=ethernet\n"
+            "interface-name=veth-a\nautoconnect=false\n\n[ipv4]\nmethod=disabled\n\n[ipv6]\nmethod=disabled\n\n"
+            "[user]\nrdma.link-name=rxe6\nrdma.link-type=rxe\nrdma.roce-mode=v1\n");
+    g_chmod((d / "etc/system-connections/act-v1.nmconnection").c_str(), 0600);
+    ASSERT_TRUE(nmcli({"connection", "load", d / "etc/system-connections/act-v1.nmconnection"}).ok());
+    cleanup_.push_back("act-v1");
+    Spawned bad = inLab({"--dry-run", "connection", "up", "act-v1"});
+    EXPECT_EQ(bad.exitStatus(), 4) << bad.out << bad.err;
+    EXPECT_NE(bad.out.find("The hook's failure would make NetworkManager's activation fail.\n"), std::string::npos)
+        << bad.out;
+    EXPECT_NE(bad.err.find("rdma.roce-mode"), std::string::npos) << bad.err;
+    EXPECT_FALSE(hasLine(nmActive(), "act-v1:veth-a:activated")) << nmActive();
 }
 
 namespace {
