@@ -111,6 +111,61 @@ NMActiveConnectionState effectiveState(NMActiveConnection *ac, NMDevice *device,
     return state;
 }
 
+// Follows an activation as nmcli's check_activated() does: its effective
+// state is judged when the active connection's state or the device's
+// changes (at those signals, as nmcli: judged later, the device may have
+// moved on and the reason be a vaguer one), until ACTIVATED or DEACTIVATED.
+class Watch {
+public:
+    Watch(NMActiveConnection *ac, NMDevice *device) : ac_(ac), device_(device)
+    {
+        g_signal_connect(ac_, "state-changed", G_CALLBACK(onActiveState), this);
+        if (device_)
+            g_signal_connect(device_, "notify::" NM_DEVICE_STATE, G_CALLBACK(onDeviceState), this);
+    }
+    ~Watch()
+    {
+        g_signal_handlers_disconnect_by_data(ac_, this);
+        if (device_)
+            g_signal_handlers_disconnect_by_data(device_, this);
+    }
+    Watch(const Watch &) = delete;
+    Watch &operator=(const Watch &) = delete;
+
+    // Judges the state now, then at each change until it is final, `stop()`
+    // or the deadline; whether it is final.
+    template <typename Stop>
+    bool wait(GMainContext *ctx, Stop stop, gint64 deadline)
+    {
+        check();
+        return waitUntil(ctx, [&] { return stop() || done_; }, deadline) && done_;
+    }
+
+    NMActiveConnectionState state = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+    std::string reason;
+
+private:
+    void check()
+    {
+        if (done_)
+            return;
+        NMActiveConnectionState s = effectiveState(ac_, device_, reason);
+        if (s == NM_ACTIVE_CONNECTION_STATE_ACTIVATED || s == NM_ACTIVE_CONNECTION_STATE_DEACTIVATED) {
+            state = s;
+            done_ = true;
+        }
+    }
+    static void onActiveState(NMActiveConnection *, guint, guint, gpointer self) noexcept
+    {
+        static_cast<Watch *>(self)->check();
+    }
+    static void onDeviceState(GObject *, GParamSpec *, gpointer self) noexcept { static_cast<Watch *>(self)->check(); }
+
+    NMActiveConnection *ac_;
+    NMDevice *device_;
+    bool done_ = false;
+};
+
 // Sends the activation request; the active connection, or the error.
 Result<GObjectPtr<NMActiveConnection>> requestActivation(GMainContext *ctx, NMClient *client,
                                                           NMRemoteConnection *remote, NMDevice *device,
@@ -180,26 +235,18 @@ ActivationResult activateProfile(GMainContext *ctx, NMClient *client, const std:
         out.device = nm_device_get_iface(device);
     if (timeoutS == 0)
         return out;
-    NMActiveConnectionState state = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
-    std::string reason;
+    Watch watch{active, device};
     bool running = true;
-    bool done = waitUntil(
-        ctx,
-        [&] {
-            running = nm_client_get_nm_running(client);
-            state = effectiveState(active, device, reason);
-            return !running || state == NM_ACTIVE_CONNECTION_STATE_ACTIVATED ||
-                   state == NM_ACTIVE_CONNECTION_STATE_DEACTIVATED;
-        },
-        deadline);
+    bool done = watch.wait(ctx, [&] { return !(running = nm_client_get_nm_running(client)); }, deadline);
     if (!running)
         out.error = notRunning();
     else if (!done)
         out.error = timedOut(timeoutS);
-    else if (state == NM_ACTIVE_CONNECTION_STATE_DEACTIVATED)
-        out.error = Error(IBNM_ERROR_ACTIVATION_FAILED, strprintf(_("Connection activation failed: %s"), reason.c_str()));
+    else if (watch.state == NM_ACTIVE_CONNECTION_STATE_DEACTIVATED)
+        out.error =
+            Error(IBNM_ERROR_ACTIVATION_FAILED, strprintf(_("Connection activation failed: %s"), watch.reason.c_str()));
     else
-        out.note = reason;
+        out.note = watch.reason;
     return out;
 }
 
