@@ -230,7 +230,8 @@ int dryRunHook(Context &ctx, NMConnection *c, bool up, std::vector<Obj<IbnmApply
 {
     if (!hookActsOn(c)) {
         if (textOutput(ctx))
-            std::printf("%s\n", _("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."));
+            std::printf("%s\n",
+                        _("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."));
         return kExitOk;
     }
     IbnmHost *host = ctx.host();
@@ -363,8 +364,9 @@ int downThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &se
             const char *path = ibnm_settings_get_active_path(s, uuid);
             o.detail = format(_("NetworkManager would deactivate the profile (D-Bus active path: %s)"), path);
             if (textOutput(ctx))
-                std::printf(_("Dry run: NetworkManager would be asked to deactivate '%s' (%s; D-Bus active path: %s).\n"),
-                            shown(o.profile.c_str()).c_str(), uuid, path);
+                std::printf(
+                    _("Dry run: NetworkManager would be asked to deactivate '%s' (%s; D-Bus active path: %s).\n"),
+                    shown(o.profile.c_str()).c_str(), uuid, path);
             int hook = dryRunHook(ctx, c, false, plans);
             o.ok = hook == kExitOk;
             rc = rc != kExitOk ? rc : hook;

@@ -148,8 +148,8 @@ std::string typeShortName(const std::string &type)
 
 // ACTIVE and STATE: nmcli's words, translated in tables (terse output and
 // -g show them as they are, as nmcli's).
-[[maybe_unused]] const char *const kShowWords[] = {N_("yes"), N_("no"), N_("activating"), N_("activated"), N_("deactivating"),
-                                  N_("deactivated")};
+[[maybe_unused]] const char *const kShowWords[] = {N_("yes"),       N_("no"),           N_("activating"),
+                                                   N_("activated"), N_("deactivating"), N_("deactivated")};
 
 std::string translated(const std::string &word)
 {

@@ -798,7 +798,8 @@ ibnm::settings::ActivationResult ibnm::settings::Backend::activate(const std::st
 {
     ActivationResult r;
     r.error = Error(IBNM_ERROR_NOT_SUPPORTED,
-                    _("the keyfile store cannot ask NetworkManager to activate a profile: NetworkManager does not run"));
+                    _("the keyfile store cannot ask NetworkManager to activate a profile: "
+                      "NetworkManager does not run"));
     return r;
 }
 

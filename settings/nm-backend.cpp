@@ -149,9 +149,10 @@ guint64 pathNumber(NMActiveConnection *ac)
 bool activeShownBefore(NMActiveConnection *a, NMActiveConnection *b)
 {
     auto key = [](NMActiveConnection *ac) {
-        return std::make_tuple(-stateOrder(ac),
-                               sharedMethod(ac, nm_connection_get_setting_ip6_config, NM_SETTING_IP6_CONFIG_METHOD_SHARED),
-                               sharedMethod(ac, nm_connection_get_setting_ip4_config, NM_SETTING_IP4_CONFIG_METHOD_SHARED),
+        constexpr const char *shared6 = NM_SETTING_IP6_CONFIG_METHOD_SHARED;
+        constexpr const char *shared4 = NM_SETTING_IP4_CONFIG_METHOD_SHARED;
+        return std::make_tuple(-stateOrder(ac), sharedMethod(ac, nm_connection_get_setting_ip6_config, shared6),
+                               sharedMethod(ac, nm_connection_get_setting_ip4_config, shared4),
                                bool(nm_active_connection_get_vpn(ac)), bool(nm_active_connection_get_default(ac)),
                                bool(nm_active_connection_get_default6(ac)), addressCount(ac));
     };
@@ -296,7 +297,8 @@ void NetworkManagerBackend::noteActive()
                 devices += (devices.empty() ? "" : ",") + std::string(iface);
         for (auto &p : profiles_) {
             // The first active connection of a profile active more than once.
-            if (uuid == nullptr || !p.activePath.empty() || g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) != 0)
+            if (uuid == nullptr || !p.activePath.empty() ||
+                g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) != 0)
                 continue;
             p.activeDevice = devices;
             p.activePath = nm_object_get_path(NM_OBJECT(ac));

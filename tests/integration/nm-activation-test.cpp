@@ -258,7 +258,8 @@ TEST_F(NmActivation, DryRunAsksNothing)
     Spawned up = ibnm({"--dry-run", "connection", "up", "act-dry"});
     EXPECT_EQ(up.exitStatus(), 0) << up.err;
     EXPECT_TRUE(std::regex_search(
-        up.out, std::regex("^Dry run: NetworkManager would be asked to activate 'act-dry' \\([0-9a-f-]+\\) on veth-a\\.\n")))
+        up.out,
+        std::regex("^Dry run: NetworkManager would be asked to activate 'act-dry' \\([0-9a-f-]+\\) on veth-a\\.\n")))
         << up.out;
     EXPECT_NE(up.out.find("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."),
               std::string::npos)
