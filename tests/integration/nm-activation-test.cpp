@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <iostream>
 #include <regex>
 #include <string>
@@ -432,4 +433,56 @@ TEST_F(NmActivation, HookFailureMakesIbnmUpFail)
     EXPECT_EQ(up.err.substr(0, up.err.find('\n')), want.err.substr(0, want.err.find('\n')));
     std::cout << "[ nm-lab   ] the hook's failure as ibnm reports it:\n" << up.err;
     removeHook(d);
+}
+
+// NetworkManager stops while ibnm waits for the activation: nmcli's exit
+// status 8 and its message (nmcli 1.42 itself exits 1 without a word:
+// docs/differences-from-nmcli.md). A lab instance of its own, stopped here.
+TEST_F(NmActivation, NetworkManagerGoneExits8)
+{
+    test::TempDir own;
+    Spawned start = test::spawn({lab_, "start", own.path()});
+    ASSERT_TRUE(start.ok()) << start.err;
+    std::string bus = "unix:path=" + own.path() + "/lab/dbus/system_bus_socket";
+    char **envp = g_environ_setenv(g_strdupv(envp_), "DBUS_SYSTEM_BUS_ADDRESS", bus.c_str(), TRUE);
+    auto run = [&](std::vector<std::string> args) { return test::spawn(args, envp); };
+    auto exec = [&](std::vector<std::string> cmd) {
+        cmd.insert(cmd.begin(), {lab_, "exec", own.path()});
+        return test::spawn(cmd);
+    };
+    ASSERT_TRUE(exec({"ip", "link", "add", "veth-a", "type", "veth", "peer", "name", "veth-b"}).ok());
+    ASSERT_TRUE(exec({"ip", "link", "set", "veth-b", "up"}).ok());
+    ASSERT_TRUE(run({"nmcli", "connection", "add", "type", "ethernet", "con-name", "act-gone", "ifname", "veth-a",
+                     "autoconnect", "no", "ipv4.method", "auto", "ipv4.dhcp-timeout", "30", "ipv6.method", "disabled"})
+                    .ok());
+
+    // ibnm waits for the DHCP that never answers; NetworkManager stops.
+    std::string ibnm = std::string(IBNM_TOP_BUILDDIR) + "/cli/ibnm";
+    const char *argv[] = {ibnm.c_str(), "connection", "up", "act-gone", nullptr};
+    GPid pid = 0;
+    int errFd = -1;
+    ASSERT_TRUE(g_spawn_async_with_pipes(nullptr, const_cast<char **>(argv), envp, G_SPAWN_DO_NOT_REAP_CHILD, nullptr,
+                                         nullptr, &pid, nullptr, nullptr, &errFd, nullptr));
+    bool activating = false;
+    for (int i = 0; i < 50 && !activating; i++) {
+        g_usleep(100000);
+        activating = run({"nmcli", "-t", "-f", "NAME,STATE", "connection", "show", "--active"}).out.find(
+                         "act-gone:activating") != std::string::npos;
+    }
+    EXPECT_TRUE(activating);
+    GCharPtr nmPid;
+    ASSERT_TRUE(g_file_get_contents((own.path() + "/lab/nm.pid").c_str(), outPtr(nmPid), nullptr, nullptr));
+    kill(pid_t(g_ascii_strtoll(nmPid.get(), nullptr, 10)), SIGTERM);
+    int status = -1;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    std::string err;
+    char buf[512];
+    for (ssize_t n; (n = read(errFd, buf, sizeof buf)) > 0;)
+        err.append(buf, size_t(n));
+    close(errFd);
+    g_spawn_close_pid(pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 8) << "status " << status << ": " << err;
+    EXPECT_EQ(err, "Error: NetworkManager is not running.\n");
+    test::spawn({lab_, "stop", own.path()});
+    g_strfreev(envp);
 }
