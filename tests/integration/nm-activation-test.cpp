@@ -241,6 +241,9 @@ TEST_F(NmActivation, TimeoutExits3)
     EXPECT_EQ(got.exitStatus(), 3) << got.err;
     EXPECT_EQ(got.err, "Error: Timeout expired (1 seconds)\n");
     EXPECT_TRUE(hasLine(nmActive(), "act-slow:veth-a:activating")) << nmActive();
+    // An activating profile among activated ones, in nmcli's order.
+    std::vector<std::string> list = {"-t", "-f", "NAME,STATE", "connection", "show", "--active"};
+    EXPECT_EQ(ibnm(list).out, nmcli(list).out);
     Spawned want = nmcli({"-w", "1", "connection", "up", "act-slow"});
     EXPECT_EQ(want.exitStatus(), 3);
     EXPECT_EQ(want.err, got.err);
