@@ -293,9 +293,10 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
                     x.failOverMac = model::failOverMacName(f);
             }
-            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
+            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c)) {
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
-            else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtuProperty = "infiniband.mtu";
+            } else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             if (withIp)
                 x.ip = ipOf(c);

@@ -392,15 +392,14 @@ Status Planner::planEthernet(const DesiredEthernet &x)
                      strprintf(_("%s is not an Ethernet interface"), x.ifname.c_str()), EINVAL)
             .withProperty("connection.interface-name")
             .withProfile(origin);
-    // dev_set_mtu() refuses more than the NIC's maximum, for the profile's
-    // MTU and for the bond's, which the port takes at enslave.
+    // dev_set_mtu() refuses less than ETH_MIN_MTU and more than the NIC's
+    // maximum (model::linkMtuAccepted), for the profile's MTU and for the
+    // bond's, which the port takes at enslave.
     unsigned wantMtu = x.master.empty() ? x.mtu : bondMtu(x.master);
-    if (wantMtu != 0 && nd->maxMtu && wantMtu > *nd->maxMtu)
-        return Error(IBNM_ERROR_INVALID_PROPERTY,
-                     strprintf(_("%s takes an MTU of at most %u, not %u"), x.ifname.c_str(), *nd->maxMtu, wantMtu),
-                     EINVAL)
-            .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
-            .withProfile(origin);
+    if (wantMtu != 0)
+        if (Status s = model::linkMtuAccepted(x.ifname, wantMtu, nd->maxMtu); !s.ok())
+            return refused(std::move(s).error(), x.master.empty() ? "802-3-ethernet.mtu" : "connection.master",
+                           origin);
     unsigned curMtu = nd->mtu;
     bool isUp = nd->up, flushed = false, mtuUnknown = false;
     if (!nd->master.empty() && nd->master != x.master) {
@@ -429,6 +428,11 @@ Status Planner::planEthernet(const DesiredEthernet &x)
 Status Planner::planBond(const DesiredBond &x)
 {
     const std::string &origin = x.origin.id;
+    // ETH_MIN_MTU to ETH_MAX_MTU (model::linkMtuAccepted): a bond's MTU the
+    // kernel refuses fails here, not at up.
+    if (x.mtu != 0)
+        if (Status s = model::linkMtuAccepted(x.ifname, x.mtu, model::kBondMaxMtu); !s.ok())
+            return refused(std::move(s).error(), x.mtuProperty, origin);
     const model::Bond *cur = index_.findBond(x.ifname);
     if (cur == nullptr) {
         if (index_.findNetdev(x.ifname))

@@ -13,6 +13,7 @@
 #include "libcore/support/strings.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <algorithm>

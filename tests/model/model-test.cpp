@@ -6,6 +6,7 @@
 
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <gtest/gtest.h>
@@ -357,4 +358,17 @@ TEST(RoceLag, ModesAndPortsThatKeepIt)
     EXPECT_NE(roceLagBreak(lag, "balance-rr", {"p4p1", "p4p2"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1", "p4p2", "eth9"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1"}), "");
+}
+
+// dev_validate_mtu(): ETH_MIN_MTU for NICs and bonds, the device's maximum
+// (a bond's ETH_MAX_MTU); the kernel lab saw "mtu less than device minimum".
+TEST(LinkFacts, MtuBelow68OrAboveTheMaximumIsRefused)
+{
+    EXPECT_FALSE(linkMtuAccepted("eth0", 67, std::nullopt).ok());
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().errnum(), EINVAL);
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().code(), IBNM_ERROR_INVALID_PROPERTY);
+    EXPECT_TRUE(linkMtuAccepted("eth0", 68, std::nullopt).ok());
+    EXPECT_TRUE(linkMtuAccepted("bond0", kBondMaxMtu, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("bond0", kBondMaxMtu + 1, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("eth0", 9001, 9000u).ok());
 }

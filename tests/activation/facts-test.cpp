@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The kernel and NetworkManager facts of issue 27 (item 4), each on a
+// hand-made case: `ibnm check` refuses  <=>  `up --dry-run` refuses  <=>
+// `up` fails, a failed up leaves the simulated host as it was, a successful
+// one holds what the case says and a second up changes nothing. The
+// simulated host states the kernel's behaviour on its own (libcore/
+// simulator), so a planner that gets a fact wrong disagrees with it here.
+#include "config.h"
+
+#include "libcore/ibnm.h"
+#include "libcore/activation/engine.hpp"
+#include "libcore/ibnm-host-private.hpp"
+#include "libcore/profiles/profile-rules.hpp"
+#include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-platform.hpp"
+#include "libcore/support/raii.hpp"
+#include "tests/profiles/profile-test-util.hpp"
+#include "tests/simulator/fake-test-util.hpp"
+#include "tests/test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace ibnm;
+using platform::FakePlatform;
+
+namespace {
+
+std::string exampleHost(const char *name)
+{
+    std::string path = test::srcPath(std::string("examples/hosts/") + name);
+    char *raw = nullptr;
+    gsize len = 0;
+    EXPECT_TRUE(g_file_get_contents(path.c_str(), &raw, &len, nullptr)) << path;
+    GCharPtr text(raw);
+    return raw ? std::string(raw, len) : std::string();
+}
+
+// What check, the dry run and up said of one set of profiles.
+struct Outcome {
+    std::vector<rules::Finding> errors;   // check's errors
+    std::vector<rules::Finding> warnings; // check's warnings
+    bool dryOk = false;
+    bool upOk = false;
+    std::string upError;
+    std::string before, after;            // the host as its description file holds it
+    unsigned operations = 0;              // of the up
+    unsigned againOperations = 0;         // of a second up (when the first succeeded)
+    std::vector<std::string> notes;       // the up's notes
+    std::unique_ptr<model::Host> host;    // read back after up
+
+    bool checkRefuses() const { return !errors.empty(); }
+    bool hasError(const std::string &property) const
+    {
+        return std::any_of(errors.begin(), errors.end(), [&](const rules::Finding &f) { return f.property == property; });
+    }
+};
+
+std::string describe(const std::vector<std::vector<std::string>> &set)
+{
+    std::string s;
+    for (const auto &a : set) {
+        s += "  ibnm connection add";
+        for (const auto &w : a)
+            s += " '" + w + "'";
+        s += "\n";
+    }
+    return s;
+}
+
+// check (standalone, every profile of `set` together, `stored` as the
+// other known profiles), up --dry-run and up of `set` on a fresh simulated
+// host from `hostText`; the invariant is asserted here. `prepare`: changes
+// the simulated host before (a fault to inject, a state to start from).
+Outcome agree(const std::string &hostText, const std::vector<std::vector<std::string>> &set,
+              const std::vector<std::vector<std::string>> &stored = {},
+              const std::function<void(FakePlatform &)> &prepare = {})
+{
+    Outcome o;
+    auto state = platform::parseHostDescription(hostText, "case.host");
+    EXPECT_TRUE(state.ok()) << state.error().toString();
+    if (!state.ok())
+        return o;
+    std::vector<GObjectPtr<IbnmProfile>> profiles;
+    std::vector<NMConnection *> selected, everything;
+    GPtrArrayPtr array(g_ptr_array_new()), all(g_ptr_array_new());
+    for (const auto *list : {&set, &stored})
+        for (const auto &a : *list) {
+            profiles.push_back(test::mustProfile(a));
+            if (!profiles.back())
+                return o;
+            NMConnection *c = test::connectionOf(profiles.back().get());
+            everything.push_back(c);
+            g_ptr_array_add(all.get(), c);
+            if (list == &set) {
+                selected.push_back(c);
+                g_ptr_array_add(array.get(), c);
+            }
+        }
+    auto *fake = new FakePlatform(*state);
+    auto host = GObjectPtr<IbnmHost>::adopt(
+        hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, "case"));
+    if (prepare)
+        prepare(*fake);
+    o.before = test::snapshot(*fake, true);
+    auto snap = fake->readHost();
+    EXPECT_TRUE(snap.ok());
+    for (auto &f : rules::checkAll(selected, &*snap, &everything, true)) {
+        if (f.severity == IBNM_SEVERITY_ERROR)
+            o.errors.push_back(std::move(f));
+        else if (f.severity == IBNM_SEVERITY_WARNING)
+            o.warnings.push_back(std::move(f));
+    }
+    GErrorPtr dryErr;
+    IbnmApplyReport *raw = nullptr;
+    o.dryOk = ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, outPtr(dryErr));
+    GObjectPtr<IbnmApplyReport>::adopt(raw);
+    EXPECT_EQ(test::snapshot(*fake, true), o.before) << "the dry run changed the host\n" << describe(set);
+
+    GErrorPtr upErr;
+    raw = nullptr;
+    o.upOk = ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(upErr));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    o.upError = upErr ? upErr->message : "";
+    if (report) {
+        o.operations = ibnm_apply_report_get_operations(report.get());
+        for (const char *const *n = ibnm_apply_report_get_notes(report.get()); n && *n; n++)
+            o.notes.push_back(*n);
+    }
+    o.after = test::snapshot(*fake, true);
+    auto back = fake->readHost();
+    if (back.ok())
+        o.host = std::make_unique<model::Host>(std::move(back).value());
+
+    std::string firstError = o.errors.empty() ? "" : o.errors.front().message;
+    EXPECT_EQ(o.checkRefuses(), !o.dryOk) << "check: " << firstError << "\ndry run: "
+                                          << (dryErr ? dryErr->message : "ok") << "\n" << describe(set);
+    EXPECT_EQ(o.dryOk, o.upOk) << "dry run: " << (dryErr ? dryErr->message : "ok") << "\nup: " << o.upError << "\n"
+                               << describe(set);
+    for (const auto &f : o.errors) {
+        EXPECT_FALSE(f.property.empty()) << f.message;
+        EXPECT_FALSE(f.profileId.empty()) << f.message;
+    }
+    if (!o.upOk) {
+        EXPECT_EQ(o.after, o.before) << "up failed (" << o.upError << ") and left the host changed\n" << describe(set);
+        return o;
+    }
+    raw = nullptr;
+    EXPECT_TRUE(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr))
+        << describe(set);
+    auto again = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    if (again)
+        o.againOperations = ibnm_apply_report_get_operations(again.get());
+    EXPECT_EQ(o.againOperations, 0u) << "a second up changed the host again\n" << describe(set);
+    return o;
+}
+
+} // namespace
+
+// --- Ethernet and bond MTU below ETH_MIN_MTU -------------------------------------
+
+// The kernel refuses 60 ("mtu less than device minimum"); before, check and
+// the dry run passed and up failed on the simulated kernel's refusal.
+TEST(FactLinkMinMtu, EthernetBelow68IsRefusedByCheckDryRunAndUp)
+{
+    auto o = agree(exampleHost("ethernet-only.host"),
+                   {{"type", "ethernet", "con-name", "e0", "ifname", "enp1s0", "mtu", "60", "ipv4.method", "disabled"}});
+    EXPECT_TRUE(o.hasError("802-3-ethernet.mtu"));
+    EXPECT_FALSE(o.upOk);
+    // 68 itself is the minimum the kernel takes.
+    auto ok = agree(exampleHost("ethernet-only.host"),
+                    {{"type", "ethernet", "con-name", "e0", "ifname", "enp1s0", "mtu", "68", "ipv4.method", "disabled"}});
+    EXPECT_TRUE(ok.upOk) << ok.upError;
+    ASSERT_TRUE(ok.host);
+    EXPECT_EQ(ok.host->findNetdev("enp1s0")->mtu, 68u);
+}
+
+TEST(FactLinkMinMtu, BondBelow68IsRefusedNamingItsMtuProperty)
+{
+    auto o = agree(exampleHost("ethernet-only.host"),
+                   {{"type", "bond", "con-name", "b0", "ifname", "bond7", "bond.options", "mode=active-backup", "mtu",
+                     "60", "ipv4.method", "disabled", "ipv6.method", "disabled"}});
+    EXPECT_TRUE(o.hasError("802-3-ethernet.mtu"));
+    EXPECT_FALSE(o.upOk);
+    // The rule needs no host: the keyfile alone is refused.
+    auto p = test::mustProfile({"type", "bond", "con-name", "b0", "ifname", "bond7", "mtu", "60"});
+    auto findings = rules::checkAll({test::connectionOf(p.get())}, nullptr);
+    EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
+        return f.severity == IBNM_SEVERITY_ERROR && f.property == "802-3-ethernet.mtu";
+    }));
+}
+
+// A bond port's own MTU is not set (it takes its bond's): not refused.
+TEST(FactLinkMinMtu, PortMtuIsNotTheInterfaceMtu)
+{
+    auto p = test::mustProfile(
+        {"type", "ethernet", "con-name", "port", "ifname", "enp1s0", "master", "bond7", "slave-type", "bond", "mtu", "60"});
+    EXPECT_TRUE(rules::checkLinkMtu(test::connectionOf(p.get())).empty());
+}
