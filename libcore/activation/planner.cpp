@@ -69,6 +69,10 @@ LinkDownLoss lossOnLinkDown(const model::Netdev *nd)
         if (model::flushedOnLinkDown(a))
             lost.addresses.push_back(a);
     lost.routes = nd->routes;
+    // Routes without gateway first: a route through a gateway that only
+    // such a route reaches needs it back first (model::gatewayOnLink).
+    std::stable_partition(lost.routes.begin(), lost.routes.end(),
+                          [](const model::Route &r) { return r.gateway.empty(); });
     return lost;
 }
 

@@ -158,6 +158,43 @@ Outcome agree(const std::string &hostText, const std::vector<std::vector<std::st
     return o;
 }
 
+// Every single-operation fault of the up of `set`: each fails it, and the
+// host reads back as before (the rollback undid everything, kernel side
+// effects included).
+void everyFaultRollsBack(const std::string &hostText, const std::vector<std::vector<std::string>> &set,
+                         unsigned operations, const std::vector<std::vector<std::string>> &stored = {})
+{
+    auto state = platform::parseHostDescription(hostText, "case.host");
+    ASSERT_TRUE(state.ok());
+    ASSERT_GT(operations, 0u);
+    for (unsigned nth = 1; nth <= operations; nth++) {
+        std::vector<GObjectPtr<IbnmProfile>> profiles;
+        GPtrArrayPtr array(g_ptr_array_new()), all(g_ptr_array_new());
+        for (const auto *list : {&set, &stored})
+            for (const auto &a : *list) {
+                profiles.push_back(test::mustProfile(a));
+                g_ptr_array_add(all.get(), test::connectionOf(profiles.back().get()));
+                if (list == &set)
+                    g_ptr_array_add(array.get(), test::connectionOf(profiles.back().get()));
+            }
+        auto *fake = new FakePlatform(*state);
+        auto host = GObjectPtr<IbnmHost>::adopt(
+            hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, "case"));
+        std::string before = test::snapshot(*fake, true);
+        fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
+        IbnmApplyReport *raw = nullptr;
+        EXPECT_FALSE(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr))
+            << "fault at operation " << nth;
+        auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+        fake->clearFaults();
+        EXPECT_EQ(test::snapshot(*fake, true), before) << "fault at operation " << nth << " of " << operations << "\n"
+                                                       << describe(set);
+        if (report) {
+            EXPECT_TRUE(ibnm_apply_report_get_rolled_back(report.get())) << "fault at operation " << nth;
+        }
+    }
+}
+
 } // namespace
 
 // --- Ethernet and bond MTU below ETH_MIN_MTU -------------------------------------
@@ -199,4 +236,77 @@ TEST(FactLinkMinMtu, PortMtuIsNotTheInterfaceMtu)
     auto p = test::mustProfile(
         {"type", "ethernet", "con-name", "port", "ifname", "enp1s0", "master", "bond7", "slave-type", "bond", "mtu", "60"});
     EXPECT_TRUE(rules::checkLinkMtu(test::connectionOf(p.get())).empty());
+}
+
+// --- a gateway outside the profile's subnets ----------------------------------------
+
+// NetworkManager adds a host route to the gateway first (FACTS.md); the
+// kernel alone refuses the default route (ENETUNREACH). Before, check and
+// the dry run passed and up failed on the simulated kernel's refusal.
+TEST(FactOffLinkGateway, UpAddsTheHostRouteFirstAndDownRemovesBoth)
+{
+    std::vector<std::vector<std::string>> set = {{"type", "ethernet", "con-name", "e0", "ifname", "enp0s1",
+                                                  "ipv4.method", "manual", "ipv4.addresses", "192.168.122.10/24",
+                                                  "ipv4.gateway", "198.51.100.1", "ipv6.method", "disabled"}};
+    auto o = agree(exampleHost("ethernet-only.host"), set);
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_TRUE(o.host);
+    const auto &routes = o.host->findNetdev("enp0s1")->routes;
+    ASSERT_EQ(routes.size(), 2u);
+    EXPECT_EQ(model::formatRoute(routes[0]), "198.51.100.1/32");
+    EXPECT_EQ(model::formatRoute(routes[1]), "0.0.0.0/0 via 198.51.100.1");
+    // Every single fault rolls back, the host route included.
+    everyFaultRollsBack(exampleHost("ethernet-only.host"), set, o.operations);
+}
+
+TEST(FactOffLinkGateway, DownRemovesTheHostRouteToo)
+{
+    auto state = platform::parseHostDescription(exampleHost("ethernet-only.host"), "case.host");
+    ASSERT_TRUE(state.ok());
+    auto *fake = new FakePlatform(*state);
+    auto host = GObjectPtr<IbnmHost>::adopt(
+        hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, "case"));
+    auto p = test::mustProfile({"type", "ethernet", "con-name", "e0", "ifname", "enp0s1", "ipv4.method", "manual",
+                                "ipv4.addresses", "192.168.122.10/24", "ipv4.gateway", "198.51.100.1",
+                                "ipv6.method", "disabled"});
+    // A static route through the same gateway with another metric (the
+    // grammar has no ipv4.routes: libnm's own call).
+    NMIPRoute *route = nm_ip_route_new(AF_INET, "203.0.113.0", 24, "198.51.100.1", 5, nullptr);
+    nm_setting_ip_config_add_route(
+        NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(test::connectionOf(p.get()))), route);
+    nm_ip_route_unref(route);
+    GPtrArrayPtr array(g_ptr_array_new());
+    g_ptr_array_add(array.get(), test::connectionOf(p.get()));
+    GErrorPtr err;
+    ASSERT_TRUE(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+        << err->message;
+    auto up = fake->readHost();
+    ASSERT_TRUE(up.ok());
+    // One host route per metric of the routes through the gateway.
+    std::vector<std::string> shown;
+    for (const auto &r : up->findNetdev("enp0s1")->routes)
+        shown.push_back(model::formatRoute(r));
+    EXPECT_EQ(shown, (std::vector<std::string>{"198.51.100.1/32", "0.0.0.0/0 via 198.51.100.1",
+                                               "198.51.100.1/32 metric 5", "203.0.113.0/24 via 198.51.100.1 metric 5"}));
+    ASSERT_TRUE(ibnm_apply_down(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+        << err->message;
+    auto down = fake->readHost();
+    ASSERT_TRUE(down.ok());
+    EXPECT_TRUE(down->findNetdev("enp0s1")->routes.empty());
+}
+
+// The simulated kernel refuses the route alone, as the kernel does.
+TEST(FactOffLinkGateway, TheSimulatedKernelRefusesAnOffLinkGateway)
+{
+    auto state = platform::parseHostDescription(exampleHost("ethernet-only.host"), "case.host");
+    ASSERT_TRUE(state.ok());
+    FakePlatform fake(*state);
+    auto st = fake.addRoute("enp1s0", {"0.0.0.0/0", "198.51.100.1", 0});
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().errnum(), ENETUNREACH);
+    // With the host route first it takes it.
+    EXPECT_TRUE(fake.addRoute("enp1s0", {"198.51.100.1/32", "", 0}).ok());
+    EXPECT_TRUE(fake.addRoute("enp1s0", {"0.0.0.0/0", "198.51.100.1", 0}).ok());
+    // IPv6: a link-local gateway is on link.
+    EXPECT_TRUE(fake.addRoute("enp1s0", {"::/0", "fe80::1", 0}).ok());
 }
