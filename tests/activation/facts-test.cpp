@@ -310,3 +310,220 @@ TEST(FactOffLinkGateway, TheSimulatedKernelRefusesAnOffLinkGateway)
     // IPv6: a link-local gateway is on link.
     EXPECT_TRUE(fake.addRoute("enp1s0", {"::/0", "fe80::1", 0}).ok());
 }
+
+// --- P_Key children go down with their parent ---------------------------------------
+
+namespace {
+
+// ib0 (mlx4, connected mode available) with two children: ib0.8002 up with
+// IPv4, IPv6 and a route, ib0.8003 down with an IPv6 address; ib1 and ib2
+// ports of the active-backup bond bond0 (MTU 2044), ib1 with a child up.
+const char *kChildrenHost = R"([host]
+kernel-release=6.1.0-13-amd64
+child-naming=ofed
+
+[device mlx4_0]
+driver=mlx4_core
+node-type=1: CA
+connected-mode=true
+
+[port mlx4_0/1]
+link-layer=InfiniBand
+state=4: ACTIVE
+active-mtu=2048
+max-mtu=4096
+broadcast-mtu=2048
+pkeys=0xffff;0x8002;0x8003
+port-guid=0002:c903:0031:7851
+
+[port mlx4_0/2]
+link-layer=InfiniBand
+state=4: ACTIVE
+active-mtu=2048
+max-mtu=4096
+broadcast-mtu=2048
+pkeys=0xffff;0x8004
+port-guid=0002:c903:0031:7852
+
+[device mlx4_1]
+driver=mlx4_core
+node-type=1: CA
+connected-mode=true
+
+[port mlx4_1/1]
+link-layer=InfiniBand
+state=4: ACTIVE
+active-mtu=2048
+max-mtu=4096
+broadcast-mtu=2048
+pkeys=0xffff
+port-guid=0002:c903:0031:7861
+
+[netdev ib0]
+kind=ipoib
+rdma-port=mlx4_0/1
+mtu=2044
+mode=datagram
+up=true
+addresses=192.0.2.10/24
+
+[netdev ib0.8002]
+kind=ipoib
+parent=ib0
+pkey=0x8002
+rdma-port=mlx4_0/1
+mtu=2044
+mode=datagram
+up=true
+addresses=10.2.0.2/24;2001:db8:2::2/64
+routes=203.0.113.0/24 via 10.2.0.1
+
+[netdev ib0.8003]
+kind=ipoib
+parent=ib0
+pkey=0x8003
+rdma-port=mlx4_0/1
+mtu=2044
+mode=datagram
+up=false
+addresses=2001:db8:3::3/64
+
+[netdev ib1]
+kind=ipoib
+rdma-port=mlx4_0/2
+mtu=2044
+mode=datagram
+up=true
+master=bond0
+
+[netdev ib1.8004]
+kind=ipoib
+parent=ib1
+pkey=0x8004
+rdma-port=mlx4_0/2
+mtu=2044
+mode=datagram
+up=true
+addresses=2001:db8:4::4/64
+
+[netdev ib2]
+kind=ipoib
+rdma-port=mlx4_1/1
+mtu=2044
+mode=datagram
+up=true
+master=bond0
+
+[netdev bond0]
+kind=bond
+type=32
+mtu=2044
+up=true
+addresses=192.0.2.20/24
+
+[bond bond0]
+mode=active-backup
+miimon=100
+active-port=ib1
+fail-over-mac=active
+)";
+
+const model::Netdev &netdev(const model::Host &h, const std::string &name)
+{
+    static const model::Netdev none;
+    const model::Netdev *n = h.findNetdev(name);
+    EXPECT_NE(n, nullptr) << name;
+    return n ? *n : none;
+}
+
+std::vector<std::string> sorted(std::vector<std::string> v)
+{
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+} // namespace
+
+// The simulated kernel: ipoib_stop() takes the children down (the IPv6
+// address and the route go), ipoib_open() brings every child up, without
+// what it lost.
+TEST(FactChildrenFollowParent, TheSimulatedKernelTakesChildrenWithTheParent)
+{
+    auto state = platform::parseHostDescription(kChildrenHost, "case.host");
+    ASSERT_TRUE(state.ok()) << state.error().toString();
+    FakePlatform fake(*state);
+    ASSERT_TRUE(fake.setUp("ib0", false).ok());
+    auto down = fake.readHost();
+    ASSERT_TRUE(down.ok());
+    EXPECT_FALSE(netdev(*down, "ib0.8002").up);
+    EXPECT_EQ(netdev(*down, "ib0.8002").addresses, std::vector<std::string>{"10.2.0.2/24"});
+    EXPECT_TRUE(netdev(*down, "ib0.8002").routes.empty());
+    ASSERT_TRUE(fake.setUp("ib0", true).ok());
+    auto up = fake.readHost();
+    ASSERT_TRUE(up.ok());
+    EXPECT_TRUE(netdev(*up, "ib0.8002").up);
+    EXPECT_TRUE(netdev(*up, "ib0.8003").up) << "ipoib_open() brings up every child";
+    EXPECT_EQ(netdev(*up, "ib0.8002").addresses, std::vector<std::string>{"10.2.0.2/24"});
+    // A bond port's release closes it (dev_close), with its children.
+    ASSERT_TRUE(fake.release("ib1").ok());
+    auto released = fake.readHost();
+    ASSERT_TRUE(released.ok());
+    EXPECT_FALSE(netdev(*released, "ib1.8004").up);
+    EXPECT_TRUE(netdev(*released, "ib1.8004").addresses.empty());
+}
+
+// A mode change takes ib0 down and up: its children go down with it and
+// come up without their IPv6 address and route. The plan puts them back in
+// the same transaction. Before, up succeeded and left ib0.8002 without
+// 2001:db8:2::2/64 and its route, and ib0.8003 up.
+TEST(FactChildrenFollowParent, ModeChangeOfTheParentPutsItsChildrenBack)
+{
+    std::vector<std::vector<std::string>> set = {{"type", "infiniband", "con-name", "ib0", "ifname", "ib0",
+                                                  "transport-mode", "connected", "ipv4.method", "manual",
+                                                  "ipv4.addresses", "192.0.2.10/24", "ipv6.method", "disabled"}};
+    auto o = agree(kChildrenHost, set);
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_TRUE(o.host);
+    EXPECT_EQ(o.host->findIpoib("ib0")->mode, model::IpoibMode::Connected);
+    const auto &c2 = netdev(*o.host, "ib0.8002");
+    EXPECT_TRUE(c2.up);
+    EXPECT_EQ(sorted(c2.addresses), (std::vector<std::string>{"10.2.0.2/24", "2001:db8:2::2/64"}));
+    ASSERT_EQ(c2.routes.size(), 1u);
+    EXPECT_EQ(model::formatRoute(c2.routes[0]), "203.0.113.0/24 via 10.2.0.1");
+    const auto &c3 = netdev(*o.host, "ib0.8003");
+    EXPECT_FALSE(c3.up) << "a child that was down stays down";
+    EXPECT_EQ(c3.addresses, std::vector<std::string>{"2001:db8:3::3/64"});
+    // Each fault, wherever it falls, leaves ib0 and both children as before.
+    everyFaultRollsBack(kChildrenHost, set, o.operations);
+}
+
+// Taken down by hand, the parent left its child without its IPv6 address;
+// up of the parent's profile brings the child back, and a later up of the
+// child's own profile has nothing left to do.
+TEST(FactChildrenFollowParent, ALaterUpBringsTheChildBack)
+{
+    std::vector<std::string> parent = {"type", "infiniband", "con-name", "ib0", "ifname", "ib0", "transport-mode",
+                                       "datagram", "ipv4.method", "manual", "ipv4.addresses", "192.0.2.10/24",
+                                       "ipv6.method", "disabled"};
+    std::vector<std::string> child = {"type", "infiniband", "con-name", "ib0.8002", "parent", "ib0", "p-key",
+                                      "0x8002", "transport-mode", "datagram", "ipv4.method", "manual",
+                                      "ipv4.addresses", "10.2.0.2/24", "ipv6.method", "manual", "ipv6.addresses",
+                                      "2001:db8:2::2/64"};
+    auto takeParentDown = [](FakePlatform &p) { ASSERT_TRUE(p.setUp("ib0", false).ok()); };
+    // The child's profile alone: its link up, its IPv6 address again.
+    auto c = agree(kChildrenHost, {child}, {}, takeParentDown);
+    ASSERT_TRUE(c.upOk) << c.upError;
+    EXPECT_TRUE(netdev(*c.host, "ib0.8002").up);
+    EXPECT_EQ(sorted(netdev(*c.host, "ib0.8002").addresses),
+              (std::vector<std::string>{"10.2.0.2/24", "2001:db8:2::2/64"}));
+    // The parent's profile: it comes up, and its children as they were
+    // before it went down are not known any more: the host's now (down,
+    // without the IPv6 address) is what the plan keeps.
+    auto p = agree(kChildrenHost, {parent, child}, {}, takeParentDown);
+    ASSERT_TRUE(p.upOk) << p.upError;
+    EXPECT_TRUE(netdev(*p.host, "ib0").up);
+    EXPECT_TRUE(netdev(*p.host, "ib0.8002").up);
+    EXPECT_EQ(sorted(netdev(*p.host, "ib0.8002").addresses),
+              (std::vector<std::string>{"10.2.0.2/24", "2001:db8:2::2/64"}));
+    EXPECT_FALSE(netdev(*p.host, "ib0.8003").up) << "ipoib_open() brought it up; it was down";
+}
