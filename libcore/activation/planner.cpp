@@ -314,13 +314,27 @@ model::PortAfterRelease Planner::planRelease(const std::string &origin, const mo
     std::vector<model::Netdev> undone = followParent(after, true);
     if (!nd.up)
         undone = followParent(undone, false);
+    // The active port of an active-backup bond that leaves hands over to
+    // another; enslaved again it stays a backup. The undo makes it the
+    // active port again as primary does (primary_reselect "always"), then
+    // puts primary back.
+    const model::Bond *bond = index_.findBond(nd.master);
+    std::optional<std::string> activeAgain;
+    if (bond && bond->activePort == nd.name && bond->ports.size() > 1)
+        activeAgain = bond->primary;
     Op undo = andThen(
-        [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up](Platform &p) -> Status {
+        [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up, activeAgain](Platform &p) -> Status {
             // Enslaving opens the port again (dev_open in bond_enslave()).
             if (Status s = p.enslave(name, bond); !s.ok())
                 return s;
             if (Status s = p.setMtu(name, mtu); !s.ok())
                 return s;
+            if (activeAgain && *activeAgain != name) {
+                if (Status s = p.setBondOptions(bond, std::nullopt, name); !s.ok())
+                    return s;
+                if (Status s = p.setBondOptions(bond, std::nullopt, *activeAgain); !s.ok())
+                    return s;
+            }
             return up ? Status{} : p.setUp(name, false);
         },
         convergeChildren(std::move(undone), before));
@@ -406,7 +420,11 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                     .withProperty("connection.master")
                     .withProfile(origin);
             bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
-            if (!alreadyIn && model::failOverMacAfterIpoibEnslave(b->failOverMac, !b->ports.empty()) != "active")
+            // A port whose mode changes leaves and joins again (below).
+            bool joins = !alreadyIn || cur->mode != x.mode;
+            bool otherPorts = std::any_of(b->ports.begin(), b->ports.end(),
+                                          [&](const std::string &p) { return !cur || p != cur->name; });
+            if (joins && model::failOverMacAfterIpoibEnslave(b->failOverMac, otherPorts) != "active")
                 return Error(IBNM_ERROR_NOT_SUPPORTED,
                              strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
                                          "ports"),
@@ -486,12 +504,19 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // port twice and changing a port's MTU.
     // Release closes the port and gives it back an MTU the host does not
     // show (model::portAfterRelease).
+    // A port whose transport mode changes leaves its bond too, and joins it
+    // again once the mode is set: the mode change sets the port's MTU
+    // (model::mtuAfterModeChange), and only bond_enslave() gives it the
+    // bond's again (model::portMtuAtEnslave), as NetworkManager re-activates
+    // a port whose profile changed.
     bool mtuUnknown = false;
-    if (nd && !nd->master.empty() && nd->master != x.master) {
+    bool released = false;
+    if (nd && !nd->master.empty() && (nd->master != x.master || cur->mode != x.mode)) {
         auto after = planRelease(origin, *nd);
         isUp = after.up;
         flushed = after.flushed;
         mtuUnknown = !after.mtuKnown;
+        released = true;
     }
 
     if (cur->mode != x.mode) {
@@ -528,7 +553,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         curMtu = eff;
     }
     if (!x.master.empty()) {
-        if (!nd || nd->master != x.master)
+        if (!nd || nd->master != x.master || released)
             planEnslave(origin, ifname, x.master, curMtu, isUp, flushed);
         return {};
     }

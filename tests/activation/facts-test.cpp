@@ -527,3 +527,49 @@ TEST(FactChildrenFollowParent, ALaterUpBringsTheChildBack)
               (std::vector<std::string>{"10.2.0.2/24", "2001:db8:2::2/64"}));
     EXPECT_FALSE(netdev(*p.host, "ib0.8003").up) << "ipoib_open() brought it up; it was down";
 }
+
+// --- a mode change of an IPoIB port in a bond ---------------------------------------
+
+// The mode change sets ib1's MTU (65520 in connected mode); only enslaving
+// gives it the bond's again. The plan releases the port, changes the mode
+// and enslaves it again. Before, check and the dry run passed and up failed
+// verifying ib1's MTU (65520, not the bond's 2044) and left the port down.
+TEST(FactBondPortModeChange, ThePortLeavesAndJoinsItsBondAgain)
+{
+    std::vector<std::vector<std::string>> set = {{"type", "infiniband", "con-name", "ib1", "ifname", "ib1",
+                                                  "transport-mode", "connected", "master", "bond0", "slave-type",
+                                                  "bond"}};
+    std::vector<std::vector<std::string>> stored = {{"type", "bond", "con-name", "bond0", "ifname", "bond0",
+                                                     "bond.options", "mode=active-backup,miimon=100", "mtu", "2044",
+                                                     "ipv4.method", "manual", "ipv4.addresses", "192.0.2.20/24",
+                                                     "ipv6.method", "disabled"}};
+    auto o = agree(kChildrenHost, set, stored);
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_TRUE(o.host);
+    EXPECT_EQ(o.host->findIpoib("ib1")->mode, model::IpoibMode::Connected);
+    const auto &ib1 = netdev(*o.host, "ib1");
+    EXPECT_EQ(ib1.master, "bond0");
+    EXPECT_TRUE(ib1.up);
+    EXPECT_EQ(ib1.mtu, 2044u) << "the bond's MTU, set at enslave";
+    // ib1's child went down with it and is back, with its IPv6 address.
+    EXPECT_TRUE(netdev(*o.host, "ib1.8004").up);
+    EXPECT_EQ(netdev(*o.host, "ib1.8004").addresses, std::vector<std::string>{"2001:db8:4::4/64"});
+    everyFaultRollsBack(kChildrenHost, set, o.operations, stored);
+}
+
+// Back to datagram under a bond whose MTU datagram mode cannot take: check,
+// the dry run and up all refuse, naming the bond's MTU.
+TEST(FactBondPortModeChange, AModeTheBondsMtuExcludesIsRefusedByAll)
+{
+    std::string host = kChildrenHost;
+    // bond0 at 65520, its ports connected.
+    for (auto [from, to] : {std::pair<std::string, std::string>{"mtu=2044\nmode=datagram\nup=true\nmaster=bond0",
+                                                                "mtu=65520\nmode=connected\nup=true\nmaster=bond0"},
+                            {"type=32\nmtu=2044", "type=32\nmtu=65520"}})
+        for (size_t at = host.find(from); at != std::string::npos; at = host.find(from, at + to.size()))
+            host.replace(at, from.size(), to);
+    auto o = agree(host, {{"type", "infiniband", "con-name", "ib1", "ifname", "ib1", "transport-mode", "datagram",
+                           "master", "bond0", "slave-type", "bond"}});
+    EXPECT_TRUE(o.hasError("connection.master"));
+    EXPECT_FALSE(o.upOk);
+}
