@@ -17,8 +17,11 @@ const model::Host &inventoryHost(IbnmInventory *inventory);
 // says so of the host read without them (Platform::readHostWithoutGidTables;
 // a platform that read them anyway is not asked): then the host is read
 // again whole, so that the result is ibnm_inventory_reload()'s.
+// `withResolver`: also systemd-resolved's state (Platform::readResolver(),
+// model::Host::resolver; left unknown when it cannot be read).
 gboolean inventoryReloadGidTablesIf(IbnmInventory *inventory,
-                                    const std::function<bool(const model::Host &)> &needed, GError **error);
+                                    const std::function<bool(const model::Host &)> &needed, GError **error,
+                                    bool withResolver = false);
 
 // An inventory holding `host` (no platform behind it): for rules, tests and
 // snapshots taken elsewhere.

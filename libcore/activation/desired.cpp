@@ -95,9 +95,55 @@ std::vector<model::Route> routesOf(NMConnection *c)
     return out;
 }
 
+} // namespace
+
+model::LinkDns dnsOf(NMConnection *c, std::string *property)
+{
+    std::vector<std::string> servers[2], search[2];
+    const char *names[2][2] = {{"ipv4.dns", "ipv4.dns-search"}, {"ipv6.dns", "ipv6.dns-search"}};
+    std::string first;
+    int family = 0;
+    for (NMSettingIPConfig *ip : {NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)),
+                                  NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))}) {
+        int f = family++;
+        if (ip == nullptr || g_strcmp0(nm_setting_ip_config_get_method(ip), "disabled") == 0)
+            continue;
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns(ip); i++)
+            servers[f].emplace_back(nm_setting_ip_config_get_dns(ip, i));
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns_searches(ip); i++)
+            search[f].emplace_back(nm_setting_ip_config_get_dns_search(ip, i));
+    }
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!servers[f].empty())
+            first = names[f][0];
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!search[f].empty())
+            first = names[f][1];
+    if (property)
+        *property = first;
+    return model::resolvedLinkDns(servers[0], servers[1], search[0], search[1]);
+}
+
+bool needsResolver(const Desired &d)
+{
+    for (const auto &x : d.ipoib)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.bonds)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.ethernet)
+        if (!x.ip.dns.empty())
+            return true;
+    return false;
+}
+
+namespace {
+
 DesiredIp ipOf(NMConnection *c)
 {
     DesiredIp ip;
+    ip.dns = dnsOf(c);
     ip.addresses = addressesOf(c);
     // With the host route to each gateway no subnet of the profile reaches,
     // before the routes through it, as NetworkManager adds them

@@ -124,6 +124,84 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
             [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
             [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
+    planDns(origin, ifname, ip.dns);
+}
+
+namespace {
+
+std::string commaList(const std::vector<std::string> &v)
+{
+    std::string s;
+    for (const auto &x : v)
+        s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+// The step text of giving `dns` to systemd-resolved.
+std::string dnsDetail(const model::LinkDns &dns)
+{
+    if (dns.domains.empty())
+        return strprintf(_("give systemd-resolved the DNS servers %s"), commaList(dns.servers).c_str());
+    if (dns.servers.empty())
+        return strprintf(_("give systemd-resolved the search domains %s"), commaList(dns.domains).c_str());
+    return strprintf(_("give systemd-resolved the DNS servers %s and the search domains %s"),
+                     commaList(dns.servers).c_str(), commaList(dns.domains).c_str());
+}
+
+} // namespace
+
+bool Planner::dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (dns.empty())
+        return false;
+    if (host_.resolver && host_.resolver->running)
+        return true;
+    // Never silent: the report says what is left out (`ibnm check` warns).
+    std::string why = host_.resolver ? host_.resolver->reason : std::string(_("it was not asked whether systemd-resolved runs"));
+    note(origin, ifname, [&] {
+        return strprintf(_("the DNS servers and search domains are not applied: %s"), why.c_str());
+    });
+    return false;
+}
+
+void Planner::planDns(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (!dnsApplies(origin, ifname, dns))
+        return;
+    model::LinkDns cur;
+    if (auto it = host_.resolver->links.find(ifname); it != host_.resolver->links.end())
+        cur = it->second;
+    if (cur == dns)
+        return;
+    add(
+        "set-dns", ifname, [&] { return dnsDetail(dns); }, origin,
+        [ifname, dns](Platform &p) { return p.setLinkDns(ifname, dns); },
+        [ifname, cur](Platform &p) { return cur.empty() ? p.revertLinkDns(ifname) : p.setLinkDns(ifname, cur); });
+}
+
+void Planner::planDnsRevert(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (dns.empty())
+        return;
+    // What systemd-resolved holds for the link, where the host says: nothing
+    // to give back where it does not run or holds nothing. Unknown (the
+    // host was read without it): RevertLink, which does nothing then, and
+    // an undo that gives the profile's back where it runs.
+    model::LinkDns back = dns;
+    if (host_.resolver) {
+        auto it = host_.resolver->links.find(ifname);
+        if (!host_.resolver->running || it == host_.resolver->links.end())
+            return;
+        back = it->second;
+    }
+    add(
+        "revert-dns", ifname, _("give the link back to systemd-resolved's own DNS configuration"), origin,
+        [ifname](Platform &p) { return p.revertLinkDns(ifname); },
+        [ifname, back](Platform &p) -> Status {
+            Status s = p.setLinkDns(ifname, back);
+            // Not running: RevertLink gave nothing back either.
+            return s.ok() || s.error().code() == IBNM_ERROR_NOT_SUPPORTED ? Status{} : s;
+        });
 }
 
 namespace {
@@ -484,6 +562,10 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             add(
                 "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
                 [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
+        if (dnsApplies(origin, guess, x.ip.dns))
+            add(
+                "set-dns", guess, [&] { return dnsDetail(x.ip.dns); }, origin,
+                [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
         // The steps of the new child report the name the kernel gave; its
         // deletion undoes them all.
         coverFrom(first);

@@ -213,6 +213,14 @@ public:
     // Addresses and routes of ifname as `ip` says. `flushed`: an earlier step
     // takes the link down, which removes its routes and IPv6 addresses.
     void planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed);
+    // The DNS servers and search domains of ifname, given to systemd-resolved
+    // where it runs (planIp() asks it); where it does not, a note says they
+    // are not applied. dnsApplies(): whether they are (false with the note).
+    void planDns(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
+    bool dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
+    // Down: gives the link back to systemd-resolved's own configuration
+    // (RevertLink), when a profile gave it `dns`.
+    void planDnsRevert(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
     void planUp(const std::string &origin, const std::string &ifname, bool isUp);
     // Takes ifname down; the undo brings it up with the addresses and routes
     // the kernel flushed.

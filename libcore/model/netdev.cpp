@@ -124,4 +124,20 @@ std::vector<Route> withOnlinkRoutes(const std::vector<std::string> &addresses, c
     return out;
 }
 
+LinkDns resolvedLinkDns(const std::vector<std::string> &servers4, const std::vector<std::string> &servers6,
+                        const std::vector<std::string> &search4, const std::vector<std::string> &search6)
+{
+    LinkDns dns;
+    auto addOnce = [](std::vector<std::string> &to, const std::vector<std::string> &from) {
+        for (const auto &x : from)
+            if (!x.empty() && std::find(to.begin(), to.end(), x) == to.end())
+                to.push_back(x);
+    };
+    addOnce(dns.servers, servers4);
+    addOnce(dns.servers, servers6);
+    addOnce(dns.domains, search4);
+    addOnce(dns.domains, search6);
+    return dns;
+}
+
 } // namespace ibnm::model

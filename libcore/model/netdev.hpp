@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Facts of any netdev, each stated once: the MTU range the kernel accepts
-// for an Ethernet NIC or a bond, and when it accepts a route through a
-// gateway (with what NetworkManager adds first so that it does). Profile
+// for an Ethernet NIC or a bond, when it accepts a route through a gateway
+// (with what NetworkManager adds first so that it does), and the DNS
+// configuration NetworkManager gives systemd-resolved for a link. Profile
 // rules and the planner ask these; the simulated host states the kernel's
 // behaviour on its own.
 //
@@ -9,8 +10,8 @@
 // net/ethernet/eth.c (ether_setup()), drivers/net/bonding/bond_main.c
 // (bond_setup()), net/ipv4/fib_semantics.c (fib_check_nh()),
 // net/ipv6/route.c (ip6_validate_gw()); NetworkManager 1.42's
-// src/core/nm-l3-config-data.c; ../shared/FACTS.md, which records the
-// kernel lab's checks of both.
+// src/core/nm-l3-config-data.c and src/core/dns/nm-dns-systemd-resolved.c;
+// ../shared/FACTS.md, which records the kernel lab's checks of both.
 #pragma once
 
 #include "libcore/model/host.hpp"
@@ -62,5 +63,19 @@ bool gatewayOnLink(const std::string &gateway, const std::vector<std::string> &a
 // profile succeeds (checked in the kernel lab's guest, FACTS.md). The same
 // host route serves every route through that gateway with that metric.
 std::vector<Route> withOnlinkRoutes(const std::vector<std::string> &addresses, const std::vector<Route> &routes);
+
+// --- DNS ----------------------------------------------------------------------------
+
+// NetworkManager 1.42 gives a connection's DNS to systemd-resolved per link
+// (src/core/dns/nm-dns-systemd-resolved.c, prepare_one_interface()): the
+// servers of its IPv4 setting, then of its IPv6 one, in one SetLinkDNS call,
+// and their search domains in one SetLinkDomains call ("~example.com" is a
+// routing-only domain); a family whose method is disabled gives none, and
+// RevertLink gives the link back when it goes. Without NetworkManager ibnm
+// gives the same to systemd-resolved where it runs (Platform::setLinkDns);
+// where it does not, nothing applies them and `ibnm check` says so. What
+// resolved then holds for the link: each value once, in that order.
+LinkDns resolvedLinkDns(const std::vector<std::string> &servers4, const std::vector<std::string> &servers6,
+                        const std::vector<std::string> &search4, const std::vector<std::string> &search6);
 
 } // namespace ibnm::model

@@ -126,6 +126,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkHost(c, host, host ? &*index : nullptr));
         append(checkOptions(c));
         append(checkLinkMtu(c));
+        append(checkDns(c, host, standalone));
     }
     append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));

@@ -178,6 +178,8 @@ Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
                                            [&](const auto &x) { return x.name == name; }),
                             h.netdevs.end());
             index_.invalidate();
+            // systemd-resolved forgets a link that is gone.
+            state_.resolver.links.erase(name);
             return {};
         }
         return kernelError(ENODEV, parent, IBNM_ERROR_NOT_FOUND,
@@ -598,6 +600,8 @@ Status FakePlatform::deleteLink(const std::string &ifname)
         index_.invalidate();
         state_.maxMtu.erase(ifname);
         state_.originalMtu.erase(ifname);
+        for (const auto &name : gone)
+            state_.resolver.links.erase(name);
         return {};
     });
 }

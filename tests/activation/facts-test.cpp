@@ -108,6 +108,11 @@ Outcome agree(const std::string &hostText, const std::vector<std::vector<std::st
     o.before = test::snapshot(*fake, true);
     auto snap = fake->readHost();
     EXPECT_TRUE(snap.ok());
+    // As ibnm_check_reload_inventory(): systemd-resolved's state when a
+    // profile has DNS for it.
+    if (std::any_of(selected.begin(), selected.end(), [](NMConnection *c) { return rules::needsResolver(c); }))
+        if (auto r = fake->readResolver(); r.ok())
+            snap->resolver = std::move(r).value();
     for (auto &f : rules::checkAll(selected, &*snap, &everything, true)) {
         if (f.severity == IBNM_SEVERITY_ERROR)
             o.errors.push_back(std::move(f));
@@ -572,4 +577,105 @@ TEST(FactBondPortModeChange, AModeTheBondsMtuExcludesIsRefusedByAll)
                            "master", "bond0", "slave-type", "bond"}});
     EXPECT_TRUE(o.hasError("connection.master"));
     EXPECT_FALSE(o.upOk);
+}
+
+// --- DNS servers and search domains -------------------------------------------------
+
+namespace {
+
+std::string withResolved(std::string host, const std::string &extraNetdevKeys = {})
+{
+    host.replace(host.find("[host]\n"), 7, "[host]\nresolved=true\n");
+    if (!extraNetdevKeys.empty())
+        host.replace(host.find("[netdev enp0s1]\n"), 16, "[netdev enp0s1]\n" + extraNetdevKeys);
+    return host;
+}
+
+model::Resolver resolverOf(FakePlatform &p)
+{
+    auto r = p.readResolver();
+    EXPECT_TRUE(r.ok());
+    return r.ok() ? std::move(r).value() : model::Resolver{};
+}
+
+const std::vector<std::string> kDnsProfile = {"type", "ethernet", "con-name", "e0", "ifname", "enp0s1",
+                                              "ipv4.method", "manual", "ipv4.addresses", "192.168.122.10/24",
+                                              "ipv4.dns", "192.0.2.53", "ipv4.dns-search", "example.com",
+                                              "ipv6.method", "manual", "ipv6.addresses", "2001:db8:5::10/64",
+                                              "ipv6.dns", "2001:db8::53"};
+
+} // namespace
+
+// Where systemd-resolved runs, up gives it the profile's servers (IPv4 then
+// IPv6) and search domains for the link, down gives the link back
+// (RevertLink). Before, nothing gave them to anyone.
+TEST(FactDns, UpGivesThemToSystemdResolvedAndDownRevertsThem)
+{
+    std::string host = withResolved(exampleHost("ethernet-only.host"));
+    auto o = agree(host, {kDnsProfile});
+    ASSERT_TRUE(o.upOk) << o.upError;
+    EXPECT_TRUE(o.warnings.empty()) << o.warnings.front().message;
+    EXPECT_NE(o.after.find("dns=192.0.2.53;2001:db8::53"), std::string::npos) << o.after;
+    EXPECT_NE(o.after.find("dns-search=example.com"), std::string::npos) << o.after;
+    everyFaultRollsBack(host, {kDnsProfile}, o.operations);
+
+    auto state = platform::parseHostDescription(host, "case.host");
+    ASSERT_TRUE(state.ok());
+    auto *fake = new FakePlatform(*state);
+    auto h = GObjectPtr<IbnmHost>::adopt(
+        hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, "case"));
+    auto p = test::mustProfile(kDnsProfile);
+    GPtrArrayPtr array(g_ptr_array_new());
+    g_ptr_array_add(array.get(), test::connectionOf(p.get()));
+    GErrorPtr err;
+    ASSERT_TRUE(ibnm_apply_up(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    auto up = resolverOf(*fake);
+    ASSERT_EQ(up.links.count("enp0s1"), 1u);
+    EXPECT_EQ(up.links.at("enp0s1").servers, (std::vector<std::string>{"192.0.2.53", "2001:db8::53"}));
+    EXPECT_EQ(up.links.at("enp0s1").domains, std::vector<std::string>{"example.com"});
+    ASSERT_TRUE(ibnm_apply_down(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+        << err->message;
+    EXPECT_EQ(resolverOf(*fake).links.count("enp0s1"), 0u);
+}
+
+// What the link held before comes back when the up fails.
+TEST(FactDns, AFailedUpGivesBackWhatTheLinkHad)
+{
+    std::string host = withResolved(exampleHost("ethernet-only.host"), "dns=198.51.100.53\ndns-search=old.example\n");
+    auto o = agree(host, {kDnsProfile});
+    ASSERT_TRUE(o.upOk) << o.upError;
+    EXPECT_NE(o.before.find("dns=198.51.100.53"), std::string::npos);
+    EXPECT_NE(o.after.find("dns=192.0.2.53;2001:db8::53"), std::string::npos);
+    everyFaultRollsBack(host, {kDnsProfile}, o.operations);
+}
+
+// Where it does not run, check says they are not applied (a warning naming
+// ipv4.dns) and up says so in its notes: never silent. Before, both were.
+TEST(FactDns, WithoutSystemdResolvedCheckWarnsAndUpSaysSo)
+{
+    auto o = agree(exampleHost("ethernet-only.host"), {kDnsProfile});
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_EQ(o.warnings.size(), 1u);
+    EXPECT_EQ(o.warnings[0].property, "ipv4.dns");
+    EXPECT_NE(o.warnings[0].message.find("systemd-resolved"), std::string::npos) << o.warnings[0].message;
+    EXPECT_FALSE(o.warnings[0].hint.empty());
+    bool noted = std::any_of(o.notes.begin(), o.notes.end(), [](const std::string &n) {
+        return n.find("not applied") != std::string::npos && n.find("systemd-resolved") != std::string::npos;
+    });
+    EXPECT_TRUE(noted);
+    // Search domains alone name their own property.
+    auto p = test::mustProfile({"type", "ethernet", "con-name", "e1", "ifname", "enp1s0", "ipv4.method", "disabled",
+                                "ipv6.method", "manual", "ipv6.addresses", "2001:db8:6::1/64", "ipv6.dns-search",
+                                "example.org"});
+    auto state = platform::parseHostDescription(exampleHost("ethernet-only.host"), "case.host");
+    ASSERT_TRUE(state.ok());
+    FakePlatform fake(*state);
+    auto h = fake.readHost();
+    ASSERT_TRUE(h.ok());
+    h->resolver = resolverOf(fake);
+    auto findings = rules::checkDns(test::connectionOf(p.get()), &*h, true);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].property, "ipv6.dns-search");
+    // With NetworkManager, NetworkManager applies them: nothing to say.
+    EXPECT_TRUE(rules::checkDns(test::connectionOf(p.get()), &*h, false).empty());
 }
