@@ -420,6 +420,13 @@ model::PortAfterRelease Planner::planRelease(const std::string &origin, const mo
         "release", nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
         [name = nd.name](Platform &p) { return p.release(name); }, std::move(undo));
     children(nd.name) = std::move(after);
+    // A port leaving a RoCE LAG bond splits its device: each port gets an
+    // RDMA device of its own back, which later steps configure.
+    if (bond)
+        for (const auto &lag : model::roceLags(host_))
+            if (lag.bond == nd.master)
+                for (auto &split : model::roceLagSplit(host_, lag))
+                    splitDevices_.emplace(split.netdev, std::move(split.device));
     return model::portAfterRelease(nd);
 }
 

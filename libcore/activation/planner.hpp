@@ -194,6 +194,8 @@ public:
             auto it = portsOf.find(b.ifname);
             const std::vector<std::string> ports = it == portsOf.end() ? std::vector<std::string>{} : it->second;
             if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
+                for (const auto &port : ports)
+                    lagPorts_[port] = {b.ifname, *lag};
                 // Built on the card's first function (the lower PCI address).
                 const model::Device *first = nullptr;
                 for (const auto &port : ports)
@@ -266,6 +268,12 @@ private:
     std::unordered_set<std::string> desiredBondNames_;
     std::unordered_map<std::string, unsigned> desiredBondMtus_;
     std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
+    // The ports of the bonds this plan puts into RoCE LAG mode: their bond
+    // and the LAG device that replaces their own RDMA devices.
+    std::map<std::string, std::pair<std::string, std::string>> lagPorts_;
+    // The RDMA device each port of a RoCE LAG this plan releases a port of
+    // gets back (model::roceLagSplit), by port.
+    std::map<std::string, model::Device> splitDevices_;
     std::unordered_map<std::string, std::vector<model::Netdev>> childLinks_; // by parent
 };
 

@@ -119,6 +119,9 @@ struct Netdev {
     // RDMA port behind this netdev, if any.
     std::string rdmaDevice;
     unsigned rdmaPort = 0;
+    // The PCI function of the netdev's device (/sys/class/net/<if>/device,
+    // "0000:03:00.0"); empty for a virtual netdev.
+    std::string pciAddress;
 };
 
 struct IpoibNetdev {

@@ -500,7 +500,10 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         bool wasUp = nd->up;
         nd->up = true;
         parentLinkChanged(h, index_, port, wasUp);
-        if (bond->activePort.empty() || bond->primary == port)
+        // Only the modes with one active port have one (bond_uses_primary():
+        // active-backup, balance-tlb, balance-alb).
+        bool oneActive = bond->mode == "active-backup" || bond->mode == "balance-tlb" || bond->mode == "balance-alb";
+        if (oneActive && (bond->activePort.empty() || bond->primary == port))
             bond->activePort = port;
         return {};
     });

@@ -10,6 +10,7 @@
 #include "libcore/ibnm.h"
 #include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/model/bond.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
@@ -678,4 +679,114 @@ TEST(FactDns, WithoutSystemdResolvedCheckWarnsAndUpSaysSo)
     EXPECT_EQ(findings[0].property, "ipv6.dns-search");
     // With NetworkManager, NetworkManager applies them: nothing to say.
     EXPECT_TRUE(rules::checkDns(test::connectionOf(p.get()), &*h, false).empty());
+}
+
+// --- RoCE LAG ---------------------------------------------------------------------------
+
+namespace {
+
+// The RoCE LAG example host without its bond: p4p1 (mlx5_0) and p4p2
+// (mlx5_1), the two functions of one card, each with its own device.
+std::string unbondedLagHost()
+{
+    std::string h = exampleHost("mlx5-roce-lag.host");
+    for (const char *cut : {"master=bond0\n", "master=bond0\n"})
+        h.erase(h.find(cut), std::string(cut).size());
+    h.erase(h.find("[netdev bond0]"), h.find("[netdev enp5s0]") - h.find("[netdev bond0]"));
+    return h;
+}
+
+const std::vector<std::vector<std::string>> kLagBond = {
+    {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=802.3ad,miimon=100", "ipv4.method",
+     "manual", "ipv4.addresses", "10.10.10.1/24", "ipv6.method", "disabled"},
+    {"type", "ethernet", "con-name", "bond0-p4p1", "ifname", "p4p1", "master", "bond0", "slave-type", "bond"},
+    {"type", "ethernet", "con-name", "bond0-p4p2", "ifname", "p4p2", "master", "bond0", "slave-type", "bond"}};
+
+} // namespace
+
+// A profile for a LAG port without master takes it out of the bond: the
+// device splits and the port's own comes back (mlx5_0), which its rdma.*
+// keys configure. Before, check, the dry run and up refused it ("no RDMA
+// device is behind p4p1"), judged on the host before the release.
+TEST(FactRoceLag, APortLeavingTheLagIsJudgedOnTheDeviceItGetsBack)
+{
+    std::vector<std::vector<std::string>> set = {{"type", "ethernet", "con-name", "p4p1", "ifname", "p4p1",
+                                                  "ipv4.method", "disabled", "ipv6.method", "disabled",
+                                                  "rdma.roce-mode", "v2", "rdma.roce-tos", "106"}};
+    std::string host = exampleHost("mlx5-roce-lag.host");
+    auto o = agree(host, set);
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_TRUE(o.host);
+    EXPECT_EQ(o.host->findDevice("mlx5_bond_0"), nullptr);
+    const auto *dev = o.host->findDevice("mlx5_0");
+    ASSERT_NE(dev, nullptr);
+    EXPECT_EQ(dev->ports.at(0).defaultRoceMode, model::RoceMode::V2);
+    EXPECT_EQ(dev->ports.at(0).defaultRoceTos, 106u);
+    EXPECT_EQ(o.host->findNetdev("p4p1")->rdmaDevice, "mlx5_0");
+    // check warns that the bond's RoCE LAG splits.
+    ASSERT_EQ(o.warnings.size(), 1u);
+    EXPECT_EQ(o.warnings[0].property, "connection.master");
+    EXPECT_NE(o.warnings[0].message.find("mlx5_bond_0"), std::string::npos) << o.warnings[0].message;
+    EXPECT_NE(o.warnings[0].message.find("mlx5_0"), std::string::npos) << o.warnings[0].message;
+    everyFaultRollsBack(host, set, o.operations);
+}
+
+// The device names the split gives back: the lowest free mlx5_<n>, in the
+// functions' order.
+TEST(FactRoceLag, SplitNamesFollowTheFunctions)
+{
+    auto state = platform::parseHostDescription(exampleHost("mlx5-roce-lag.host"), "case.host");
+    ASSERT_TRUE(state.ok());
+    FakePlatform fake(*state);
+    auto h = fake.readHost();
+    ASSERT_TRUE(h.ok());
+    auto lags = model::roceLags(*h);
+    ASSERT_EQ(lags.size(), 1u);
+    auto split = model::roceLagSplit(*h, lags[0]);
+    ASSERT_EQ(split.size(), 2u);
+    EXPECT_EQ(split[0].netdev, "p4p1");
+    EXPECT_EQ(split[0].device.name, "mlx5_0");
+    EXPECT_EQ(split[0].device.pciAddress, "0000:03:00.0");
+    EXPECT_EQ(split[1].netdev, "p4p2");
+    EXPECT_EQ(split[1].device.name, "mlx5_1");
+    EXPECT_EQ(split[1].device.driver, "mlx5_core");
+    // The simulated driver gives the same back.
+    ASSERT_TRUE(fake.release("p4p1").ok());
+    auto after = fake.readHost();
+    ASSERT_TRUE(after.ok());
+    EXPECT_EQ(after->findNetdev("p4p1")->rdmaDevice, "mlx5_0");
+    EXPECT_EQ(after->findNetdev("p4p2")->rdmaDevice, "mlx5_1");
+}
+
+// A bond whose merge removes the RDMA device another stored profile
+// configures: check warns on the bond, naming the device and the profile.
+// Before, check said nothing and up merged mlx5_0 away.
+TEST(FactRoceLag, ABondThatMergesADeviceAnotherProfileConfiguresIsReported)
+{
+    std::vector<std::vector<std::string>> stored = {{"type", "ethernet", "con-name", "roce-p4p1", "ifname", "p4p1",
+                                                     "ipv4.method", "disabled", "ipv6.method", "disabled",
+                                                     "rdma.traffic-class", "96"}};
+    auto o = agree(unbondedLagHost(), kLagBond, stored);
+    ASSERT_TRUE(o.upOk) << o.upError;
+    ASSERT_TRUE(o.host);
+    EXPECT_NE(o.host->findDevice("mlx5_bond_0"), nullptr);
+    auto w = std::find_if(o.warnings.begin(), o.warnings.end(), [](const rules::Finding &f) {
+        return f.profileId == "bond0" && f.message.find("roce-p4p1") != std::string::npos;
+    });
+    ASSERT_NE(w, o.warnings.end());
+    EXPECT_NE(w->message.find("mlx5_0"), std::string::npos) << w->message;
+    EXPECT_NE(w->message.find("mlx5_bond_0"), std::string::npos) << w->message;
+    EXPECT_EQ(w->related, std::vector<std::string>{"roce-p4p1"});
+}
+
+// A port profile of that bond with rdma.* keys of its own: its device is
+// gone once it is enslaved. check, the dry run and up refuse it, naming the
+// key. Before, check and the dry run passed and up failed on the device.
+TEST(FactRoceLag, APortOfTheMergingBondWithItsOwnRdmaKeysIsRefusedByAll)
+{
+    auto set = kLagBond;
+    set[1].insert(set[1].end(), {"rdma.traffic-class", "96"});
+    auto o = agree(unbondedLagHost(), set);
+    EXPECT_TRUE(o.hasError("rdma.traffic-class"));
+    EXPECT_FALSE(o.upOk);
 }
