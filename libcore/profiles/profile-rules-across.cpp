@@ -315,6 +315,76 @@ bool setsDeviceRdma(NMConnection *o, std::string *key)
     return false;
 }
 
+// A profile of `profiles` that takes a port out of its RoCE LAG bond (no
+// master, or another one): the device splits, and the port's own comes back
+// (model::roceLagSplit), which the profile's rdma.* keys then configure.
+void portsLeavingLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                     const std::vector<model::RoceLag> &lags, const std::vector<NMConnection *> &all,
+                     std::vector<Finding> &out)
+{
+    for (NMConnection *p : profiles) {
+        if (typeOf(p) != NM_SETTING_WIRED_SETTING_NAME)
+            continue;
+        for (const auto &lag : lags) {
+            if (std::find(lag.ports.begin(), lag.ports.end(), ifnameOf(p)) == lag.ports.end())
+                continue;
+            std::string master = masterOf(p);
+            bool stays = master == lag.bond || std::any_of(all.begin(), all.end(), [&](NMConnection *b) {
+                             return ifnameOf(b) == lag.bond && (master == idOf(b) || master == str(nm_connection_get_uuid(b)));
+                         });
+            if (stays)
+                continue;
+            std::string own;
+            for (const auto &split : model::roceLagSplit(host, lag))
+                if (split.netdev == ifnameOf(p))
+                    own = split.device.name;
+            out.push_back(make(p, "connection.master", IBNM_SEVERITY_WARNING,
+                               strprintf(_("connection.master: %s is a port of %s, which backs the RoCE LAG device %s; "
+                                           "this profile takes it out of the bond, and the driver splits %s into one "
+                                           "RDMA device per port (%s gets %s back)"),
+                                         ifnameOf(p).c_str(), lag.bond.c_str(), lag.device.c_str(), lag.device.c_str(),
+                                         ifnameOf(p).c_str(), own.c_str()),
+                               strprintf(_("Set connection.master %s and slave-type bond to keep RoCE LAG."),
+                                         lag.bond.c_str())));
+        }
+    }
+}
+
+// A bond profile `b` that puts its two Ethernet ports `portProfiles` into
+// RoCE LAG mode: their own RDMA devices go (model::predictRoceLag), with
+// what another known profile sets on them.
+void devicesMergedAway(NMConnection *b, const std::string &mode, const std::vector<NMConnection *> &portProfiles,
+                       const model::Host &host, const std::vector<NMConnection *> &all, std::vector<Finding> &out)
+{
+    // Only two Ethernet ports make one (not IPoIB bonds: no lookup for them).
+    if (portProfiles.size() != 2 || std::any_of(portProfiles.begin(), portProfiles.end(), [](NMConnection *p) {
+            return typeOf(p) != NM_SETTING_WIRED_SETTING_NAME;
+        }))
+        return;
+    std::vector<std::string> ports = {ifnameOf(portProfiles[0]), ifnameOf(portProfiles[1])};
+    auto merged = model::predictRoceLag(host, mode, ports);
+    if (!merged)
+        return;
+    for (NMConnection *o : all) {
+        std::string key;
+        if (o == b || std::find(ports.begin(), ports.end(), ifnameOf(o)) == ports.end())
+            continue;
+        const model::Netdev *nd = host.findNetdev(ifnameOf(o));
+        if (nd == nullptr || nd->rdmaDevice.empty() || !setsDeviceRdma(o, &key))
+            continue;
+        out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
+                           strprintf(_("bond.options: this bond puts %s into RoCE LAG mode: the driver replaces "
+                                       "its RDMA device %s with %s, and what profile '%s' sets on %s (%s) goes "
+                                       "with it"),
+                                     nd->name.c_str(), nd->rdmaDevice.c_str(), merged->c_str(), idOf(o).c_str(),
+                                     nd->rdmaDevice.c_str(), key.c_str()),
+                           strprintf(_("Move the rdma.* options of '%s' to this bond's profile: they then go to "
+                                       "the RoCE LAG device."),
+                                     idOf(o).c_str()),
+                           {o}));
+    }
+}
+
 } // namespace
 
 std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
@@ -348,35 +418,7 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
         std::sort(v.begin(), v.end(), [&](NMConnection *x, NMConnection *y) { return position[x] < position[y]; });
         return v;
     };
-    // A profile that takes a port out of its RoCE LAG bond (no master, or
-    // another one): the device splits, and the port's own comes back
-    // (model::roceLagSplit), which its profile's rdma.* keys then configure.
-    for (NMConnection *p : profiles) {
-        if (typeOf(p) != NM_SETTING_WIRED_SETTING_NAME)
-            continue;
-        for (const auto &lag : lags) {
-            if (std::find(lag.ports.begin(), lag.ports.end(), ifnameOf(p)) == lag.ports.end())
-                continue;
-            std::string master = masterOf(p);
-            bool stays = master == lag.bond || std::any_of(all.begin(), all.end(), [&](NMConnection *b) {
-                             return ifnameOf(b) == lag.bond && (master == idOf(b) || master == str(nm_connection_get_uuid(b)));
-                         });
-            if (stays)
-                continue;
-            std::string own;
-            for (const auto &split : model::roceLagSplit(host, lag))
-                if (split.netdev == ifnameOf(p))
-                    own = split.device.name;
-            out.push_back(make(p, "connection.master", IBNM_SEVERITY_WARNING,
-                               strprintf(_("connection.master: %s is a port of %s, which backs the RoCE LAG device %s; "
-                                           "this profile takes it out of the bond, and the driver splits %s into one "
-                                           "RDMA device per port (%s gets %s back)"),
-                                         ifnameOf(p).c_str(), lag.bond.c_str(), lag.device.c_str(), lag.device.c_str(),
-                                         ifnameOf(p).c_str(), own.c_str()),
-                               strprintf(_("Set connection.master %s and slave-type bond to keep RoCE LAG."),
-                                         lag.bond.c_str())));
-        }
-    }
+    portsLeavingLag(profiles, host, lags, all, out);
     for (NMConnection *b : profiles) {
         if (typeOf(b) != NM_SETTING_BOND_SETTING_NAME)
             continue;
@@ -384,48 +426,26 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
         NMSettingBond *sb = nm_connection_get_setting_bond(b);
         const char *m = sb ? nm_setting_bond_get_option_by_name(sb, NM_SETTING_BOND_OPTION_MODE) : nullptr;
         std::string mode = model::bondModeName(m ? m : "");
-        // The bond's ports as the profiles name them (by interface, id or UUID).
         std::vector<NMConnection *> portProfiles = portsOf(b);
+        auto lag = std::find_if(lags.begin(), lags.end(), [&](const model::RoceLag &l) { return l.bond == ifname; });
+        if (lag == lags.end()) {
+            devicesMergedAway(b, mode, portProfiles, host, all, out);
+            continue;
+        }
+        // The bond's ports as the profiles name them (by interface, id or UUID).
         std::vector<std::string> ports;
         for (NMConnection *p : portProfiles)
             ports.push_back(ifnameOf(p));
-        auto lag = std::find_if(lags.begin(), lags.end(), [&](const model::RoceLag &l) { return l.bond == ifname; });
-        if (lag != lags.end()) {
-            std::string why = model::roceLagBreak(*lag, mode, ports);
-            if (!why.empty())
-                out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
-                                   strprintf(_("bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG "
-                                               "mode (%s): the driver splits %s into one RDMA device per port, and its "
-                                               "GIDs and RDMA settings go"),
-                                             ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
-                                   _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
-                                     "the card."),
-                                   portProfiles));
-            continue;
-        }
-        // A bond that puts two ports into RoCE LAG mode: their own RDMA
-        // devices go (model::predictRoceLag), with what another profile sets
-        // on them.
-        auto merged = model::predictRoceLag(host, mode, ports);
-        if (!merged)
-            continue;
-        for (NMConnection *o : all) {
-            std::string key;
-            const model::Netdev *nd = host.findNetdev(ifnameOf(o));
-            if (o == b || nd == nullptr || nd->rdmaDevice.empty() ||
-                std::find(ports.begin(), ports.end(), nd->name) == ports.end() || !setsDeviceRdma(o, &key))
-                continue;
+        std::string why = model::roceLagBreak(*lag, mode, ports);
+        if (!why.empty())
             out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
-                               strprintf(_("bond.options: this bond puts %s into RoCE LAG mode: the driver replaces "
-                                           "its RDMA device %s with %s, and what profile '%s' sets on %s (%s) goes "
-                                           "with it"),
-                                         nd->name.c_str(), nd->rdmaDevice.c_str(), merged->c_str(), idOf(o).c_str(),
-                                         nd->rdmaDevice.c_str(), key.c_str()),
-                               strprintf(_("Move the rdma.* options of '%s' to this bond's profile: they then go to "
-                                           "the RoCE LAG device."),
-                                         idOf(o).c_str()),
-                               {o}));
-        }
+                               strprintf(_("bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG "
+                                           "mode (%s): the driver splits %s into one RDMA device per port, and its "
+                                           "GIDs and RDMA settings go"),
+                                         ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
+                               _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
+                                 "the card."),
+                               portProfiles));
     }
     return out;
 }
