@@ -137,6 +137,14 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
             auto desired = request.resolve(*snapshot);
             if (!desired.ok())
                 return std::move(desired).error();
+            // systemd-resolved's state, where up gives it DNS (readHost()
+            // does not ask: a D-Bus call only these profiles need).
+            if (goingUp && !snapshot->resolver && ibnm::activation::needsResolver(*desired)) {
+                auto resolver = platform.readResolver();
+                if (!resolver.ok())
+                    return std::move(resolver).error();
+                snapshot->resolver = std::move(resolver).value();
+            }
             ibnm::activation::Options options;
             options.dryRun = dryRun;
             options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;

@@ -97,6 +97,10 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
  * Where profiles are active in standalone mode (ibnm_apply_up()), the
  * inventory is the host as ibnm_apply_up() of @profiles would plan on:
  * after the activations it would replace are taken down.
+ * When a profile has DNS servers or search domains, it also asks whether
+ * systemd-resolved runs (ibnm applies them through it, without
+ * NetworkManager), so that ibnm_check_profiles_standalone() says where
+ * they would not be applied.
  *
  * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
  *   read (the previous contents stay)
@@ -110,6 +114,11 @@ gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profil
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     for (guint i = 0; i < profiles->len; i++)
         g_return_val_if_fail(NM_IS_CONNECTION(g_ptr_array_index(profiles, i)), FALSE);
+    // systemd-resolved's state too when a profile has DNS for it (the rules
+    // say whether standalone ibnm can apply it).
+    bool resolver = false;
+    for (guint i = 0; i < profiles->len && !resolver; i++)
+        resolver = ibnm::rules::needsResolver(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
     // Called inside the reload's guard: what it allocates throws nothing
     // past this C function.
     std::vector<NMConnection *> connections;
@@ -132,7 +141,7 @@ gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profil
             if (!replaced.empty())
                 host = ibnm::activation::afterTeardown(host, replaced);
         },
-        error);
+        error, resolver);
 }
 
 /**

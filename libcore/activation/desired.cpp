@@ -8,6 +8,7 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/profiles/user-keys.hpp"
 #include "libcore/model/bond.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <arpa/inet.h>
@@ -94,11 +95,61 @@ std::vector<model::Route> routesOf(NMConnection *c)
     return out;
 }
 
+} // namespace
+
+model::LinkDns dnsOf(NMConnection *c, std::string *property)
+{
+    std::vector<std::string> servers[2], search[2];
+    const char *names[2][2] = {{"ipv4.dns", "ipv4.dns-search"}, {"ipv6.dns", "ipv6.dns-search"}};
+    std::string first;
+    int family = 0;
+    for (NMSettingIPConfig *ip : {NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)),
+                                  NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))}) {
+        int f = family++;
+        if (ip == nullptr || g_strcmp0(nm_setting_ip_config_get_method(ip), "disabled") == 0)
+            continue;
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns(ip); i++)
+            servers[f].emplace_back(nm_setting_ip_config_get_dns(ip, i));
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns_searches(ip); i++)
+            search[f].emplace_back(nm_setting_ip_config_get_dns_search(ip, i));
+    }
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!servers[f].empty())
+            first = names[f][0];
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!search[f].empty())
+            first = names[f][1];
+    if (property)
+        *property = first;
+    return model::resolvedLinkDns(servers[0], servers[1], search[0], search[1]);
+}
+
+bool needsResolver(const Desired &d)
+{
+    for (const auto &x : d.ipoib)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.bonds)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.ethernet)
+        if (!x.ip.dns.empty())
+            return true;
+    return false;
+}
+
+namespace {
+
 DesiredIp ipOf(NMConnection *c)
 {
     DesiredIp ip;
+    ip.dns = dnsOf(c);
     ip.addresses = addressesOf(c);
-    ip.routes = routesOf(c);
+    // With the host route to each gateway no subnet of the profile reaches,
+    // before the routes through it, as NetworkManager adds them
+    // (model::withOnlinkRoutes): `up` adds them, its undo and `down`
+    // remove them with the rest.
+    ip.routes = model::withOnlinkRoutes(ip.addresses, routesOf(c));
     ip.manage4 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)));
     ip.manage6 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c)));
     return ip;
@@ -293,9 +344,10 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
                     x.failOverMac = model::failOverMacName(f);
             }
-            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
+            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c)) {
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
-            else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtuProperty = "infiniband.mtu";
+            } else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             if (withIp)
                 x.ip = ipOf(c);

@@ -32,8 +32,16 @@ struct DesiredIp {
     std::vector<model::Route> routes; // static routes and the gateway
     bool manage4 = false;
     bool manage6 = false;
+    // What systemd-resolved is to hold for the link (model::resolvedLinkDns).
+    model::LinkDns dns;
     bool manages(const std::string &cidr) const;
 };
+
+// The DNS servers and search domains a profile gives its link
+// (model::resolvedLinkDns of ipv4.dns, ipv6.dns, ipv4.dns-search,
+// ipv6.dns-search; a disabled family gives none). `property`: the first of
+// those properties that is set, for messages.
+model::LinkDns dnsOf(NMConnection *c, std::string *property = nullptr);
 
 struct DesiredIpoib {
     Origin origin;
@@ -56,6 +64,9 @@ struct DesiredBond {
     std::string primary;
     std::string failOverMac;
     unsigned mtu = 0;
+    // The property that holds the bond's MTU: the bond profile's
+    // [ethernet] or [infiniband] setting (NetworkManager has no bond.mtu).
+    const char *mtuProperty = "802-3-ethernet.mtu";
     DesiredIp ip;
 };
 
@@ -138,6 +149,11 @@ private:
     std::unordered_map<std::string, std::vector<size_t>> portsByMaster_;
     const std::vector<NMConnection *> &all_;
 };
+
+// Whether up of `d` gives systemd-resolved something (a profile with DNS):
+// then the host it plans on needs model::Host::resolver
+// (Platform::readResolver()).
+bool needsResolver(const Desired &d);
 
 // `index` (optional): an index of `all`, when resolve() runs many times
 // against the same profiles.

@@ -51,6 +51,9 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    Result<model::Resolver> readResolver() override { return inner_.readResolver(); }
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
 
     // True once a change was refused for the deadline.
     bool expired() const { return expired_; }

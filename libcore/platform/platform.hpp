@@ -58,7 +58,7 @@ struct Prerequisites {
 // compares the layout of those types (kModuleAbi, linux-platform.hpp), which
 // catches a changed member but not a new or reordered virtual method: that
 // takes this number.
-inline constexpr unsigned kPlatformInterfaceVersion = 1;
+inline constexpr unsigned kPlatformInterfaceVersion = 2;
 
 class Platform {
 public:
@@ -141,6 +141,22 @@ public:
     // The host-wide policy files under /etc (memlock limits, udev rules) are
     // configuration, not kernel state: settings writes them
     // (settings/host-files.hpp).
+
+    // DNS. systemd-resolved (org.freedesktop.resolve1 on the system bus)
+    // holds each link's DNS servers and search domains; without
+    // NetworkManager, ibnm gives a profile's to it as NetworkManager does
+    // (model::resolvedLinkDns).
+    // Whether it runs (never started for the asking) and what it holds per
+    // link. That it does not run, or does not answer in time, is no error:
+    // Resolver::running false, with the reason.
+    virtual Result<model::Resolver> readResolver() = 0;
+    // Gives `ifname`'s DNS servers and search domains to systemd-resolved
+    // (SetLinkDNS, SetLinkDomains), replacing what it had.
+    virtual Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) = 0;
+    // Gives the link back to systemd-resolved's own configuration
+    // (RevertLink); nothing to do (success) where it has none, or where
+    // systemd-resolved does not run.
+    virtual Status revertLinkDns(const std::string &ifname) = 0;
 };
 
 } // namespace ibnm::platform

@@ -62,6 +62,11 @@ struct FakeState {
     // A bond port's MTU before it joined (bond_enslave() keeps it as
     // original_mtu; release puts it back).
     std::map<std::string, unsigned> originalMtu;
+    // systemd-resolved: whether it runs on the simulated host and the DNS it
+    // holds per link (host file: [host] resolved=, [netdev] dns=,
+    // dns-search=). Not a kernel object: readHost() leaves it out, as the
+    // Linux platform does; readResolver() reads it.
+    model::Resolver resolver;
     uint64_t operations = 0;
 };
 
@@ -136,6 +141,10 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    // systemd-resolved (fake-addresses.cpp).
+    Result<model::Resolver> readResolver() override;
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 

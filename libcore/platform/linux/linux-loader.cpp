@@ -245,6 +245,12 @@ public:
     {
         return call(&Platform::setRoceEnabled, device, enabled);
     }
+    Result<model::Resolver> readResolver() override { return call(&Platform::readResolver); }
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override
+    {
+        return call(&Platform::setLinkDns, ifname, dns);
+    }
+    Status revertLinkDns(const std::string &ifname) override { return call(&Platform::revertLinkDns, ifname); }
 
 private:
     bool sysfsAlone() const { return !options_.useNetlink && !options_.useVerbs; }

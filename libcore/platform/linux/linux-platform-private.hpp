@@ -125,6 +125,11 @@ public:
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
 
+    // linux-resolved.cpp: systemd-resolved over GDBus.
+    Result<model::Resolver> readResolver() override;
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
+
 private:
     Status writable() const
     {
