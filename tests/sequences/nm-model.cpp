@@ -1,0 +1,1024 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The reference model of NetworkManager 1.42's activation rules
+// (nm-model.hpp). The rules, each with where it comes from; "lab" means
+// checked with nmcli against NetworkManager 1.42.4 in the NetworkManager lab
+// (/work/shared/labs/nm) on veth, macvlan and bridge devices on 2026-11-26
+// (IPoIB and bonding are absent there: a macvlan stands for a P_Key child,
+// a bridge for a bond):
+//
+// N1  `down` of a profile that is not active fails, exit 10, "Error: 'X' is
+//     not an active connection.", and touches nothing (lab; nmcli
+//     connections.c do_connection_down()).
+// N2  `delete` of an inactive profile never touches its device (lab: the
+//     device kept its addresses).
+// N3  `delete` of an active profile deactivates it first: its software
+//     device goes (lab: macvlan deleted).
+// N4  `up` of an active profile whose stored settings changed deactivates the
+//     old activation first (its software device deleted, its addresses
+//     removed), then activates the new settings (lab: macvlan renamed mv1 ->
+//     mv2, address 198.51.100.1 -> .2 on veth-a; interface-name veth-a ->
+//     veth-b moves the address). nm-manager.c _internal_activate_device():
+//     an active connection on the device is deactivated first.
+// N5  `modify` does not touch the active connection; `down` and `delete`
+//     after it take down what the activation made with the settings it was
+//     activated with (lab: modify interface-name mv2 -> mv3, down deleted
+//     mv2).
+// N6  one active connection per device: activating another profile on the
+//     device deactivates the first (lab: B on veth-b replaced A).
+// N7  a port's activation brings up its controller when that is not active
+//     (lab: bridge port up activated the bridge profile) and the port loses
+//     the addresses of its earlier activation (lab, and FACTS.md for bonds).
+// N8  `down` of a controller deactivates its ports (lab: bridge down took the
+//     port's active connection down); `down` of a port leaves the controller
+//     active (lab).
+// N9  an activation takes the device's IP configuration over: afterwards the
+//     device has exactly the profile's addresses (lab: the external
+//     203.0.113.5/24 was removed at `up`); a port has none (lab).
+// N10 `down` restores what the activation changed. NetworkManager restores
+//     the MTU (lab: 1400 -> 1500) but leaves the link up and does not put
+//     back addresses it removed (lab); issue 27 asks ibnm to restore every
+//     value it changed ("down removes exactly what its activation made or
+//     changed, and restores what it changed"), which the model follows: the
+//     difference shows only where something pre-existed.
+// N11 an unknown profile: exit 10 for up, down, modify and delete (lab).
+// N12 ibnm's own, by issue 27: a second `up` of active, unchanged profiles
+//     is 0 operations (NetworkManager re-activates: lab, a new active
+//     connection path each time); several profiles in one `up` are one
+//     transaction.
+// N13 ibnm's own, docs/differences-from-nmcli.md: add and modify refuse a
+//     profile that `ibnm check` calls an error (with the host chosen), two
+//     profiles for one interface included (NetworkManager stores both).
+// Kernel facts (FACTS.md): the P_Key child's name, MTU clamps and limits,
+// the mode change's MTU and link cycle, a parent's close taking its children
+// down (item 4), link down flushing IPv6 addresses, bond enslave and
+// release, Ethernet and bond MTU from 68, RoCE LAG.
+#include "config.h"
+
+#include "tests/sequences/nm-model.hpp"
+
+#include "libcore/model/host.hpp"
+
+#include <glib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace ibnm::test::nm {
+
+namespace {
+
+constexpr unsigned kConnectedMtu = 65520; // IPOIB_CM_MTU
+constexpr unsigned kMinMtu = 68;          // ETH_MIN_MTU
+
+std::string hex4(int v)
+{
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%04x", unsigned(v) & 0xffff);
+    return buf;
+}
+
+bool isIpv6(const std::string &a)
+{
+    return a.find(':') != std::string::npos;
+}
+
+std::string join(const std::vector<std::string> &v, const char *sep = ",")
+{
+    std::string s;
+    for (const auto &x : v)
+        s += (s.empty() ? "" : sep) + x;
+    return s;
+}
+
+template <typename T>
+std::string show(const Known<T> &v);
+template <>
+std::string show(const Known<unsigned> &v)
+{
+    return v ? std::to_string(*v) : "?";
+}
+template <>
+std::string show(const Known<std::string> &v)
+{
+    return v ? *v : "?";
+}
+
+} // namespace
+
+std::string childName(const std::string &parent, int pkey, bool ofed)
+{
+    int shown = ofed ? (pkey | 0x8000) : pkey;
+    return (parent + "." + hex4(shown)).substr(0, 15);
+}
+
+const char *statusName(Status s)
+{
+    switch (s) {
+    case Status::Ok: return "ok";
+    case Status::Refused: return "refused before any change";
+    case Status::Failed: return "failed and rolled back";
+    case Status::NotActive: return "not active (exit 10)";
+    case Status::NotFound: return "not found (exit 10)";
+    }
+    return "?";
+}
+
+// --- the host -------------------------------------------------------------------
+
+std::set<std::string> Host::rdmaDevices() const
+{
+    std::set<std::string> out;
+    std::set<std::string> merged;
+    unsigned lags = 0;
+    // NVIDIA's RoCE LAG (the card's two functions, each one Ethernet port,
+    // the only ports of one bond in active-backup, balance-xor or 802.3ad):
+    // the driver registers one device mlx5_bond_N instead of the two.
+    for (const auto &[bond, mode] : bondModes) {
+        if (mode != "active-backup" && mode != "balance-xor" && mode != "802.3ad")
+            continue;
+        std::vector<std::string> fns;
+        unsigned ports = 0;
+        for (const auto &[name, l] : links)
+            if (l.master == bond) {
+                ports++;
+                auto f = functions.find(l.rdmaDevice);
+                if (f != functions.end() && f->second.driver == "mlx5_core" && f->second.ethernet)
+                    fns.push_back(l.rdmaDevice);
+            }
+        if (ports != 2 || fns.size() != 2 || fns[0] == fns[1])
+            continue;
+        const std::string &a = functions.at(fns[0]).pci, &b = functions.at(fns[1]).pci;
+        if (a.empty() || a.substr(0, a.rfind('.')) != b.substr(0, b.rfind('.')))
+            continue;
+        merged.insert(fns.begin(), fns.end());
+        out.insert("mlx5_bond_" + std::to_string(lags++));
+    }
+    for (const auto &[name, f] : functions)
+        if (!merged.count(name))
+            out.insert(name);
+    for (const auto &[name, l] : softLinks)
+        out.insert(name);
+    return out;
+}
+
+std::string Host::rdmaDeviceOf(const std::string &netdev) const
+{
+    for (const auto &[name, l] : softLinks)
+        if (l.netdev == netdev)
+            return name;
+    auto it = links.find(netdev);
+    return it == links.end() ? std::string() : it->second.rdmaDevice;
+}
+
+Host project(const model::Host &h, const model::Host &described)
+{
+    Host out;
+    out.ofedNaming = h.childNaming == model::ChildNaming::FullMembershipBit;
+    for (const auto &n : h.netdevs) {
+        Link l;
+        const model::IpoibNetdev *ib = h.findIpoib(n.name);
+        l.ipoib = ib != nullptr;
+        l.kind = n.kind == "bond"                        ? Link::Kind::Bond
+                 : ib && !ib->parent.empty()             ? Link::Kind::Child
+                 : n.kind.empty() || n.kind == "ipoib" ? Link::Kind::Hardware
+                                                         : Link::Kind::Other;
+        l.up = n.up;
+        l.mtu = n.mtu;
+        l.master = n.master;
+        for (const auto &a : n.addresses)
+            if (a.rfind("fe80:", 0) != 0)
+                l.addresses.insert(a);
+        if (ib) {
+            l.parent = ib->parent;
+            l.pkey = ib->pkey;
+            l.connected = ib->mode == model::IpoibMode::Connected;
+            l.umcast = ib->umcast;
+            l.guid = n.address.size() >= 23 ? n.address.substr(n.address.size() - 23) : n.address;
+        }
+        // Static facts, from the description (a LAG hides the functions).
+        const model::Netdev *d = described.findNetdev(ib && !ib->parent.empty() ? ib->parent : n.name);
+        if (d) {
+            l.rdmaDevice = d->rdmaDevice;
+            l.rdmaPort = d->rdmaPort;
+            l.maxMtu = d->maxMtu.value_or(65535);
+            if (const model::Device *dev = described.findDevice(d->rdmaDevice); dev && l.ipoib) {
+                const model::Port &p = dev->ports.at(d->rdmaPort - 1);
+                unsigned max = p.maxMtu.value_or(4096);
+                unsigned link = p.activeMtu.value_or(max);
+                unsigned bcast = p.broadcastMtu.value_or(link);
+                l.datagramMax = max - 4;
+                l.datagramCeiling = std::min(link, bcast) - 4;
+                l.connectedOk = dev->connectedModeSupported && !dev->enhancedIpoib;
+            }
+        }
+        out.links[n.name] = l;
+    }
+    for (const auto &b : h.bonds)
+        out.bondModes[b.name] = b.mode;
+    for (const auto &s : h.softLinks)
+        out.softLinks[s.name] = {s.type == model::SoftLinkType::Rxe ? "rxe" : "siw", s.netdev};
+    for (const auto &d : described.devices)
+        if (!d.pciAddress.empty() || d.driver.rfind("mlx", 0) == 0)
+            out.functions[d.name] = {d.driver, d.pciAddress,
+                                     !d.ports.empty() && d.ports[0].linkLayer == model::LinkLayer::Ethernet};
+    for (const auto &d : h.devices) {
+        out.devices.insert(d.name);
+        for (const auto &p : d.ports) {
+            std::string key = d.name + "/" + std::to_string(p.number);
+            RoceDefaults r;
+            r.present = p.defaultRoceMode || p.defaultRoceTos;
+            if (p.defaultRoceMode)
+                r.mode = *p.defaultRoceMode == model::RoceMode::V1 ? "v1" : "v2";
+            r.tos = p.defaultRoceTos;
+            out.roce[key] = r;
+            if (d.driver == "mlx5_core")
+                out.tc[key] = {p.trafficClass, p.ttl};
+        }
+    }
+    return out;
+}
+
+std::string difference(const Host &m, const Host &a)
+{
+    auto yes = [](bool b) { return b ? "yes" : "no"; };
+    for (const auto &[name, l] : m.links)
+        if (!a.links.count(name))
+            return name + ": missing on the host";
+    for (const auto &[name, l] : a.links)
+        if (!m.links.count(name))
+            return name + ": on the host, not in the model";
+    for (const auto &[name, ml] : m.links) {
+        const Link &al = a.links.at(name);
+        std::string p = name + ": ";
+        if (ml.up != al.up)
+            return p + "up: model " + yes(ml.up) + ", host " + yes(al.up);
+        if (ml.master != al.master)
+            return p + "master: model '" + ml.master + "', host '" + al.master + "'";
+        if (ml.mtu && ml.mtu != al.mtu)
+            return p + "MTU: model " + show(ml.mtu) + ", host " + show(al.mtu);
+        if (ml.ipoib && ml.connected != al.connected)
+            return p + "mode: model " + (ml.connected ? "connected" : "datagram") + ", host " +
+                   (al.connected ? "connected" : "datagram");
+        if (ml.ipoib && ml.umcast != al.umcast)
+            return p + "umcast: model " + yes(ml.umcast) + ", host " + yes(al.umcast);
+        if (ml.addresses != al.addresses)
+            return p + "addresses: model {" + join({ml.addresses.begin(), ml.addresses.end()}) + "}, host {" +
+                   join({al.addresses.begin(), al.addresses.end()}) + "}";
+    }
+    if (m.bondModes != a.bondModes) {
+        std::string s = "bonds: model";
+        for (const auto &[b, mode] : m.bondModes)
+            s += " " + b + "(" + mode + ")";
+        s += ", host";
+        for (const auto &[b, mode] : a.bondModes)
+            s += " " + b + "(" + mode + ")";
+        return s;
+    }
+    for (const auto &[name, s] : m.softLinks)
+        if (!a.softLinks.count(name) || a.softLinks.at(name).type != s.type || a.softLinks.at(name).netdev != s.netdev)
+            return "soft RDMA link " + name + " (" + s.type + " over " + s.netdev + "): not on the host";
+    for (const auto &[name, s] : a.softLinks)
+        if (!m.softLinks.count(name))
+            return "soft RDMA link " + name + ": on the host, not in the model";
+    std::set<std::string> devs = m.rdmaDevices();
+    if (devs != a.devices)
+        return "RDMA devices: model {" + join({devs.begin(), devs.end()}) + "}, host {" +
+               join({a.devices.begin(), a.devices.end()}) + "}";
+    for (const auto &[key, r] : m.roce) {
+        RoceDefaults h = a.roce.count(key) ? a.roce.at(key) : RoceDefaults{};
+        if (r.present != h.present)
+            return key + ": RoCE defaults (configfs rdma_cm): model " + (r.present ? "set" : "absent") + ", host " +
+                   (h.present ? "set" : "absent");
+        if (r.mode && r.mode != h.mode)
+            return key + ": default RoCE mode: model " + show(r.mode) + ", host " + show(h.mode);
+        if (r.tos && r.tos != h.tos)
+            return key + ": default RoCE ToS: model " + show(r.tos) + ", host " + show(h.tos);
+    }
+    for (const auto &[key, t] : m.tc) {
+        TrafficClass h = a.tc.count(key) ? a.tc.at(key) : TrafficClass{};
+        if (t.tclass && t.tclass != h.tclass)
+            return key + ": traffic class: model " + show(t.tclass) + ", host " + show(h.tclass);
+        if (t.ttl && t.ttl != h.ttl)
+            return key + ": TTL: model " + show(t.ttl) + ", host " + show(h.ttl);
+    }
+    return {};
+}
+
+// --- profiles as nmcli arguments ---------------------------------------------------
+
+namespace {
+
+void ipArgs(std::vector<std::string> &a, const Profile &p)
+{
+    if (p.ipv4.empty())
+        a.insert(a.end(), {"ipv4.method", "disabled"});
+    else
+        a.insert(a.end(), {"ipv4.method", "manual", "ipv4.addresses", join(p.ipv4)});
+    if (p.ipv6.empty())
+        a.insert(a.end(), {"ipv6.method", "disabled"});
+    else
+        a.insert(a.end(), {"ipv6.method", "manual", "ipv6.addresses", join(p.ipv6)});
+}
+
+const char *mtuKey(const Profile &p)
+{
+    return p.type == Profile::Type::Infiniband ? "infiniband.mtu" : "802-3-ethernet.mtu";
+}
+
+} // namespace
+
+std::vector<std::string> Profile::addArgs() const
+{
+    std::vector<std::string> a = {"type"};
+    a.push_back(type == Type::Infiniband ? "infiniband" : type == Type::Ethernet ? "ethernet" : "bond");
+    a.insert(a.end(), {"con-name", id});
+    if (!ifname.empty())
+        a.insert(a.end(), {"ifname", ifname});
+    if (!mac.empty())
+        a.insert(a.end(), {"infiniband.mac-address", mac});
+    if (isChild())
+        a.insert(a.end(), {"infiniband.parent", parent, "infiniband.p-key", "0x" + hex4(pkey)});
+    if (type == Type::Infiniband)
+        a.insert(a.end(), {"infiniband.transport-mode", connected ? "connected" : "datagram"});
+    if (type == Type::Bond)
+        a.insert(a.end(), {"bond.options", "mode=" + bondMode});
+    if (mtu)
+        a.insert(a.end(), {mtuKey(*this), std::to_string(mtu)});
+    if (!master.empty())
+        a.insert(a.end(), {"connection.master", master, "connection.slave-type", "bond"});
+    else
+        ipArgs(a, *this);
+    if (umcast)
+        a.insert(a.end(), {"ipoib.umcast", *umcast ? "yes" : "no"});
+    if (!linkType.empty())
+        a.insert(a.end(), {"rdma.link-type", linkType, "rdma.link-name", linkName});
+    if (!roceMode.empty())
+        a.insert(a.end(), {"rdma.roce-mode", roceMode});
+    if (roceTos >= 0)
+        a.insert(a.end(), {"rdma.roce-tos", std::to_string(roceTos)});
+    if (trafficClass >= 0)
+        a.insert(a.end(), {"rdma.traffic-class", std::to_string(trafficClass)});
+    if (ttl >= 0)
+        a.insert(a.end(), {"rdma.ttl", std::to_string(ttl)});
+    return a;
+}
+
+std::vector<std::string> Profile::modifyArgs(const Profile &to) const
+{
+    std::vector<std::string> a;
+    auto num = [](int v) { return v < 0 ? std::string() : std::to_string(v); };
+    if (ifname != to.ifname)
+        a.insert(a.end(), {"connection.interface-name", to.ifname});
+    if (mac != to.mac)
+        a.insert(a.end(), {"infiniband.mac-address", to.mac});
+    if (parent != to.parent)
+        a.insert(a.end(), {"infiniband.parent", to.parent});
+    if (pkey != to.pkey)
+        a.insert(a.end(), {"infiniband.p-key", to.pkey < 0 ? "default" : "0x" + hex4(to.pkey)});
+    if (connected != to.connected)
+        a.insert(a.end(), {"infiniband.transport-mode", to.connected ? "connected" : "datagram"});
+    if (bondMode != to.bondMode)
+        a.insert(a.end(), {"bond.options", "mode=" + to.bondMode});
+    if (mtu != to.mtu)
+        a.insert(a.end(), {mtuKey(to), std::to_string(to.mtu)});
+    if (master != to.master) {
+        a.insert(a.end(), {"connection.master", to.master, "connection.slave-type", to.master.empty() ? "" : "bond"});
+        if (to.master.empty())
+            ipArgs(a, to); // a port no more: IP settings of its own
+    } else if (to.master.empty() && (ipv4 != to.ipv4 || ipv6 != to.ipv6)) {
+        // Addresses before the method: "disabled" takes none.
+        a.insert(a.end(), {"ipv4.addresses", join(to.ipv4), "ipv4.method", to.ipv4.empty() ? "disabled" : "manual",
+                           "ipv6.addresses", join(to.ipv6), "ipv6.method", to.ipv6.empty() ? "disabled" : "manual"});
+    }
+    if (umcast != to.umcast)
+        a.insert(a.end(), {"ipoib.umcast", to.umcast ? (*to.umcast ? "yes" : "no") : ""});
+    if (linkType != to.linkType || linkName != to.linkName)
+        a.insert(a.end(), {"rdma.link-type", to.linkType, "rdma.link-name", to.linkName});
+    if (roceMode != to.roceMode)
+        a.insert(a.end(), {"rdma.roce-mode", to.roceMode});
+    if (roceTos != to.roceTos)
+        a.insert(a.end(), {"rdma.roce-tos", num(to.roceTos)});
+    if (trafficClass != to.trafficClass)
+        a.insert(a.end(), {"rdma.traffic-class", num(to.trafficClass)});
+    if (ttl != to.ttl)
+        a.insert(a.end(), {"rdma.ttl", num(to.ttl)});
+    return a;
+}
+
+// --- what `ibnm check` must call an error ---------------------------------------------
+
+const Profile *Model::profile(const std::string &id) const
+{
+    auto it = profiles_.find(id);
+    return it == profiles_.end() ? nullptr : &it->second;
+}
+
+const Activation *Model::activation(const std::string &id) const
+{
+    auto it = active_.find(id);
+    return it == active_.end() ? nullptr : &it->second;
+}
+
+std::string Model::deviceOf(const Profile &p) const
+{
+    if (p.isChild())
+        return childName(p.parent, p.pkey, host_.ofedNaming);
+    if (!p.ifname.empty())
+        return p.ifname;
+    // NetworkManager matches an IPoIB port by the last 8 bytes of its
+    // address (the port GUID; FACTS.md).
+    for (const auto &[name, l] : host_.links)
+        if (l.ipoib && l.kind == Link::Kind::Hardware && p.mac.size() >= 23 &&
+            g_ascii_strcasecmp(l.guid.c_str(), p.mac.substr(p.mac.size() - 23).c_str()) == 0)
+            return name;
+    return {};
+}
+
+const Profile *Model::bondProfile(const std::map<std::string, Profile> &store, const std::string &ifname) const
+{
+    for (const auto &[id, p] : store)
+        if (p.type == Profile::Type::Bond && p.ifname == ifname)
+            return &p;
+    return nullptr;
+}
+
+// The rules about one profile and the host.
+std::optional<std::string> Model::errorAlone(const Profile &p) const
+{
+    auto link = [&](const std::string &n) -> const Link * {
+        auto it = host_.links.find(n);
+        return it == host_.links.end() ? nullptr : &it->second;
+    };
+    if (p.type == Profile::Type::Infiniband) {
+        // The IPoIB port: the parent of a child, or the interface itself.
+        const Link *port = link(p.isChild() ? p.parent : deviceOf(p));
+        if (!port || !port->ipoib || port->kind != Link::Kind::Hardware)
+            return "no IPoIB port " + (p.isChild() ? p.parent : p.ifname.empty() ? p.mac : p.ifname);
+        // The kernel refuses a child in the parent's own partition (ENOTUNIQ).
+        if (p.isChild() && unsigned(p.pkey | 0x8000) == port->pkey)
+            return "P_Key of the parent itself";
+        // Enhanced IPoIB and kernels without IPOIB_CM refuse connected mode.
+        if (p.connected && !port->connectedOk)
+            return "connected mode not supported";
+        // ipoib_change_mtu(): a datagram MTU above IPOIB_UD_MTU is EINVAL.
+        if (!p.connected && p.mtu > port->datagramMax)
+            return "datagram MTU above " + std::to_string(port->datagramMax);
+        return std::nullopt;
+    }
+    if (p.type == Profile::Type::Ethernet) {
+        const Link *l = link(p.ifname);
+        if (!l || l->ipoib || l->kind != Link::Kind::Hardware)
+            return "no Ethernet interface " + p.ifname;
+        // The kernel refuses an MTU below ETH_MIN_MTU or above the NIC's
+        // maximum (FACTS.md, issue 27 item 4).
+        if (p.mtu && (p.mtu < kMinMtu || p.mtu > l->maxMtu))
+            return "MTU " + std::to_string(p.mtu) + " out of range";
+        // rxe has RoCE v2 only, siw is not RoCE (rdma_rxe, siw; ibnm-keyfile(5)).
+        if (p.linkType == "rxe" && p.roceMode == "v1")
+            return "rxe has no RoCE v1";
+        if (p.linkType == "siw" && !p.roceMode.empty())
+            return "siw has no RoCE mode";
+        std::string dev = p.linkType.empty() ? l->rdmaDevice : p.linkName;
+        if ((!p.roceMode.empty() || p.roceTos >= 0) && dev.empty())
+            return "no RDMA device for the RoCE defaults";
+        // tc/<port>/traffic_class and ttl are mlx5's.
+        auto f = host_.functions.find(l->rdmaDevice);
+        bool mlx5 = p.linkType.empty() && f != host_.functions.end() && f->second.driver == "mlx5_core";
+        if ((p.trafficClass >= 0 || p.ttl >= 0) && !mlx5)
+            return "traffic class without mlx5";
+        return std::nullopt;
+    }
+    if (p.mtu && p.mtu < kMinMtu)
+        return "bond MTU " + std::to_string(p.mtu) + " below 68";
+    if (const Link *l = link(p.ifname); l && l->kind != Link::Kind::Bond)
+        return p.ifname + " is not a bond";
+    return std::nullopt;
+}
+
+// The rules over the whole store (check, and add/modify through it).
+std::map<std::string, std::string> Model::errorsOf(const std::map<std::string, Profile> &store) const
+{
+    std::map<std::string, std::string> errs;
+    auto flag = [&](const std::string &id, const std::string &why) { errs.emplace(id, why); };
+    std::map<std::string, std::string> byDevice, bySoftLink;
+    for (const auto &[id, p] : store) {
+        if (auto e = errorAlone(p))
+            flag(id, *e);
+        // Two profiles for one interface, or one soft link: ibnm cannot
+        // bring both up (docs/differences-from-nmcli.md).
+        std::string dev = deviceOf(p);
+        if (!dev.empty()) {
+            if (auto [it, fresh] = byDevice.emplace(dev, id); !fresh) {
+                flag(id, "another profile for " + dev + ": " + it->second);
+                flag(it->second, "another profile for " + dev + ": " + id);
+            }
+        }
+        if (!p.linkName.empty()) {
+            if (auto [it, fresh] = bySoftLink.emplace(p.linkName, id); !fresh) {
+                flag(id, "another profile creates " + p.linkName);
+                flag(it->second, "another profile creates " + p.linkName);
+            }
+        }
+        if (p.master.empty())
+            continue;
+        const Profile *bond = bondProfile(store, p.master);
+        if (!bond) {
+            flag(id, "no bond profile " + p.master);
+            continue;
+        }
+        // Bonding: IPoIB ports only in active-backup (EOPNOTSUPP); a port
+        // takes the bond's MTU, which a datagram port refuses above its
+        // maximum (FACTS.md).
+        if (p.type == Profile::Type::Infiniband) {
+            if (bond->bondMode != "active-backup") {
+                flag(id, "IPoIB port of a " + bond->bondMode + " bond");
+                flag(bond->id, "IPoIB port " + id + " needs active-backup");
+            }
+            auto l = host_.links.find(deviceOf(p));
+            if (l != host_.links.end() && !p.connected && bond->mtu > l->second.datagramMax) {
+                flag(id, "bond MTU above the datagram maximum");
+                flag(bond->id, "MTU above the datagram maximum of port " + id);
+            }
+        }
+    }
+    return errs;
+}
+
+// --- commands ---------------------------------------------------------------------
+
+Outcome Model::add(const Profile &p)
+{
+    if (profiles_.count(p.id))
+        return {Status::Refused, "a profile named " + p.id + " exists"};
+    auto store = profiles_;
+    store[p.id] = p;
+    if (auto e = errorsOf(store); e.count(p.id))
+        return {Status::Refused, e.at(p.id)};
+    profiles_ = std::move(store);
+    return {};
+}
+
+// N5: the stored profile changes; the active connection does not.
+Outcome Model::modify(const std::string &id, const Profile &to)
+{
+    if (!profiles_.count(id))
+        return {Status::NotFound, id};
+    auto store = profiles_;
+    store[id] = to;
+    if (auto e = errorsOf(store); e.count(id))
+        return {Status::Refused, e.at(id)};
+    profiles_ = std::move(store);
+    return {};
+}
+
+// N2, N3.
+Outcome Model::remove(const std::string &id)
+{
+    if (!profiles_.count(id))
+        return {Status::NotFound, id};
+    if (active(id))
+        deactivate(id);
+    profiles_.erase(id);
+    return {};
+}
+
+// One transaction (N12): refused as a whole when check has an error for
+// one of them or for a bond a port brings up (N7).
+Outcome Model::up(const std::vector<std::string> &ids)
+{
+    for (const auto &id : ids)
+        if (!profiles_.count(id))
+            return {Status::NotFound, id};
+    auto errs = errors();
+    for (const auto &id : ids) {
+        std::vector<std::string> involved = {id};
+        if (const Profile *b = bondProfile(profiles_, profiles_.at(id).master); b && !active(b->id))
+            involved.push_back(b->id);
+        for (const auto &x : involved)
+            if (errs.count(x))
+                return {Status::Refused, x + ": " + errs.at(x)};
+    }
+    Model next = *this;
+    for (const auto &id : ids)
+        next.activate(id);
+    *this = std::move(next);
+    return {};
+}
+
+// N1, N8.
+Outcome Model::down(const std::vector<std::string> &ids)
+{
+    for (const auto &id : ids)
+        if (!profiles_.count(id))
+            return {Status::NotFound, id};
+    for (const auto &id : ids)
+        if (!active(id))
+            return {Status::NotActive, id};
+    for (const auto &id : ids)
+        if (active(id))
+            deactivate(id);
+    return {};
+}
+
+const Profile *Model::documentProfile(const Profile &entry) const
+{
+    for (const auto &[id, p] : profiles_)
+        if (!p.ifname.empty() && p.ifname == entry.ifname)
+            return &p;
+    return profile(entry.ifname);
+}
+
+Profile Model::merged(const Profile &e) const
+{
+    const Profile *stored = documentProfile(e);
+    if (!stored) {
+        Profile p = e;
+        p.id = e.ifname; // a new profile is named after its interface
+        return p;
+    }
+    Profile p = *stored;
+    p.type = e.type;
+    p.ifname = e.ifname;
+    p.parent = e.parent;
+    p.pkey = e.pkey;
+    p.connected = e.connected;
+    p.ipv4 = e.ipv4;
+    p.ipv6 = e.ipv6;
+    // Keys the document leaves out keep their stored values.
+    if (e.mtu)
+        p.mtu = e.mtu;
+    if (e.umcast)
+        p.umcast = e.umcast;
+    if (!e.linkType.empty()) {
+        p.linkType = e.linkType;
+        p.linkName = e.linkName;
+    }
+    if (!e.roceMode.empty())
+        p.roceMode = e.roceMode;
+    if (e.roceTos >= 0)
+        p.roceTos = e.roceTos;
+    if (e.trafficClass >= 0)
+        p.trafficClass = e.trafficClass;
+    if (e.ttl >= 0)
+        p.ttl = e.ttl;
+    return p;
+}
+
+// docs/declarative-state.md: each entry's profile is written (merged with the
+// stored one), those marked down or absent are taken down, those marked up
+// brought up (re-activated when changed: N4), absent ones deleted; one
+// transaction, refused as a whole when check has an error for an entry.
+Outcome Model::apply(const std::vector<DocEntry> &doc)
+{
+    Model next = *this;
+    std::vector<std::string> ids;
+    for (const auto &e : doc) {
+        Profile p = merged(e.profile);
+        next.profiles_[p.id] = p;
+        ids.push_back(p.id);
+    }
+    auto errs = next.errors();
+    for (size_t i = 0; i < doc.size(); i++)
+        if (doc[i].state != "absent" && errs.count(ids[i]))
+            return {Status::Refused, ids[i] + ": " + errs.at(ids[i])};
+    for (size_t i = 0; i < doc.size(); i++)
+        if (doc[i].state != "up" && next.active(ids[i]))
+            next.deactivate(ids[i]);
+    for (size_t i = 0; i < doc.size(); i++)
+        if (doc[i].state == "up")
+            next.activate(ids[i]);
+    for (size_t i = 0; i < doc.size(); i++)
+        if (doc[i].state == "absent")
+            next.profiles_.erase(ids[i]);
+    *this = std::move(next);
+    return {};
+}
+
+std::set<std::string> Model::owned() const
+{
+    std::set<std::string> out;
+    for (const auto &[id, a] : active_) {
+        out.insert(a.createdLinks.begin(), a.createdLinks.end());
+        out.insert(a.createdSoftLinks.begin(), a.createdSoftLinks.end());
+    }
+    return out;
+}
+
+// --- activation ---------------------------------------------------------------------
+
+void Model::activate(const std::string &id)
+{
+    const Profile p = profiles_.at(id);
+    // N4: a changed profile's old activation goes first.
+    if (auto it = active_.find(id); it != active_.end() && it->second.applied != p)
+        deactivate(id);
+    // N7: a port's controller comes up first.
+    if (!p.master.empty())
+        if (const Profile *b = bondProfile(profiles_, p.master); b && !active(b->id))
+            activate(b->id);
+    std::string dev = deviceOf(p);
+    // N6: one active connection per device.
+    std::vector<std::string> others;
+    for (const auto &[other, a] : active_)
+        if (other != id && a.device == dev)
+            others.push_back(other);
+    for (const auto &o : others)
+        deactivate(o);
+    // An active, unchanged profile keeps what it owns and the values to
+    // restore; activating it again only brings the host back to it.
+    Activation &a = active_[id];
+    a.applied = p;
+    a.device = dev;
+    switch (p.type) {
+    case Profile::Type::Infiniband: activateInfiniband(a, p); break;
+    case Profile::Type::Bond: activateBond(a, p); break;
+    case Profile::Type::Ethernet: activateEthernet(a, p); break;
+    }
+}
+
+void Model::activateInfiniband(Activation &a, const Profile &p)
+{
+    const std::string &dev = a.device;
+    if (p.isChild() && !host_.links.count(dev)) {
+        // The kernel creates the child down, with the mode asked and that
+        // mode's MTU: connected 65520, datagram the clamp ceiling.
+        Link c = host_.links.at(p.parent);
+        c.kind = Link::Kind::Child;
+        c.parent = p.parent;
+        c.pkey = unsigned(p.pkey) | 0x8000;
+        c.connected = p.connected;
+        c.mtu = p.connected ? kConnectedMtu : c.datagramCeiling;
+        c.up = false;
+        c.umcast = false;
+        c.master.clear();
+        c.addresses.clear();
+        c.mtuBeforeEnslave.reset();
+        host_.links[dev] = c;
+        a.createdLinks.insert(dev);
+        everCreated_.insert(dev);
+    }
+    touch(a, dev);
+    Link &l = host_.links.at(dev);
+    if (!p.master.empty()) {
+        // A port (N7, N9): its mode (the link cycles), then the bond, whose
+        // MTU it takes; set up again after a mode change while enslaved
+        // (issue 27 item 4); no addresses of its own.
+        if (!l.master.empty() && l.master != p.master)
+            release(dev);
+        bool cycled = l.connected != p.connected;
+        if (cycled)
+            setMode(dev, p.connected);
+        if (l.master != p.master) {
+            enslave(dev, p.master);
+        } else if (cycled) {
+            setMtu(dev, host_.links.at(p.master).mtu.value_or(0));
+            setUp(dev, true);
+        }
+        if (p.umcast)
+            l.umcast = *p.umcast;
+        l.addresses.clear();
+        return;
+    }
+    if (!l.master.empty())
+        release(dev);
+    if (l.connected != p.connected)
+        setMode(dev, p.connected);
+    if (p.mtu)
+        setMtu(dev, p.mtu);
+    if (p.umcast)
+        l.umcast = *p.umcast;
+    l.addresses = {p.ipv4.begin(), p.ipv4.end()};
+    l.addresses.insert(p.ipv6.begin(), p.ipv6.end());
+    setUp(dev, true);
+}
+
+void Model::activateBond(Activation &a, const Profile &p)
+{
+    const std::string &dev = a.device;
+    if (!host_.links.count(dev)) {
+        Link b;
+        b.kind = Link::Kind::Bond;
+        b.mtu = 1500; // ether_setup()
+        host_.links[dev] = b;
+        host_.bondModes[dev] = p.bondMode;
+        a.createdLinks.insert(dev);
+        everCreated_.insert(dev);
+    }
+    touch(a, dev);
+    if (p.mtu)
+        setMtu(dev, p.mtu);
+    Link &l = host_.links.at(dev);
+    l.addresses = {p.ipv4.begin(), p.ipv4.end()};
+    l.addresses.insert(p.ipv6.begin(), p.ipv6.end());
+    setUp(dev, true);
+}
+
+void Model::activateEthernet(Activation &a, const Profile &p)
+{
+    const std::string &dev = a.device;
+    touch(a, dev);
+    Link &l = host_.links.at(dev);
+    if (!l.master.empty() && l.master != p.master)
+        release(dev); // a RoCE LAG port on its own: the LAG splits
+    if (!p.master.empty()) {
+        if (l.master != p.master)
+            enslave(dev, p.master);
+        l.addresses.clear();
+        return;
+    }
+    if (p.mtu)
+        setMtu(dev, p.mtu);
+    l.addresses = {p.ipv4.begin(), p.ipv4.end()};
+    l.addresses.insert(p.ipv6.begin(), p.ipv6.end());
+    setUp(dev, true);
+    activateRdma(a, p);
+}
+
+// ibnm's [user] keys (ibnm-keyfile(5)), what NetworkManager does not do: the
+// soft link it creates, the RoCE defaults and traffic class it sets.
+void Model::activateRdma(Activation &a, const Profile &p)
+{
+    if (!p.linkType.empty() && !host_.softLinks.count(p.linkName)) {
+        host_.softLinks[p.linkName] = {p.linkType, a.device};
+        a.createdSoftLinks.insert(p.linkName);
+        everCreated_.insert(p.linkName);
+    }
+    std::string dev = p.linkType.empty() ? host_.rdmaDeviceOf(a.device) : p.linkName;
+    unsigned port = p.linkType.empty() ? host_.links.at(a.device).rdmaPort : 1;
+    std::string key = dev + "/" + std::to_string(port);
+    bool created = a.createdSoftLinks.count(dev) > 0;
+    if (!p.roceMode.empty() || p.roceTos >= 0) {
+        RoceDefaults &r = host_.roce[key];
+        if (!created && !a.roceBefore.count(key))
+            a.roceBefore[key] = r;
+        if (!r.present) {
+            // mkdir in configfs: the kernel's defaults for what the profile
+            // does not set (not predicted).
+            r.present = true;
+            r.mode.reset();
+            r.tos.reset();
+        }
+        if (!p.roceMode.empty())
+            r.mode = p.roceMode;
+        if (p.roceTos >= 0)
+            r.tos = unsigned(p.roceTos);
+    }
+    if (p.trafficClass >= 0 || p.ttl >= 0) {
+        TrafficClass &t = host_.tc[key];
+        if (!a.tcBefore.count(key))
+            a.tcBefore[key] = t;
+        if (p.trafficClass >= 0)
+            t.tclass = unsigned(p.trafficClass);
+        if (p.ttl >= 0)
+            t.ttl = unsigned(p.ttl);
+    }
+}
+
+// N3, N8, N10.
+void Model::deactivate(const std::string &id)
+{
+    Activation a = active_.at(id);
+    if (a.applied.type == Profile::Type::Bond) {
+        std::vector<std::string> ports;
+        for (const auto &[other, pa] : active_)
+            if (pa.applied.master == a.applied.ifname)
+                ports.push_back(other);
+        for (const auto &p : ports)
+            deactivate(p);
+    }
+    restore(a);
+    active_.erase(id);
+}
+
+// What `down` must leave: everything the activation created gone, everything
+// it changed back at the value before (N10), with the kernel's side effects
+// on what it does not own (a parent's cycle takes its children down).
+void Model::restore(const Activation &a)
+{
+    for (const auto &name : a.createdSoftLinks) {
+        host_.softLinks.erase(name);
+        host_.roce.erase(name + "/1");
+    }
+    for (const auto &[key, r] : a.roceBefore)
+        host_.roce[key] = r;
+    for (const auto &[key, t] : a.tcBefore)
+        host_.tc[key] = t;
+    for (const auto &name : a.createdLinks)
+        if (host_.links.count(name))
+            deleteLink(name);
+    for (const auto &[name, before] : a.linksBefore) {
+        if (!host_.links.count(name))
+            continue;
+        Link &l = host_.links.at(name);
+        if (l.master != before.master) {
+            if (!l.master.empty())
+                release(name);
+            if (!before.master.empty())
+                enslave(name, before.master);
+        }
+        if (l.connected != before.connected)
+            setMode(name, before.connected);
+        if (before.master.empty() && before.mtu && l.mtu != before.mtu)
+            setMtu(name, *before.mtu);
+        l.umcast = before.umcast;
+        if (l.up != before.up)
+            setUp(name, before.up);
+        l.addresses = before.addresses;
+    }
+}
+
+// --- the kernel (FACTS.md) --------------------------------------------------------------
+
+// The values before the activation first changed `name` (not for what it
+// created: that goes as a whole).
+void Model::touch(Activation &a, const std::string &name)
+{
+    if (!a.createdLinks.count(name) && !a.linksBefore.count(name))
+        a.linksBefore[name] = host_.links.at(name);
+}
+
+// dev_close(): the link down, its IPv6 addresses flushed
+// (keep_addr_on_down 0); an IPoIB parent takes its P_Key children down with
+// it (ipoib_stop(): "Bring down any child interfaces too").
+void Model::setUp(const std::string &name, bool up)
+{
+    Link &l = host_.links.at(name);
+    if (up) {
+        l.up = true;
+        return;
+    }
+    l.up = false;
+    for (auto it = l.addresses.begin(); it != l.addresses.end();)
+        it = isIpv6(*it) ? l.addresses.erase(it) : std::next(it);
+    for (auto &[child, c] : host_.links)
+        if (c.kind == Link::Kind::Child && c.parent == name && c.up)
+            setUp(child, false);
+}
+
+// ipoib_set_mode() needs the link down; connected sets the MTU to 65520,
+// datagram to min(broadcast group, current).
+void Model::setMode(const std::string &name, bool connected)
+{
+    Link &l = host_.links.at(name);
+    bool wasUp = l.up;
+    if (wasUp)
+        setUp(name, false);
+    l.connected = connected;
+    if (connected)
+        l.mtu = kConnectedMtu;
+    else if (l.mtu)
+        l.mtu = std::min(*l.mtu, l.datagramCeiling);
+    if (wasUp)
+        setUp(name, true);
+}
+
+// dev_set_mtu(): a datagram IPoIB link clamps to the broadcast group's MTU
+// (the asked value kept as admin_mtu); a bond passes its MTU to every port.
+void Model::setMtu(const std::string &name, unsigned mtu)
+{
+    Link &l = host_.links.at(name);
+    if (mtu == 0) {
+        l.mtu.reset();
+        return;
+    }
+    l.mtu = l.ipoib && !l.connected ? std::min(mtu, l.datagramCeiling) : mtu;
+    if (l.kind == Link::Kind::Bond)
+        for (auto &[port, pl] : host_.links)
+            if (pl.master == name)
+                setMtu(port, mtu);
+}
+
+// bond_enslave(): the port takes the bond's MTU and is opened.
+void Model::enslave(const std::string &port, const std::string &bond)
+{
+    Link &l = host_.links.at(port);
+    l.mtuBeforeEnslave = l.mtu;
+    l.master = bond;
+    setMtu(port, host_.links.at(bond).mtu.value_or(0));
+    setUp(port, true);
+}
+
+// __bond_release_one(): the port closed, with the MTU it had before.
+void Model::release(const std::string &port)
+{
+    Link &l = host_.links.at(port);
+    l.master.clear();
+    setUp(port, false);
+    if (l.mtuBeforeEnslave)
+        l.mtu = l.mtuBeforeEnslave;
+    l.mtuBeforeEnslave.reset();
+}
+
+// A bond's deletion releases its ports; soft links over a link go with it.
+void Model::deleteLink(const std::string &name)
+{
+    for (auto &[port, l] : host_.links)
+        if (l.master == name)
+            release(port);
+    host_.bondModes.erase(name);
+    for (auto it = host_.softLinks.begin(); it != host_.softLinks.end();)
+        it = it->second.netdev == name ? host_.softLinks.erase(it) : std::next(it);
+    host_.links.erase(name);
+}
+
+} // namespace ibnm::test::nm
