@@ -43,6 +43,12 @@
 
 #include <gtest/gtest.h>
 
+#include <glib/gstdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -590,12 +596,173 @@ int exitOf(Status s)
     }
 }
 
+// A keyfile store and a simulated host's state directory for one sequence,
+// on tmpfs where there is one: the commands make their files durable (fsync),
+// which on a disk costs more than the rest of the command.
+class Workspace {
+public:
+    Workspace()
+    {
+        std::string base = g_access("/dev/shm", W_OK) == 0 ? "/dev/shm" : g_get_tmp_dir();
+        std::string tmpl = base + "/ibnm-sequence-XXXXXX";
+        if (g_mkdtemp(tmpl.data()) == nullptr) {
+            ADD_FAILURE() << "g_mkdtemp " << tmpl << ": " << g_strerror(errno);
+            return;
+        }
+        path_ = tmpl;
+        g_mkdir_with_parents(keyfileDir().c_str(), 0755);
+    }
+    ~Workspace() { removeTree(path_); }
+    Workspace(const Workspace &) = delete;
+    Workspace &operator=(const Workspace &) = delete;
+    std::string keyfileDir() const { return path_ + "/keyfiles"; }
+    std::string stateDir() const { return path_ + "/state"; }
+    std::set<std::string> keyfiles() const
+    {
+        std::set<std::string> names;
+        if (GDir *d = g_dir_open(keyfileDir().c_str(), 0, nullptr)) {
+            while (const char *n = g_dir_read_name(d))
+                names.insert(n);
+            g_dir_close(d);
+        }
+        return names;
+    }
+    // The files of `dir` (names and contents) but those named in `skip`.
+    static std::string files(const std::string &dir, const std::set<std::string> &skip = {})
+    {
+        std::set<std::string> names;
+        if (GDir *d = g_dir_open(dir.c_str(), 0, nullptr)) {
+            while (const char *n = g_dir_read_name(d))
+                if (!skip.count(n))
+                    names.insert(n);
+            g_dir_close(d);
+        }
+        std::string s;
+        for (const auto &n : names) {
+            char *c = nullptr;
+            g_file_get_contents((dir + "/" + n).c_str(), &c, nullptr, nullptr);
+            s += n + ":\n" + (c ? c : "(not a file)") + "\n";
+            g_free(c);
+        }
+        return s;
+    }
+
+private:
+    static void removeTree(const std::string &p)
+    {
+        if (p.empty())
+            return;
+        if (g_file_test(p.c_str(), G_FILE_TEST_IS_DIR) && !g_file_test(p.c_str(), G_FILE_TEST_IS_SYMLINK)) {
+            if (GDir *d = g_dir_open(p.c_str(), 0, nullptr)) {
+                while (const char *n = g_dir_read_name(d))
+                    removeTree(p + "/" + n);
+                g_dir_close(d);
+            }
+            g_rmdir(p.c_str());
+        } else {
+            g_unlink(p.c_str());
+        }
+    }
+    std::string path_;
+};
+
+// Runs ibnm commands: in forks of tests/sequences/cli-zygote, which loaded
+// the full CLI module (what cli/ibnm runs for every command on a simulated
+// host) once, about ten times faster than starting cli/ibnm each time; with
+// IBNM_SEQUENCES_SPAWN=1, or when the zygote cannot start, cli/ibnm itself.
+class Zygote {
+public:
+    static Zygote &get()
+    {
+        static Zygote z;
+        return z;
+    }
+    bool ok() const { return pid_ > 0; }
+    // `ibnm ARGS` with `env` added to a C locale, `input` on stdin.
+    Result run(const std::vector<std::string> &args, const std::map<std::string, std::string> &env,
+               const std::string &input)
+    {
+        Result r;
+        io_.write("in", input);
+        std::vector<std::string> fields = {io_ / "in", io_ / "out", io_ / "err"};
+        std::map<std::string, std::string> all = env;
+        all["LC_ALL"] = "C";
+        fields.push_back(std::to_string(all.size()));
+        for (const auto &[k, v] : all)
+            fields.push_back(k + "=" + v);
+        fields.push_back("ibnm");
+        fields.insert(fields.end(), args.begin(), args.end());
+        std::string req = std::to_string(fields.size()) + "\n";
+        for (const auto &f : fields)
+            req += std::to_string(f.size()) + "\n" + f;
+        if (std::fwrite(req.data(), 1, req.size(), to_) != req.size() || std::fflush(to_) != 0 ||
+            std::fscanf(from_, "%d", &r.status) != 1) {
+            ADD_FAILURE() << "cli-zygote stopped";
+            return r;
+        }
+        char *out = nullptr, *err = nullptr;
+        g_file_get_contents((io_ / "out").c_str(), &out, nullptr, nullptr);
+        g_file_get_contents((io_ / "err").c_str(), &err, nullptr, nullptr);
+        r.out = out ? out : "";
+        r.err = err ? err : "";
+        g_free(out);
+        g_free(err);
+        return r;
+    }
+
+private:
+    Zygote()
+    {
+        const char *spawnOnly = g_getenv("IBNM_SEQUENCES_SPAWN");
+        if (spawnOnly && std::string(spawnOnly) == "1")
+            return;
+        std::string top = IBNM_TOP_BUILDDIR;
+        std::vector<std::string> argv = {top + "/tests/sequences/cli-zygote", top + "/cli/.libs/ibnm-cli.so",
+                                         top + "/libcore/.libs/libibnm-simulator.so.0", "libjson-glib-1.0.so.0"};
+        std::vector<char *> a;
+        for (auto &x : argv)
+            a.push_back(x.data());
+        a.push_back(nullptr);
+        char **envp = g_get_environ();
+        for (const char *drop : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL", "LANGUAGE",
+                                 "NO_COLOR"})
+            envp = g_environ_unsetenv(envp, drop);
+        int in = -1, out = -1;
+        GError *error = nullptr;
+        if (!g_spawn_async_with_pipes(nullptr, a.data(), envp, G_SPAWN_DO_NOT_REAP_CHILD, nullptr, nullptr, &pid_,
+                                      &in, &out, nullptr, &error)) {
+            std::fprintf(stderr, "cli-zygote: %s; running cli/ibnm instead\n", error->message);
+            g_error_free(error);
+            pid_ = 0;
+        } else {
+            to_ = fdopen(in, "w");
+            from_ = fdopen(out, "r");
+        }
+        g_strfreev(envp);
+    }
+    ~Zygote()
+    {
+        if (to_)
+            std::fclose(to_); // end of requests: it exits
+        if (from_)
+            std::fclose(from_);
+        if (pid_ > 0) {
+            int status = 0;
+            waitpid(pid_, &status, 0);
+            g_spawn_close_pid(pid_);
+        }
+    }
+    GPid pid_ = 0;
+    FILE *to_ = nullptr, *from_ = nullptr;
+    TempDir io_;
+};
+
 // Drives ibnm on one simulated host (a fresh keyfile store and state) and
 // checks each step against the model.
 class Runner {
 public:
     Runner(const std::string &hostName, const model::Host &described, const nm::Host &initial)
-        : cli_(hostName), hostName_(hostName), described_(described), model_(initial)
+        : hostName_(hostName), described_(described), model_(initial)
     {
     }
 
@@ -612,14 +779,15 @@ public:
     }
 
     struct Stats {
-        unsigned steps = 0, faults = 0, refused = 0, rolledBack = 0, notActive = 0, secondUps = 0;
+        unsigned steps = 0, faults = 0, refused = 0, rolledBack = 0, notActive = 0, secondUps = 0, commands = 0;
+        double commandSeconds = 0;
     } stats;
 
 private:
     // --- reading the host and the store ---
     std::unique_ptr<platform::FakePlatform> platform() const
     {
-        auto p = platform::FakePlatform::open(hostFile(hostName_), cli_.stateDir());
+        auto p = platform::FakePlatform::open(hostFile(hostName_), ws_.stateDir());
         EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().toString());
         return p.ok() ? std::move(p).value() : nullptr;
     }
@@ -638,22 +806,10 @@ private:
     {
         auto p = platform();
         std::string s = p ? snapshot(*p, true) : "";
-        s += "\n--- store\n" + cli_.snapshot() + "\n--- run state\n";
-        if (GDir *d = g_dir_open(cli_.stateDir().c_str(), 0, nullptr)) {
-            std::set<std::string> names;
-            while (const char *n = g_dir_read_name(d))
-                names.insert(n);
-            g_dir_close(d);
-            for (const auto &n : names) {
-                if (n == "state" || n == "journal" || n == "lock" || n == "activations.lock" ||
-                    n == "apply-noop-record" || n.rfind(".", 0) == 0)
-                    continue;
-                char *c = nullptr;
-                g_file_get_contents((cli_.stateDir() + "/" + n).c_str(), &c, nullptr, nullptr);
-                s += n + ":" + (c ? c : "(not a file)") + "\n";
-                g_free(c);
-            }
-        }
+        s += "\n--- store\n" + Workspace::files(ws_.keyfileDir());
+        // The run state beside the simulation's own files.
+        s += "\n--- run state\n" + Workspace::files(ws_.stateDir(), {"state", "journal", "lock", "activations.lock",
+                                                                      "apply-noop-record", "root"});
         return s;
     }
     uint64_t operations() const
@@ -667,7 +823,22 @@ private:
         std::map<std::string, std::string> env;
         if (!fault.empty())
             env["IBNM_FAKE_FAIL"] = fault;
-        return cli_.run(args, input, env);
+        Zygote &z = Zygote::get();
+        stats.commands++;
+        auto t0 = std::chrono::steady_clock::now();
+        struct Tally {
+            std::chrono::steady_clock::time_point t0;
+            double &sum;
+            ~Tally() { sum += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+        } tally{t0, stats.commandSeconds};
+        std::vector<std::string> all = {"--keyfile-dir", ws_.keyfileDir(), "--simulate", hostFile(hostName_)};
+        all.insert(all.end(), args.begin(), args.end());
+        env["IBNM_SIMULATE_STATE"] = ws_.stateDir();
+        if (!z.ok()) {
+            all.insert(all.begin(), cliPath());
+            return spawn(all, env, input);
+        }
+        return z.run(all, env, input);
     }
 
     static std::string output(const Result &r) { return "exit " + std::to_string(r.status) + "\n" + r.out + r.err; }
@@ -707,8 +878,7 @@ private:
         std::set<std::string> want, have;
         for (const auto &[id, p] : model_.profiles())
             want.insert(id + ".nmconnection");
-        for (const auto &f : cli_.keyfiles())
-            have.insert(f);
+        have = ws_.keyfiles();
         if (want != have)
             return fail(hostRule, "the store holds {" + joined(have) + "}, the model {" + joined(want) + "}");
         // K7: the active profiles and their devices.
@@ -1029,7 +1199,7 @@ private:
         return checkState("K5");
     }
 
-    Cli cli_;
+    Workspace ws_;
     std::string hostName_;
     model::Host described_;
     nm::Model model_;
@@ -1115,6 +1285,8 @@ std::vector<Step> shrink(const std::string &hostName, const HostSetup &h, std::v
 
 struct Totals {
     unsigned sequences = 0, steps = 0, faults = 0, rolledBack = 0, refused = 0, notActive = 0, secondUps = 0;
+    unsigned commands = 0;
+    double commandSeconds = 0;
     std::map<std::string, unsigned> brokenCount;
     std::map<std::string, std::string> example;
 };
@@ -1154,6 +1326,8 @@ TEST_P(Sequences, FollowNetworkManagersActivationRules)
         t.refused += runner.stats.refused;
         t.notActive += runner.stats.notActive;
         t.secondUps += runner.stats.secondUps;
+        t.commands += runner.stats.commands;
+        t.commandSeconds += runner.stats.commandSeconds;
         if (!b)
             continue;
         broken[b->rule]++;
@@ -1194,8 +1368,9 @@ public:
         if (t.sequences == 0)
             return; // filtered out
         std::printf("sequences: %u, steps: %u, faults injected: %u (rolled back: %u), refused: %u, down of an "
-                    "inactive profile: %u, second ups: %u\n",
-                    t.sequences, t.steps, t.faults, t.rolledBack, t.refused, t.notActive, t.secondUps);
+                    "inactive profile: %u, second ups: %u; %u ibnm commands (%.1f s)\n",
+                    t.sequences, t.steps, t.faults, t.rolledBack, t.refused, t.notActive, t.secondUps, t.commands,
+                    t.commandSeconds);
         for (const auto &[rule, count] : t.brokenCount)
             std::printf("BROKEN %s (%s): %u sequences; the first, shrunk:\n%s\n\n", rule.c_str(), kRules.at(rule),
                         count, t.example.at(rule).c_str());
