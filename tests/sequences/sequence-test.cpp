@@ -561,11 +561,15 @@ private:
             Profile p;
             if (!o_.names.ipoib.empty() && chance(2)) {
                 child(p);
-                p.ifname = nm::childName(p.parent, p.pkey, o_.host.ofedNaming);
+                // The name is the interface's (NetworkManager allows only
+                // `<parent>.%04x` of the raw P_Key, the kernel's name here).
+                std::string name = nm::childName(p.parent, p.pkey, o_.host.ofedNaming);
+                p.ifname = name == nm::childName(p.parent, p.pkey, false) ? name : "";
             } else if (!o_.names.ethernet.empty()) {
                 ethernet(p);
             }
-            if (!p.ifname.empty() && !named.count(p.ifname)) {
+            // A new profile (the name of no stored one's interface).
+            if (!p.ifname.empty() && !named.count(p.ifname) && !m.documentProfile(p)) {
                 p.id = p.ifname;
                 doc.push_back({p, "up"});
             }
@@ -627,7 +631,8 @@ public:
         }
         return names;
     }
-    // The files of `dir` (names and contents) but those named in `skip`.
+    // The files of `dir` (names and contents) but those named in `skip`; an
+    // empty file is no file.
     static std::string files(const std::string &dir, const std::set<std::string> &skip = {})
     {
         std::set<std::string> names;
@@ -641,7 +646,8 @@ public:
         for (const auto &n : names) {
             char *c = nullptr;
             g_file_get_contents((dir + "/" + n).c_str(), &c, nullptr, nullptr);
-            s += n + ":\n" + (c ? c : "(not a file)") + "\n";
+            if (!c || *c)
+                s += n + ":\n" + (c ? c : "(not a file)") + "\n";
             g_free(c);
         }
         return s;
@@ -1159,8 +1165,12 @@ private:
                               (want.why.empty() ? "" : " (" + want.why + ")") + "\ndry run: " + output(dry) +
                               "\napply: " + output(r);
         bool refused = want.status != Status::Ok;
+        std::string agreeRule = "K1";
+        for (const auto &e : s.doc)
+            if (e.profile.mtu && e.profile.mtu < 68 && e.profile.type != Type::Infiniband)
+                agreeRule = "F3";
         if ((dry.status != 0) != refused)
-            return fail("K1", verdict);
+            return fail(agreeRule, verdict);
         if (!fault.empty()) {
             stats.faults++;
             model_ = before;
@@ -1174,7 +1184,7 @@ private:
             return checkState("K2");
         }
         if ((r.status != 0) != refused)
-            return fail("K6", verdict);
+            return fail(agreeRule == "F3" ? agreeRule : "K6", verdict);
         if (refused) {
             stats.refused++;
             return unchanged("K2", snap, r);
