@@ -377,6 +377,24 @@ Outcome Model::apply(const std::vector<DocEntry> &doc)
     return {};
 }
 
+void Model::resync(const Host &h)
+{
+    std::set<std::string> mine = owned();
+    for (auto it = everCreated_.begin(); it != everCreated_.end();)
+        it = !mine.count(*it) && (h.links.count(*it) || h.softLinks.count(*it)) ? everCreated_.erase(it) : std::next(it);
+    host_ = h;
+}
+
+void Model::setProfile(const std::string &id, const std::optional<Profile> &p)
+{
+    if (p) {
+        profiles_[id] = *p;
+    } else {
+        profiles_.erase(id);
+        active_.erase(id);
+    }
+}
+
 std::set<std::string> Model::owned() const
 {
     std::set<std::string> out;

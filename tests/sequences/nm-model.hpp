@@ -200,6 +200,11 @@ public:
     Outcome apply(const std::vector<DocEntry> &doc);
 
     const Host &host() const { return host_; }
+    // After a broken rule, the test goes on from what ibnm did: the host as
+    // read back (and what it holds counts as made by no one), a profile as
+    // stored or gone.
+    void resync(const Host &h);
+    void setProfile(const std::string &id, const std::optional<Profile> &p);
     const std::map<std::string, Profile> &profiles() const { return profiles_; }
     const Profile *profile(const std::string &id) const;
     const Activation *activation(const std::string &id) const;
