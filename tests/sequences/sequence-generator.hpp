@@ -150,12 +150,19 @@ public:
     {
         std::vector<Step> steps;
         unsigned n = 6 + pick(7);
-        for (unsigned i = 0; i < n; i++) {
-            Step s = next(model);
-            // The generator follows the model to know what exists and is
-            // active; the test runs the model again alongside the commands.
-            play(model, s);
-            steps.push_back(std::move(s));
+        while (steps.size() < n) {
+            // Now and then a scenario that reaches a rule random steps
+            // seldom do.
+            std::vector<Step> next1 = chance(6) ? scenario(model) : std::vector<Step>{};
+            if (next1.empty())
+                next1.push_back(next(model));
+            for (auto &s : next1) {
+                // The generator follows the model to know what exists and
+                // is active; the test runs the model again alongside the
+                // commands.
+                play(model, s);
+                steps.push_back(std::move(s));
+            }
         }
         return steps;
     }
@@ -199,11 +206,15 @@ private:
             s.profile = fresh(m);
         } else if (r < 42) {
             s.kind = Step::Kind::Modify;
-            s.ids = {one(all)};
+            s.ids = {!on.empty() && chance(2) ? one(on) : one(all)}; // an active one: N4, N5 next
             s.profile = changed(m.profiles().at(s.ids[0]));
         } else if (r < 62) {
             s.kind = Step::Kind::Up;
-            s.ids = {chance(3) || off.empty() ? one(all) : one(off)};
+            std::vector<std::string> stale; // active with other settings stored (N4)
+            for (const auto &id : on)
+                if (m.activation(id)->applied != m.profiles().at(id))
+                    stale.push_back(id);
+            s.ids = {!stale.empty() && chance(2) ? one(stale) : chance(3) || off.empty() ? one(all) : one(off)};
             if (chance(4) && all.size() > 1) { // up of several
                 for (unsigned k = 0; k < 2; k++) {
                     const std::string &x = one(all);
@@ -234,6 +245,92 @@ private:
             s.faultPick = pick(1000);
         }
         return s;
+    }
+
+    static Step add(const Profile &p)
+    {
+        Step s;
+        s.profile = p;
+        return s;
+    }
+    static Step command(Step::Kind kind, const std::string &id, const Profile &p = {})
+    {
+        Step s;
+        s.kind = kind;
+        s.ids = {id};
+        s.profile = p;
+        return s;
+    }
+
+    // Short scenarios for the rules random steps seldom reach: a parent's
+    // mode change under an active child (F1), a child's new P_Key (N4), a
+    // bond taken down under an active port (N8), a RoCE LAG port on its own
+    // (F2). Empty when the host has nothing for the one picked.
+    std::vector<Step> scenario(const nm::Model &m)
+    {
+        using K = Step::Kind;
+        std::vector<Step> out;
+        switch (pick(4)) {
+        case 0: { // F1: an IPoIB port with connected mode, a child and the port's own profile
+            std::vector<std::string> cm;
+            for (const auto &n : o_.names.ipoib)
+                if (link(n).connectedOk)
+                    cm.push_back(n);
+            if (cm.empty())
+                break;
+            Profile c, b;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.parent = one(cm);
+            c.pkey = 0x8003 + int(pick(3)), c.mtu = 0, c.ifname.clear();
+            b.id = "p" + std::to_string(++ids_);
+            b.type = Type::Infiniband, b.ifname = c.parent, b.connected = link(c.parent).connected;
+            addresses(b);
+            Profile toggled = b;
+            toggled.connected = !b.connected;
+            out = {add(c), command(K::Up, c.id), add(b), command(K::Up, b.id), command(K::Modify, b.id, toggled),
+                   command(K::Up, b.id), command(K::Up, c.id)};
+            break;
+        }
+        case 1: { // N4: a child's new P_Key while it is active
+            if (o_.names.ipoib.empty())
+                break;
+            Profile c;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.pkey = 0x8002, c.ifname.clear();
+            Profile moved = c;
+            moved.pkey = 0x8004;
+            out = {add(c), command(K::Up, c.id), command(K::Modify, c.id, moved), command(K::Up, c.id)};
+            break;
+        }
+        case 2: { // N8: a bond with an active port, taken down
+            Profile b, port;
+            b.id = "p" + std::to_string(++ids_);
+            port.id = "p" + std::to_string(++ids_);
+            bondOrPort(nm::Model(o_.host), b); // a new bond (no stored one to join)
+            if (b.type != Type::Bond || b.ifname == o_.lagBond)
+                break;
+            bool ib = !o_.names.ipoib.empty();
+            b.bondMode = ib ? "active-backup" : b.bondMode;
+            port.type = ib ? Type::Infiniband : Type::Ethernet;
+            port.ifname = ib ? one(o_.names.ipoib) : one(o_.names.ethernet);
+            port.master = b.ifname;
+            out = {add(b), add(port), command(K::Up, port.id), command(K::Down, b.id)};
+            break;
+        }
+        default: { // F2: a RoCE LAG port on its own, then down
+            if (o_.lagPorts.empty())
+                break;
+            Profile p;
+            p.id = "p" + std::to_string(++ids_);
+            p.type = Type::Ethernet;
+            p.ifname = one(o_.lagPorts);
+            addresses(p);
+            out = {add(p), command(K::Up, p.id), command(K::Down, p.id)};
+        }
+        }
+        return out;
     }
 
     // --- values -------------------------------------------------------------------------------

@@ -264,6 +264,7 @@ public:
     struct Stats {
         unsigned steps = 0, faults = 0, refused = 0, rolledBack = 0, notActive = 0, secondUps = 0, commands = 0;
         double commandSeconds = 0;
+        std::map<std::string, unsigned> exercised; // rule -> steps that checked it
     } stats;
 
 private:
@@ -345,6 +346,7 @@ private:
     }
 
     std::optional<Broken> fail(const std::string &rule, const std::string &detail) { return Broken{rule, detail}; }
+    void exercise(const std::string &rule) { stats.exercised[rule]++; }
 
     // --- after every step ---
     std::optional<Broken> checkState(const std::string &hostRule)
@@ -353,6 +355,9 @@ private:
         if (std::string d = nm::difference(model_.host(), now); !d.empty())
             return fail(hostRule, "host differs from the model: " + d);
         // K4: what an activation made is gone once no one owns it.
+        exercise("K7");
+        if (!model_.everCreated().empty())
+            exercise("K4");
         std::set<std::string> owned = model_.owned();
         for (const auto &name : model_.everCreated())
             if (!owned.count(name) && (now.links.count(name) || now.softLinks.count(name)))
@@ -444,6 +449,8 @@ private:
         Result r = run(args);
         lastExit_ = r.status;
         std::string mtuRule = s.profile.mtu && s.profile.mtu < 68 && s.profile.type != Type::Infiniband ? "F3" : "N13";
+        exercise("K8");
+        exercise(mtuRule);
         if (r.status != exitOf(want.status))
             return fail(want.status == Status::NotFound ? "N11" : mtuRule,
                         std::string("model: ") + nm::statusName(want.status) + (want.why.empty() ? "" : " (" + want.why + ")") +
@@ -456,27 +463,40 @@ private:
     }
 
     // The rule a host difference after `up` of `ids` breaks.
+    // The rule a host difference after `up` of `ids` breaks: the most
+    // specific situation among the profiles.
     std::string upRule(const std::vector<std::string> &ids, const nm::Model &before) const
     {
+        const auto &links = before.host().links;
+        std::set<std::string> found;
         for (const auto &id : ids) {
             const Profile *p = before.profile(id);
             const nm::Activation *a = before.activation(id);
-            if (p && a && a->applied != *p)
-                return "N4";
-            if (p && !p->master.empty())
-                return "N7";
-            if (p && p->ifname.size() && before.host().links.count(p->ifname) &&
-                !before.host().links.at(p->ifname).master.empty() && p->master.empty())
-                return "F2";
+            if (!p)
+                continue;
+            if (a && a->applied != *p)
+                found.insert("N4");
+            if (!p->master.empty())
+                found.insert("N7");
+            std::string dev = before.deviceOf(*p);
+            auto l = links.find(dev);
+            if (l == links.end())
+                continue;
+            // A RoCE LAG port on its own.
+            if (!l->second.master.empty() && p->master.empty())
+                found.insert("F2");
+            // A parent's mode change with children, or a child its parent
+            // took down.
+            bool children = false;
+            for (const auto &[name, c] : links)
+                children = children || (c.kind == nm::Link::Kind::Child && c.parent == dev);
+            if ((p->type == Type::Infiniband && !p->isChild() && children && l->second.connected != p->connected) ||
+                (l->second.kind == nm::Link::Kind::Child && !l->second.up && a))
+                found.insert("F1");
         }
-        for (const auto &[name, l] : before.host().links)
-            if (l.kind == nm::Link::Kind::Child && !l.up)
-                return "F1";
-        for (const auto &id : ids)
-            if (const Profile *p = before.profile(id); p && p->type == Type::Infiniband && !p->isChild())
-                for (const auto &[name, l] : before.host().links)
-                    if (l.kind == nm::Link::Kind::Child && l.parent == before.deviceOf(*p))
-                        return "F1";
+        for (const char *rule : {"F1", "F2", "N4", "N7"})
+            if (found.count(rule))
+                return rule;
         return "N9";
     }
 
@@ -507,17 +527,22 @@ private:
         std::string verdict = std::string("model: ") + nm::statusName(want.status) +
                               (want.why.empty() ? "" : " (" + want.why + ")") + "\ncheck: " + output(check) +
                               "\ndry run: " + output(dry) + "\nup: " + output(up);
-        if (want.status == Status::NotFound)
+        exercise("K3");
+        if (want.status == Status::NotFound) {
+            exercise("N11");
             return up.status == 10 && dry.status == 10 ? std::nullopt : fail("N11", verdict);
+        }
         bool refused = want.status == Status::Refused;
         std::string agreeRule = "K1";
         for (const auto &id : s.ids)
             if (const Profile *p = before.profile(id); p && p->mtu && p->mtu < 68 && p->type != Type::Infiniband)
                 agreeRule = "F3";
+        exercise(agreeRule);
         if ((check.status != 0) != refused || (dry.status != 0) != refused)
             return fail(agreeRule, verdict);
         if (!fault.empty()) {
             stats.faults++;
+            exercise("K2");
             model_ = before; // a failure changes nothing
             if (up.status == 0)
                 return fail("K2", "an injected fault (" + fault + ") and up succeeded\n" + output(up));
@@ -532,16 +557,20 @@ private:
             return fail(agreeRule, verdict);
         if (refused) {
             stats.refused++;
+            exercise("K2");
             if (operations() != ops)
                 return fail("K2", "a refused up performed operations\n" + output(up));
             return unchanged("K2", snap, up);
         }
-        if (auto b = checkState(upRule(s.ids, before)))
+        std::string rule = upRule(s.ids, before);
+        exercise(rule);
+        if (auto b = checkState(rule))
             return b;
         // N12: again, nothing to do.
         uint64_t afterUp = operations();
         Result again = run(args);
         stats.secondUps++;
+        exercise("N12");
         if (again.status != 0 || operations() != afterUp)
             return fail("N12", "the second up performed " + std::to_string(operations() - afterUp) +
                                    " operations\n" + output(again));
@@ -569,10 +598,14 @@ private:
         std::string verdict = std::string("model: ") + nm::statusName(want.status) +
                               (want.why.empty() ? "" : " (" + want.why + ")") + "\ndry run: " + output(dry) +
                               "\ndown: " + output(down);
-        if (want.status == Status::NotFound)
+        exercise("K3");
+        if (want.status == Status::NotFound) {
+            exercise("N11");
             return down.status == 10 ? std::nullopt : fail("N11", verdict);
+        }
         if (want.status == Status::NotActive) {
             stats.notActive++;
+            exercise("N1");
             if (down.status != 10 || dry.status != 10)
                 return fail("N1", verdict);
             if (operations() != ops)
@@ -587,10 +620,12 @@ private:
             else if (a && a->applied.type == Type::Bond && rule == "N10")
                 rule = "N8";
         }
+        exercise(rule);
         if (dry.status != 0)
             return fail("K1", "down --dry-run refused what the model takes down\n" + verdict);
         if (!fault.empty()) {
             stats.faults++;
+            exercise("K2");
             model_ = before;
             if (down.status == 0)
                 return fail("K2", "an injected fault (" + fault + ") and down succeeded\n" + output(down));
@@ -618,8 +653,11 @@ private:
         Result r = run({"connection", "delete", s.ids[0]});
         lastExit_ = r.status;
         std::string rule = wasActive ? (changed ? "N5" : "N3") : "N2";
-        if (want.status == Status::NotFound)
+        if (want.status == Status::NotFound) {
+            exercise("N11");
             return r.status == 10 ? std::nullopt : fail("N11", output(r));
+        }
+        exercise(rule);
         if (r.status != 0)
             return fail(rule, "model: deleted\nibnm: " + output(r));
         if (!wasActive && operations() != ops)
@@ -651,10 +689,14 @@ private:
         for (const auto &e : s.doc)
             if (e.profile.mtu && e.profile.mtu < 68 && e.profile.type != Type::Infiniband)
                 agreeRule = "F3";
+        exercise("K3");
+        exercise("K6");
+        exercise(agreeRule);
         if ((dry.status != 0) != refused)
             return fail(agreeRule, verdict);
         if (!fault.empty()) {
             stats.faults++;
+            exercise("K2");
             model_ = before;
             if (r.status == 0)
                 return fail("K2", "an injected fault (" + fault + ") and apply succeeded\n" + output(r));
@@ -669,6 +711,7 @@ private:
             return fail(agreeRule == "F3" ? agreeRule : "K6", verdict);
         if (refused) {
             stats.refused++;
+            exercise("K2");
             return unchanged("K2", snap, r);
         }
         return checkState("K6");
@@ -676,6 +719,7 @@ private:
 
     std::optional<Broken> showStateStep()
     {
+        exercise("K5");
         Result shown = run({"show-state"});
         if (shown.status != 0)
             return fail("K5", "show-state: " + output(shown));

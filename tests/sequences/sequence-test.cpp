@@ -165,6 +165,7 @@ struct Totals {
     unsigned sequences = 0, steps = 0, faults = 0, rolledBack = 0, refused = 0, notActive = 0, secondUps = 0;
     unsigned commands = 0;
     double commandSeconds = 0;
+    std::map<std::string, unsigned> exercised;
     std::map<std::string, unsigned> brokenCount;
     std::map<std::string, std::string> example;
 };
@@ -206,6 +207,8 @@ TEST_P(Sequences, FollowNetworkManagersActivationRules)
         t.secondUps += runner.stats.secondUps;
         t.commands += runner.stats.commands;
         t.commandSeconds += runner.stats.commandSeconds;
+        for (const auto &[rule, count] : runner.stats.exercised)
+            t.exercised[rule] += count;
         bool reported = false;
         for (const Broken &b : all) {
             broken[b.rule]++;
@@ -257,8 +260,16 @@ public:
         for (const auto &[rule, count] : t.brokenCount)
             std::printf("BROKEN %s (%s): %u times; the first, shrunk:\n%s\n\n", rule.c_str(), kRules.at(rule),
                         count, t.example.at(rule).c_str());
+        std::printf("steps that checked each rule:");
+        for (const auto &[rule, text] : kRules)
+            std::printf(" %s %u", rule.c_str(), t.exercised.count(rule) ? t.exercised.at(rule) : 0);
+        std::printf("\n");
         if (t.sequences < 5 * sequencesPerHost())
             return; // not every host ran: a rule may hold only on the others
+        // The generator reaches every rule (a rule no step checks proves
+        // nothing).
+        for (const auto &[rule, text] : kRules)
+            EXPECT_TRUE(t.exercised.count(rule)) << "no step checked rule " << rule << " (" << text << ")";
         for (const auto &[rule, why] : kExpectedBroken)
             EXPECT_TRUE(t.brokenCount.count(rule))
                 << "rule " << rule << " (" << kRules.at(rule) << ") is listed as still broken (" << why
