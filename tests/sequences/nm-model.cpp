@@ -67,6 +67,7 @@ namespace {
 
 constexpr unsigned kConnectedMtu = 65520; // IPOIB_CM_MTU
 constexpr unsigned kMinMtu = 68;          // ETH_MIN_MTU
+constexpr unsigned kMinIpoibMtu = 72;     // ETH_MIN_MTU + the 4-byte IPoIB header
 
 bool isIpv6(const std::string &a)
 {
@@ -211,7 +212,11 @@ std::map<std::string, std::string> Model::errorsOf(const std::map<std::string, P
         }
         // Bonding: IPoIB ports only in active-backup (EOPNOTSUPP); a port
         // takes the bond's MTU, which a datagram port refuses above its
-        // maximum (FACTS.md).
+        // maximum, any port below its minimum (FACTS.md: 68, IPoIB 72).
+        if (bond->mtu && bond->mtu < (p.type == Profile::Type::Infiniband ? kMinIpoibMtu : kMinMtu)) {
+            flag(id, "bond MTU below the port's minimum");
+            flag(bond->id, "MTU below the minimum of port " + id);
+        }
         if (p.type == Profile::Type::Infiniband) {
             if (bond->bondMode != "active-backup") {
                 flag(id, "IPoIB port of a " + bond->bondMode + " bond");
