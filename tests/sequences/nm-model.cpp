@@ -189,10 +189,13 @@ std::map<std::string, std::string> Model::errorsOf(const std::map<std::string, P
         if (auto e = errorAlone(p))
             flag(id, *e);
         // Two profiles for one interface, or one soft link: ibnm cannot
-        // bring both up (docs/differences-from-nmcli.md).
+        // bring both up (docs/differences-from-nmcli.md). A child is the
+        // parent's and its P_Key with the full-membership bit: the kernel
+        // refuses 0x0002 beside 0x8002 (ENOTUNIQ).
         std::string dev = deviceOf(p);
+        std::string key = p.isChild() ? p.parent + "/" + std::to_string(p.pkey | 0x8000) : dev;
         if (!dev.empty()) {
-            if (auto [it, fresh] = byDevice.emplace(dev, id); !fresh) {
+            if (auto [it, fresh] = byDevice.emplace(key, id); !fresh) {
                 flag(id, "another profile for " + dev + ": " + it->second);
                 flag(it->second, "another profile for " + dev + ": " + id);
             }
