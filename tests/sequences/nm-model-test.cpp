@@ -144,11 +144,12 @@ TEST(NmModel, APortBringsItsBondUpLosesItsAddressesAndTheBondsDownTakesItDown)
     EXPECT_EQ(difference(smallHost(), m.host()), "");
 }
 
-TEST(NmModel, AParentsModeChangeTakesItsChildrenDownAndTheirUpBringsThemBack)
+TEST(NmModel, AParentsModeChangeLeavesItsChildrenAsTheyWere)
 {
     Model m(smallHost());
     ASSERT_EQ(m.add(child("c", 0x8002)).status, Status::Ok);
     ASSERT_EQ(m.up({"c"}).status, Status::Ok);
+    Link before = m.host().links.at("ib0.8002");
     Profile base;
     base.id = "b";
     base.ifname = "ib0";
@@ -157,8 +158,22 @@ TEST(NmModel, AParentsModeChangeTakesItsChildrenDownAndTheirUpBringsThemBack)
     ASSERT_EQ(m.up({"b"}).status, Status::Ok);
     EXPECT_EQ(m.host().links.at("ib0").mtu, 65520u);
     const Link &c = m.host().links.at("ib0.8002");
-    EXPECT_FALSE(c.up);
-    EXPECT_EQ(c.addresses, std::set<std::string>{"198.51.100.1/24"}); // IPv6 flushed
+    EXPECT_TRUE(c.up);
+    EXPECT_EQ(c.addresses, before.addresses);
+    ASSERT_EQ(m.down({"b"}).status, Status::Ok); // datagram again: the same
+    EXPECT_TRUE(m.host().links.at("ib0.8002").up);
+    EXPECT_EQ(m.host().links.at("ib0.8002").addresses, before.addresses);
+}
+
+TEST(NmModel, AParentDownByHandTakesItsChildrenAndTheirUpBringsThemBack)
+{
+    Model m(smallHost());
+    ASSERT_EQ(m.add(child("c", 0x8002)).status, Status::Ok);
+    ASSERT_EQ(m.up({"c"}).status, Status::Ok);
+    m.linkDownByHand("ib0");
+    EXPECT_FALSE(m.host().links.at("ib0.8002").up);
+    EXPECT_EQ(m.host().links.at("ib0.8002").addresses, std::set<std::string>{"198.51.100.1/24"}); // IPv6 flushed
+    EXPECT_TRUE(m.active("c"));
     ASSERT_EQ(m.up({"c"}).status, Status::Ok);
     EXPECT_TRUE(m.host().links.at("ib0.8002").up);
     EXPECT_EQ(m.host().links.at("ib0.8002").addresses.size(), 2u);

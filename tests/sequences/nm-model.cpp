@@ -275,12 +275,12 @@ Outcome Model::remove(const std::string &id)
 
 // One transaction (N12): refused as a whole when check has an error for
 // one of them or for a bond a port brings up (N7).
-Outcome Model::up(const std::vector<std::string> &ids)
+Outcome Model::up(const std::vector<std::string> &ids, bool force)
 {
     for (const auto &id : ids)
         if (!profiles_.count(id))
             return {Status::NotFound, id};
-    auto errs = errors();
+    auto errs = force ? std::map<std::string, std::string>() : errors();
     for (const auto &id : ids) {
         std::vector<std::string> involved = {id};
         if (const Profile *b = bondProfile(profiles_, profiles_.at(id).master); b && !active(b->id))
@@ -359,7 +359,7 @@ Profile Model::merged(const Profile &e) const
 // stored one), those marked down or absent are taken down, those marked up
 // brought up (re-activated when changed: N4), absent ones deleted; one
 // transaction, refused as a whole when check has an error for an entry.
-Outcome Model::apply(const std::vector<DocEntry> &doc)
+Outcome Model::apply(const std::vector<DocEntry> &doc, bool force)
 {
     Model next = *this;
     std::vector<std::string> ids;
@@ -368,7 +368,7 @@ Outcome Model::apply(const std::vector<DocEntry> &doc)
         next.profiles_[p.id] = p;
         ids.push_back(p.id);
     }
-    auto errs = next.errors();
+    auto errs = force ? std::map<std::string, std::string>() : next.errors();
     for (size_t i = 0; i < doc.size(); i++)
         if (doc[i].state != "absent" && errs.count(ids[i]))
             return {Status::Refused, ids[i] + ": " + errs.at(ids[i])};
@@ -391,6 +391,12 @@ void Model::resync(const Host &h)
     for (auto it = everCreated_.begin(); it != everCreated_.end();)
         it = !mine.count(*it) && (h.links.count(*it) || h.softLinks.count(*it)) ? everCreated_.erase(it) : std::next(it);
     host_ = h;
+}
+
+void Model::linkDownByHand(const std::string &name)
+{
+    if (host_.links.count(name))
+        setUp(name, false);
 }
 
 void Model::setProfile(const std::string &id, const std::optional<Profile> &p)
@@ -438,11 +444,13 @@ void Model::activate(const std::string &id)
     Activation &a = active_[id];
     a.applied = p;
     a.device = dev;
-    switch (p.type) {
-    case Profile::Type::Infiniband: activateInfiniband(a, p); break;
-    case Profile::Type::Bond: activateBond(a, p); break;
-    case Profile::Type::Ethernet: activateEthernet(a, p); break;
-    }
+    keepChildren(dev, [&]() {
+        switch (p.type) {
+        case Profile::Type::Infiniband: activateInfiniband(a, p); break;
+        case Profile::Type::Bond: activateBond(a, p); break;
+        case Profile::Type::Ethernet: activateEthernet(a, p); break;
+        }
+    });
 }
 
 void Model::activateInfiniband(Activation &a, const Profile &p)
@@ -618,22 +626,48 @@ void Model::restore(const Activation &a)
     for (const auto &[name, before] : a.linksBefore) {
         if (!host_.links.count(name))
             continue;
-        Link &l = host_.links.at(name);
-        if (l.master != before.master) {
-            if (!l.master.empty())
-                release(name);
-            if (!before.master.empty())
-                enslave(name, before.master);
-        }
-        if (l.connected != before.connected)
-            setMode(name, before.connected);
-        if (before.master.empty() && before.mtu && l.mtu != before.mtu)
-            setMtu(name, *before.mtu);
-        l.umcast = before.umcast;
-        if (l.up != before.up)
-            setUp(name, before.up);
-        l.addresses = before.addresses;
+        keepChildren(name, [&, &b = before, &n = name]() {
+            Link &l = host_.links.at(n);
+            if (l.master != b.master) {
+                if (!l.master.empty())
+                    release(n);
+                if (!b.master.empty())
+                    enslave(n, b.master);
+            }
+            if (l.connected != b.connected)
+                setMode(n, b.connected);
+            if (b.master.empty() && b.mtu && l.mtu != b.mtu)
+                setMtu(n, *b.mtu);
+            l.umcast = b.umcast;
+            if (l.up != b.up)
+                setUp(n, b.up);
+            l.addresses = b.addresses;
+        });
     }
+}
+
+// F1 (issue 27 item 4): what ibnm does to an IPoIB port that takes it down
+// and up again (a mode change, a release) leaves the port's P_Key children
+// as they were, their link and their addresses: the kernel closes them with
+// their parent and opens them again without their IPv6 addresses, and an
+// activation changes no other profile's device (NetworkManager's rule). A
+// port left down keeps them closed.
+template <typename Fn>
+void Model::keepChildren(const std::string &parent, Fn &&change)
+{
+    std::map<std::string, Link> before;
+    for (const auto &[name, c] : host_.links)
+        if (c.kind == Link::Kind::Child && c.parent == parent)
+            before[name] = c;
+    change();
+    auto it = host_.links.find(parent);
+    if (it == host_.links.end() || !it->second.up)
+        return;
+    for (const auto &[name, c] : before)
+        if (host_.links.count(name)) {
+            host_.links.at(name).up = c.up;
+            host_.links.at(name).addresses = c.addresses;
+        }
 }
 
 // --- the kernel (FACTS.md) --------------------------------------------------------------
@@ -648,12 +682,20 @@ void Model::touch(Activation &a, const std::string &name)
 
 // dev_close(): the link down, its IPv6 addresses flushed
 // (keep_addr_on_down 0); an IPoIB parent takes its P_Key children down with
-// it (ipoib_stop(): "Bring down any child interfaces too").
+// it (ipoib_stop(): "Bring down any child interfaces too"). dev_open():
+// ipoib_open() opens them again.
 void Model::setUp(const std::string &name, bool up)
 {
     Link &l = host_.links.at(name);
     if (up) {
+        // ipoib_open(): "Bring up any child interfaces too" (what they
+        // lost when they went down stays lost).
+        bool opened = !l.up;
         l.up = true;
+        if (opened && l.ipoib && l.kind == Link::Kind::Hardware)
+            for (auto &[child, c] : host_.links)
+                if (c.kind == Link::Kind::Child && c.parent == name)
+                    c.up = true;
         return;
     }
     l.up = false;

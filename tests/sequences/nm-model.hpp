@@ -195,15 +195,20 @@ public:
     Outcome add(const Profile &p);
     Outcome modify(const std::string &id, const Profile &to);
     Outcome remove(const std::string &id);
-    Outcome up(const std::vector<std::string> &ids);
+    // `force`: as ibnm did when it took what the model refuses (to go on
+    // after a broken rule).
+    Outcome up(const std::vector<std::string> &ids, bool force = false);
     Outcome down(const std::vector<std::string> &ids);
-    Outcome apply(const std::vector<DocEntry> &doc);
+    Outcome apply(const std::vector<DocEntry> &doc, bool force = false);
 
     const Host &host() const { return host_; }
     // After a broken rule, the test goes on from what ibnm did: the host as
     // read back (and what it holds counts as made by no one), a profile as
     // stored or gone.
     void resync(const Host &h);
+    // `ip link set NAME down` by an administrator: the kernel's doing only;
+    // the active connections stay (their next `up` brings the host back).
+    void linkDownByHand(const std::string &name);
     void setProfile(const std::string &id, const std::optional<Profile> &p);
     const std::map<std::string, Profile> &profiles() const { return profiles_; }
     const Profile *profile(const std::string &id) const;
@@ -235,6 +240,8 @@ private:
     void activateEthernet(Activation &a, const Profile &p);
     void activateRdma(Activation &a, const Profile &p);
     void restore(const Activation &a);
+    template <typename Fn>
+    void keepChildren(const std::string &parent, Fn &&change);
 
     // The kernel's side of each change (FACTS.md).
     void touch(Activation &a, const std::string &name);

@@ -26,7 +26,7 @@ using Type = nm::Profile::Type;
 // --- steps ----------------------------------------------------------------------------
 
 struct Step {
-    enum class Kind { Add, Modify, Up, Down, Delete, Apply, ShowStateApply } kind = Kind::Add;
+    enum class Kind { Add, Modify, Up, Down, Delete, Apply, ShowStateApply, LinkDownByHand } kind = Kind::Add;
     Profile profile;              // add: the new one; modify: the result
     std::vector<std::string> ids; // modify, up, down, delete
     std::vector<DocEntry> doc;    // apply
@@ -64,6 +64,7 @@ inline std::string describe(const Step &s, const std::map<std::string, Profile> 
     case Step::Kind::Delete: return "ibnm connection delete" + quoted(s.ids);
     case Step::Kind::Apply: return "echo '" + documentJson(s.doc) + "' | " + fault + "ibnm apply -";
     case Step::Kind::ShowStateApply: return "ibnm show-state | ibnm apply -";
+    case Step::Kind::LinkDownByHand: return "ip link set " + s.ids[0] + " down   # by hand, on the simulated host";
     }
     return {};
 }
@@ -177,6 +178,7 @@ public:
         case Step::Kind::Delete: return m.remove(s.ids[0]);
         case Step::Kind::Apply: return m.apply(s.doc);
         case Step::Kind::ShowStateApply: return {};
+        case Step::Kind::LinkDownByHand: m.linkDownByHand(s.ids[0]); return {};
         }
         return {};
     }
@@ -233,8 +235,18 @@ private:
             s.doc = document(m);
             if (s.doc.empty())
                 return next(m);
-        } else if (r < 97) {
+        } else if (r < 96) {
             s.kind = Step::Kind::ShowStateApply;
+        } else if (r < 98 && !on.empty()) {
+            // An administrator takes an active profile's interface (or a
+            // child's parent) down.
+            const nm::Activation *a = m.activation(one(on));
+            const auto &links = m.host().links;
+            auto l = links.find(a->device);
+            if (l == links.end() || (l->second.kind != nm::Link::Kind::Hardware && l->second.kind != nm::Link::Kind::Child))
+                return next(m);
+            s.kind = Step::Kind::LinkDownByHand;
+            s.ids = {l->second.kind == nm::Link::Kind::Child ? l->second.parent : a->device};
         } else {
             // A profile that does not exist (N11).
             s.kind = chance(2) ? Step::Kind::Up : chance(2) ? Step::Kind::Down : Step::Kind::Delete;
@@ -270,7 +282,7 @@ private:
     {
         using K = Step::Kind;
         std::vector<Step> out;
-        switch (pick(4)) {
+        switch (pick(5)) {
         case 0: { // F1: an IPoIB port with connected mode, a child and the port's own profile
             std::vector<std::string> cm;
             for (const auto &n : o_.names.ipoib)
@@ -317,6 +329,17 @@ private:
             port.ifname = ib ? one(o_.names.ipoib) : one(o_.names.ethernet);
             port.master = b.ifname;
             out = {add(b), add(port), command(K::Up, port.id), command(K::Down, b.id)};
+            break;
+        }
+        case 3: { // F1: a child's parent down by hand; the child's up brings it back
+            if (o_.names.ipoib.empty())
+                break;
+            Profile c;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.connected = false, c.mtu = 0, c.ifname.clear();
+            c.ipv6 = {addr6()};
+            out = {add(c), command(K::Up, c.id), command(K::LinkDownByHand, c.parent), command(K::Up, c.id)};
             break;
         }
         default: { // F2: a RoCE LAG port on its own, then down

@@ -403,6 +403,7 @@ private:
         case Step::Kind::Delete: return deleteStep(s);
         case Step::Kind::Apply: return applyStep(s);
         case Step::Kind::ShowStateApply: return showStateStep();
+        case Step::Kind::LinkDownByHand: return byHandStep(s);
         }
         return std::nullopt;
     }
@@ -717,6 +718,24 @@ private:
         return checkState("K6");
     }
 
+    // `ip link set NAME down` on the simulated host (the simulator is the
+    // kernel): F1 when the link has P_Key children.
+    std::optional<Broken> byHandStep(const Step &s)
+    {
+        bool children = false;
+        for (const auto &[name, l] : model_.host().links)
+            children = children || (l.kind == nm::Link::Kind::Child && l.parent == s.ids[0]);
+        std::string rule = children ? "F1" : "N9";
+        exercise(rule);
+        model_.linkDownByHand(s.ids[0]);
+        auto p = platform();
+        if (!p)
+            return fail(rule, "cannot open the simulated host");
+        if (auto st = p->setUp(s.ids[0], false); !st.ok())
+            return fail(rule, "ip link set " + s.ids[0] + " down: " + st.error().toString());
+        return checkState(rule);
+    }
+
     std::optional<Broken> showStateStep()
     {
         exercise("K5");
@@ -748,6 +767,15 @@ private:
             model_.setProfile(s.ids[0], changed ? s.profile : *before.profile(s.ids[0]));
         if (s.kind != Step::Kind::Add && s.kind != Step::Kind::Modify && lastExit_ != 0 && lastExit_ != -1)
             model_ = before; // a failed command changed no activation
+        // A command ibnm carried out where the model refused it.
+        if (s.kind == Step::Kind::Up && lastExit_ == 0) {
+            model_ = before;
+            model_.up(s.ids, true);
+        }
+        if (s.kind == Step::Kind::Apply && lastExit_ == 0) {
+            model_ = before;
+            model_.apply(s.doc, true);
+        }
         model_.resync(hostNow());
     }
 
