@@ -260,6 +260,7 @@ int reportError(const GError *error, const char *usage)
         case IBNM_ERROR_INVALID_VALUE:
             return kExitUsage;
         case IBNM_ERROR_NOT_FOUND:
+        case IBNM_ERROR_NOT_ACTIVE: // nmcli's "is not an active connection"
             return kExitNotFound;
         default:
             break;

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 namespace ibnm::cli {
 
@@ -270,8 +271,28 @@ int cmdModify(Context &ctx, const Args &argsIn)
 
 // --- delete / reload -------------------------------------------------------------------
 
-// Takes down what `c` brought up on the host before it is deleted; says what
-// was done. False (and nothing deleted) when that fails.
+// Whether the profile `uuid` is active on the host (standalone mode: ibnm's
+// own active connections); nullopt after printing why it cannot be known.
+std::optional<bool> isActive(Context &ctx, const char *uuid)
+{
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return std::nullopt;
+    ErrorPtr err;
+    PtrArray active(ibnm_apply_get_active_connections(host, Out(err)));
+    if (!active) {
+        reportError(err.get());
+        return std::nullopt;
+    }
+    for (guint i = 0; i < active->len; i++)
+        if (g_strcmp0(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))),
+                      uuid) == 0)
+            return true;
+    return false;
+}
+
+// Takes down what the active profile `c` brought up on the host before it is
+// deleted; says what was done. False (and nothing deleted) when that fails.
 bool deactivate(Context &ctx, IbnmSettings *s, NMConnection *c)
 {
     IbnmHost *host = ctx.host();
@@ -329,12 +350,16 @@ int cmdDelete(Context &ctx, const Args &args)
                         uuid.c_str());
             continue;
         }
-        // As nmcli deactivates a profile it deletes: in standalone mode ibnm
-        // takes down what the profile brought up (its P_Key child, soft
-        // link, bond), and keeps the profile if that fails.
-        if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0 && !deactivate(ctx, s, c)) {
-            rc = kExitFailed;
-            continue;
+        // As nmcli deletes a profile: an active one is deactivated first (in
+        // standalone mode ibnm takes down what its activation made and puts
+        // back what it changed, and keeps the profile if that fails); an
+        // inactive one never touches its device (checked in the NM lab).
+        if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0) {
+            std::optional<bool> active = isActive(ctx, uuid.c_str());
+            if (!active || (*active && !deactivate(ctx, s, c))) {
+                rc = kExitFailed;
+                continue;
+            }
         }
         ErrorPtr err;
         if (!ibnm_settings_delete(s, uuid.c_str(), Out(err))) {
@@ -406,6 +431,69 @@ PtrArray selectProfiles(IbnmSettings *s, const Args &args, int &rc)
     return picked;
 }
 
+// The profiles `down` takes down, as nmcli's `connection down` picks them
+// (checked in the NM lab): each ID that names an active profile; for each
+// one that does not (inactive or unknown), "Error: 'ID' is not an active
+// connection."; none at all: "Error: no active connection provided." and
+// exit 10 (`rc`), nothing changed. With --all: the active profiles among
+// those that connect automatically. `missing`: some ID named no active
+// profile (the others still go down; the exit status is 10).
+PtrArray selectActive(Context &ctx, IbnmSettings *s, const Args &args, int &rc, bool &missing)
+{
+    IbnmHost *host = ctx.host();
+    if (!host) {
+        rc = kExitFailed;
+        return nullptr;
+    }
+    ErrorPtr err;
+    PtrArray active(ibnm_apply_get_active_connections(host, Out(err)));
+    if (!active) {
+        rc = reportError(err.get());
+        return nullptr;
+    }
+    auto activeNow = [&](NMConnection *c) {
+        for (guint i = 0; i < active->len; i++)
+            if (g_strcmp0(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))),
+                          nm_connection_get_uuid(c)) == 0)
+                return true;
+        return false;
+    };
+    PtrArray picked(g_ptr_array_new_with_free_func(g_object_unref));
+    if (!args.empty() && args[0] == "--all") {
+        PtrArray all = selectProfiles(s, args, rc);
+        if (!all)
+            return nullptr;
+        for (guint i = 0; i < all->len; i++)
+            if (activeNow(NM_CONNECTION(g_ptr_array_index(all.get(), i))))
+                g_ptr_array_add(picked.get(), g_object_ref(g_ptr_array_index(all.get(), i)));
+        return picked;
+    }
+    for (size_t i = 0; i < args.size();) {
+        if (args[i] == "--all") {
+            rc = usageError(_(kConnectionUsage), _("'--all' cannot be combined with connection IDs"));
+            return nullptr;
+        }
+        const char *id = takeId(args, i);
+        NMConnection *c = ibnm_settings_find(s, id);
+        if (c == nullptr || !activeNow(c)) {
+            printError(_("'%s' is not an active connection."), id);
+            missing = true;
+            continue;
+        }
+        bool dup = false;
+        for (guint k = 0; k < picked->len; k++)
+            dup = dup || g_ptr_array_index(picked.get(), k) == c;
+        if (!dup)
+            g_ptr_array_add(picked.get(), g_object_ref(c));
+    }
+    if (picked->len == 0) {
+        printError(_("no active connection provided."));
+        rc = kExitNotFound;
+        return nullptr;
+    }
+    return picked;
+}
+
 // up and down of one or many profiles: one plan, one transaction (a failure
 // undoes every step of every profile), one report.
 int upDown(Context &ctx, const Args &args, bool up)
@@ -421,7 +509,8 @@ int upDown(Context &ctx, const Args &args, bool up)
     if (!s)
         return kExitFailed;
     int rc = kExitOk;
-    PtrArray picked = selectProfiles(s, args, rc);
+    bool missing = false;
+    PtrArray picked = up ? selectProfiles(s, args, rc) : selectActive(ctx, s, args, rc, missing);
     if (!picked)
         return rc;
     IbnmHost *host = ctx.host();
@@ -453,6 +542,10 @@ int upDown(Context &ctx, const Args &args, bool up)
         } else {
             std::printf(_("%u connections successfully deactivated.\n"), picked->len);
         }
+    }
+    if (missing && rc == kExitOk) {
+        printError(_("not all active connections found."));
+        rc = kExitNotFound;
     }
     return rc;
 }

@@ -13,6 +13,7 @@
 #include "libcore/activation/engine.hpp"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -57,12 +58,53 @@ Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyR
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).
 std::vector<NMConnection *> toVector(GPtrArray *a);
 
-// ibnm-apply-active.cpp: the file of the record below, "" for a host
-// without a runtime directory.
-std::string activeRecordPath(IbnmHost *host);
-// ibnm-apply-active.cpp: records `profiles` as brought up by ibnm itself
-// (`active`) or taken down.
-void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profiles, bool active);
+// ibnm-apply-active.cpp: the records of a host's active connections
+// (activation/active.hpp), as NetworkManager keeps its run state: one JSON
+// file per activation, <runtime dir>/active/<uuid> (/run/ibnm/active on
+// this machine: gone at a reboot, as the activations are), each written
+// whole or not at all (a temporary file renamed over it, after an fsync);
+// for a host without a runtime directory, in the IbnmHost for the life of
+// the process. Read and changed under the activation lock.
+class ActiveStore {
+public:
+    explicit ActiveStore(IbnmHost *host);
+    // Every record, by UUID. A file that does not parse is left alone and
+    // counts as no activation.
+    std::map<std::string, activation::ActiveRecord> read() const;
+    // The active connections on `host`, as NetworkManager sees them: an
+    // activation whose device is gone is no more (its record removed when
+    // `tidy`); an interrupted activation ("activating": ibnm was killed
+    // midway) is what of it the host still shows, none when nothing
+    // (rewritten or removed when `tidy`).
+    std::map<std::string, activation::ActiveRecord> current(const model::Host &host, bool tidy);
+    Status save(const activation::ActiveRecord &record);
+    void remove(const std::string &uuid);
+
+private:
+    IbnmHost *host_;
+    std::string dir_; // "" : in memory
+};
+
+// ibnm-apply-active.cpp: a digest of every record (the verified no-op
+// record of settings/apply-record.hpp compares it); nullopt when they
+// cannot be read.
+std::optional<std::string> activeRecordsDigest(IbnmHost *host);
+
+// ibnm-apply-lifecycle.cpp: ibnm_apply_up() or ibnm_apply_down() of
+// profiles in standalone mode, with NetworkManager's active-connection
+// semantics (see there).
+gboolean runActive(IbnmHost *host, std::vector<NMConnection *> selected, const std::vector<NMConnection *> &everything,
+                   IbnmApplyFlags flags, bool goingUp, IbnmApplyReport **out, GError **error,
+                   const std::function<void(const model::Host &)> &settled);
+
+// ibnm-apply.cpp: `selected` and the bond profiles of its ports whose bond
+// is not on the host.
+std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
+                                             const std::vector<NMConnection *> &everything, const model::Host &host);
+
+// ibnm-apply.cpp: loads what the profiles' RDMA settings need of the
+// kernel before the first step.
+Status prepareFor(platform::Platform &platform, const activation::Desired &desired);
 
 // ibnm-apply.cpp: ibnm_apply_up() (goingUp) or ibnm_apply_down(), with
 // `settled` (may be empty) as ApplyRequest::settled.

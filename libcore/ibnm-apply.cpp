@@ -25,7 +25,6 @@ G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags,
                     G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
 
 using ibnm::apply::toVector;
-using ibnm::apply::updateActiveRecord;
 using ibnm::apply::wrap;
 
 namespace ibnm::apply {
@@ -62,10 +61,6 @@ ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, Ibnm
         return failure ? *failure : Error(code, message);
     return {};
 }
-
-} // namespace ibnm::apply
-
-namespace {
 
 // `selected` and the bond profiles of its ports whose bond is not on the host.
 std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
@@ -116,7 +111,10 @@ ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activati
     return {};
 }
 
-} // namespace
+} // namespace ibnm::apply
+
+using ibnm::apply::prepareFor;
+using ibnm::apply::withMissingBonds;
 
 // Every apply's one path. Up refuses, before it changes anything, what the
 // request's rules find (for profiles: what `ibnm check` finds on this host,
@@ -168,36 +166,24 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
     });
 }
 
-// ibnm_apply_up() and ibnm_apply_down() of profiles.
+// ibnm_apply_up() and ibnm_apply_down() of profiles: standalone, as active
+// connections (ibnm-apply-lifecycle.cpp); for NetworkManager's hook
+// (rdma-only), which NetworkManager's own activation drives, what the
+// profiles ask of RDMA, from the profiles alone.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
                                   bool goingUp, IbnmApplyReport **out, GError **error,
                                   const std::function<void(const model::Host &)> &settled)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
+    if (!(flags & IBNM_APPLY_FLAGS_RDMA_ONLY))
+        return runActive(host, std::move(selected), everything, flags, goingUp, out, error, settled);
     bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
-    bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
     ibnm::ApplyRequest request;
     request.goingUp = goingUp;
-    request.resolve = [&](const ibnm::model::Host &snapshot) {
-        // As NetworkManager activates a port's controller with it, a port
-        // whose bond is not on the host brings its bond profile up too.
-        if (goingUp && !rdmaOnly)
-            selected = withMissingBonds(selected, everything, snapshot);
-        // Setting the addresses itself, ibnm is the standalone activator.
+    request.resolve = [&](const ibnm::model::Host &) {
         return ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
     };
-    if (!rdmaOnly)
-        request.refuse = [&](const ibnm::model::Host &snapshot) -> std::optional<ibnm::Error> {
-            for (const auto &f : ibnm::rules::checkAll(selected, &snapshot, &everything, withIp))
-                if (f.severity == IBNM_SEVERITY_ERROR)
-                    return ibnm::Error(f.code, f.message).withProfile(f.profileId);
-            return std::nullopt;
-        };
-    // Stored profiles (the caller passed them all) brought up or down by
-    // ibnm itself, not NetworkManager's hook (rdma-only).
-    if (!rdmaOnly && all != nullptr)
-        request.applied = [&]() { updateActiveRecord(host, selected, goingUp); };
     request.settled = settled;
     return ibnm::runApply(host, flags, request, out, error);
 }

@@ -41,6 +41,8 @@ GQuark ibnm_error_quark(void);
  *   profile that does not verify is 1)
  * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
  *   passed before a change; what the apply had done is undone
+ * @IBNM_ERROR_NOT_ACTIVE: ibnm_apply_down() of a profile that is not active
+ *   (NetworkManager's "is not an active connection"); nothing was changed
  *
  * The codes of the #IBNM_ERROR domain.
  *
@@ -60,6 +62,7 @@ typedef enum {
     IBNM_ERROR_PLATFORM,
     IBNM_ERROR_INVALID_VALUE,
     IBNM_ERROR_TIMED_OUT,
+    IBNM_ERROR_NOT_ACTIVE,
 } IbnmError;
 
 #define IBNM_TYPE_ERROR (ibnm_error_get_type())

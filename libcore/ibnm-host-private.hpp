@@ -6,6 +6,7 @@
 #include "libcore/ibnm-host.h"
 #include "libcore/platform/platform.hpp"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,11 @@ inline std::string simulatedHostFilesRoot(const std::string &stateDir)
 {
     return stateDir + "/root";
 }
+
+// The records of the active connections of a host without a runtime
+// directory (ibnm::apply::ActiveStore), by UUID: kept for the life of the
+// IbnmHost, as /run keeps them until a reboot.
+std::map<std::string, std::string> &hostMemoryRecords(IbnmHost *host);
 
 // A host around any platform (tests: a FakePlatform built in memory).
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,

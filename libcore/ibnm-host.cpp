@@ -10,6 +10,7 @@
 #include "libcore/platform/deadline-platform.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct IbnmHostPrivate {
     std::string sysfsRoot_;
     std::optional<ibnm::Error> initError_;
     std::string runtimeDir_; // where ibnm keeps runtime state about this host
+    std::map<std::string, std::string> memoryRecords_; // active connections, without runtimeDir_
     gint64 deadline_ = 0;
 };
 
@@ -221,6 +223,11 @@ platform::Platform &hostPlatform(IbnmHost *host)
     return *ibnm_host_priv(host)->platform_;
 }
 
+std::map<std::string, std::string> &hostMemoryRecords(IbnmHost *host)
+{
+    return ibnm_host_priv(host)->memoryRecords_;
+}
+
 std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
 {
     auto *priv = ibnm_host_priv(host);
@@ -316,7 +323,7 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
  * Gets the directory of the host's runtime state.
  *
  * Returns: (transfer none) (nullable): where ibnm keeps runtime state about
- *   this host (which profiles `up` brought up): /run/ibnm for this machine,
+ *   this host (its active connections, in active/): /run/ibnm for this machine,
  *   the state directory of a simulated host, %NULL for a sysfs dump (read
  *   only).
  *

@@ -460,7 +460,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::
     const Key key = Key::of(document, flags);
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
-    auto active = fileDigest(apply::activeRecordPath(host));
+    auto active = apply::activeRecordsDigest(host);
     if (!active)
         return decline("the active-profile record cannot be read");
     if (auto early = match(*record, key, *store, *active, record->host, why); !early)
@@ -490,7 +490,7 @@ void write(
     r.store = store.digest;
     r.statTakenNs = store.takenNs;
     r.racy = store.content;
-    auto active = fileDigest(apply::activeRecordPath(host));
+    auto active = apply::activeRecordsDigest(host);
     if (!active) {
         forget(host);
         return;

@@ -26,6 +26,7 @@
 #include <functional>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -135,6 +136,17 @@ ibnm::Error fromGError(const ibnm::GErrorPtr &e)
     if (!e)
         return ibnm::Error(IBNM_ERROR_FAILED, _("the apply failed"));
     return ibnm::Error(e->domain == IBNM_ERROR ? IbnmError(e->code) : IBNM_ERROR_FAILED, e->message);
+}
+
+// The UUIDs of the profiles active on `host` (standalone mode: ibnm's
+// records of its activations).
+std::set<std::string> activeUuids(IbnmHost *host)
+{
+    std::set<std::string> out;
+    ibnm::GPtrArrayPtr active(ibnm_apply_get_active_connections(host, nullptr));
+    for (guint i = 0; active && i < active->len; i++)
+        out.insert(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))));
+    return out;
 }
 
 // Puts the store back as `changes` found it, after `written` of them were
@@ -334,12 +346,17 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             else if (it->second->kind != ChangeKind::Delete)
                 after.push_back(it->second->desired.get());
         }
+        // Down and absent take down the profiles that are active; one that
+        // is not has nothing on the host to take down (a profile that is
+        // deleted while inactive never touches its device, as nmcli's
+        // `connection delete`).
+        std::set<std::string> active = activeUuids(host);
         for (const auto &ch : *planned) {
             if (ch.kind == ChangeKind::Add)
                 after.push_back(ch.desired.get());
             if (ch.state == InterfaceState::Up)
                 up.push_back(ch.desired.get());
-            else if (ch.stored)
+            else if (ch.stored && active.count(nm_connection_get_uuid(ch.stored)))
                 down.push_back(ch.stored);
         }
         auto storedArray = connectionArray(stored), afterArray = connectionArray(after);
@@ -504,14 +521,28 @@ char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GEr
         std::vector<NMConnection *> stored;
         for (guint i = 0; i < all->len; i++)
             stored.push_back(NM_CONNECTION(g_ptr_array_index(all.get(), i)));
-        std::optional<ibnm::model::Host> model;
+        // A profile is up where it is active: NetworkManager's active
+        // connections, or (standalone) ibnm's own, however the profile names
+        // its device (a P_Key child without interface name, a port found by
+        // its MAC), so that applying the document changes nothing.
+        std::optional<std::set<std::string>> active;
         if (host) {
-            auto h = ibnm::hostPlatform(host).readHost();
-            if (!h)
-                return std::move(h).error();
-            model = std::move(*h);
+            active.emplace();
+            if (g_strcmp0(ibnm_settings_get_backend_name(settings), "networkmanager") == 0) {
+                for (NMConnection *c : stored)
+                    if (ibnm_settings_get_active_device(settings, nm_connection_get_uuid(c)))
+                        active->insert(nm_connection_get_uuid(c));
+            } else {
+                ibnm::GErrorPtr err;
+                ibnm::GPtrArrayPtr list(ibnm_apply_get_active_connections(host, ibnm::outPtr(err)));
+                if (!list)
+                    return fromGError(err);
+                for (guint i = 0; i < list->len; i++)
+                    active->insert(
+                        ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(list.get(), i))));
+            }
         }
-        auto doc = ibnm::state::describe(stored, model ? &*model : nullptr);
+        auto doc = ibnm::state::describe(stored, active ? &*active : nullptr);
         std::string text;
         if (json) {
             text = ibnm::state::toJson(doc.get());

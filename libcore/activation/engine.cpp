@@ -10,8 +10,6 @@
 
 namespace ibnm::activation::detail {
 
-namespace {
-
 // Undoes the steps that ran, in reverse order. The report says the host is
 // as before only if every step that changed it was undone: by its own undo,
 // or by the deletion of the object it configured.
@@ -40,8 +38,6 @@ void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &
     }
     report.rolledBack = all;
 }
-
-} // namespace
 
 // Runs the steps in order; the first failure stops the run and undoes the
 // steps done so far. Returns false on failure (report says why).
@@ -76,8 +72,6 @@ void finish(std::vector<Step> &steps, Report &report)
         report.steps.push_back(std::move(s.rec));
     }
 }
-namespace {
-
 // Reads what the kernel now has and checks every object the profiles asked
 // for. The first mismatch is the error.
 Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
@@ -236,8 +230,6 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     }
     return {};
 }
-
-} // namespace
 
 Report planningFailed(Report report, Error e)
 {

@@ -12,6 +12,7 @@
 // planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
+#include "libcore/activation/active.hpp"
 #include "libcore/activation/desired.hpp"
 #include "libcore/platform/platform.hpp"
 
@@ -99,9 +100,28 @@ Report plan(const model::Host &host, const Desired &desired, const Options &opti
 // GUID) when that exists, is up, and up() would change nothing; else none.
 std::optional<std::string> activeInterface(const model::Host &host, const Desired &desired);
 
-// Takes down what `up` of the same profiles created: soft links, P_Key
-// children, bonds, addresses; base IPoIB interfaces are set down.
+// Takes down what `up` of the same profiles would create, from the
+// profiles alone: soft links, P_Key children, bonds, addresses; base IPoIB
+// interfaces are set down. For NetworkManager's hook (rdmaOnly), which
+// keeps no record; standalone activations are taken down from their
+// records (deactivate()).
 Report down(platform::Platform &platform, const Desired &desired, const Options &options);
+
+// Active connections (lifecycle.cpp). As NetworkManager re-activates a
+// profile: the activations `replaced` (of the profiles brought up again
+// with changed settings, and of other profiles active on the devices they
+// take) are taken down first, then `desired` is brought up on the host as
+// that leaves it; one plan, one transaction: a failure undoes both.
+Report reactivate(platform::Platform &platform, const model::Host &host, const std::vector<ActiveRecord> &replaced,
+                  const Desired &desired, const Options &options);
+// The host as it is once `replaced` is taken down (what check's rules and
+// the plan of reactivate() see).
+model::Host afterTeardown(const model::Host &host, const std::vector<ActiveRecord> &replaced);
+// Takes the activations of `records` down: deletes what they created, puts
+// back what they changed; verified by reading the host back (a failure
+// undoes every step).
+Report deactivate(platform::Platform &platform, const model::Host &host, const std::vector<ActiveRecord> &records,
+                  const Options &options);
 
 // What the host-wide policy files hold (host-files.cpp; settings writes
 // them, settings/host-files.hpp): the memlock limits for group rdma and the

@@ -259,9 +259,23 @@ Result<std::vector<Step>> makePlan(
 // `host`, in order (the reverse of up).
 std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
 
+// planner-teardown.cpp: the steps that deactivate the active connections
+// of `records` on `host` (what they created deleted, what they changed put
+// back), and the host as the kernel leaves it after them.
+struct TeardownPlan {
+    std::vector<Step> steps;
+    Host after;
+};
+TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> &records, Report &report);
+
 // engine.cpp: runs the steps in order; the first failure stops the run and
 // undoes the steps done so far. Returns false on failure (report says why).
 bool execute(Platform &platform, std::vector<Step> &steps, Report &report);
+// engine.cpp: undoes the steps before `end` that ran, in reverse order, and
+// says in the report whether the host is as before.
+void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report);
+// engine.cpp: reads `h` for what `d` asks; the first mismatch is the error.
+Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly);
 // Moves the steps' records into the report, named as the kernel named them.
 void finish(std::vector<Step> &steps, Report &report);
 // The report of a plan that failed before anything changed.

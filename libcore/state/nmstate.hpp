@@ -18,6 +18,7 @@
 
 #include <NetworkManager.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,9 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                                  const std::string &filename);
 
 // The stored infiniband, bond and ethernet profiles as a document of the
-// same schema; an interface's state is up when `host` has it up (no host:
-// every profile is up). plan() of this document changes nothing.
-JsonNodePtr describe(const std::vector<NMConnection *> &stored, const model::Host *host);
+// same schema; an interface's state is up when its profile's UUID is in
+// `active` (no set: every profile is up). plan() of this document, applied,
+// changes nothing.
+JsonNodePtr describe(const std::vector<NMConnection *> &stored, const std::set<std::string> *active);
 
 } // namespace ibnm::state

@@ -34,8 +34,12 @@ TEST(ErrorDomain, EnumIsRegisteredWithNicks)
     ASSERT_NE(v, nullptr);
     EXPECT_STREQ(v->value_nick, "timed-out");
     EXPECT_EQ(IBNM_ERROR_TIMED_OUT, IBNM_ERROR_INVALID_VALUE + 1);
-    // One value per enumerator: FAILED .. TIMED_OUT.
-    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_TIMED_OUT + 1));
+    v = g_enum_get_value(klass, IBNM_ERROR_NOT_ACTIVE);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "not-active");
+    EXPECT_EQ(IBNM_ERROR_NOT_ACTIVE, IBNM_ERROR_TIMED_OUT + 1);
+    // One value per enumerator: FAILED .. NOT_ACTIVE.
+    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_NOT_ACTIVE + 1));
     g_type_class_unref(klass);
 }
 
