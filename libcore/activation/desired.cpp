@@ -8,6 +8,7 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/profiles/user-keys.hpp"
 #include "libcore/model/bond.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <arpa/inet.h>
@@ -98,7 +99,11 @@ DesiredIp ipOf(NMConnection *c)
 {
     DesiredIp ip;
     ip.addresses = addressesOf(c);
-    ip.routes = routesOf(c);
+    // With the host route to each gateway no subnet of the profile reaches,
+    // before the routes through it, as NetworkManager adds them
+    // (model::withOnlinkRoutes): `up` adds them, its undo and `down`
+    // remove them with the rest.
+    ip.routes = model::withOnlinkRoutes(ip.addresses, routesOf(c));
     ip.manage4 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)));
     ip.manage6 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c)));
     return ip;
@@ -293,9 +298,10 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
                     x.failOverMac = model::failOverMacName(f);
             }
-            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
+            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c)) {
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
-            else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtuProperty = "infiniband.mtu";
+            } else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             if (withIp)
                 x.ip = ipOf(c);

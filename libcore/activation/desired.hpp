@@ -56,6 +56,9 @@ struct DesiredBond {
     std::string primary;
     std::string failOverMac;
     unsigned mtu = 0;
+    // The property that holds the bond's MTU: the bond profile's
+    // [ethernet] or [infiniband] setting (NetworkManager has no bond.mtu).
+    const char *mtuProperty = "802-3-ethernet.mtu";
     DesiredIp ip;
 };
 

@@ -13,6 +13,7 @@
 #include "libcore/support/strings.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <algorithm>
@@ -227,6 +228,16 @@ public:
     // Takes `nd` out of its bond; what then holds for it (model::portAfterRelease).
     model::PortAfterRelease planRelease(const std::string &origin, const model::Netdev &nd);
 
+    // The P_Key children of `parent` as the steps so far leave them (at
+    // first as on the host): a step that takes the parent down or up moves
+    // them (model::childAfterParentLink).
+    std::vector<model::Netdev> &children(const std::string &parent);
+    // After a step that brought `parent` up: steps that put each of its
+    // children back as it is on the host (its link, the addresses and
+    // routes it lost), so that a plan that takes a parent down and up
+    // leaves its children as they were.
+    void planChildrenBack(const std::string &origin, const std::string &parent);
+
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
 
@@ -247,6 +258,7 @@ private:
     std::unordered_set<std::string> desiredBondNames_;
     std::unordered_map<std::string, unsigned> desiredBondMtus_;
     std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
+    std::unordered_map<std::string, std::vector<model::Netdev>> childLinks_; // by parent
 };
 
 // planner.cpp: the steps that bring `desired` onto `host`, in order; a

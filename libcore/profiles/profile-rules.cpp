@@ -125,6 +125,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkNetworkManager(c));
         append(checkHost(c, host, host ? &*index : nullptr));
         append(checkOptions(c));
+        append(checkLinkMtu(c));
     }
     append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));

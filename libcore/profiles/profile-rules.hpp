@@ -64,6 +64,11 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
 // Rule 5: combinations of ibnm's [user] options that no host accepts.
 std::vector<Finding> checkOptions(NMConnection *profile);
 
+// Rule 5b: an Ethernet interface's or a bond's MTU outside what the kernel
+// takes (model::linkMtuAccepted: below 68, a bond's above 65535), whatever
+// the host: an error naming the property that holds it.
+std::vector<Finding> checkLinkMtu(NMConnection *profile);
+
 // Rule 6 (with a host): what the planner refuses, each profile alone and
 // then all together: `up --dry-run` of these profiles refuses exactly then.
 // `standalone`: ibnm brings the profiles up itself (activation::resolve).

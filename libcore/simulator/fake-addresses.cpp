@@ -128,9 +128,18 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
                                strprintf(_("“%s” is not an address with a prefix length"), route.dest.c_str()));
         if (!nd->up)
             return kernelError(ENETDOWN, ifname, IBNM_ERROR_PLATFORM);
-        if (!r.gateway.empty() &&
+        // fib_check_nh(), ip6_validate_gw(): the gateway must be on link: on
+        // the subnet of an address of the interface or of a route without
+        // gateway through it; IPv6 also takes any link-local gateway.
+        auto gateway = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(r.gateway.c_str()));
+        bool linkLocal = gateway && g_inet_address_get_is_link_local(gateway.get()) &&
+                         g_inet_address_get_family(gateway.get()) == G_SOCKET_FAMILY_IPV6;
+        if (!r.gateway.empty() && !linkLocal &&
             std::none_of(nd->addresses.begin(), nd->addresses.end(),
-                         [&](const std::string &a) { return inSubnet(r.gateway, a); }))
+                         [&](const std::string &a) { return inSubnet(r.gateway, a); }) &&
+            std::none_of(nd->routes.begin(), nd->routes.end(), [&](const model::Route &d) {
+                return d.gateway.empty() && inSubnet(r.gateway, d.dest);
+            }))
             return kernelError(ENETUNREACH, ifname, IBNM_ERROR_PLATFORM,
                                strprintf(_("the gateway %s is not on a subnet of %s"), r.gateway.c_str(),
                                          ifname.c_str()));

@@ -6,6 +6,7 @@
 
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <gtest/gtest.h>
@@ -357,4 +358,54 @@ TEST(RoceLag, ModesAndPortsThatKeepIt)
     EXPECT_NE(roceLagBreak(lag, "balance-rr", {"p4p1", "p4p2"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1", "p4p2", "eth9"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1"}), "");
+}
+
+// dev_validate_mtu(): ETH_MIN_MTU for NICs and bonds, the device's maximum
+// (a bond's ETH_MAX_MTU); the kernel lab saw "mtu less than device minimum".
+TEST(LinkFacts, MtuBelow68OrAboveTheMaximumIsRefused)
+{
+    EXPECT_FALSE(linkMtuAccepted("eth0", 67, std::nullopt).ok());
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().errnum(), EINVAL);
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().code(), IBNM_ERROR_INVALID_PROPERTY);
+    EXPECT_TRUE(linkMtuAccepted("eth0", 68, std::nullopt).ok());
+    EXPECT_TRUE(linkMtuAccepted("bond0", kBondMaxMtu, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("bond0", kBondMaxMtu + 1, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("eth0", 9001, 9000u).ok());
+}
+
+// fib_check_nh() / ip6_validate_gw(): a gateway is on link on the subnet of
+// an address or of a route without gateway; IPv6 link-local always.
+TEST(RouteFacts, GatewayOnLinkOnASubnetOrDirectRoute)
+{
+    std::vector<std::string> addresses = {"192.0.2.10/24", "2001:db8::10/64"};
+    EXPECT_TRUE(gatewayOnLink("192.0.2.1", addresses, {}));
+    EXPECT_FALSE(gatewayOnLink("198.51.100.1", addresses, {}));
+    EXPECT_TRUE(gatewayOnLink("198.51.100.1", addresses, {{"198.51.100.0/30", "", 0}}));
+    EXPECT_FALSE(gatewayOnLink("198.51.100.1", addresses, {{"198.51.100.0/30", "192.0.2.1", 0}}));
+    EXPECT_TRUE(gatewayOnLink("2001:db8::1", addresses, {}));
+    EXPECT_FALSE(gatewayOnLink("2001:db8:1::1", addresses, {}));
+    EXPECT_TRUE(gatewayOnLink("fe80::1", {}, {}));
+    EXPECT_FALSE(gatewayOnLink("192.0.2.1", {"192.0.2.10/32"}, {}));
+    EXPECT_TRUE(gatewayOnLink("192.0.2.129", {"192.0.2.130/25"}, {}));
+    EXPECT_FALSE(gatewayOnLink("192.0.2.1", {"192.0.2.130/25"}, {}));
+}
+
+// nm_l3_config_data_add_dependent_onlink_routes(): a copy of the route to
+// its gateway alone (/32, /128, no gateway, same metric) before it, once.
+TEST(RouteFacts, NetworkManagerAddsAHostRouteToAnOffLinkGateway)
+{
+    std::vector<Route> routes = {{"0.0.0.0/0", "198.51.100.1", 0},
+                                 {"203.0.113.0/24", "198.51.100.1", 0},
+                                 {"::/0", "2001:db8:1::1", 10},
+                                 {"198.18.0.0/15", "192.0.2.1", 0}};
+    auto out = withOnlinkRoutes({"192.0.2.10/24", "2001:db8::10/64"}, routes);
+    std::vector<std::string> shown;
+    for (const auto &r : out)
+        shown.push_back(formatRoute(r));
+    EXPECT_EQ(shown, (std::vector<std::string>{"198.51.100.1/32", "0.0.0.0/0 via 198.51.100.1",
+                                               "203.0.113.0/24 via 198.51.100.1", "2001:db8:1::1/128 metric 10",
+                                               "::/0 via 2001:db8:1::1 metric 10", "198.18.0.0/15 via 192.0.2.1"}));
+    // On-link gateways need nothing.
+    EXPECT_EQ(withOnlinkRoutes({"198.51.100.10/24", "2001:db8:1::10/64", "192.0.2.10/24"}, routes).size(),
+              routes.size());
 }
