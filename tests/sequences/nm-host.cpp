@@ -260,7 +260,10 @@ std::vector<std::string> Profile::addArgs() const
 {
     std::vector<std::string> a = {"type"};
     a.push_back(type == Type::Infiniband ? "infiniband" : type == Type::Ethernet ? "ethernet" : "bond");
-    a.insert(a.end(), {"con-name", id});
+    // Activation by command only: NetworkManager also activates a profile
+    // that connects automatically when its device (a port's controller)
+    // appears, which the model leaves out (the lab's advice too).
+    a.insert(a.end(), {"con-name", id, "connection.autoconnect", "no"});
     if (!ifname.empty())
         a.insert(a.end(), {"ifname", ifname});
     if (!mac.empty())

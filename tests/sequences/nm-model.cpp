@@ -36,10 +36,13 @@
 //     203.0.113.5/24 was removed at `up`); a port has none (lab).
 // N10 `down` restores what the activation changed. NetworkManager restores
 //     the MTU (lab: 1400 -> 1500) but leaves the link up and does not put
-//     back addresses it removed (lab); issue 27 asks ibnm to restore every
+//     back addresses it removed (lab: 203.0.113.5/24 and a port's
+//     203.0.113.8/24 stayed removed); issue 27 asks ibnm to restore every
 //     value it changed ("down removes exactly what its activation made or
-//     changed, and restores what it changed"), which the model follows: the
-//     difference shows only where something pre-existed.
+//     changed, and restores what it changed"), which the model follows (the
+//     difference shows only where something pre-existed); the addresses
+//     alone are rule N10a, restoreRemovedAddresses false being
+//     NetworkManager's way.
 // N11 an unknown profile: exit 10 for up, down, modify and delete (lab).
 // N12 ibnm's own, by issue 27: a second `up` of active, unchanged profiles
 //     is 0 operations (NetworkManager re-activates: lab, a new active
@@ -268,7 +271,7 @@ Outcome Model::remove(const std::string &id)
     if (!profiles_.count(id))
         return {Status::NotFound, id};
     if (active(id))
-        deactivate(id);
+        keepChildren([&]() { deactivate(id); });
     profiles_.erase(id);
     return {};
 }
@@ -290,8 +293,10 @@ Outcome Model::up(const std::vector<std::string> &ids, bool force)
                 return {Status::Refused, x + ": " + errs.at(x)};
     }
     Model next = *this;
-    for (const auto &id : ids)
-        next.activate(id);
+    next.keepChildren([&]() {
+        for (const auto &id : ids)
+            next.activate(id);
+    });
     *this = std::move(next);
     return {};
 }
@@ -305,9 +310,11 @@ Outcome Model::down(const std::vector<std::string> &ids)
     for (const auto &id : ids)
         if (!active(id))
             return {Status::NotActive, id};
-    for (const auto &id : ids)
-        if (active(id))
-            deactivate(id);
+    keepChildren([&]() {
+        for (const auto &id : ids)
+            if (active(id))
+                deactivate(id);
+    });
     return {};
 }
 
@@ -364,6 +371,11 @@ Outcome Model::apply(const std::vector<DocEntry> &doc, bool force)
     Model next = *this;
     std::vector<std::string> ids;
     for (const auto &e : doc) {
+        // A port has no IP settings of its own (NetworkManager refuses them);
+        // the documents here always give them.
+        if (const Profile *stored = documentProfile(e.profile);
+            stored && !stored->master.empty() && e.state != "absent" && !force)
+            return {Status::Refused, stored->id + " is a port of " + stored->master};
         Profile p = merged(e.profile);
         next.profiles_[p.id] = p;
         ids.push_back(p.id);
@@ -372,12 +384,14 @@ Outcome Model::apply(const std::vector<DocEntry> &doc, bool force)
     for (size_t i = 0; i < doc.size(); i++)
         if (doc[i].state != "absent" && errs.count(ids[i]))
             return {Status::Refused, ids[i] + ": " + errs.at(ids[i])};
-    for (size_t i = 0; i < doc.size(); i++)
-        if (doc[i].state != "up" && next.active(ids[i]))
-            next.deactivate(ids[i]);
-    for (size_t i = 0; i < doc.size(); i++)
-        if (doc[i].state == "up")
-            next.activate(ids[i]);
+    next.keepChildren([&]() {
+        for (size_t i = 0; i < doc.size(); i++)
+            if (doc[i].state != "up" && next.active(ids[i]))
+                next.deactivate(ids[i]);
+        for (size_t i = 0; i < doc.size(); i++)
+            if (doc[i].state == "up")
+                next.activate(ids[i]);
+    });
     for (size_t i = 0; i < doc.size(); i++)
         if (doc[i].state == "absent")
             next.profiles_.erase(ids[i]);
@@ -444,13 +458,12 @@ void Model::activate(const std::string &id)
     Activation &a = active_[id];
     a.applied = p;
     a.device = dev;
-    keepChildren(dev, [&]() {
-        switch (p.type) {
-        case Profile::Type::Infiniband: activateInfiniband(a, p); break;
-        case Profile::Type::Bond: activateBond(a, p); break;
-        case Profile::Type::Ethernet: activateEthernet(a, p); break;
-        }
-    });
+    commandDevices_.insert(dev);
+    switch (p.type) {
+    case Profile::Type::Infiniband: activateInfiniband(a, p); break;
+    case Profile::Type::Bond: activateBond(a, p); break;
+    case Profile::Type::Ethernet: activateEthernet(a, p); break;
+    }
 }
 
 void Model::activateInfiniband(Activation &a, const Profile &p)
@@ -595,6 +608,7 @@ void Model::activateRdma(Activation &a, const Profile &p)
 void Model::deactivate(const std::string &id)
 {
     Activation a = active_.at(id);
+    commandDevices_.insert(a.device);
     if (a.applied.type == Profile::Type::Bond) {
         std::vector<std::string> ports;
         for (const auto &[other, pa] : active_)
@@ -626,48 +640,54 @@ void Model::restore(const Activation &a)
     for (const auto &[name, before] : a.linksBefore) {
         if (!host_.links.count(name))
             continue;
-        keepChildren(name, [&, &b = before, &n = name]() {
-            Link &l = host_.links.at(n);
-            if (l.master != b.master) {
-                if (!l.master.empty())
-                    release(n);
-                if (!b.master.empty())
-                    enslave(n, b.master);
-            }
-            if (l.connected != b.connected)
-                setMode(n, b.connected);
-            if (b.master.empty() && b.mtu && l.mtu != b.mtu)
-                setMtu(n, *b.mtu);
-            l.umcast = b.umcast;
-            if (l.up != b.up)
-                setUp(n, b.up);
-            l.addresses = b.addresses;
-        });
+        Link &l = host_.links.at(name);
+        if (l.master != before.master) {
+            if (!l.master.empty())
+                release(name);
+            if (!before.master.empty())
+                enslave(name, before.master);
+        }
+        if (l.connected != before.connected)
+            setMode(name, before.connected);
+        if (before.master.empty() && before.mtu && l.mtu != before.mtu)
+            setMtu(name, *before.mtu);
+        l.umcast = before.umcast;
+        if (l.up != before.up)
+            setUp(name, before.up);
+        // The profiles here set both address families (manual or
+        // disabled), so their activation owned every address.
+        if (restoreRemovedAddresses)
+            l.addresses = before.addresses;
+        else
+            l.addresses.clear();
     }
 }
 
-// F1 (issue 27 item 4): what ibnm does to an IPoIB port that takes it down
-// and up again (a mode change, a release) leaves the port's P_Key children
-// as they were, their link and their addresses: the kernel closes them with
-// their parent and opens them again without their IPv6 addresses, and an
-// activation changes no other profile's device (NetworkManager's rule). A
-// port left down keeps them closed.
+// F1 (issue 27 item 4): a command that takes an IPoIB port down and up again
+// (a mode change, a release, a teardown and a new activation) leaves the
+// port's P_Key children as they were before the command, their link and
+// their addresses: the kernel closes them with their parent and opens them
+// again without their IPv6 addresses, and an activation changes no other
+// profile's device (NetworkManager's rule). A port left down keeps them
+// closed; a child the command itself activates or takes down is its own.
 template <typename Fn>
-void Model::keepChildren(const std::string &parent, Fn &&change)
+void Model::keepChildren(Fn &&command)
 {
     std::map<std::string, Link> before;
     for (const auto &[name, c] : host_.links)
-        if (c.kind == Link::Kind::Child && c.parent == parent)
+        if (c.kind == Link::Kind::Child)
             before[name] = c;
-    change();
-    auto it = host_.links.find(parent);
-    if (it == host_.links.end() || !it->second.up)
-        return;
-    for (const auto &[name, c] : before)
-        if (host_.links.count(name)) {
-            host_.links.at(name).up = c.up;
-            host_.links.at(name).addresses = c.addresses;
-        }
+    commandDevices_.clear();
+    command();
+    for (const auto &[name, c] : before) {
+        auto child = host_.links.find(name);
+        auto parent = host_.links.find(c.parent);
+        if (child == host_.links.end() || parent == host_.links.end() || !parent->second.up ||
+            commandDevices_.count(name))
+            continue;
+        child->second.up = c.up;
+        child->second.addresses = c.addresses;
+    }
 }
 
 // --- the kernel (FACTS.md) --------------------------------------------------------------

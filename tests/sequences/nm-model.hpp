@@ -192,6 +192,11 @@ class Model {
 public:
     explicit Model(Host h) : host_(std::move(h)) {}
 
+    // N10: `down` puts back the addresses the activation removed (issue 27,
+    // "restores what it changed"); false: as NetworkManager 1.42, which
+    // leaves them removed (lab). The test names the difference rule N10a.
+    bool restoreRemovedAddresses = true;
+
     Outcome add(const Profile &p);
     Outcome modify(const std::string &id, const Profile &to);
     Outcome remove(const std::string &id);
@@ -241,7 +246,7 @@ private:
     void activateRdma(Activation &a, const Profile &p);
     void restore(const Activation &a);
     template <typename Fn>
-    void keepChildren(const std::string &parent, Fn &&change);
+    void keepChildren(Fn &&command);
 
     // The kernel's side of each change (FACTS.md).
     void touch(Activation &a, const std::string &name);
@@ -256,6 +261,7 @@ private:
     std::map<std::string, Profile> profiles_;
     std::map<std::string, Activation> active_;
     std::set<std::string> everCreated_;
+    std::set<std::string> commandDevices_; // devices (de)activated by the command running
 };
 
 // The name the kernel gives the child of `parent` with P_Key `pkey` (as

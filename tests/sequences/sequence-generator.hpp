@@ -386,7 +386,10 @@ private:
     unsigned ethMtu(const nm::Link &nic)
     {
         if (chance(10))
-            return chance(2) ? 60 : nic.maxMtu + 100; // below 68 (F3) or above the NIC's maximum
+            // Below 68 (F3), or above the NIC's maximum where the host
+            // describes one (without it the simulator holds to 65535 but
+            // shows none, as no kernel does: IFLA_MAX_MTU is always there).
+            return chance(2) || nic.maxMtu >= 65535 ? 60 : nic.maxMtu + 100;
         std::vector<unsigned> v = {0, 1400, 1500};
         if (nic.maxMtu >= 9000)
             v.push_back(9000);

@@ -79,9 +79,10 @@ public:
         }
         return names;
     }
-    // The files of `dir` (names and contents) but those named in `skip`; an
-    // empty file is no file.
-    static std::string files(const std::string &dir, const std::set<std::string> &skip = {})
+    // The files under `dir` (paths and contents) but those named in `skip`;
+    // an empty file or directory is none.
+    static std::string files(const std::string &dir, const std::set<std::string> &skip = {},
+                             const std::string &prefix = {})
     {
         std::set<std::string> names;
         if (GDir *d = g_dir_open(dir.c_str(), 0, nullptr)) {
@@ -92,10 +93,15 @@ public:
         }
         std::string s;
         for (const auto &n : names) {
+            std::string path = dir + "/" + n;
+            if (g_file_test(path.c_str(), G_FILE_TEST_IS_DIR)) {
+                s += files(path, {}, prefix + n + "/");
+                continue;
+            }
             char *c = nullptr;
-            g_file_get_contents((dir + "/" + n).c_str(), &c, nullptr, nullptr);
+            g_file_get_contents(path.c_str(), &c, nullptr, nullptr);
             if (!c || *c)
-                s += n + ":\n" + (c ? c : "(not a file)") + "\n";
+                s += prefix + n + ":\n" + (c ? c : "(unreadable)") + "\n";
             g_free(c);
         }
         return s;
@@ -248,7 +254,11 @@ public:
         for (size_t i = 0; i < steps.size(); i++) {
             nm::Model before = model_;
             lastExit_ = -1;
+            stepBefore_ = &before;
+            current_ = &steps[i];
             auto b = step(steps[i]);
+            stepBefore_ = nullptr;
+            current_ = nullptr;
             stats.steps++;
             if (!b)
                 continue;
@@ -352,8 +362,24 @@ private:
     std::optional<Broken> checkState(const std::string &hostRule)
     {
         nm::Host now = hostNow();
-        if (std::string d = nm::difference(model_.host(), now); !d.empty())
+        // The host as NetworkManager would leave it, where the addresses an
+        // activation removed stay removed: the steps where that differs
+        // check rule N10a.
+        std::optional<nm::Model> nmWay;
+        if (stepBefore_ && current_ && lastExit_ == 0 && current_->kind != Step::Kind::Add &&
+            current_->kind != Step::Kind::Modify) {
+            nmWay = *stepBefore_;
+            nmWay->restoreRemovedAddresses = false;
+            Generator::play(*nmWay, *current_);
+            if (!nm::difference(nmWay->host(), model_.host()).empty())
+                exercise("N10a");
+        }
+        if (std::string d = nm::difference(model_.host(), now); !d.empty()) {
+            if (nmWay && nm::difference(nmWay->host(), now).empty())
+                return fail("N10a", "the addresses the activation removed are not put back, as NetworkManager "
+                                    "leaves them (" + d + ")");
             return fail(hostRule, "host differs from the model: " + d);
+        }
         // K4: what an activation made is gone once no one owns it.
         exercise("K7");
         if (!model_.everCreated().empty())
@@ -736,8 +762,23 @@ private:
         return checkState(rule);
     }
 
+    // K5 holds where the host is as the active profiles say: no profile
+    // changed since its activation (show-state prints the stored settings,
+    // and applying them is that change) and nothing changed by hand (the
+    // document's `up` brings it back, as it should).
     std::optional<Broken> showStateStep()
     {
+        std::vector<std::string> activeIds;
+        bool pending = false;
+        for (const auto &[id, p] : model_.profiles())
+            if (const nm::Activation *a = model_.activation(id)) {
+                activeIds.push_back(id);
+                pending = pending || a->applied != p;
+            }
+        nm::Model again = model_;
+        again.up(activeIds, true);
+        if (pending || !nm::difference(again.host(), model_.host()).empty())
+            return std::nullopt;
         exercise("K5");
         Result shown = run({"show-state"});
         if (shown.status != 0)
@@ -781,6 +822,8 @@ private:
 
     Workspace ws_;
     int lastExit_ = -1; // the exit status of the step's command
+    const nm::Model *stepBefore_ = nullptr; // the model before the step running
+    const Step *current_ = nullptr;
     std::string hostName_;
     model::Host described_;
     nm::Model model_;

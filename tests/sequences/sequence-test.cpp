@@ -60,6 +60,7 @@ const std::map<std::string, const char *> kRules = {
     {"N8", "down of a bond deactivates its ports"},
     {"N9", "up: the host holds what the profiles say"},
     {"N10", "down restores what the activation changed, removes what it made"},
+    {"N10a", "down puts back the addresses the activation removed (issue 27; NetworkManager does not)"},
     {"N11", "an unknown profile: exit 10"},
     {"N12", "a second up of the same profiles is 0 operations"},
     {"N13", "add and modify are refused exactly when check calls the profile an error"},
