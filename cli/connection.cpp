@@ -122,15 +122,26 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
                 g_ptr_array_add(all.get(), g_object_ref(c));
         }
     }
-    IbnmInventory *inv = nullptr;
-    if (ctx.hostChosen()) {
-        inv = ctx.inventory();
-        if (!inv)
-            return false;
-    }
     // Last: a conflict with a stored profile is then this profile's finding,
     // naming the stored one.
     g_ptr_array_add(all.get(), g_object_ref(ibnm_profile_get_connection(profile)));
+    // The host as `ibnm check` sees it for these profiles (where a changed
+    // profile is active, as `connection up` would find it: after its old
+    // activation is taken down).
+    Obj<IbnmInventory> inventory;
+    IbnmInventory *inv = nullptr;
+    if (ctx.hostChosen()) {
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return false;
+        inventory.reset(ibnm_inventory_new(host));
+        ErrorPtr err;
+        if (!ibnm_check_reload_inventory(inventory.get(), all.get(), Out(err))) {
+            printError("%s", err->message);
+            return false;
+        }
+        inv = inventory.get();
+    }
     PtrArray findings(ibnm_check_profiles(all.get(), inv));
     const char *id = ibnm_profile_get_id(profile);
     bool errors = false;

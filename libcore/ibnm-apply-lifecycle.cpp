@@ -368,6 +368,17 @@ Result<Report> deactivateProfiles(platform::Platform &platform, ActiveStore &sto
 
 } // namespace
 
+std::vector<ActiveRecord> replacedBy(IbnmHost *owner, const model::Host &host,
+                                     const std::vector<NMConnection *> &profiles)
+{
+    ActiveStore store(owner);
+    if (store.read().empty())
+        return {}; // nothing active: nothing to read or resolve
+    Records records = store.current(host, false);
+    auto plan = planUp(withMissingBonds(profiles, profiles, host), profiles, records, host, true);
+    return plan.ok() ? plan->replaced : std::vector<ActiveRecord>{};
+}
+
 gboolean runActive(IbnmHost *host, std::vector<NMConnection *> selected, const std::vector<NMConnection *> &everything,
                    IbnmApplyFlags flags, bool goingUp, IbnmApplyReport **out, GError **error,
                    const std::function<void(const model::Host &)> &settled)

@@ -97,6 +97,12 @@ gboolean runActive(IbnmHost *host, std::vector<NMConnection *> selected, const s
                    IbnmApplyFlags flags, bool goingUp, IbnmApplyReport **out, GError **error,
                    const std::function<void(const model::Host &)> &settled);
 
+// ibnm-apply-lifecycle.cpp: the active connections ibnm_apply_up() of
+// `profiles` (all stored: each other's context) would take down first on
+// `host` (none when none is active, or a profile cannot be resolved).
+std::vector<activation::ActiveRecord> replacedBy(IbnmHost *owner, const model::Host &host,
+                                                 const std::vector<NMConnection *> &profiles);
+
 // ibnm-apply.cpp: `selected` and the bond profiles of its ports whose bond
 // is not on the host.
 std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,

@@ -3,6 +3,8 @@
 
 #include "libcore/ibnm-check.h"
 
+#include "libcore/activation/engine.hpp"
+#include "libcore/ibnm-apply-private.hpp"
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/profiles/profile-rules.hpp"
@@ -92,6 +94,9 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
  * without one otherwise), which on a host with many devices is most of what
  * ibnm_inventory_reload() reads. The findings are those of an inventory
  * read by ibnm_inventory_reload(); the ports' GID tables may be empty.
+ * Where profiles are active in standalone mode (ibnm_apply_up()), the
+ * inventory is the host as ibnm_apply_up() of @profiles would plan on:
+ * after the activations it would replace are taken down.
  *
  * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
  *   read (the previous contents stay)
@@ -107,14 +112,25 @@ gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profil
         g_return_val_if_fail(NM_IS_CONNECTION(g_ptr_array_index(profiles, i)), FALSE);
     // Called inside the reload's guard: what it allocates throws nothing
     // past this C function.
+    std::vector<NMConnection *> connections;
+    connections.reserve(profiles->len);
+    for (guint i = 0; i < profiles->len; i++)
+        connections.push_back(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
+    IbnmHost *owner = ibnm_inventory_get_host(inventory);
     return ibnm::inventoryReloadGidTablesIf(
         inventory,
-        [profiles](const ibnm::model::Host &host) {
-            std::vector<NMConnection *> connections;
-            connections.reserve(profiles->len);
-            for (guint i = 0; i < profiles->len; i++)
-                connections.push_back(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
-            return ibnm::rules::needsGidTables(connections, host);
+        [&connections](const ibnm::model::Host &host) { return ibnm::rules::needsGidTables(connections, host); },
+        // In standalone mode, the host as `connection up` of the profiles
+        // would plan on: after the activations it replaces (of profiles
+        // whose settings changed since, and those on devices the profiles
+        // take) are taken down, so that check, `up --dry-run` and `up`
+        // agree (ibnm-apply-lifecycle.cpp).
+        [&connections, owner](ibnm::model::Host &host) {
+            if (owner == nullptr)
+                return;
+            auto replaced = ibnm::apply::replacedBy(owner, host, connections);
+            if (!replaced.empty())
+                host = ibnm::activation::afterTeardown(host, replaced);
         },
         error);
 }

@@ -19,6 +19,11 @@ const model::Host &inventoryHost(IbnmInventory *inventory);
 // again whole, so that the result is ibnm_inventory_reload()'s.
 gboolean inventoryReloadGidTablesIf(IbnmInventory *inventory,
                                     const std::function<bool(const model::Host &)> &needed, GError **error);
+// The same, with `adjust` (may be empty) given the host as read before it
+// is kept.
+gboolean inventoryReloadGidTablesIf(IbnmInventory *inventory,
+                                    const std::function<bool(const model::Host &)> &needed,
+                                    const std::function<void(model::Host &)> &adjust, GError **error);
 
 // An inventory holding `host` (no platform behind it): for rules, tests and
 // snapshots taken elsewhere.

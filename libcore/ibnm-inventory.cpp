@@ -152,6 +152,12 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
 gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::function<bool(const model::Host &)> &needed,
                                           GError **error)
 {
+    return inventoryReloadGidTablesIf(self, needed, {}, error);
+}
+
+gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::function<bool(const model::Host &)> &needed,
+                                          const std::function<void(model::Host &)> &adjust, GError **error)
+{
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
     auto *priv = ibnm_inventory_priv(self);
     return ibnm::guard(error, [&]() -> ibnm::Status {
@@ -163,6 +169,8 @@ gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::functi
             host = platform.readHost();
         if (!host.ok())
             return std::move(host).error();
+        if (adjust)
+            adjust(*host);
         priv->setModel(std::move(host).value());
         return {};
     });

@@ -381,9 +381,17 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         if (up_report)
             *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
         if (!ok) {
-            // The engine undid its own steps; what went down comes back.
-            if (!down.empty() && !(flags & IBNM_APPLY_FLAGS_DRY_RUN))
-                ibnm_apply_up(host, downArray.get(), storedArray.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr);
+            // The engine undid its own steps; what went down comes back (as
+            // activations again). When that fails too, the error says so:
+            // the host is then not as before.
+            if (!down.empty() && !(flags & IBNM_APPLY_FLAGS_DRY_RUN)) {
+                ibnm::GErrorPtr back;
+                if (!ibnm_apply_up(host, downArray.get(), storedArray.get(), IBNM_APPLY_FLAGS_NONE, nullptr,
+                                   ibnm::outPtr(back)))
+                    return fromGError(err).withContext(ibnm::strprintf(
+                        _("the interfaces taken down could not be brought up again (%s)"),
+                        back ? back->message : "?"));
+            }
             return fromGError(err);
         }
         if (flags & IBNM_APPLY_FLAGS_DRY_RUN)

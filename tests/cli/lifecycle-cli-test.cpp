@@ -146,6 +146,31 @@ TEST(CliLifecycle, ModifyOfAnActiveProfileAppliesAtTheNextUp)
     EXPECT_NE(again.out.find("Nothing to do"), std::string::npos) << again.out;
 }
 
+// A bond its activation created, whose mode changed: the bonding driver
+// does not change a mode under a bond, but `up` takes the old activation
+// (the bond) down first; `check` asks the same planner on the host as `up`
+// would find it, so check, the dry run and up agree.
+TEST(CliLifecycle, CheckDryRunAndUpAgreeOnAChangedActiveBond)
+{
+    Cli cli("ethernet-only.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options",
+                       "mode=active-backup", "ipv4.method", "manual", "ipv4.addresses", "198.51.100.1/24",
+                       "ipv6.method", "disabled"})
+                  .status,
+              0);
+    ASSERT_EQ(cli.run({"connection", "up", "bond0"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "modify", "bond0", "bond.options", "mode=802.3ad"}).status, 0);
+    Result check = cli.run({"check"});
+    EXPECT_EQ(check.status, 0) << check.out << check.err;
+    Result dry = cli.run({"--dry-run", "connection", "up", "bond0"});
+    EXPECT_EQ(dry.status, 0) << dry.out << dry.err;
+    EXPECT_NE(dry.out.find("delete-bond"), std::string::npos) << dry.out;
+    EXPECT_NE(dry.out.find("create-bond"), std::string::npos) << dry.out;
+    Result up = cli.run({"connection", "up", "bond0"});
+    EXPECT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(hostNow(cli).find("[bond bond0]\nmode=802.3ad\n"), std::string::npos) << hostNow(cli);
+}
+
 // ibnm killed between two steps of an activation: the record it wrote
 // before the first step names what is on the host ("activating", the child
 // it created); the profile is not shown active, `down` takes away exactly
