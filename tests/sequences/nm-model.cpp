@@ -25,9 +25,11 @@
 //     mv2).
 // N6  one active connection per device: activating another profile on the
 //     device deactivates the first (lab: B on veth-b replaced A).
-// N7  a port's activation brings up its controller when that is not active
-//     (lab: bridge port up activated the bridge profile) and the port loses
-//     the addresses of its earlier activation (lab, and FACTS.md for bonds).
+// N7  a port's activation brings up its controller's profile when the
+//     controller is not there (lab: bridge port up activated the bridge
+//     profile; a bridge made outside NetworkManager took the port as it was,
+//     its profile staying inactive) and the port loses every address (lab:
+//     its earlier activation's and one added by hand; FACTS.md for bonds).
 // N8  `down` of a controller deactivates its ports (lab: bridge down took the
 //     port's active connection down); `down` of a port leaves the controller
 //     active (lab).
@@ -284,17 +286,31 @@ Outcome Model::up(const std::vector<std::string> &ids, bool force)
         if (!profiles_.count(id))
             return {Status::NotFound, id};
     auto errs = force ? std::map<std::string, std::string>() : errors();
+    Outcome refused{Status::Ok, {}, true};
     for (const auto &id : ids) {
         std::vector<std::string> involved = {id};
-        if (const Profile *b = bondProfile(profiles_, profiles_.at(id).master); b && !active(b->id))
+        const std::string &master = profiles_.at(id).master;
+        if (const Profile *b = bondProfile(profiles_, master); b && !active(b->id) && !host_.links.count(master))
             involved.push_back(b->id);
         for (const auto &x : involved)
-            if (errs.count(x))
-                return {Status::Refused, x + ": " + errs.at(x)};
+            if (errs.count(x)) {
+                if (refused.status == Status::Ok)
+                    refused = {Status::Refused, x + ": " + errs.at(x), true};
+                refused.conflictOnly = refused.conflictOnly && errs.at(x).rfind("another profile", 0) == 0;
+            }
     }
+    if (refused.status != Status::Ok)
+        return refused;
+    // Bonds before the rest: a bond's re-activation takes its ports down
+    // (N8), and every profile named ends active.
+    std::vector<std::string> order;
+    for (int bonds = 1; bonds >= 0; bonds--)
+        for (const auto &id : ids)
+            if ((profiles_.at(id).type == Profile::Type::Bond) == bool(bonds))
+                order.push_back(id);
     Model next = *this;
     next.keepChildren([&]() {
-        for (const auto &id : ids)
+        for (const auto &id : order)
             next.activate(id);
     });
     *this = std::move(next);
@@ -441,9 +457,11 @@ void Model::activate(const std::string &id)
     // N4: a changed profile's old activation goes first.
     if (auto it = active_.find(id); it != active_.end() && it->second.applied != p)
         deactivate(id);
-    // N7: a port's controller comes up first.
+    // N7: a port's controller profile comes up first, where the controller
+    // is not there (lab: a bridge made outside NetworkManager stayed as it
+    // was, its profile inactive, and took the port).
     if (!p.master.empty())
-        if (const Profile *b = bondProfile(profiles_, p.master); b && !active(b->id))
+        if (const Profile *b = bondProfile(profiles_, p.master); b && !active(b->id) && !host_.links.count(p.master))
             activate(b->id);
     std::string dev = deviceOf(p);
     // N6: one active connection per device.
@@ -459,11 +477,16 @@ void Model::activate(const std::string &id)
     a.applied = p;
     a.device = dev;
     commandDevices_.insert(dev);
+    std::optional<Link> before;
+    if (host_.links.count(dev) && !a.createdLinks.count(dev))
+        before = host_.links.at(dev);
     switch (p.type) {
     case Profile::Type::Infiniband: activateInfiniband(a, p); break;
     case Profile::Type::Bond: activateBond(a, p); break;
     case Profile::Type::Ethernet: activateEthernet(a, p); break;
     }
+    if (before && host_.links.count(dev))
+        record(a, dev, *before);
 }
 
 void Model::activateInfiniband(Activation &a, const Profile &p)
@@ -487,7 +510,6 @@ void Model::activateInfiniband(Activation &a, const Profile &p)
         a.createdLinks.insert(dev);
         everCreated_.insert(dev);
     }
-    touch(a, dev);
     Link &l = host_.links.at(dev);
     if (!p.master.empty()) {
         // A port (N7, N9): its mode (the link cycles), then the bond, whose
@@ -534,7 +556,6 @@ void Model::activateBond(Activation &a, const Profile &p)
         a.createdLinks.insert(dev);
         everCreated_.insert(dev);
     }
-    touch(a, dev);
     if (p.mtu)
         setMtu(dev, p.mtu);
     Link &l = host_.links.at(dev);
@@ -546,7 +567,6 @@ void Model::activateBond(Activation &a, const Profile &p)
 void Model::activateEthernet(Activation &a, const Profile &p)
 {
     const std::string &dev = a.device;
-    touch(a, dev);
     Link &l = host_.links.at(dev);
     if (!l.master.empty() && l.master != p.master)
         release(dev); // a RoCE LAG port on its own: the LAG splits
@@ -637,29 +657,36 @@ void Model::restore(const Activation &a)
     for (const auto &name : a.createdLinks)
         if (host_.links.count(name))
             deleteLink(name);
-    for (const auto &[name, before] : a.linksBefore) {
+    for (const auto &[name, fields] : a.changedFields) {
         if (!host_.links.count(name))
             continue;
         Link &l = host_.links.at(name);
-        if (l.master != before.master) {
+        const Link &before = a.linksBefore.at(name);
+        const Link now = l;
+        if (fields.count("master") && l.master != before.master) {
             if (!l.master.empty())
                 release(name);
             if (!before.master.empty())
                 enslave(name, before.master);
+            // A link state the activation did not change is as it found it
+            // (a release closes the port, an enslave opens it).
+            if (!fields.count("up") && l.up != before.up)
+                setUp(name, before.up);
+            if (!fields.count("addresses"))
+                l.addresses = now.addresses;
         }
-        if (l.connected != before.connected)
+        if (fields.count("mode") && l.connected != before.connected)
             setMode(name, before.connected);
-        if (before.master.empty() && before.mtu && l.mtu != before.mtu)
+        if (fields.count("mtu") && before.master.empty() && before.mtu && l.mtu != before.mtu)
             setMtu(name, *before.mtu);
-        l.umcast = before.umcast;
-        if (l.up != before.up)
+        if (fields.count("umcast"))
+            l.umcast = before.umcast;
+        if (fields.count("up") && l.up != before.up)
             setUp(name, before.up);
         // The profiles here set both address families (manual or
         // disabled), so their activation owned every address.
-        if (restoreRemovedAddresses)
-            l.addresses = before.addresses;
-        else
-            l.addresses.clear();
+        if (fields.count("addresses"))
+            l.addresses = restoreRemovedAddresses ? before.addresses : std::set<std::string>();
     }
 }
 
@@ -692,12 +719,26 @@ void Model::keepChildren(Fn &&command)
 
 // --- the kernel (FACTS.md) --------------------------------------------------------------
 
-// The values before the activation first changed `name` (not for what it
-// created: that goes as a whole).
-void Model::touch(Activation &a, const std::string &name)
+// The fields of `name` the activation changed, with their values before,
+// where no earlier activation of the profile recorded them (not for what
+// it created: that goes as a whole).
+void Model::record(Activation &a, const std::string &name, const Link &before)
 {
-    if (!a.createdLinks.count(name) && !a.linksBefore.count(name))
-        a.linksBefore[name] = host_.links.at(name);
+    const Link &now = host_.links.at(name);
+    std::set<std::string> &fields = a.changedFields[name];
+    Link &saved = a.linksBefore.emplace(name, before).first->second;
+    auto note = [&](const char *field, bool changed, auto member) {
+        if (changed && !fields.count(field)) {
+            fields.insert(field);
+            saved.*member = before.*member;
+        }
+    };
+    note("up", now.up != before.up, &Link::up);
+    note("mtu", now.mtu != before.mtu, &Link::mtu);
+    note("mode", now.connected != before.connected, &Link::connected);
+    note("umcast", now.umcast != before.umcast, &Link::umcast);
+    note("master", now.master != before.master, &Link::master);
+    note("addresses", now.addresses != before.addresses, &Link::addresses);
 }
 
 // dev_close(): the link down, its IPv6 addresses flushed
@@ -718,6 +759,8 @@ void Model::setUp(const std::string &name, bool up)
                     c.up = true;
         return;
     }
+    if (!l.up)
+        return; // dev_close() of a closed link does nothing
     l.up = false;
     for (auto it = l.addresses.begin(); it != l.addresses.end();)
         it = isIpv6(*it) ? l.addresses.erase(it) : std::next(it);

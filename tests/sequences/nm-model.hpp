@@ -156,9 +156,13 @@ struct Activation {
     Profile applied;    // the settings it was activated with
     std::string device; // the interface it is active on
     // What it owns: what it created, and for what it changed the values
-    // before (`down` restores them).
+    // before (`down` restores them): of each link, the fields an activation
+    // of the profile changed (up, mtu, mode, umcast, master, addresses),
+    // each with its value before the first change (a later `up` of the
+    // profile records a field only where no earlier one did).
     std::set<std::string> createdLinks, createdSoftLinks;
     std::map<std::string, Link> linksBefore;
+    std::map<std::string, std::set<std::string>> changedFields;
     std::map<std::string, RoceDefaults> roceBefore;
     std::map<std::string, TrafficClass> tcBefore;
 };
@@ -177,6 +181,10 @@ const char *statusName(Status s);
 struct Outcome {
     Status status = Status::Ok;
     std::string why;
+    // Refused only because two profiles are for one interface: ibnm's rule
+    // (NetworkManager activates either), which names one of the two as the
+    // error; check, dry run and up must agree on which.
+    bool conflictOnly = false;
 };
 
 // An entry of a declarative document (nmstate's schema,
@@ -249,7 +257,7 @@ private:
     void keepChildren(Fn &&command);
 
     // The kernel's side of each change (FACTS.md).
-    void touch(Activation &a, const std::string &name);
+    void record(Activation &a, const std::string &name, const Link &before);
     void setUp(const std::string &name, bool up);
     void setMode(const std::string &name, bool connected);
     void setMtu(const std::string &name, unsigned mtu);

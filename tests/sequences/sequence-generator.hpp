@@ -26,7 +26,17 @@ using Type = nm::Profile::Type;
 // --- steps ----------------------------------------------------------------------------
 
 struct Step {
-    enum class Kind { Add, Modify, Up, Down, Delete, Apply, ShowStateApply, LinkDownByHand } kind = Kind::Add;
+    enum class Kind {
+        Add,
+        Modify,
+        Up,
+        Down,
+        Delete,
+        Apply,
+        ShowStateApply,
+        LinkDownByHand,
+        KeyfileByHand, // a profile written as nmcli or an editor would, unchecked
+    } kind = Kind::Add;
     Profile profile;              // add: the new one; modify: the result
     std::vector<std::string> ids; // modify, up, down, delete
     std::vector<DocEntry> doc;    // apply
@@ -65,6 +75,9 @@ inline std::string describe(const Step &s, const std::map<std::string, Profile> 
     case Step::Kind::Apply: return "echo '" + documentJson(s.doc) + "' | " + fault + "ibnm apply -";
     case Step::Kind::ShowStateApply: return "ibnm show-state | ibnm apply -";
     case Step::Kind::LinkDownByHand: return "ip link set " + s.ids[0] + " down   # by hand, on the simulated host";
+    case Step::Kind::KeyfileByHand:
+        return "ibnm --offline connection add" + quoted(s.profile.addArgs()) + " > KEYFILE-DIR/" + s.profile.id +
+               ".nmconnection   # as nmcli would write it";
     }
     return {};
 }
@@ -179,6 +192,7 @@ public:
         case Step::Kind::Apply: return m.apply(s.doc);
         case Step::Kind::ShowStateApply: return {};
         case Step::Kind::LinkDownByHand: m.linkDownByHand(s.ids[0]); return {};
+        case Step::Kind::KeyfileByHand: m.setProfile(s.profile.id, s.profile); return {};
         }
         return {};
     }
@@ -282,7 +296,7 @@ private:
     {
         using K = Step::Kind;
         std::vector<Step> out;
-        switch (pick(5)) {
+        switch (pick(8)) {
         case 0: { // F1: an IPoIB port with connected mode, a child and the port's own profile
             std::vector<std::string> cm;
             for (const auto &n : o_.names.ipoib)
@@ -342,6 +356,65 @@ private:
             out = {add(c), command(K::Up, c.id), command(K::LinkDownByHand, c.parent), command(K::Up, c.id)};
             break;
         }
+        case 4: { // F1a: the port's own profile activated while the port was down by hand, then changed
+            if (o_.names.ipoib.empty())
+                break;
+            Profile c, b;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.connected = false, c.mtu = 0, c.ifname.clear();
+            c.ipv6 = {addr6()};
+            b.id = "p" + std::to_string(++ids_);
+            b.type = Type::Infiniband, b.ifname = c.parent;
+            b.connected = link(c.parent).connected;
+            addresses(b);
+            Profile changedMtu = b;
+            changedMtu.mtu = 1500;
+            out = {add(c),
+                   command(K::Up, c.id),
+                   command(K::LinkDownByHand, c.parent),
+                   command(K::Up, c.id),
+                   add(b),
+                   command(K::Up, b.id),
+                   command(K::Modify, b.id, changedMtu),
+                   command(K::Up, b.id)};
+            break;
+        }
+        case 5: { // K6a: a document naming a stored child by its interface
+            if (o_.names.ipoib.empty())
+                break;
+            Profile c;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.connected = false, c.mtu = 0, c.ifname.clear();
+            std::string name = nm::childName(c.parent, c.pkey, o_.host.ofedNaming);
+            if (name != nm::childName(c.parent, c.pkey, false))
+                break;
+            Profile e = c;
+            e.ifname = name;
+            addresses(e);
+            Step apply;
+            apply.kind = K::Apply;
+            apply.doc = {{e, "up"}};
+            out = {add(c), apply};
+            break;
+        }
+        case 6: { // K1a: a second profile for a child, written as nmcli would (NetworkManager allows it)
+            if (o_.names.ipoib.empty())
+                break;
+            Profile c, d;
+            c.id = "p" + std::to_string(++ids_);
+            child(c);
+            c.pkey = 0x8006, c.connected = false, c.mtu = 0, c.ifname.clear();
+            d = c;
+            d.id = "p" + std::to_string(++ids_);
+            d.pkey = 0x0006;
+            Step byHand = add(d);
+            byHand.kind = K::KeyfileByHand;
+            // Up of either: check calls one of them an error.
+            out = {add(c), byHand, command(K::Up, chance(2) ? c.id : d.id)};
+            break;
+        }
         default: { // F2: a RoCE LAG port on its own, then down
             if (o_.lagPorts.empty())
                 break;
@@ -367,7 +440,7 @@ private:
     {
         p.ipv4.clear();
         p.ipv6.clear();
-        switch (pick(5)) {
+        switch (pick(8)) {
         case 0: break; // both disabled
         case 1: p.ipv6 = {addr6()}; break;
         case 2: p.ipv4 = {addr4()}; p.ipv6 = {addr6()}; break;

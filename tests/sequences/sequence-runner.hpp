@@ -18,9 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <iterator>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -239,8 +241,9 @@ private:
 class Runner {
 public:
     Runner(const std::string &hostName, const model::Host &described, const nm::Host &initial)
-        : hostName_(hostName), described_(described), model_(initial)
+        : hostName_(hostName), described_(described), model_(initial), nmWay_(initial)
     {
+        nmWay_.restoreRemovedAddresses = false;
     }
 
     // Runs the steps and returns every rule broken, in order. After a broken
@@ -254,10 +257,9 @@ public:
         for (size_t i = 0; i < steps.size(); i++) {
             nm::Model before = model_;
             lastExit_ = -1;
-            stepBefore_ = &before;
             current_ = &steps[i];
+            nmWayBefore_ = nmWay_;
             auto b = step(steps[i]);
-            stepBefore_ = nullptr;
             current_ = nullptr;
             stats.steps++;
             if (!b)
@@ -356,28 +358,56 @@ private:
     }
 
     std::optional<Broken> fail(const std::string &rule, const std::string &detail) { return Broken{rule, detail}; }
-    void exercise(const std::string &rule) { stats.exercised[rule]++; }
+    void exercise(const std::string &rule)
+    {
+        stats.exercised[rule]++;
+        // A failure's rollback where a bond has ports: K2a too.
+        if (rule == "K2")
+            for (const auto &[name, l] : model_.host().links)
+                if (!l.master.empty()) {
+                    stats.exercised["K2a"]++;
+                    break;
+                }
+    }
 
     // --- after every step ---
     std::optional<Broken> checkState(const std::string &hostRule)
     {
         nm::Host now = hostNow();
-        // The host as NetworkManager would leave it, where the addresses an
-        // activation removed stay removed: the steps where that differs
-        // check rule N10a.
-        std::optional<nm::Model> nmWay;
-        if (stepBefore_ && current_ && lastExit_ == 0 && current_->kind != Step::Kind::Add &&
-            current_->kind != Step::Kind::Modify) {
-            nmWay = *stepBefore_;
-            nmWay->restoreRemovedAddresses = false;
-            Generator::play(*nmWay, *current_);
-            if (!nm::difference(nmWay->host(), model_.host()).empty())
-                exercise("N10a");
-        }
+        // The host as NetworkManager would leave it, the addresses an
+        // activation removed removed: the steps where that differs check
+        // rule N10a. nmWay_ follows model_ through the step: the same
+        // command, or (a failure) nothing.
+        nmWay_ = nmWayBefore_;
+        if (current_ && lastExit_ == 0 && current_->kind == Step::Kind::Up)
+            nmWay_.up(current_->ids, true); // as ibnm did it
+        else if (current_ && lastExit_ == 0 && current_->kind == Step::Kind::Apply)
+            nmWay_.apply(current_->doc, true);
+        else if (current_ && lastExit_ == 0)
+            Generator::play(nmWay_, *current_);
+        if (current_ && current_->kind == Step::Kind::KeyfileByHand)
+            nmWay_.setProfile(current_->profile.id, current_->profile);
+        if (current_ && current_->kind == Step::Kind::LinkDownByHand)
+            nmWay_.linkDownByHand(current_->ids[0]);
+        if (!nm::difference(nmWay_.host(), model_.host()).empty())
+            exercise("N10a");
+        // N7a: a link that joined a bond in this step with addresses.
+        for (const auto &[name, l] : model_.host().links)
+            if (!l.master.empty() && nmWayBefore_.host().links.count(name) &&
+                nmWayBefore_.host().links.at(name).master.empty() &&
+                !nmWayBefore_.host().links.at(name).addresses.empty())
+                exercise("N7a");
         if (std::string d = nm::difference(model_.host(), now); !d.empty()) {
-            if (nmWay && nm::difference(nmWay->host(), now).empty())
+            if (nm::difference(nmWay_.host(), now).empty())
                 return fail("N10a", "the addresses the activation removed are not put back, as NetworkManager "
                                     "leaves them (" + d + ")");
+            // N7a: only bond ports keep addresses they had before they joined.
+            nm::Host portsBare = now;
+            for (auto &[name, l] : portsBare.links)
+                if (model_.host().links.count(name) && !model_.host().links.at(name).master.empty())
+                    l.addresses.clear();
+            if (nm::difference(model_.host(), portsBare).empty())
+                return fail("N7a", "a bond port keeps addresses it had before it joined (" + d + ")");
             return fail(hostRule, "host differs from the model: " + d);
         }
         // K4: what an activation made is gone once no one owns it.
@@ -430,6 +460,7 @@ private:
         case Step::Kind::Apply: return applyStep(s);
         case Step::Kind::ShowStateApply: return showStateStep();
         case Step::Kind::LinkDownByHand: return byHandStep(s);
+        case Step::Kind::KeyfileByHand: return keyfileStep(s);
         }
         return std::nullopt;
     }
@@ -438,10 +469,16 @@ private:
     std::optional<Broken> unchanged(const std::string &rule, const std::string &before, const Result &r)
     {
         std::string after = everything();
-        if (after != before)
-            return fail(rule, "the command failed and changed the host or the store\n" + output(r) + "\n" +
-                                  firstDifference(before, after));
-        return std::nullopt;
+        if (after == before)
+            return std::nullopt;
+        // K2a: only a bond's active port differs.
+        auto la = lines(before), lb = lines(after);
+        std::multiset<std::string> a(la.begin(), la.end()), b(lb.begin(), lb.end()), onlyOne;
+        std::set_symmetric_difference(a.begin(), a.end(), b.begin(), b.end(), std::inserter(onlyOne, onlyOne.end()));
+        bool activePortOnly = std::all_of(onlyOne.begin(), onlyOne.end(),
+                                          [](const std::string &l) { return l.rfind("active-port=", 0) == 0; });
+        return fail(activePortOnly ? "K2a" : rule, "the command failed and changed the host or the store\n" +
+                                                       output(r) + "\n" + firstDifference(before, after));
     }
     static std::string firstDifference(const std::string &a, const std::string &b)
     {
@@ -520,8 +557,13 @@ private:
             if ((p->type == Type::Infiniband && !p->isChild() && children && l->second.connected != p->connected) ||
                 (l->second.kind == nm::Link::Kind::Child && !l->second.up && a))
                 found.insert("F1");
+            // F1a: the re-activation's teardown takes the port down (its
+            // first activation found it down), the new activation up.
+            if (children && a && a->applied != *p && a->changedFields.count(dev) &&
+                a->changedFields.at(dev).count("up") && !a->linksBefore.at(dev).up && l->second.up)
+                found.insert("F1a");
         }
-        for (const char *rule : {"F1", "F2", "N4", "N7"})
+        for (const char *rule : {"F1a", "F1", "F2", "N4", "N7"})
             if (found.count(rule))
                 return rule;
         return "N9";
@@ -564,7 +606,17 @@ private:
         for (const auto &id : s.ids)
             if (const Profile *p = before.profile(id); p && p->mtu && p->mtu < 68 && p->type != Type::Infiniband)
                 agreeRule = "F3";
+        if (want.why.find("another profile for") != std::string::npos)
+            agreeRule = "K1a";
         exercise(agreeRule);
+        // Which of two profiles for one interface is the error is ibnm's
+        // choice: check, dry run and up agree on it.
+        if (want.conflictOnly && check.status == 0 && dry.status == 0 && up.status == 0) {
+            model_ = before;
+            model_.up(s.ids, true);
+            refused = false;
+            exercise("K1a");
+        }
         if ((check.status != 0) != refused || (dry.status != 0) != refused)
             return fail(agreeRule, verdict);
         if (!fault.empty()) {
@@ -712,10 +764,15 @@ private:
                               (want.why.empty() ? "" : " (" + want.why + ")") + "\ndry run: " + output(dry) +
                               "\napply: " + output(r);
         bool refused = want.status != Status::Ok;
-        std::string agreeRule = "K1";
+        // A document is checked by the model only (no `ibnm check` for it):
+        // K6, F3 for an MTU below 68, K6a for a second profile for one
+        // interface, which `connection add` refuses.
+        std::string agreeRule = "K6";
         for (const auto &e : s.doc)
             if (e.profile.mtu && e.profile.mtu < 68 && e.profile.type != Type::Infiniband)
                 agreeRule = "F3";
+        if (want.why.find("another profile for") != std::string::npos)
+            agreeRule = "K6a";
         exercise("K3");
         exercise("K6");
         exercise(agreeRule);
@@ -735,7 +792,7 @@ private:
             return checkState("K2");
         }
         if ((r.status != 0) != refused)
-            return fail(agreeRule == "F3" ? agreeRule : "K6", verdict);
+            return fail(agreeRule, verdict);
         if (refused) {
             stats.refused++;
             exercise("K2");
@@ -766,6 +823,23 @@ private:
     // changed since its activation (show-state prints the stored settings,
     // and applying them is that change) and nothing changed by hand (the
     // document's `up` brings it back, as it should).
+    // A keyfile written outside ibnm (nmcli, an editor): `ibnm --offline
+    // connection add` prints NetworkManager's bytes; nothing checks it.
+    std::optional<Broken> keyfileStep(const Step &s)
+    {
+        std::vector<std::string> args = {"--offline", "connection", "add"};
+        auto a = s.profile.addArgs();
+        args.insert(args.end(), a.begin(), a.end());
+        Result r = run(args);
+        if (r.status != 0)
+            return fail("K8", "ibnm --offline connection add: " + output(r));
+        std::string path = ws_.keyfileDir() + "/" + s.profile.id + ".nmconnection";
+        if (!g_file_set_contents(path.c_str(), r.out.c_str(), -1, nullptr) || g_chmod(path.c_str(), 0600) != 0)
+            return fail("K8", "cannot write " + path);
+        model_.setProfile(s.profile.id, s.profile);
+        return checkState("K8");
+    }
+
     std::optional<Broken> showStateStep()
     {
         std::vector<std::string> activeIds;
@@ -818,15 +892,21 @@ private:
             model_.apply(s.doc, true);
         }
         model_.resync(hostNow());
+        nmWay_ = model_;
+        nmWay_.restoreRemovedAddresses = false;
     }
 
     Workspace ws_;
     int lastExit_ = -1; // the exit status of the step's command
-    const nm::Model *stepBefore_ = nullptr; // the model before the step running
-    const Step *current_ = nullptr;
+    const Step *current_ = nullptr; // the step running
+    nm::Model nmWayBefore_ = nm::Model(nm::Host{});
     std::string hostName_;
     model::Host described_;
     nm::Model model_;
+    // The same sequence as NetworkManager would leave the addresses an
+    // activation removed (removed): where the host is as this one says and
+    // not as model_, rule N10a is broken.
+    nm::Model nmWay_;
 };
 
 } // namespace ibnm::test::seq
