@@ -165,6 +165,7 @@ int cmdImport(Context &ctx, const Args &args)
     Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
     if (ctx.options.offline)
         return printKeyfile(c.get());
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;

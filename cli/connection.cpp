@@ -200,6 +200,7 @@ int cmdAdd(Context &ctx, const Args &args)
     // else is known (no store, no host), so no ibnm rules run.
     if (ctx.options.offline)
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
@@ -245,6 +246,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
@@ -312,6 +314,7 @@ int cmdDelete(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(10);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return kExitFailed;
@@ -417,6 +420,7 @@ int upDown(Context &ctx, const Args &args, bool up)
                           args[0].c_str());
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(up ? 90 : 10);
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;

@@ -43,6 +43,13 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
+// ibnm-apply-report.cpp: after the steps of a successful `report` were
+// undone by another run (ibnm apply's later half failed), what that undo
+// achieved, read back: `restored` makes its done steps undone and the
+// report rolled back; otherwise it is not, and `notRestored` (the objects
+// that differ) is added to what it says was not restored.
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored);
+
 // ibnm-apply.cpp: what every apply (runApply(), ibnm_apply_host_files())
 // does around its work. One activation at a time, from reading the host to
 // verifying it (or undoing it): the activation lock, unless a dry run, which
@@ -51,7 +58,8 @@ IbnmApplyReport *wrap(activation::Report report);
 // compare and replace it in turn. `work` returns the engine's report, or an
 // error before there is one (no report then); the report goes to *out when
 // asked for, and a failed one is the error returned.
-Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+// The wait for another process's lock is the host's (hostLockDeadline()).
+Status underActivationLock(IbnmHost *host, platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
     const std::function<Result<activation::Report>()> &work);
 
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).

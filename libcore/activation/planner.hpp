@@ -260,8 +260,10 @@ Result<std::vector<Step>> makePlan(
 std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
 
 // engine.cpp: runs the steps in order; the first failure stops the run and
-// undoes the steps done so far. Returns false on failure (report says why).
-bool execute(Platform &platform, std::vector<Step> &steps, Report &report);
+// undoes the steps done so far, and given the host as it was (`before`),
+// reads it back to say whether it is so again. Returns false on failure
+// (report says why).
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const Host *before = nullptr);
 // Moves the steps' records into the report, named as the kernel named them.
 void finish(std::vector<Step> &steps, Report &report);
 // The report of a plan that failed before anything changed.

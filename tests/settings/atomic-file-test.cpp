@@ -109,9 +109,9 @@ TEST(AtomicFileBatch, ANewFileDoesNotReplaceOneThatAppearedMeanwhile)
         EXPECT_NE(s.error().toString().find(b), std::string::npos) << s.error().toString();
     }
     EXPECT_EQ(readFile(b), "theirs\n");
-    // What was renamed before stays; no temporary file is left behind.
-    EXPECT_EQ(readFile(a), "new a\n");
-    EXPECT_EQ(names(dir), (std::vector<std::string>{"a.nmconnection", "b.nmconnection"}));
+    // All or nothing: a is not written either; no temporary file is left.
+    EXPECT_FALSE(g_file_test(a.c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"b.nmconnection"}));
 }
 
 TEST(AtomicFileBatch, AnUncommittedBatchLeavesNothing)

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `ibnm apply` against other writers of one keyfile store and one simulated
+// host (issue 28): two applies at once, apply against connection add,
+// modify and delete (20 rounds each), and apply killed (kill -9) while a
+// reader reads the store. What must hold after every round: no update
+// lost, one profile per interface, the stored MTU the host's, never a
+// host changed with nothing stored, no temporary file left once the next
+// command ran, and no reader ever shown half of one document and half of
+// another. Each test prints what it counted.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using ibnm::test::Cli;
+using ibnm::test::JsonValue;
+using ibnm::test::lines;
+using ibnm::test::parseJson;
+using ibnm::test::Result;
+
+namespace {
+
+constexpr int kRounds = 20;
+const char *const kHost = "mlx4-dual-port.host";
+
+// P_Key children of mlx4_ib0 with one MTU: the document two writers fight over.
+std::string childrenDoc(unsigned mtu, std::initializer_list<const char *> pkeys = {"8002", "8003"})
+{
+    std::string doc = "interfaces:\n";
+    for (const char *k : pkeys)
+        doc += std::string("- name: mlx4_ib0.") + k + "\n  type: infiniband\n  mtu: " + std::to_string(mtu) +
+               "\n  infiniband: {base-iface: mlx4_ib0, pkey: '0x" + k + "', mode: datagram}\n";
+    return doc;
+}
+
+// What one stored keyfile says, read with GKeyFile (not ibnm's reader).
+struct Stored {
+    std::string file, id, ifname;
+    unsigned mtu = 0;
+    int priority = 0;
+};
+
+std::vector<Stored> storedProfiles(const Cli &cli)
+{
+    std::vector<Stored> out;
+    for (const auto &name : cli.keyfiles()) {
+        if (name.empty() || name[0] == '.' || !g_str_has_suffix(name.c_str(), ".nmconnection"))
+            continue;
+        GKeyFile *kf = g_key_file_new();
+        if (g_key_file_load_from_file(kf, (cli.keyfileDir() + "/" + name).c_str(), G_KEY_FILE_NONE, nullptr)) {
+            Stored s;
+            s.file = name;
+            char *v = g_key_file_get_string(kf, "connection", "id", nullptr);
+            s.id = v ? v : "";
+            g_free(v);
+            v = g_key_file_get_string(kf, "connection", "interface-name", nullptr);
+            s.ifname = v ? v : "";
+            g_free(v);
+            s.mtu = unsigned(g_key_file_get_integer(kf, "infiniband", "mtu", nullptr));
+            s.priority = g_key_file_get_integer(kf, "connection", "autoconnect-priority", nullptr);
+            out.push_back(s);
+        }
+        g_key_file_free(kf);
+    }
+    return out;
+}
+
+// The hidden files of the store that are no lock file: a writer's
+// temporary files and a journal.
+std::vector<std::string> leftovers(const Cli &cli)
+{
+    std::vector<std::string> out;
+    for (const auto &name : cli.keyfiles())
+        if (!name.empty() && name[0] == '.' && name != ".ibnm.lock")
+            out.push_back(name);
+    return out;
+}
+
+// DEVICE -> MTU of the simulated host's P_Key children of mlx4_ib0.
+std::map<std::string, unsigned> hostChildren(const Cli &cli)
+{
+    std::map<std::string, unsigned> out;
+    Result r = cli.run({"-t", "-f", "DEVICE,MTU", "device", "status"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    for (const auto &l : lines(r.out)) {
+        size_t colon = l.find(':');
+        if (colon == std::string::npos || l.compare(0, 9, "mlx4_ib0.") != 0)
+            continue;
+        out[l.substr(0, colon)] = unsigned(std::stoul(l.substr(colon + 1)));
+    }
+    return out;
+}
+
+std::vector<Result> runParallel(const Cli &cli, const std::vector<std::vector<std::string>> &argss,
+                                const std::vector<std::string> &inputs)
+{
+    std::vector<Result> results(argss.size());
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < argss.size(); i++)
+        threads.emplace_back([&, i] { results[i] = cli.run(argss[i], inputs[i]); });
+    for (auto &t : threads)
+        t.join();
+    return results;
+}
+
+// What a round found wrong, summed over the rounds.
+struct Tally {
+    unsigned failed = 0;       // a command that should have succeeded did not
+    unsigned duplicates = 0;   // two profiles for one interface
+    unsigned mtuMismatch = 0;  // a stored MTU that is not the host's
+    unsigned hostOnly = 0;     // a child on the host with no profile stored
+    unsigned lost = 0;         // an update lost
+    unsigned temporary = 0;    // temporary files left after the round
+    unsigned mixed = 0;        // children of one document with MTUs of two
+
+    void check(const Cli &cli, int round)
+    {
+        auto stored = storedProfiles(cli);
+        auto host = hostChildren(cli);
+        std::map<std::string, int> perInterface;
+        std::set<unsigned> mtus;
+        for (const auto &s : stored) {
+            if (s.ifname.compare(0, 9, "mlx4_ib0.") != 0)
+                continue;
+            if (++perInterface[s.ifname] == 2) {
+                duplicates++;
+                ADD_FAILURE() << "round " << round << ": two profiles for " << s.ifname;
+            }
+            auto h = host.find(s.ifname);
+            if (h != host.end() && s.mtu != 0 && h->second != s.mtu) {
+                mtuMismatch++;
+                ADD_FAILURE() << "round " << round << ": " << s.ifname << " stored MTU " << s.mtu << ", host "
+                              << h->second;
+            }
+            if (h != host.end())
+                mtus.insert(s.mtu);
+        }
+        for (const auto &h : host)
+            if (!perInterface.count(h.first)) {
+                hostOnly++;
+                ADD_FAILURE() << "round " << round << ": " << h.first << " is on the host, no profile stored";
+            }
+        if (mtus.size() > 1) {
+            mixed++;
+            ADD_FAILURE() << "round " << round << ": the children have " << mtus.size() << " MTUs";
+        }
+        auto left = leftovers(cli);
+        temporary += unsigned(left.size());
+        EXPECT_TRUE(left.empty()) << "round " << round << ": " << left.size() << " files left, first "
+                                  << left.front();
+    }
+    void expectOk(const Result &r, const char *what, int round)
+    {
+        if (r.status != 0) {
+            failed++;
+            ADD_FAILURE() << "round " << round << ": " << what << " exited " << r.status << ": " << r.err;
+        }
+    }
+    void print(const char *what) const
+    {
+        std::printf("%s: %d rounds: %u failed, %u lost updates, %u interfaces with two profiles, %u stored MTUs "
+                    "not the host's, %u children on the host with no profile, %u rounds with two documents' "
+                    "MTUs, %u temporary files left\n",
+                    what, kRounds, failed, lost, duplicates, mtuMismatch, hostOnly, mixed, temporary);
+    }
+};
+
+TEST(StoreRace, TwoAppliesAtOnceEndAsOneOfThem)
+{
+    Tally t;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli(kHost);
+        auto results =
+            runParallel(cli, {{"apply", "-"}, {"apply", "-"}}, {childrenDoc(1500), childrenDoc(2000)});
+        t.expectOk(results[0], "apply (1500)", round);
+        t.expectOk(results[1], "apply (2000)", round);
+        t.check(cli, round);
+    }
+    t.print("two applies at once");
+}
+
+TEST(StoreRace, ApplyAndModifyLoseNoUpdate)
+{
+    Tally t;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli(kHost);
+        ASSERT_EQ(cli.run({"apply", "-"}, childrenDoc(1500)).status, 0);
+        auto results = runParallel(
+            cli, {{"apply", "-"}, {"connection", "modify", "mlx4_ib0.8002", "connection.autoconnect-priority", "7"}},
+            {childrenDoc(2000), ""});
+        t.expectOk(results[0], "apply", round);
+        t.expectOk(results[1], "connection modify", round);
+        for (const auto &s : storedProfiles(cli))
+            if (s.ifname == "mlx4_ib0.8002" && s.priority != 7) {
+                t.lost++;
+                ADD_FAILURE() << "round " << round << ": the modification was lost";
+            }
+        t.check(cli, round);
+    }
+    t.print("apply and modify");
+}
+
+TEST(StoreRace, ApplyAndAddBothStore)
+{
+    Tally t;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli(kHost);
+        auto results = runParallel(cli,
+                                   {{"apply", "-"},
+                                    {"connection", "add", "type", "infiniband", "con-name", "other", "ifname",
+                                     "mlx4_ib0.8004", "parent", "mlx4_ib0", "p-key", "0x8004", "ipv4.method",
+                                     "disabled"}},
+                                   {childrenDoc(1500), ""});
+        t.expectOk(results[0], "apply", round);
+        t.expectOk(results[1], "connection add", round);
+        std::set<std::string> ids;
+        for (const auto &s : storedProfiles(cli))
+            ids.insert(s.id);
+        for (const char *id : {"mlx4_ib0.8002", "mlx4_ib0.8003", "other"})
+            if (!ids.count(id)) {
+                t.lost++;
+                ADD_FAILURE() << "round " << round << ": profile " << id << " not stored";
+            }
+        t.check(cli, round);
+    }
+    t.print("apply and add");
+}
+
+TEST(StoreRace, ApplyAndDeleteBothHappen)
+{
+    Tally t;
+    for (int round = 0; round < kRounds; round++) {
+        Cli cli(kHost);
+        ASSERT_EQ(cli.run({"apply", "-"}, childrenDoc(1500)).status, 0);
+        ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "old", "ifname", "mlx4_ib1",
+                           "ipv4.method", "disabled"})
+                      .status,
+                  0);
+        auto results = runParallel(cli, {{"apply", "-"}, {"connection", "delete", "old"}}, {childrenDoc(2000), ""});
+        t.expectOk(results[0], "apply", round);
+        t.expectOk(results[1], "connection delete", round);
+        for (const auto &s : storedProfiles(cli)) {
+            if (s.id == "old") {
+                t.lost++;
+                ADD_FAILURE() << "round " << round << ": the deleted profile is back";
+            }
+            if (s.id.compare(0, 9, "mlx4_ib0.") == 0 && s.mtu != 2000) {
+                t.lost++;
+                ADD_FAILURE() << "round " << round << ": " << s.id << " has MTU " << s.mtu << ", not the applied 2000";
+            }
+        }
+        t.check(cli, round);
+    }
+    t.print("apply and delete");
+}
+
+// Starts `ibnm --keyfile-dir ... --simulate ... ARGS` without waiting.
+GPid startCli(const Cli &cli, const std::vector<std::string> &args)
+{
+    std::vector<std::string> argv = {ibnm::test::cliPath(), "--keyfile-dir", cli.keyfileDir(), "--simulate",
+                                     ibnm::test::hostFile(kHost)};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::vector<char *> a;
+    for (auto &s : argv)
+        a.push_back(s.data());
+    a.push_back(nullptr);
+    char **envp = g_get_environ();
+    envp = g_environ_setenv(envp, "IBNM_SIMULATE_STATE", cli.stateDir().c_str(), TRUE);
+    envp = g_environ_setenv(envp, "LC_ALL", "C", TRUE);
+    GPid pid = 0;
+    GError *error = nullptr;
+    gboolean ok = g_spawn_async(nullptr, a.data(), envp,
+                                GSpawnFlags(G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
+                                            G_SPAWN_STDERR_TO_DEV_NULL),
+                                nullptr, nullptr, &pid, &error);
+    g_strfreev(envp);
+    if (!ok) {
+        ADD_FAILURE() << error->message;
+        g_error_free(error);
+        return 0;
+    }
+    return pid;
+}
+
+// The MTUs `show-state -j` lists for the children, one per child; empty
+// when it failed.
+std::vector<unsigned> shownMtus(const Cli &cli, bool *ok)
+{
+    std::vector<unsigned> out;
+    Result r = cli.run({"-j", "show-state"});
+    *ok = r.status == 0;
+    if (!*ok)
+        return out;
+    JsonValue v = parseJson(r.out);
+    const JsonValue *interfaces = v.get("interfaces");
+    for (const auto &i : interfaces ? interfaces->items : std::vector<JsonValue>()) {
+        const JsonValue *name = i.get("name");
+        const JsonValue *mtu = i.get("mtu");
+        if (name && name->s.compare(0, 9, "mlx4_ib0.") == 0)
+            out.push_back(mtu ? unsigned(mtu->n) : 0);
+    }
+    return out;
+}
+
+// kill -9 of applies that each rewrite six profiles (two documents in
+// turn), while a reader shows the store again and again: the reader sees
+// the six profiles of one document or of the other, never some of each;
+// the next command removes what the killed ones left, and ends the store
+// as its document says.
+TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
+{
+    Cli cli(kHost);
+    const std::initializer_list<const char *> six = {"8002", "8003", "8004", "8005", "8006", "8007"};
+    cli.tmp().write("a.yml", childrenDoc(1500, six));
+    cli.tmp().write("b.yml", childrenDoc(2000, six));
+    ASSERT_EQ(cli.run({"apply", cli.tmp() / "a.yml"}).status, 0);
+    std::atomic<bool> stop{false};
+    std::atomic<unsigned> reads{0}, half{0}, readFailures{0};
+    std::thread reader([&] {
+        while (!stop) {
+            bool ok = false;
+            auto mtus = shownMtus(cli, &ok);
+            reads++;
+            if (!ok) {
+                readFailures++;
+                continue;
+            }
+            if (mtus.size() != 6 || std::set<unsigned>(mtus.begin(), mtus.end()).size() != 1) {
+                half++;
+                std::string seen;
+                for (unsigned m : mtus)
+                    seen += " " + std::to_string(m);
+                ADD_FAILURE() << "a reader saw the children with MTUs" << seen;
+            }
+        }
+    });
+    GRand *rand = g_rand_new_with_seed(20261128);
+    constexpr int kKills = 40;
+    unsigned killed = 0, finished = 0;
+    size_t mostLeft = 0;
+    for (int i = 0; i < kKills; i++) {
+        GPid pid = startCli(cli, {"apply", cli.tmp() / (i % 2 ? "a.yml" : "b.yml")});
+        ASSERT_NE(pid, 0);
+        g_usleep(gulong(g_rand_int_range(rand, 5000, 90000)));
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            killed++;
+        } else {
+            finished++;
+        }
+        g_spawn_close_pid(pid);
+        mostLeft = std::max(mostLeft, leftovers(cli).size());
+    }
+    g_rand_free(rand);
+    stop = true;
+    reader.join();
+    size_t leftBefore = leftovers(cli).size();
+    Result last = cli.run({"apply", cli.tmp() / "b.yml"});
+    ASSERT_EQ(last.status, 0) << last.out << last.err;
+    auto left = leftovers(cli);
+    EXPECT_TRUE(left.empty()) << left.size() << " files left, first " << left.front();
+    Tally t;
+    t.check(cli, kKills);
+    for (const auto &s : storedProfiles(cli))
+        EXPECT_EQ(s.mtu, 2000u) << s.file;
+    EXPECT_EQ(half.load(), 0u);
+    EXPECT_EQ(readFailures.load(), 0u);
+    std::printf("kill -9 of apply: %d runs (%u killed midway, %u had finished); %u reads of the store by a "
+                "concurrent reader: %u saw half of two documents, %u failed; at most %zu files left between "
+                "runs, %zu before the next command, %zu after it\n",
+                kKills, killed, finished, reads.load(), half.load(), readFailures.load(), mostLeft, leftBefore,
+                left.size());
+}
+
+} // namespace
