@@ -43,12 +43,15 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
-// ibnm-apply-report.cpp: after the steps of a successful `report` were
-// undone by another run (ibnm apply's later half failed), what that undo
-// achieved, read back: `restored` makes its done steps undone and the
-// report rolled back; otherwise it is not, and `notRestored` (the objects
-// that differ) is added to what it says was not restored.
-void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored);
+// ibnm-apply-report.cpp: what a rollback across two runs achieved (ibnm
+// apply's later half failed, and what the first half took down was brought
+// up again), the host read back: the report says rolled back only when
+// `restored` (nothing differs), and adds `notRestored` (the objects that
+// do, "object: ...") to what it says was not restored. With `undone` (the
+// first half's report, whose steps the second bringing up undid), each done
+// step whose object is not among them becomes undone.
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
+                    bool undone);
 
 // ibnm-apply.cpp: what every apply (runApply(), ibnm_apply_host_files())
 // does around its work. One activation at a time, from reading the host to

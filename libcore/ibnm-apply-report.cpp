@@ -180,19 +180,26 @@ IbnmApplyReport *wrap(ibnm::activation::Report report)
     return self;
 }
 
-void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored)
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
+                    bool undone)
 {
     auto *priv = ibnm_apply_report_priv(report);
     auto &r = priv->report;
     using S = ibnm::activation::StepState;
-    for (guint i = 0; restored && i < priv->steps->len; i++) {
-        auto &rec = ibnm_step_priv(IBNM_STEP(g_ptr_array_index(priv->steps.get(), i)))->rec;
-        if (rec.state == S::Done)
+    // A done step was undone when its object is as before ("object: ..."
+    // names one that is not).
+    auto asBefore = [&notRestored](const std::string &object) {
+        return std::none_of(notRestored.begin(), notRestored.end(),
+                            [&object](const std::string &n) { return n.rfind(object + ":", 0) == 0; });
+    };
+    auto settle = [&](ibnm::activation::StepRecord &rec) {
+        if (undone && rec.state == S::Done && asBefore(rec.object))
             rec.state = S::Undone;
-    }
+    };
+    for (guint i = 0; i < priv->steps->len; i++)
+        settle(ibnm_step_priv(IBNM_STEP(g_ptr_array_index(priv->steps.get(), i)))->rec);
     for (auto &rec : r.steps)
-        if (restored && rec.state == S::Done)
-            rec.state = S::Undone;
+        settle(rec);
     r.rolledBack = restored;
     for (const auto &n : notRestored)
         if (std::find(r.notRestored.begin(), r.notRestored.end(), n) == r.notRestored.end())

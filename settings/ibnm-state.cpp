@@ -184,9 +184,10 @@ void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmAppl
         differs.insert(differs.end(), d.begin(), d.end());
     }
     bool restored = differs.empty() && (upRep == nullptr || ibnm_apply_report_get_rolled_back(upRep));
-    for (IbnmApplyReport *r : {downRep, upRep})
-        if (r)
-            ibnm::apply::settleRollback(r, restored, differs);
+    if (downRep)
+        ibnm::apply::settleRollback(downRep, restored, differs, up);
+    if (upRep)
+        ibnm::apply::settleRollback(upRep, restored, differs, false);
 }
 
 } // namespace

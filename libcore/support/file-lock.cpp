@@ -35,8 +35,9 @@ unsigned long long startTimeOf(pid_t pid)
     const char *p = std::strrchr(text, ')');
     if (p == nullptr)
         return 0;
-    // After ") ": field 3 (state) is the first; the start time is field 22.
-    for (int field = 3; field < 22 && *p; field++) {
+    // Each step finds the blank before the next field: the one before
+    // field 3 (state) first, the one before field 22 (the start time) last.
+    for (int field = 3; field <= 22; field++) {
         p = std::strchr(p + 1, ' ');
         if (p == nullptr)
             return 0;
