@@ -177,7 +177,7 @@ int cmdApply(Context &ctx, const Args &args)
     // lost or interleaved. A dry run changes nothing: no lock.
     IbnmSettings *s = ctx.settings(!ctx.options.dryRun);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;

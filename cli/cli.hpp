@@ -76,6 +76,9 @@ public:
     // update: for a read-modify-write, the store is locked (held until the
     // command ends) before it is read.
     IbnmSettings *settings(bool update = false);
+    // The exit code after settings() failed: kExitTimeout when another
+    // process held the store's lock longer than -w allows, else kExitFailed.
+    int storeFailure() const { return storeFailure_; }
     // The profile store settings() loads, chosen (NetworkManager's or the
     // keyfile directory) but not loaded; NULL after an error it printed.
     IbnmSettings *store();
@@ -108,6 +111,7 @@ public:
 private:
     Obj<IbnmSettings> settings_;
     bool settingsLocked_ = false;
+    int storeFailure_ = kExitFailed;
     int defaultWait_ = 90;
     bool settingsLoaded_ = false;
     Obj<IbnmHost> host_;

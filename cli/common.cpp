@@ -54,6 +54,7 @@ IbnmSettings *Context::settings(bool update)
     if (!(update ? ibnm_settings_lock_for_update(settings_.get(), Out(err))
                  : ibnm_settings_load(settings_.get(), Out(err)))) {
         printError("%s", err ? err->message : _("cannot open the profile store"));
+        storeFailure_ = err && g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_TIMED_OUT) ? kExitTimeout : kExitFailed;
         settings_.reset();
         return nullptr;
     }

@@ -168,7 +168,7 @@ int cmdImport(Context &ctx, const Args &args)
     ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     if (!nameIsFree(s, nm_connection_get_id(c.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))

@@ -203,7 +203,7 @@ int cmdAdd(Context &ctx, const Args &args)
     ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
@@ -249,7 +249,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
     ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     NMConnection *stored = findOrComplain(s, id);
     if (!stored)
         return notFoundStatus(s);
@@ -317,7 +317,7 @@ int cmdDelete(Context &ctx, const Args &args)
     ctx.setDefaultWait(10);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     int rc = kExitOk;
     for (size_t i = 0; i < args.size();) {
         const char *id = takeId(args, i);

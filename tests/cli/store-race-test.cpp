@@ -36,13 +36,25 @@ constexpr int kRounds = 20;
 const char *const kHost = "mlx4-dual-port.host";
 
 // P_Key children of mlx4_ib0 with one MTU: the document two writers fight over.
-std::string childrenDoc(unsigned mtu, std::initializer_list<const char *> pkeys = {"8002", "8003"})
+std::string childrenDoc(unsigned mtu, const std::vector<std::string> &pkeys = {"8002", "8003"})
 {
     std::string doc = "interfaces:\n";
-    for (const char *k : pkeys)
-        doc += std::string("- name: mlx4_ib0.") + k + "\n  type: infiniband\n  mtu: " + std::to_string(mtu) +
+    for (const auto &k : pkeys)
+        doc += "- name: mlx4_ib0." + k + "\n  type: infiniband\n  mtu: " + std::to_string(mtu) +
                "\n  infiniband: {base-iface: mlx4_ib0, pkey: '0x" + k + "', mode: datagram}\n";
     return doc;
+}
+
+// P_Keys 0x8010 and on, `n` of them.
+std::vector<std::string> manyPkeys(unsigned n)
+{
+    std::vector<std::string> out;
+    char buf[8];
+    for (unsigned i = 0; i < n; i++) {
+        std::snprintf(buf, sizeof buf, "%04x", 0x8010 + i);
+        out.emplace_back(buf);
+    }
+    return out;
 }
 
 // What one stored keyfile says, read with GKeyFile (not ibnm's reader).
@@ -212,30 +224,41 @@ TEST(StoreRace, ApplyAndModifyLoseNoUpdate)
     t.print("apply and modify");
 }
 
+// An apply of 16 profiles while three adds run one after the other (an add
+// removed the running apply's temporary files as stale, and the apply failed
+// after changing the host).
 TEST(StoreRace, ApplyAndAddBothStore)
 {
     Tally t;
+    auto pkeys = manyPkeys(16);
     for (int round = 0; round < kRounds; round++) {
         Cli cli(kHost);
-        auto results = runParallel(cli,
-                                   {{"apply", "-"},
-                                    {"connection", "add", "type", "infiniband", "con-name", "other", "ifname",
-                                     "mlx4_ib0.8004", "parent", "mlx4_ib0", "p-key", "0x8004", "ipv4.method",
-                                     "disabled"}},
-                                   {childrenDoc(1500), ""});
-        t.expectOk(results[0], "apply", round);
-        t.expectOk(results[1], "connection add", round);
+        std::vector<Result> adds;
+        std::thread adder([&] {
+            for (int i = 1; i <= 3; i++)
+                adds.push_back(cli.run({"connection", "add", "type", "infiniband", "con-name", "other" + std::to_string(i),
+                                        "ifname", "mlx4_ib0.800" + std::to_string(i + 3), "parent", "mlx4_ib0",
+                                        "p-key", "0x800" + std::to_string(i + 3), "ipv4.method", "disabled"}));
+        });
+        Result apply = cli.run({"apply", "-"}, childrenDoc(1500, pkeys));
+        adder.join();
+        t.expectOk(apply, "apply", round);
+        for (const auto &r : adds)
+            t.expectOk(r, "connection add", round);
         std::set<std::string> ids;
         for (const auto &s : storedProfiles(cli))
             ids.insert(s.id);
-        for (const char *id : {"mlx4_ib0.8002", "mlx4_ib0.8003", "other"})
+        std::vector<std::string> want = {"other1", "other2", "other3"};
+        for (const auto &k : pkeys)
+            want.push_back("mlx4_ib0." + k);
+        for (const auto &id : want)
             if (!ids.count(id)) {
                 t.lost++;
                 ADD_FAILURE() << "round " << round << ": profile " << id << " not stored";
             }
         t.check(cli, round);
     }
-    t.print("apply and add");
+    t.print("apply (16 profiles) and three adds");
 }
 
 TEST(StoreRace, ApplyAndDeleteBothHappen)
@@ -322,7 +345,7 @@ std::vector<unsigned> shownMtus(const Cli &cli, bool *ok)
 TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
 {
     Cli cli(kHost);
-    const std::initializer_list<const char *> six = {"8002", "8003", "8004", "8005", "8006", "8007"};
+    const std::vector<std::string> six = {"8002", "8003", "8004", "8005", "8006", "8007"};
     cli.tmp().write("a.yml", childrenDoc(1500, six));
     cli.tmp().write("b.yml", childrenDoc(2000, six));
     ASSERT_EQ(cli.run({"apply", cli.tmp() / "a.yml"}).status, 0);
@@ -392,6 +415,112 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
                 "at most %zu files left between runs, %zu before the next command, %zu after it\n",
                 kKills, killed, finished, halfAfterKill, reads.load(), half.load(), readFailures.load(), mostLeft,
                 leftBefore, left.size());
+}
+
+} // namespace
+
+#include "libcore/support/file-lock.hpp"
+
+namespace {
+
+// A writer that finds the store's lock held waits as long as -w says, then
+// fails with exit 3 naming the holder (pid and command), and writes nothing;
+// -w 0 does not wait; readers are not held up.
+TEST(StoreLockCli, AWriterWaitsAsLongAsDashWAndNamesTheHolder)
+{
+    Cli cli(kHost);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "mlx4_ib0",
+                       "ipv4.method", "disabled"})
+                  .status,
+              0);
+    std::string before = cli.snapshot();
+    auto held = ibnm::RangeLockFile::open(cli.keyfileDir() + "/.ibnm.lock", false, "the store's lock");
+    ASSERT_TRUE(held.ok()) << held.error().toString();
+    ASSERT_TRUE(held->lock(0, true, ibnm::kLockNoWait).ok());
+    held->recordHolder();
+    gint64 start = g_get_monotonic_time();
+    Result r = cli.run({"-w", "1", "connection", "modify", "p", "mtu", "2000"});
+    double waited = double(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+    EXPECT_EQ(r.status, 3) << r.err;
+    EXPECT_NE(r.err.find("process " + std::to_string(getpid()) + " ("), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("cli-tests"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("-w SECONDS"), std::string::npos) << r.err;
+    EXPECT_GE(waited, 0.9);
+    EXPECT_EQ(cli.snapshot(), before);
+    start = g_get_monotonic_time();
+    Result now = cli.run({"-w", "0", "connection", "add", "type", "infiniband", "con-name", "q", "ifname",
+                          "mlx4_ib0.8002", "parent", "mlx4_ib0", "p-key", "0x8002"});
+    EXPECT_EQ(now.status, 3) << now.err;
+    EXPECT_LT(double(g_get_monotonic_time() - start) / G_USEC_PER_SEC, waited);
+    Result show = cli.run({"-g", "infiniband.mtu", "connection", "show", "p"});
+    EXPECT_EQ(show.status, 0) << show.err;
+    held->unlock(0);
+    EXPECT_EQ(cli.run({"-w", "1", "connection", "modify", "p", "mtu", "2000"}).status, 0);
+    std::printf("store lock held: modify -w 1 gave up after %.1f s (exit %d), -w 0 at once (exit %d); a reader "
+                "was not held up\n",
+                waited, r.status, now.status);
+}
+
+// The same for the host's activation lock (another activation running).
+TEST(StoreLockCli, AnActivationWaitsAsLongAsDashWAndNamesTheHolder)
+{
+    Cli cli(kHost);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "c", "ifname", "mlx4_ib0.8002",
+                       "parent", "mlx4_ib0", "p-key", "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    ASSERT_EQ(cli.run({"device", "status"}).status, 0); // the state directory exists
+    auto held = ibnm::lockFileExclusive(cli.stateDir() + "/activations.lock", ibnm::kLockNoWait, "the lock");
+    ASSERT_TRUE(held.ok()) << held.error().toString();
+    Result r = cli.run({"-w", "1", "connection", "up", "c"});
+    EXPECT_EQ(r.status, 3) << r.out << r.err;
+    EXPECT_NE(r.err.find("process " + std::to_string(getpid()) + " ("), std::string::npos) << r.err;
+    EXPECT_EQ(hostChildren(cli).count("mlx4_ib0.8002"), 0u);
+    Result apply = cli.run({"-w", "1", "apply", "-"}, childrenDoc(1500));
+    EXPECT_EQ(apply.status, 3) << apply.out << apply.err;
+    held = ibnm::Result<ibnm::UniqueFd>(ibnm::UniqueFd());
+    EXPECT_EQ(cli.run({"connection", "up", "c"}).status, 0);
+}
+
+// A user who may read the keyfile directory cannot make root's writers
+// wait: the store's lock is no longer the directory's flock, which anyone
+// who can open the directory can take, but a 0600 file of root's, which
+// that user cannot open.
+TEST(StoreLockCli, AnotherUserCannotHoldTheStoreLock)
+{
+    if (geteuid() != 0 || !g_file_test("/usr/bin/setpriv", G_FILE_TEST_IS_EXECUTABLE) ||
+        !g_file_test("/usr/bin/flock", G_FILE_TEST_IS_EXECUTABLE))
+        GTEST_SKIP() << "needs root, setpriv and flock to hold locks as nobody";
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "ib0"}).status, 0);
+    ASSERT_EQ(g_chmod(cli.tmp().path().c_str(), 0755), 0);
+    ASSERT_EQ(g_chmod(cli.keyfileDir().c_str(), 0755), 0);
+    std::vector<std::string> asNobody = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"};
+    auto nobody = [&](std::vector<std::string> args) {
+        std::vector<std::string> argv = asNobody;
+        argv.insert(argv.end(), args.begin(), args.end());
+        return ibnm::test::spawn(argv);
+    };
+    Result file = nobody({"/usr/bin/flock", "-n", cli.keyfileDir() + "/.ibnm.lock", "true"});
+    EXPECT_NE(file.status, 0) << "nobody took root's store lock";
+    // The directory's flock (the old lock), held by nobody for 20 s.
+    std::vector<std::string> argv = asNobody;
+    argv.insert(argv.end(), {"/usr/bin/flock", "-n", cli.keyfileDir(), "sleep", "20"});
+    std::vector<char *> a;
+    for (auto &s : argv)
+        a.push_back(s.data());
+    a.push_back(nullptr);
+    GPid pid = 0;
+    ASSERT_TRUE(g_spawn_async(nullptr, a.data(), nullptr, G_SPAWN_DO_NOT_REAP_CHILD, nullptr, nullptr, &pid, nullptr));
+    g_usleep(300000);
+    gint64 start = g_get_monotonic_time();
+    Result r = cli.run({"-w", "5", "connection", "modify", "p", "mtu", "2000"});
+    double took = double(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    g_spawn_close_pid(pid);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(took, 4.0);
 }
 
 } // namespace
