@@ -116,6 +116,17 @@ Status KeyfileBackend::takeWriterLock()
         return {};
     if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
         return Error::fromErrno(errno, dir_);
+    // The lock file is as safe as its directory: a user who may write there
+    // (or owns it) could replace the file, or make it first, and hold it.
+    struct stat st {};
+    if (::stat(dir_.c_str(), &st) != 0)
+        return Error::fromErrno(errno, dir_);
+    if ((st.st_mode & S_IWOTH) != 0 || (st.st_uid != ::geteuid() && st.st_uid != 0))
+        return Error(IBNM_ERROR_PERMISSION_DENIED,
+                     strprintf(_("other users may write to this directory (mode %04o, owner uid %u): they could "
+                                 "hold the store's lock; make it %u's and not writable by others"),
+                               unsigned(st.st_mode & 07777), unsigned(st.st_uid), unsigned(::geteuid())))
+            .withContext(dir_);
     auto file = RangeLockFile::open(dir_ + "/" + kLockFile, true, lockName());
     if (!file)
         return std::move(file).error();

@@ -106,6 +106,124 @@ void addPlainScalar(JsonBuilder *b, const std::string &v)
     json_builder_add_string_value(b, v.c_str());
 }
 
+// The json-glib tree of libyaml's events, taken one at a time (neither
+// recurses), refusing what the limits refuse.
+class YamlTree {
+public:
+    explicit YamlTree(const std::string &filename) : filename_(filename), builder_(json_builder_new()) {}
+
+    // Takes the next event; false once the stream has ended.
+    Result<bool> take(const yaml_event_t &ev)
+    {
+        size_t line = ev.start_mark.line;
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT:
+            return false;
+        case YAML_DOCUMENT_START_EVENT:
+            if (++documents_ > 1)
+                return syntaxError(filename_, line, _("only one YAML document is allowed"));
+            return true;
+        case YAML_STREAM_START_EVENT:
+        case YAML_DOCUMENT_END_EVENT:
+            return true;
+        case YAML_MAPPING_END_EVENT:
+        case YAML_SEQUENCE_END_EVENT:
+            if (ev.type == YAML_MAPPING_END_EVENT)
+                json_builder_end_object(builder_.get());
+            else
+                json_builder_end_array(builder_.get());
+            stack_.pop_back();
+            if (!stack_.empty() && stack_.back().mapping)
+                stack_.back().expectKey = true;
+            return true;
+        default:
+            break;
+        }
+        if (ev.type == YAML_ALIAS_EVENT || (ev.type == YAML_SCALAR_EVENT && ev.data.scalar.anchor) ||
+            (ev.type == YAML_MAPPING_START_EVENT && ev.data.mapping_start.anchor) ||
+            (ev.type == YAML_SEQUENCE_START_EVENT && ev.data.sequence_start.anchor))
+            return syntaxError(filename_, line, _("YAML anchors and aliases are not supported"));
+        Status st = !stack_.empty() && stack_.back().mapping && stack_.back().expectKey ? key(ev, line) : node(ev, line);
+        if (!st.ok())
+            return std::move(st).error();
+        return true;
+    }
+
+    Result<JsonNodePtr> root()
+    {
+        if (!haveRoot_)
+            return Error(IBNM_ERROR_INVALID_VALUE, _("the document is empty")).withContext(filename_);
+        return JsonNodePtr(json_builder_get_root(builder_.get()));
+    }
+
+private:
+    // Per open container: is it a mapping, does the next scalar name a key,
+    // and the keys it has.
+    struct Frame {
+        bool mapping;
+        bool expectKey;
+        KeyLines keys;
+    };
+
+    Status key(const yaml_event_t &ev, size_t line)
+    {
+        if (ev.type != YAML_SCALAR_EVENT)
+            return syntaxError(filename_, line, _("a mapping key must be a plain string"));
+        std::string key(reinterpret_cast<const char *>(ev.data.scalar.value), ev.data.scalar.length);
+        if (auto st = checkKey(stack_.back().keys, key, line, filename_); !st)
+            return st;
+        json_builder_set_member_name(builder_.get(), key.c_str());
+        stack_.back().expectKey = false;
+        return {};
+    }
+
+    Status node(const yaml_event_t &ev, size_t line)
+    {
+        bool container = ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT;
+        if (stack_.empty()) {
+            if (haveRoot_)
+                return syntaxError(filename_, line, _("only one YAML document is allowed"));
+            // nmstate's schema is a mapping; json-glib's builder takes no
+            // other root (it warns and builds nothing).
+            if (ev.type != YAML_MAPPING_START_EVENT)
+                return syntaxError(filename_, line,
+                                   _("the document is not a mapping (nmstate's schema: 'interfaces:' and its list)"));
+            haveRoot_ = true;
+        }
+        // The bound keeps the tree (and whoever walks it) shallow, and
+        // stops a flow collection nested 100,000 deep after 64 levels:
+        // libyaml's scanner checks every open level at each token,
+        // quadratic over the whole of such a document.
+        if (container && stack_.size() >= kMaxDepth)
+            return tooDeep(filename_, line);
+        JsonBuilder *b = builder_.get();
+        if (ev.type == YAML_MAPPING_START_EVENT) {
+            json_builder_begin_object(b);
+            stack_.push_back({true, true, {}});
+        } else if (ev.type == YAML_SEQUENCE_START_EVENT) {
+            json_builder_begin_array(b);
+            stack_.push_back({false, false, {}});
+        } else if (ev.type == YAML_SCALAR_EVENT) {
+            std::string v(reinterpret_cast<const char *>(ev.data.scalar.value), ev.data.scalar.length);
+            if (v.find('\0') != std::string::npos)
+                return nulCharacter(filename_, line);
+            if (ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+                addPlainScalar(b, v);
+            else
+                json_builder_add_string_value(b, v.c_str());
+            if (!stack_.empty() && stack_.back().mapping)
+                stack_.back().expectKey = true;
+        }
+        return {};
+    }
+
+    const std::string &filename_;
+    JsonBuilderPtr builder_;
+    std::vector<Frame> stack_;
+    int documents_ = 0;
+    bool haveRoot_ = false;
+};
+
 Result<JsonNodePtr> parseYaml(std::string_view text, const std::string &filename)
 {
     ParserPtr parser(new yaml_parser_t);
@@ -114,17 +232,7 @@ Result<JsonNodePtr> parseYaml(std::string_view text, const std::string &filename
         return Error(IBNM_ERROR_FAILED, "yaml_parser_initialize failed");
     }
     yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char *>(text.data()), text.size());
-    JsonBuilderPtr builder(json_builder_new());
-    JsonBuilder *b = builder.get();
-    // Per open container: is it a mapping, and does the next scalar name a key?
-    struct Frame {
-        bool mapping;
-        bool expectKey;
-        KeyLines keys;
-    };
-    std::vector<Frame> stack;
-    int documents = 0;
-    bool haveRoot = false;
+    YamlTree tree(filename);
     for (;;) {
         EventPtr ev(new yaml_event_t);
         if (!yaml_parser_parse(parser.get(), ev.get())) {
@@ -132,86 +240,13 @@ Result<JsonNodePtr> parseYaml(std::string_view text, const std::string &filename
             return syntaxError(filename, parser->problem_mark.line,
                                parser->problem ? parser->problem : _("not valid YAML"));
         }
-        size_t line = ev->start_mark.line;
-        yaml_event_type_t type = ev->type;
-        if (type == YAML_STREAM_END_EVENT)
+        auto more = tree.take(*ev);
+        if (!more)
+            return std::move(more).error();
+        if (!*more)
             break;
-        if (type == YAML_DOCUMENT_START_EVENT) {
-            if (++documents > 1)
-                return syntaxError(filename, line, _("only one YAML document is allowed"));
-            continue;
-        }
-        if (type == YAML_STREAM_START_EVENT || type == YAML_DOCUMENT_END_EVENT)
-            continue;
-        if (type == YAML_ALIAS_EVENT || (type == YAML_SCALAR_EVENT && ev->data.scalar.anchor) ||
-            (type == YAML_MAPPING_START_EVENT && ev->data.mapping_start.anchor) ||
-            (type == YAML_SEQUENCE_START_EVENT && ev->data.sequence_start.anchor))
-            return syntaxError(filename, line, _("YAML anchors and aliases are not supported"));
-        bool isKey = !stack.empty() && stack.back().mapping && stack.back().expectKey;
-        if (type == YAML_MAPPING_END_EVENT || type == YAML_SEQUENCE_END_EVENT) {
-            if (type == YAML_MAPPING_END_EVENT)
-                json_builder_end_object(b);
-            else
-                json_builder_end_array(b);
-            stack.pop_back();
-            if (!stack.empty() && stack.back().mapping)
-                stack.back().expectKey = true;
-            continue;
-        }
-        if (isKey) {
-            if (type != YAML_SCALAR_EVENT)
-                return syntaxError(filename, line, _("a mapping key must be a plain string"));
-            std::string key(reinterpret_cast<const char *>(ev->data.scalar.value), ev->data.scalar.length);
-            if (auto st = checkKey(stack.back().keys, key, line, filename); !st)
-                return std::move(st).error();
-            json_builder_set_member_name(b, key.c_str());
-            stack.back().expectKey = false;
-            continue;
-        }
-        if (stack.empty()) {
-            if (haveRoot)
-                return syntaxError(filename, line, _("only one YAML document is allowed"));
-            // nmstate's schema is a mapping; json-glib's builder takes no
-            // other root (it warns and builds nothing).
-            if (type != YAML_MAPPING_START_EVENT)
-                return syntaxError(filename, line,
-                                   _("the document is not a mapping (nmstate's schema: 'interfaces:' and its list)"));
-            haveRoot = true;
-        }
-        // libyaml parses iteratively; the bound keeps the builder's tree
-        // (and whoever walks it) shallow, and stops a flow collection
-        // nested 100,000 deep after 64 levels: libyaml's scanner checks
-        // every open level at each token, quadratic over such a document.
-        if ((type == YAML_MAPPING_START_EVENT || type == YAML_SEQUENCE_START_EVENT) && stack.size() >= kMaxDepth)
-            return tooDeep(filename, line);
-        switch (type) {
-        case YAML_MAPPING_START_EVENT:
-            json_builder_begin_object(b);
-            stack.push_back({true, true, {}});
-            break;
-        case YAML_SEQUENCE_START_EVENT:
-            json_builder_begin_array(b);
-            stack.push_back({false, false, {}});
-            break;
-        case YAML_SCALAR_EVENT: {
-            std::string v(reinterpret_cast<const char *>(ev->data.scalar.value), ev->data.scalar.length);
-            if (v.find('\0') != std::string::npos)
-                return nulCharacter(filename, line);
-            if (ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-                addPlainScalar(b, v);
-            else
-                json_builder_add_string_value(b, v.c_str());
-            if (!stack.empty() && stack.back().mapping)
-                stack.back().expectKey = true;
-            break;
-        }
-        default:
-            break;
-        }
     }
-    if (!haveRoot)
-        return Error(IBNM_ERROR_INVALID_VALUE, _("the document is empty")).withContext(filename);
-    return JsonNodePtr(json_builder_get_root(b));
+    return tree.root();
 }
 
 // A member name as json-glib reads it: `raw` (between its double quotes)

@@ -140,6 +140,23 @@ TEST(StoreLock, ALockFileOfAnotherUserIsRefused)
     EXPECT_NE(st.error().toString().find("uid 65534"), std::string::npos) << st.error().toString();
 }
 
+// A directory other users may write to would let them replace the lock
+// file (or make it first): the store refuses to write there.
+TEST(StoreLock, ADirectoryOthersMayWriteToIsRefused)
+{
+    TempDir dir;
+    ASSERT_EQ(chmod(dir.path().c_str(), 01777), 0);
+    KeyfileBackend b(dir.path());
+    b.setRequiredOwner(geteuid());
+    auto st = b.lockForUpdate();
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().code(), IBNM_ERROR_PERMISSION_DENIED);
+    EXPECT_NE(st.error().toString().find("mode 1777"), std::string::npos) << st.error().toString();
+    EXPECT_TRUE(names(dir.path()).empty());
+    ASSERT_EQ(chmod(dir.path().c_str(), 0755), 0);
+    EXPECT_TRUE(b.lockForUpdate().ok());
+}
+
 // A writer killed between its journal and its last rename: a reader sees
 // the whole change (not the old A with the new B), the next writer
 // completes it and removes the journal and the temporary files.
