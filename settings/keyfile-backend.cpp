@@ -118,14 +118,14 @@ Status KeyfileBackend::takeWriterLock()
         return Error::fromErrno(errno, dir_);
     // The lock file is as safe as its directory: a user who may write there
     // (or owns it) could replace the file, or make it first, and hold it.
-    struct stat st {};
-    if (::stat(dir_.c_str(), &st) != 0)
+    struct stat dirStat {};
+    if (::stat(dir_.c_str(), &dirStat) != 0)
         return Error::fromErrno(errno, dir_);
-    if ((st.st_mode & S_IWOTH) != 0 || (st.st_uid != ::geteuid() && st.st_uid != 0))
+    if ((dirStat.st_mode & S_IWOTH) != 0 || (dirStat.st_uid != ::geteuid() && dirStat.st_uid != 0))
         return Error(IBNM_ERROR_PERMISSION_DENIED,
                      strprintf(_("other users may write to this directory (mode %04o, owner uid %u): they could "
                                  "hold the store's lock; make it %u's and not writable by others"),
-                               unsigned(st.st_mode & 07777), unsigned(st.st_uid), unsigned(::geteuid())))
+                               unsigned(dirStat.st_mode & 07777), unsigned(dirStat.st_uid), unsigned(::geteuid())))
             .withContext(dir_);
     auto file = RangeLockFile::open(dir_ + "/" + kLockFile, true, lockName());
     if (!file)
