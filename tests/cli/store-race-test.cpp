@@ -371,12 +371,14 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
     });
     GRand *rand = g_rand_new_with_seed(20261128);
     constexpr int kKills = 40;
-    unsigned killed = 0, finished = 0, halfAfterKill = 0;
+    unsigned killed = 0, finished = 0, halfAfterKill = 0, killsLeavingFiles = 0, killsLeavingJournal = 0;
     size_t mostLeft = 0;
     for (int i = 0; i < kKills; i++) {
         GPid pid = startCli(cli, {"apply", cli.tmp() / (i % 2 ? "a.yml" : "b.yml")});
         ASSERT_NE(pid, 0);
-        g_usleep(gulong(g_rand_int_range(rand, 5000, 90000)));
+        // Anywhere in a run of 130-370 ms here: reading, changing the
+        // host, writing the files, making them visible.
+        g_usleep(gulong(g_rand_int_range(rand, 10000, 300000)));
         int status = 0;
         if (waitpid(pid, &status, WNOHANG) == 0) {
             kill(pid, SIGKILL);
@@ -386,7 +388,10 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
             finished++;
         }
         g_spawn_close_pid(pid);
-        mostLeft = std::max(mostLeft, leftovers(cli).size());
+        auto left = leftovers(cli);
+        mostLeft = std::max(mostLeft, left.size());
+        killsLeavingFiles += !left.empty();
+        killsLeavingJournal += g_file_test((cli.keyfileDir() + "/.ibnm-journal").c_str(), G_FILE_TEST_EXISTS);
         // What a reader sees right after the kill, before any other writer.
         bool ok = false;
         auto mtus = shownMtus(cli, &ok);
@@ -412,9 +417,9 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
     EXPECT_EQ(readFailures.load(), 0u);
     std::printf("kill -9 of apply: %d runs (%u killed midway, %u had finished); a read right after each: %u saw "
                 "half of two documents; %u reads by a concurrent reader: %u saw half of two documents, %u failed; "
-                "at most %zu files left between runs, %zu before the next command, %zu after it\n",
-                kKills, killed, finished, halfAfterKill, reads.load(), half.load(), readFailures.load(), mostLeft,
-                leftBefore, left.size());
+                "%u kills left files (%u a journal), at most %zu; %zu before the next command, %zu after it\n",
+                kKills, killed, finished, halfAfterKill, reads.load(), half.load(), readFailures.load(),
+                killsLeavingFiles, killsLeavingJournal, mostLeft, leftBefore, left.size());
 }
 
 } // namespace
