@@ -421,6 +421,12 @@ int upDown(Context &ctx, const Args &args, bool up)
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     ctx.setDefaultWait(up ? 90 : 10);
+    // With NetworkManager running, it activates (connection-nm.cpp).
+    IbnmSettings *store = ctx.store();
+    if (!store)
+        return kExitFailed;
+    if (activatesThroughNetworkManager(ctx, store))
+        return upDownThroughNetworkManager(ctx, args, up);
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
