@@ -193,7 +193,9 @@ private:
         // The bound keeps the tree (and whoever walks it) shallow, and
         // stops a flow collection nested 100,000 deep after 64 levels:
         // libyaml's scanner checks every open level at each token,
-        // quadratic over the whole of such a document.
+        // quadratic over the whole of such a document. libyaml 0.2.5
+        // (Debian 12) has no limit of its own (upstream added
+        // yaml_set_max_nest_level(), default 1000, after that release).
         if (container && stack_.size() >= kMaxDepth)
             return tooDeep(filename_, line);
         JsonBuilder *b = builder_.get();
