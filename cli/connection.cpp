@@ -212,9 +212,10 @@ int cmdAdd(Context &ctx, const Args &args)
     // else is known (no store, no host), so no ibnm rules run.
     if (ctx.options.offline)
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))
@@ -257,9 +258,10 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     NMConnection *stored = findOrComplain(s, id);
     if (!stored)
         return notFoundStatus(s);
@@ -344,9 +346,10 @@ int cmdDelete(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(10);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     int rc = kExitOk;
     for (size_t i = 0; i < args.size();) {
         const char *id = takeId(args, i);
@@ -516,6 +519,7 @@ int upDown(Context &ctx, const Args &args, bool up)
                           args[0].c_str());
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(up ? 90 : 10);
     // With NetworkManager running, it activates (connection-nm.cpp).
     IbnmSettings *store = ctx.store();
     if (!store)

@@ -44,6 +44,16 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
+// ibnm-apply-report.cpp: what a rollback across two runs achieved (ibnm
+// apply's later half failed, and what the first half took down was brought
+// up again), the host read back: the report says rolled back only when
+// `restored` (nothing differs), and adds `notRestored` (the objects that
+// do, "object: ...") to what it says was not restored. With `undone` (the
+// first half's report, whose steps the second bringing up undid), each done
+// step whose object is not among them becomes undone.
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
+                    bool undone);
+
 // ibnm-apply.cpp: what every apply (runApply(), ibnm_apply_host_files())
 // does around its work. One activation at a time, from reading the host to
 // verifying it (or undoing it): the activation lock, unless a dry run, which
@@ -52,7 +62,8 @@ IbnmApplyReport *wrap(activation::Report report);
 // compare and replace it in turn. `work` returns the engine's report, or an
 // error before there is one (no report then); the report goes to *out when
 // asked for, and a failed one is the error returned.
-Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+// The wait for another process's lock is the host's (hostLockDeadline()).
+Status underActivationLock(IbnmHost *host, platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
     const std::function<Result<activation::Report>()> &work);
 
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).

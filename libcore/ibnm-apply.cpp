@@ -38,12 +38,12 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
-ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+ibnm::Status underActivationLock(IbnmHost *host, platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
     const std::function<Result<activation::Report>()> &work)
 {
     UniqueFd activationLock;
     if (!dryRun) {
-        auto lock = platform.lockActivations();
+        auto lock = platform.lockActivations(hostLockDeadline(host));
         if (!lock.ok())
             return std::move(lock).error();
         activationLock = std::move(lock).value();
@@ -130,7 +130,7 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
         bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        return ibnm::apply::underActivationLock(platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
+        return ibnm::apply::underActivationLock(host, platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
             auto snapshot = platform.readHost();
             if (!snapshot.ok())
                 return std::move(snapshot).error();

@@ -173,6 +173,7 @@ gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self);
 guint ibnm_apply_report_get_operations(IbnmApplyReport *self);
 GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self);
+const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self);
 
 /**

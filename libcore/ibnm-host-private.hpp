@@ -6,6 +6,7 @@
 #include "libcore/ibnm-host.h"
 #include "libcore/platform/platform.hpp"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,6 +15,10 @@ namespace ibnm {
 
 // The platform of `host`; valid as long as the host lives.
 platform::Platform &hostPlatform(IbnmHost *host);
+
+// When an apply on `host` stops waiting for another's activation lock
+// (ibnm_host_set_lock_wait()): a deadline for Platform::lockActivations().
+int64_t hostLockDeadline(IbnmHost *host);
 
 // The host's platform under its deadline (ibnm_host_set_deadline()), or
 // nullptr when it has none; it borrows hostPlatform(host).

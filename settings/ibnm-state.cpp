@@ -8,6 +8,7 @@
 #include "settings/ibnm-state.h"
 #include "settings/ibnm-state-private.h"
 
+#include "libcore/activation/host-diff.hpp"
 #include "libcore/ibnm-apply-private.hpp"
 #include "settings/apply-record.hpp"
 
@@ -30,6 +31,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+static_assert(IBNM_STATE_MAX_DOCUMENT_SIZE == ibnm::state::kMaxDocumentBytes, "one limit, in two languages");
 
 struct _IbnmStateChange {
     GObject parent_instance;
@@ -169,6 +172,34 @@ void restoreStore(IbnmSettings *settings, const std::vector<Change> &changes, si
             break;
         }
     }
+}
+
+// After the later half of an apply failed (and the engine undid its own
+// steps): brings back up what the first half took down, reads the host
+// back and compares it with `before`, the host as the apply found it. Both
+// reports then say rolled back only when nothing differs, and list what
+// does; the first half's steps are undone when it is.
+void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmApplyReport *downRep,
+                    IbnmApplyReport *upRep, const std::optional<ibnm::model::Host> &before)
+{
+    ibnm::GErrorPtr err;
+    gboolean up = ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE, nullptr, ibnm::outPtr(err));
+    std::vector<std::string> differs;
+    if (!up)
+        differs.push_back(ibnm::strprintf(_("the interfaces taken down could not be brought up again: %s"),
+                                          err ? err->message : ""));
+    auto after = ibnm::hostPlatform(host).readHost();
+    if (!before || !after.ok()) {
+        differs.push_back(_("the host could not be read back to compare it with how it was"));
+    } else {
+        auto d = ibnm::activation::hostDifferences(*before, *after);
+        differs.insert(differs.end(), d.begin(), d.end());
+    }
+    bool restored = differs.empty() && (upRep == nullptr || ibnm_apply_report_get_rolled_back(upRep));
+    if (downRep)
+        ibnm::apply::settleRollback(downRep, restored, differs, up);
+    if (upRep)
+        ibnm::apply::settleRollback(upRep, restored, differs, false);
 }
 
 } // namespace
@@ -365,6 +396,12 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         ibnm::GErrorPtr err;
         ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
         IbnmApplyReport *raw = nullptr;
+        // The host as found, for a rollback across both halves to be
+        // checked against (one half alone checks its own).
+        std::optional<ibnm::model::Host> before;
+        if (!down.empty() && !dryRun)
+            if (auto h = ibnm::hostPlatform(host).readHost(); h.ok())
+                before = std::move(*h);
         if (!down.empty()) {
             gboolean ok = ibnm::apply::runProfiles(host, downArray.get(), storedArray.get(), mode, false, &raw,
                                                    ibnm::outPtr(err), settled);
@@ -381,17 +418,9 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         if (up_report)
             *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
         if (!ok) {
-            // The engine undid its own steps; what went down comes back (as
-            // activations again). When that fails too, the error says so:
-            // the host is then not as before.
-            if (!down.empty() && !(flags & IBNM_APPLY_FLAGS_DRY_RUN)) {
-                ibnm::GErrorPtr back;
-                if (!ibnm_apply_up(host, downArray.get(), storedArray.get(), IBNM_APPLY_FLAGS_NONE, nullptr,
-                                   ibnm::outPtr(back)))
-                    return fromGError(err).withContext(ibnm::strprintf(
-                        _("the interfaces taken down could not be brought up again (%s)"),
-                        back ? back->message : "?"));
-            }
+            // The engine undid its own steps; what went down comes back.
+            if (!down.empty() && !dryRun)
+                settleDownHalf(host, downArray.get(), storedArray.get(), downRep.get(), upRep.get(), before);
             return fromGError(err);
         }
         if (flags & IBNM_APPLY_FLAGS_DRY_RUN)

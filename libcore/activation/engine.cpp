@@ -6,14 +6,18 @@
 
 #include "libcore/activation/planner.hpp"
 
+#include "libcore/activation/host-diff.hpp"
+
 #include "libcore/support/i18n.hpp"
 
 namespace ibnm::activation::detail {
 
 // Undoes the steps that ran, in reverse order. The report says the host is
-// as before only if every step that changed it was undone: by its own undo,
-// or by the deletion of the object it configured.
-void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report)
+// as before only if every step that changed it was undone (by its own undo,
+// or by the deletion of the object it configured) and, given the host as it
+// was (`before`), the host read back equals it; otherwise it lists what
+// differs (Report::notRestored).
+void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report, const Host *before)
 {
     for (size_t j = end; j-- > 0;) {
         Step &s = steps[j];
@@ -36,12 +40,21 @@ void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &
         all = all && (s.rec.state == StepState::Undone || s.rec.state == StepState::Planned ||
                       s.rec.state == StepState::Failed);
     }
+    if (before != nullptr) {
+        auto after = platform.readHost();
+        if (after.ok())
+            report.notRestored = hostDifferences(*before, *after);
+        else
+            report.notRestored.push_back(
+                strprintf(_("the host could not be read back: %s"), after.error().toString().c_str()));
+        all = all && report.notRestored.empty();
+    }
     report.rolledBack = all;
 }
 
 // Runs the steps in order; the first failure stops the run and undoes the
 // steps done so far. Returns false on failure (report says why).
-bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const Host *before)
 {
     for (size_t i = 0; i < steps.size(); i++) {
         Step &s = steps[i];
@@ -57,7 +70,7 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
         report.error = s.rec.error;
         report.errorCode = st.error().code();
         report.failure = st.error();
-        rollback(platform, steps, i, report);
+        rollback(platform, steps, i, report, before);
         return false;
     }
     return true;
@@ -273,7 +286,7 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
     if (!options.dryRun && !steps.empty() && options.prepare)
         if (Status st = options.prepare(); !st.ok())
             return planningFailed(std::move(report), std::move(st).error());
-    if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
         auto after = platform.readHost();
         Status verified =
             after.ok() ? verifyUp(*after, desired, options.rdmaOnly) : Status(std::move(after).error());
@@ -282,7 +295,7 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
             report.error = verified.error().toString();
             report.errorCode = verified.error().code();
             report.failure = verified.error();
-            rollback(platform, steps, steps.size(), report);
+            rollback(platform, steps, steps.size(), report, &host);
         }
     }
     finish(steps, report);
@@ -297,7 +310,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         return planningFailed(std::move(report), std::move(hostR).error());
     std::vector<Step> steps = makeDownPlan(*hostR, desired, options, report);
     if (!options.dryRun && !steps.empty())
-        execute(platform, steps, report);
+        execute(platform, steps, report, &*hostR);
     finish(steps, report);
     return report;
 }

@@ -48,10 +48,13 @@ struct Note {
 
 struct Report {
     bool ok = true;
-    // After a failure: every step that changed the host was undone, so the
-    // host is as before. False when a step could not be undone (its state
-    // says which).
+    // After a failure: every step that changed the host was undone, and the
+    // host read back is as before. False when a step could not be undone
+    // (its state says which) or the host differs (notRestored says how).
     bool rolledBack = false;
+    // After a failure: what the host read back has otherwise than before,
+    // one line per object and property (host-diff.hpp).
+    std::vector<std::string> notRestored;
     std::string error;            // the failure, when !ok
     IbnmError errorCode = IBNM_ERROR_FAILED; // its code, kept from the step or fact that failed
     std::optional<Error> failure;  // the failure itself, with its property and profile

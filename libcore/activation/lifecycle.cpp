@@ -82,12 +82,12 @@ Report reactivate(Platform &platform, const Host &host, const std::vector<Active
     if (!options.dryRun && !steps.empty() && options.prepare)
         if (Status st = options.prepare(); !st.ok())
             return planningFailed(std::move(report), std::move(st).error());
-    if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
         auto after = platform.readHost();
         Status verified = after.ok() ? verifyUp(*after, desired, options.rdmaOnly) : Status(std::move(after).error());
         if (!verified.ok()) {
             failed(report, verified.error());
-            rollback(platform, steps, steps.size(), report);
+            rollback(platform, steps, steps.size(), report, &host);
         }
     }
     finish(steps, report);
@@ -100,7 +100,7 @@ Report deactivate(Platform &platform, const Host &host, const std::vector<Active
     Report report;
     detail::TeardownPlan teardown = makeTeardownPlan(host, records, report);
     std::vector<Step> &steps = teardown.steps;
-    if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
         auto after = platform.readHost();
         Status verified = after.ok() ? Status() : Status(std::move(after).error());
         for (const auto &r : records)
@@ -108,7 +108,7 @@ Report deactivate(Platform &platform, const Host &host, const std::vector<Active
                 verified = verifyDown(*after, r);
         if (!verified.ok()) {
             failed(report, verified.error());
-            rollback(platform, steps, steps.size(), report);
+            rollback(platform, steps, steps.size(), report, &host);
         }
     }
     finish(steps, report);

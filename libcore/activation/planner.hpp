@@ -297,11 +297,13 @@ struct TeardownPlan {
 TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> &records, Report &report);
 
 // engine.cpp: runs the steps in order; the first failure stops the run and
-// undoes the steps done so far. Returns false on failure (report says why).
-bool execute(Platform &platform, std::vector<Step> &steps, Report &report);
+// undoes the steps done so far, and given the host as it was (`before`),
+// reads it back to say whether it is so again. Returns false on failure
+// (report says why).
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const Host *before = nullptr);
 // engine.cpp: undoes the steps before `end` that ran, in reverse order, and
 // says in the report whether the host is as before.
-void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report);
+void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report, const Host *before = nullptr);
 // engine.cpp: reads `h` for what `d` asks; the first mismatch is the error.
 Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly);
 // Moves the steps' records into the report, named as the kernel named them.

@@ -19,7 +19,7 @@ public:
     DeadlinePlatform(Platform &inner, int64_t deadline) : inner_(inner), deadline_(deadline) {}
 
     const char *kind() const override { return inner_.kind(); }
-    Result<UniqueFd> lockActivations() override { return inner_.lockActivations(); }
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override { return inner_.lockActivations(waitUntil); }
     Result<model::Host> readHost() override { return inner_.readHost(); }
     Result<model::Host> readGidTables() override { return inner_.readGidTables(); }
     Result<model::Host> readHostWithoutGidTables() override { return inner_.readHostWithoutGidTables(); }

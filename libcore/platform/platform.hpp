@@ -70,9 +70,16 @@ public:
     // Serialises activations on this host: an up or down holds the returned
     // lock from reading the host through planning, applying and verifying
     // (or undoing), so that a parallel run never plans on, or rolls back,
-    // another run's half-done work. Blocks while another process holds it.
+    // another run's half-done work. While another process holds it, waits
+    // until `waitUntil` (support/file-lock.hpp: a deadline, kLockNoWait or
+    // kLockWaitForever), then fails with IBNM_ERROR_TIMED_OUT naming that
+    // process. Taken after the profile store's lock, never before it.
     // An empty fd: there is nothing to serialise (a read-only platform).
-    virtual Result<UniqueFd> lockActivations() { return UniqueFd(); }
+    virtual Result<UniqueFd> lockActivations(int64_t waitUntil)
+    {
+        (void)waitUntil;
+        return UniqueFd();
+    }
 
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;

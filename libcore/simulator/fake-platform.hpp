@@ -107,7 +107,7 @@ public:
     const char *kind() const override { return "fake"; }
     // With a state directory: <dir>/activations.lock (another file than the
     // per-operation lock, which each operation takes and drops).
-    Result<UniqueFd> lockActivations() override;
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override;
     Result<model::Host> readHost() override;
     // The whole snapshot: the state is in memory, there is nothing to save.
     Result<model::Host> readGidTables() override { return readHost(); }

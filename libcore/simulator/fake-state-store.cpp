@@ -240,11 +240,11 @@ Status FakePlatform::reset()
     });
 }
 
-Result<UniqueFd> FakePlatform::lockActivations()
+Result<UniqueFd> FakePlatform::lockActivations(int64_t waitUntil)
 {
     if (stateDir_.empty())
         return UniqueFd();
-    return lockFileExclusive(stateDir_ + "/activations.lock");
+    return lockFileExclusive(stateDir_ + "/activations.lock", waitUntil, _("the activation lock"));
 }
 
 // --- the journal's records, done again ----------------------------------------

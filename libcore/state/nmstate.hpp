@@ -27,6 +27,10 @@ namespace ibnm::state {
 // The extension key under which an interface carries ibnm's RDMA keys.
 inline constexpr const char *kExtensionKey = "ibnm-rdma";
 
+// The most interfaces one document may list (each becomes a profile read,
+// planned and written in one transaction).
+inline constexpr size_t kMaxInterfaces = 65536;
+
 enum class InterfaceState { Up, Down, Absent };
 enum class ChangeKind { None, Add, Modify, Delete };
 

@@ -283,15 +283,20 @@ TEST(HostileCli, RootOnlyProfileIsAPermissionErrorForOthers)
 namespace {
 
 // kill -9 between creating a temporary file and renaming it leaves the file;
-// the next run that takes the lock removes it (its writer is gone: every
-// writer holds the lock while its file exists).
+// the next run that takes the lock removes it: its name says which process
+// wrote it (pid and start time), and that process has ended.
 TEST(Concurrency, StaleTemporaryFilesOfKilledWritersAreRemoved)
 {
     Cli cli("mlx4-dual-port.host");
     ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "mlx4_ib0",
                        "ipv4.method", "disabled"}).status, 0);
     ASSERT_EQ(cli.run({"connection", "up", "p"}).status, 0);
-    cli.tmp().write("keyfiles/.p.nmconnection.Ab12Cd", "half a keyfile");
+    pid_t dead = fork();
+    if (dead == 0)
+        _exit(0);
+    ASSERT_GT(dead, 0);
+    waitpid(dead, nullptr, 0);
+    cli.tmp().write("keyfiles/.p.nmconnection.ibnm-" + std::to_string(dead) + "-1.Ab12Cd", "half a keyfile");
     cli.tmp().write("state/state.Xy98Zw", "half a snapshot");
     cli.tmp().write("keyfiles/.other-file", "not ours");
     ASSERT_EQ(cli.run({"connection", "modify", "p", "mtu", "2044"}).status, 0);

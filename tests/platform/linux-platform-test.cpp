@@ -3,6 +3,7 @@
 // refusing writes in read-only mode (host files: tests/settings/host-files-test.cpp).
 #include "config.h"
 
+#include "libcore/support/file-lock.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
 #include "libcore/platform/linux/linux-platform-private.hpp"
 #include "settings/apply-record.hpp"
@@ -224,7 +225,7 @@ TEST(LinuxPlatform, OpenedPlatformReadsATreeAsLinuxPlatformDoes)
         EXPECT_EQ(t->devices.at(1).ports.at(0).gids.size(), u->devices.at(1).ports.at(0).gids.size());
         EXPECT_FALSE(t->devices.at(1).ports.at(0).gids.empty());
         if (readOnly) {
-            EXPECT_TRUE(opened->lockActivations().ok()) << "nothing to serialise, and no module needed";
+            EXPECT_TRUE(opened->lockActivations(ibnm::kLockNoWait).ok()) << "nothing to serialise, and no module needed";
         }
     }
 }

@@ -128,12 +128,12 @@ public:
 
     const char *kind() const override { return "linux"; }
 
-    Result<UniqueFd> lockActivations() override
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override
     {
         // As LinuxPlatform: a tree read from files has nothing to serialise.
         if (options_.readOnly)
             return UniqueFd();
-        return call(&Platform::lockActivations);
+        return call(&Platform::lockActivations, waitUntil);
     }
     Result<model::Host> readHost() override
     {

@@ -89,7 +89,7 @@ public:
 
     const char *kind() const override { return "linux"; }
 
-    Result<UniqueFd> lockActivations() override;
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override;
     Result<model::Host> readHost() override;
     Result<model::Host> readGidTables() override;
     Result<model::Host> readHostWithoutGidTables() override;
