@@ -4,8 +4,9 @@
 # debian/), checked with lintian, installed with apt, run, put through the
 # kernel lab's NetworkManager story, and purged.
 #
-#   tests/packaging/check-debs.sh TARBALL [KERNEL-LAB]
+#   tests/packaging/check-debs.sh TARBALL|DIR [KERNEL-LAB]
 #
+# DIR: packages built already (the .debs and their .changes): steps 2-5.
 # 1. dpkg-buildpackage -us -uc from the unpacked tarball, with its
 #    Build-Depends installed by apt-get build-dep (nocheck: CI ran the suite);
 #    lintian with no error (warnings are printed).
@@ -20,8 +21,10 @@
 #    packages' files unpacked with dpkg-deb -x.
 # 5. apt-get purge: no file of the packages is left, and /etc is as before
 #    the install (the packages ship no conffile; nothing was configured).
+#    A first install and purge brings the dependencies, whose own /etc files
+#    and groups are then in the "before".
 set -euo pipefail
-tarball=$(realpath "$1")
+input=$(realpath "$1")
 lab=${2:-}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 export DEBIAN_FRONTEND=noninteractive
@@ -31,28 +34,43 @@ fail() { echo "check-debs: FAIL: $*"; exit 1; }
 t0=$(date +%s)
 
 # --- 1. build -----------------------------------------------------------------
-apt-get install -y -qq --no-install-recommends dpkg-dev debhelper lintian > /dev/null
-version=$(basename "$tarball" | sed -n 's/^ibnm-\(.*\)\.tar\.xz$/\1/p')
-[ -n "$version" ] || fail "$tarball is not ibnm-VERSION.tar.xz"
-cp "$tarball" "$work/ibnm_$version.orig.tar.xz"
-tar -C "$work" -xf "$tarball"
-cd "$work/ibnm-$version"
-apt-get build-dep -y -qq ./ > /dev/null
-DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc > "$work/build.log" 2>&1 ||
-  { tail -n 60 "$work/build.log"; fail "dpkg-buildpackage"; }
-cd "$work"
-echo "check-debs: built in $(( $(date +%s) - t0 )) s:"
-for deb in "$work"/*.deb; do
-  printf '  %-52s %8s bytes, installed %6s KiB\n' "$(basename "$deb")" "$(stat -c %s "$deb")" \
+if [ -d "$input" ]; then
+  cp "$input"/*.deb "$work/"
+  cp "$input"/ibnm_*.changes "$work/" 2>/dev/null || true
+else
+  apt-get install -y -qq --no-install-recommends dpkg-dev debhelper lintian > /dev/null
+  version=$(basename "$input" | sed -n 's/^ibnm-\(.*\)\.tar\.xz$/\1/p')
+  [ -n "$version" ] || fail "$input is not ibnm-VERSION.tar.xz"
+  cp "$input" "$work/ibnm_$version.orig.tar.xz"
+  tar -C "$work" -xf "$input"
+  cd "$work/ibnm-$version"
+  apt-get build-dep -y -qq ./ > /dev/null
+  DEB_BUILD_OPTIONS="nocheck parallel=$(nproc)" dpkg-buildpackage -us -uc > "$work/build.log" 2>&1 ||
+    { tail -n 60 "$work/build.log"; fail "dpkg-buildpackage"; }
+  cd "$work"
+  echo "check-debs: built in $(( $(date +%s) - t0 )) s"
+  lintian --fail-on error --display-level '>=warning' --tag-display-limit 0 "$work"/ibnm_*.changes ||
+    fail "lintian reports errors"
+fi
+# The packages (the -dbgsym ones hold debugging symbols only).
+mapfile -t debs < <(ls "$work"/*.deb | grep -v -- '-dbgsym_')
+for deb in "${debs[@]}"; do
+  printf '  %-46s %8s bytes, installed %6s KiB\n' "$(basename "$deb")" "$(stat -c %s "$deb")" \
     "$(dpkg-deb -f "$deb" Installed-Size)"
 done
-lintian --fail-on error --display-level '>=warning' --tag-display-limit 0 "$work"/ibnm_*.changes ||
-  fail "lintian reports errors"
-mapfile -t debs < <(ls "$work"/*.deb)
 mapfile -t pkgs < <(for d in "${debs[@]}"; do dpkg-deb -f "$d" Package; done)
 
 # --- 2. install and run -------------------------------------------------------------
-snapshot() { find /etc -xdev \( -type f -o -type l \) -print0 | sort -z | xargs -0 md5sum 2>/dev/null || true; }
+# /etc's files and their checksums; ld.so.cache is rebuilt by ldconfig on
+# every library change.
+snapshot() {
+  find /etc -xdev \( -type f -o -type l \) ! -path /etc/ld.so.cache -print0 | sort -z |
+    xargs -0 md5sum 2>/dev/null || true
+}
+# The dependencies first (an install and a purge of the packages), so that
+# /etc's snapshot already holds what they bring (groups, conffiles).
+apt-get install -y -qq --no-install-recommends "${debs[@]}" > /dev/null || fail "apt-get install of the packages"
+apt-get purge -y -qq "${pkgs[@]}" > /dev/null || fail "apt-get purge"
 snapshot > "$work/etc.before"
 apt-get install -y -qq --no-install-recommends "${debs[@]}" > /dev/null || fail "apt-get install of the packages"
 ibnm --version
