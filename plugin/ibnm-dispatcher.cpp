@@ -13,7 +13,8 @@
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
-// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL are removed before anything reads them).
+// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL, IBNM_MODULE_PATH are removed before
+// anything reads them).
 // Tests name a simulated host, fault rules, a log file and the time-out in
 // a key file given as `--test-config FILE` before the arguments.
 //
@@ -265,7 +266,8 @@ int main(int argc, char **argv)
 {
     // NetworkManager's environment could carry these: never let the library
     // see them.
-    for (const char *name : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})
+    for (const char *name :
+         {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL", "IBNM_MODULE_PATH"})
         g_unsetenv(name);
     std::setlocale(LC_ALL, "");
     bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);

@@ -477,7 +477,7 @@ Result<std::string> toYaml(JsonNode *root)
 
 std::string toJson(JsonNode *root, bool pretty)
 {
-    return jsonText(linkedJsonGenerator(), root, pretty);
+    return jsonText(root, pretty);
 }
 
 } // namespace ibnm::state

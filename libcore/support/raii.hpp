@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Owning handles for every C resource libibnm touches: GLib, GObject, libnl,
-// libibverbs and file descriptors. Each releases its resource exactly once.
+// libibverbs, libkmod and file descriptors. Each releases its resource exactly once.
 //
 //   GCharPtr s(g_strdup("x"));          // unique_ptr with the right deleter
 //   GErrorPtr err;  foo(outPtr(err));   // a GError** out-parameter
@@ -78,7 +78,9 @@ using RtnlRoutePtr = CPtr<rtnl_route, rtnl_route_put>;
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;
 using IbvContextPtr = CPtr<ibv_context, detail::closeIbvDevice>;
 
-// libkmod: opened at run time, not linked (linux-platform-private.hpp, kmodApi()).
+// libkmod
+using KmodCtxPtr = CPtr<kmod_ctx, kmod_unref>;
+using KmodModulePtr = CPtr<kmod_module, kmod_module_unref>;
 
 // Adapts a unique_ptr to a C out-parameter (T**): the pointer the callee
 // stores is adopted when the full expression ends.

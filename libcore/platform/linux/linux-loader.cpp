@@ -10,6 +10,7 @@
 
 #include "libcore/platform/linux/sysfs.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/module-path.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -22,8 +23,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <dlfcn.h>
 
 namespace ibnm::platform {
 
@@ -92,27 +91,11 @@ Result<ModuleApi> openModule(const std::string &path)
     return api;
 }
 
-// The build tree's module when this code runs from the build tree (an
-// uninstalled libibnm.so, cli/ibnm, a test), else the installed one.
+// The installed module, or the one $IBNM_MODULE_PATH names (the build
+// tree's, for the tests: support/module-path.hpp).
 std::string defaultModulePath()
 {
-    Dl_info info{};
-    std::string self;
-    // The main program's dli_fname is its argv[0], maybe relative.
-    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr &&
-        g_path_is_absolute(info.dli_fname))
-        self = info.dli_fname;
-    else
-        self = "/proc/self/exe";
-    std::unique_ptr<char, decltype(&free)> real(realpath(self.c_str(), nullptr), free);
-    std::unique_ptr<char, decltype(&free)> builddir(realpath(IBNM_BUILDDIR, nullptr), free);
-    if (real && builddir && g_str_has_prefix(real.get(), (std::string(builddir.get()) + "/").c_str())) {
-        GCharPtr uninstalled(g_build_filename(builddir.get(), "libcore", ".libs", kModuleName, nullptr));
-        if (g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
-            return uninstalled.get();
-    }
-    GCharPtr installed(g_build_filename(PKGLIBDIR, kModuleName, nullptr));
-    return installed.get();
+    return modulePath(kModuleName, PKGLIBDIR);
 }
 
 // The Linux platform of openLinuxPlatform(). Without netlink and verbs (a

@@ -2,8 +2,8 @@
 // What the files of the Linux platform share (linux-platform.cpp,
 // linux-read.cpp, linux-addresses.cpp, linux-rdma.cpp): the netlink socket
 // and its helpers, and the LinuxPlatform class, whose methods they define.
-// Nothing outside libcore/platform/linux/ includes it (but the test of
-// kmodApi()): the rest of ibnm knows the platform through linux-platform.hpp.
+// Nothing outside libcore/platform/linux/ includes it: the rest of ibnm knows
+// the platform through linux-platform.hpp.
 #pragma once
 
 #include "libcore/platform/linux/linux-platform.hpp"
@@ -59,21 +59,6 @@ Status sendAck(NlSocket &s, nl_msg *msg, const std::string &context);
 Status dump(NlSocket &s, nl_msg *request, const std::function<Status(nlmsghdr *)> &onMessage, const char *context);
 Error noSuchInterface(const std::string &name);
 
-// libkmod, which loads kernel modules (LinuxPlatform::prepare()): opened when
-// a module is to be loaded, not linked, so that the read-only commands, which
-// never load one, do not map it and libcrypto behind it (1.5 ms of their
-// start-up here). Its soname since libkmod 1 (2011).
-inline constexpr const char *kKmodSoname = "libkmod.so.2";
-struct KmodApi {
-    decltype(&kmod_new) newContext;
-    decltype(&kmod_unref) unref;
-    decltype(&kmod_module_new_from_name) moduleNewFromName;
-    decltype(&kmod_module_unref) moduleUnref;
-    decltype(&kmod_module_get_initstate) moduleGetInitstate;
-    decltype(&kmod_module_probe_insert_module) moduleProbeInsertModule;
-};
-// nullptr when libkmod cannot be opened or lacks one of them.
-const KmodApi *kmodApi();
 Error noSuchDevice(const std::string &name);
 // The link to change, by name (its ifindex and name only).
 Result<RtnlLinkPtr> getLink(NlSocket &, const std::string &name);
