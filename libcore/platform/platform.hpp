@@ -11,6 +11,8 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/platform/rdma-test.hpp"
+#include "libcore/support/i18n.hpp"
 #include "libcore/support/result.hpp"
 #include "libcore/support/raii.hpp"
 
@@ -58,7 +60,7 @@ struct Prerequisites {
 // compares the layout of those types (kModuleAbi, linux-platform.hpp), which
 // catches a changed member but not a new or reordered virtual method: that
 // takes this number.
-inline constexpr unsigned kPlatformInterfaceVersion = 1;
+inline constexpr unsigned kPlatformInterfaceVersion = 2;
 
 class Platform {
 public:
@@ -141,6 +143,17 @@ public:
     // The host-wide policy files under /etc (memlock limits, udev rules) are
     // configuration, not kernel state: settings writes them
     // (settings/host-files.hpp).
+
+    // Traffic: one RDMA-CM connection with a peer, as a listener or a
+    // client (platform/rdma-test.hpp). Blocks until the exchange is over,
+    // failed, timed out or cancelled. A platform without a data path (the
+    // simulated host, a sysfs tree) refuses it with IBNM_ERROR_NOT_SUPPORTED.
+    virtual Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec);
 };
+
+inline Result<RdmaTestOutcome> Platform::runRdmaTest(const RdmaTestSpec &)
+{
+    return Error(IBNM_ERROR_NOT_SUPPORTED, _("this host has no RDMA data path to test"));
+}
 
 } // namespace ibnm::platform

@@ -136,6 +136,8 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    // The simulated host moves no traffic: refused, never pretended.
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 
