@@ -269,6 +269,11 @@ gdouble ibnm_rdma_test_result_get_reverse_write_seconds(IbnmRdmaTestResult *self
  * is bounded by #IbnmRdmaTest:timeout. A simulated host or a sysfs tree
  * has no data path: the test fails there with %IBNM_ERROR_NOT_SUPPORTED.
  *
+ * librdmacm keeps the RDMA devices a test used open until the process ends:
+ * a process that ran a test over an rxe link cannot delete that link (the
+ * kernel waits for the process); `ibnm rdma test` runs in a process of its
+ * own.
+ *
  * Since: 0.1
  */
 #define IBNM_TYPE_RDMA_TEST (ibnm_rdma_test_get_type())

@@ -68,16 +68,21 @@ Status RdmaTestSession::open()
     channel_.reset(rdma_create_event_channel());
     if (!channel_) {
         int e = errno ? errno : ENODEV;
-        // librdmacm opens /dev/infiniband/rdma_cm, which rdma_ucm provides.
+        // librdmacm opens /dev/infiniband/rdma_cm, which rdma_ucm provides
+        // (librdmacm asks the kernel for it over RDMA netlink, which loads
+        // it where it can: still missing, it could not be loaded).
         if (!g_file_test("/dev/infiniband/rdma_cm", G_FILE_TEST_EXISTS))
             return Error(IBNM_ERROR_NOT_SUPPORTED,
                          _("the kernel's RDMA connection manager is not loaded (no /dev/infiniband/rdma_cm): load it "
                            "with 'modprobe rdma_ucm'"),
                          e);
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("RDMA-CM cannot be used: %s (is there an RDMA device? 'ibnm rdma link show')"),
-                               g_strerror(e)),
-                     e);
+        // ucma_init(): no verbs device at all.
+        if (e == ENODEV)
+            return Error(IBNM_ERROR_NOT_FOUND,
+                         _("there is no RDMA device on this host: 'ibnm rdma link show' lists them; a profile with "
+                           "rdma.link-type makes a soft one"),
+                         e);
+        return Error(IBNM_ERROR_NOT_SUPPORTED, strprintf(_("RDMA-CM cannot be used: %s"), g_strerror(e)), e);
     }
     int flags = fcntl(channel_->fd, F_GETFL);
     if (flags < 0 || fcntl(channel_->fd, F_SETFL, flags | O_NONBLOCK) < 0)
@@ -243,21 +248,22 @@ Status RdmaTestSession::sendPing(size_t size)
     return postSendSlot(std::min(size, slotSize_));
 }
 
-Status RdmaTestSession::postWrite(uint64_t address, uint32_t rkey)
+Status RdmaTestSession::postWrite(uint64_t address, uint32_t rkey, bool signaled)
 {
     ibv_sge sge{writeAddress(), uint32_t(writeBuffer_.size()), writeMr_->lkey};
     ibv_send_wr wr{};
-    wr.wr_id = kWriteWr;
+    wr.wr_id = kWriteWr | (signaled ? unsignaled_ + 1 : 0);
     wr.sg_list = &sge;
     wr.num_sge = 1;
     wr.opcode = IBV_WR_RDMA_WRITE;
-    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.send_flags = signaled ? IBV_SEND_SIGNALED : 0;
     wr.wr.rdma.remote_addr = address;
     wr.wr.rdma.rkey = rkey;
     ibv_send_wr *bad = nullptr;
     if (int e = ibv_post_send(qp_.get(), &wr, &bad); e != 0)
         return platformError(e, "ibv_post_send");
     writes_++;
+    unsignaled_ = signaled ? 0 : unsignaled_ + 1;
     return {};
 }
 
@@ -323,7 +329,7 @@ Result<ibv_wc> RdmaTestSession::nextCompletion(int64_t timeoutMs, const std::str
     if (kind == kSendWr)
         sends_--;
     else if (kind == kWriteWr)
-        writes_--;
+        writes_ -= writesCompleted(wc);
     else if (kind == kRecvWr && wc.status == IBV_WC_SUCCESS)
         repost_ = size_t(wc.wr_id & 0xffffffff);
     if (wc.status != IBV_WC_SUCCESS)

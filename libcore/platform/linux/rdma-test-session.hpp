@@ -58,8 +58,14 @@ public:
     Status send(const std::vector<uint8_t> &bytes);
     // A ping of `size` bytes.
     Status sendPing(size_t size);
-    // One RDMA write of the whole buffer to `address`/`rkey`.
-    Status postWrite(uint64_t address, uint32_t rkey);
+    // One RDMA write of the whole buffer to `address`/`rkey`. `signaled`:
+    // it completes with a work completion, which stands for the unsignaled
+    // writes before it too (writesCompleted()), as ib_write_bw's CQ
+    // moderation does.
+    Status postWrite(uint64_t address, uint32_t rkey, bool signaled);
+    unsigned unsignaledWrites() const { return unsignaled_; }
+    // The writes a write's completion stands for.
+    static unsigned writesCompleted(const ibv_wc &wc) { return unsigned(wc.wr_id & 0xffffffff); }
     // The next completion within `timeoutMs`; a receive's slot is posted
     // again once the caller is done with recvData() of it (nextCompletion
     // does it on its next call). An error status is an error here. Busy
@@ -111,7 +117,7 @@ private:
     size_t slotSize_ = 0;
     size_t recvSlots_ = 0;
     unsigned writeDepth_ = 0;
-    unsigned sends_ = 0, writes_ = 0;
+    unsigned sends_ = 0, writes_ = 0, unsignaled_ = 0;
     std::optional<size_t> repost_; // the receive slot to post again
     std::vector<ibv_wc> polled_;   // completions polled, not yet returned
     size_t next_ = 0;

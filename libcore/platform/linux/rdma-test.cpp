@@ -142,6 +142,7 @@ private:
     Result<std::string> interfaceAddress(const model::Host &host, int family) const;
     Result<RdmaCmEventPtr> expect(rdma_cm_event_type want, int64_t timeoutMs, const std::string &awaited);
     Status resolve(const model::Host &host);
+    Status resolveAddress(sockaddr *src, sockaddr *dst, const std::string &source);
     Status connect(const model::Host &host);
     Status listen(const model::Host &host);
     Status accept();
@@ -216,6 +217,37 @@ Result<RdmaCmEventPtr> RdmaTestSide::expect(rdma_cm_event_type want, int64_t tim
 
 // --- connecting ------------------------------------------------------------------
 
+// rdma_resolve_addr(), in attempts of at most kAddressAttemptMs within the
+// time-out: the kernel retries a resolution that awaits ARP or ND when the
+// neighbour changes, or at the attempt's end (rdma_resolve_ip() in
+// drivers/infiniband/core/addr.c), and an answer that came before the
+// request was queued wakes nothing: the first resolution after a boot took
+// the whole time-out in the kernel lab. rping asks for 2 s each time.
+Status RdmaTestSide::resolveAddress(sockaddr *src, sockaddr *dst, const std::string &source)
+{
+    constexpr int64_t kAddressAttemptMs = 1000;
+    const uint64_t start = monotonicNs();
+    std::string awaited = strprintf(_("the address resolution of %s"), spec_.address.c_str());
+    for (;;) {
+        int64_t left = int64_t(spec_.timeoutMs) - int64_t((monotonicNs() - start) / 1000000);
+        if (left <= 0)
+            return s_.timedOut(awaited, spec_.timeoutMs);
+        int64_t attempt = std::min(left, kAddressAttemptMs);
+        if (rdma_resolve_addr(s_.id(), src, dst, int(attempt)) != 0)
+            return Error::fromErrno(errno, strprintf(_("resolving %s from %s"), spec_.address.c_str(),
+                                                     source.empty() ? _("the route's address") : source.c_str()),
+                                    IBNM_ERROR_PLATFORM);
+        auto ev = s_.nextEvent(attempt + 1000, awaited);
+        if (!ev)
+            return std::move(ev).error();
+        if ((*ev)->event == RDMA_CM_EVENT_ADDR_RESOLVED)
+            return {};
+        int status = (*ev)->status;
+        if ((*ev)->event != RDMA_CM_EVENT_ADDR_ERROR || (status != -ETIMEDOUT && status != -ENODATA))
+            return eventError(*ev->get(), spec_);
+    }
+}
+
 // The client's id, bound to its source, with the peer's address and route resolved.
 Status RdmaTestSide::resolve(const model::Host &host)
 {
@@ -245,14 +277,8 @@ Status RdmaTestSide::resolve(const model::Host &host)
         if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof tos) != 0)
             return Error::fromErrno(errno, "rdma_set_option(RDMA_OPTION_ID_TOS)", IBNM_ERROR_PLATFORM);
     }
-    if (rdma_resolve_addr(id, src ? src->ai_src_addr : nullptr, (*dst)->ai_dst_addr, int(spec_.timeoutMs)) != 0)
-        return Error::fromErrno(errno, strprintf(_("resolving %s from %s"), spec_.address.c_str(),
-                                                 source.empty() ? _("the route's address") : source.c_str()),
-                                IBNM_ERROR_PLATFORM);
-    if (auto ev = expect(RDMA_CM_EVENT_ADDR_RESOLVED, spec_.timeoutMs + 1000,
-                         strprintf(_("the address resolution of %s"), spec_.address.c_str()));
-        !ev)
-        return std::move(ev).error();
+    if (auto st = resolveAddress(src ? src->ai_src_addr : nullptr, (*dst)->ai_dst_addr, source); !st)
+        return st;
     if (rdma_resolve_route(id, int(spec_.timeoutMs)) != 0)
         return Error::fromErrno(errno, "rdma_resolve_route", IBNM_ERROR_PLATFORM);
     if (auto ev = expect(RDMA_CM_EVENT_ROUTE_RESOLVED, spec_.timeoutMs + 1000,
@@ -322,8 +348,8 @@ Status RdmaTestSide::connect(const model::Host &host)
     if (!ev) {
         if (ev.error().code() == IBNM_ERROR_TIMED_OUT)
             return Error(IBNM_ERROR_TIMED_OUT,
-                         strprintf(_("no answer from %s port %u within %.1f s: is 'ibnm rdma test --listen' running "
-                                     "there, with an RDMA link behind that address?"),
+                         strprintf(_("no answer from %s port %u within %.1f s: no 'ibnm rdma test --listen' runs "
+                                     "there, or no RDMA link is behind that address"),
                                    spec_.address.c_str(), spec_.port, spec_.timeoutMs / 1000.0));
         return std::move(ev).error();
     }
@@ -524,11 +550,24 @@ Result<BandwidthFigure> RdmaTestSide::writeFor(unsigned ms)
 {
     if (peer_.bufferLength < params_.writeSize)
         return Error(IBNM_ERROR_PARSE, _("the peer's buffer is smaller than the writes"));
+    // A completion every kSignalEvery writes, and for the last one the
+    // queue holds or the time allows.
+    constexpr unsigned kSignalEvery = 16;
     const uint64_t start = monotonicNs(), end = start + uint64_t(ms) * 1000000ull;
     uint64_t last = start, done = 0;
     for (;;) {
-        while (s_.outstandingWrites() < s_.writeDepth() && monotonicNs() < end)
-            if (auto st = s_.postWrite(peer_.bufferAddress, peer_.rkey); !st)
+        bool more = monotonicNs() < end;
+        while (more && s_.outstandingWrites() < s_.writeDepth()) {
+            bool full = s_.outstandingWrites() + 1 == s_.writeDepth();
+            if (auto st = s_.postWrite(peer_.bufferAddress, peer_.rkey,
+                                       full || s_.unsignaledWrites() + 1 >= kSignalEvery);
+                !st)
+                return std::move(st).error();
+            more = monotonicNs() < end;
+        }
+        // Time is up: one more, signaled, stands for the unsignaled ones.
+        if (!more && s_.unsignaledWrites() > 0)
+            if (auto st = s_.postWrite(peer_.bufferAddress, peer_.rkey, true); !st)
                 return std::move(st).error();
         if (s_.outstandingWrites() == 0)
             break;
@@ -536,7 +575,7 @@ Result<BandwidthFigure> RdmaTestSide::writeFor(unsigned ms)
         if (!wc)
             return std::move(wc).error();
         if (wc->opcode == IBV_WC_RDMA_WRITE) {
-            done++;
+            done += RdmaTestSession::writesCompleted(*wc);
             last = monotonicNs();
         }
     }
