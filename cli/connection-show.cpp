@@ -146,6 +146,30 @@ std::string typeShortName(const std::string &type)
     return ibnm_connection_type_get_short_name(type.c_str());
 }
 
+// ACTIVE and STATE: nmcli's words, translated in tables (terse output and
+// -g show them as they are, as nmcli's).
+[[maybe_unused]] const char *const kShowWords[] = {N_("yes"),       N_("no"),           N_("activating"),
+                                                   N_("activated"), N_("deactivating"), N_("deactivated")};
+
+std::string translated(const std::string &word)
+{
+    return _(word.c_str());
+}
+
+// nmcli's STATE of an active profile: the nick of NetworkManager's
+// NMActiveConnectionState (activating, activated...).
+Cell activeStateWord(IbnmSettings *s, const char *uuid)
+{
+    NMActiveConnectionState state = ibnm_settings_get_active_state(s, uuid);
+    if (state == NM_ACTIVE_CONNECTION_STATE_UNKNOWN)
+        return {};
+    auto *k = static_cast<GEnumClass *>(g_type_class_ref(NM_TYPE_ACTIVE_CONNECTION_STATE));
+    GEnumValue *v = g_enum_get_value(k, state);
+    Cell word = v ? Cell(v->value_nick) : Cell();
+    g_type_class_unref(k);
+    return word;
+}
+
 } // namespace
 
 int cmdShow(Context &ctx, const Args &argsIn)
@@ -184,26 +208,54 @@ int cmdShow(Context &ctx, const Args &argsIn)
     }
     PtrArray all = allProfiles(s);
     // TYPE: tables show nmcli's short name (ethernet), terse output the type.
-    Table t("connections",
-            {{"NAME"}, {"UUID"}, {"TYPE", true, typeShortName}, {"DEVICE"}, {"FILENAME", false}});
+    // nmcli's columns in nmcli's order (ACTIVE, STATE and ACTIVE-PATH from
+    // NetworkManager's active connections; standalone, an active profile is
+    // "activated" and has no D-Bus path).
+    Table t("connections", {{"NAME"},
+                            {"UUID"},
+                            {"TYPE", true, typeShortName},
+                            {"ACTIVE", false, translated},
+                            {"DEVICE"},
+                            {"STATE", false, translated},
+                            {"ACTIVE-PATH", false},
+                            {"FILENAME", false}});
     t.setTitle(activeOnly ? _("NetworkManager active profiles") : _("NetworkManager connection profiles"));
     // FILENAME is not shown by default: then it costs nothing.
     bool files = t.shows(ctx, "FILENAME");
     std::vector<Cell> devices(all->len);
-    if (activeOnly || t.shows(ctx, "DEVICE"))
+    bool nm = g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0;
+    if (activeOnly || t.shows(ctx, "DEVICE") || t.shows(ctx, "ACTIVE") || t.shows(ctx, "STATE"))
         devices = activeDevices(ctx, s, all.get());
     // nmcli's default order (--order active:name:path): active profiles
     // first, each part by name (the store lists them by name).
+    // Active: NetworkManager has an active connection for it (which may
+    // have no device yet), or standalone, ibnm's `up` brought it up.
+    std::vector<bool> active(all->len);
+    for (guint i = 0; i < all->len; i++) {
+        const char *uuid = ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i)));
+        active[i] = nm ? ibnm_settings_get_active_path(s, uuid) != nullptr : bool(devices[i]);
+    }
     std::vector<guint> order;
-    for (int active = 1; active >= 0; active--)
+    for (int a = 1; a >= 0; a--)
         for (guint i = 0; i < all->len; i++)
-            if (bool(devices[i]) == bool(active) && (active || !activeOnly))
+            if (active[i] == bool(a) && (a || !activeOnly))
                 order.push_back(i);
+    // NetworkManager's active profiles in nmcli's order.
+    if (nm) {
+        auto rank = [&](guint i) {
+            return ibnm_settings_get_active_rank(
+                s, ibnm_profile_get_uuid(static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i))));
+        };
+        auto firstInactive = std::find_if(order.begin(), order.end(), [&](guint i) { return !active[i]; });
+        std::stable_sort(order.begin(), firstInactive, [&](guint x, guint y) { return rank(x) < rank(y); });
+    }
     for (guint i : order) {
         auto *p = static_cast<IbnmProfile *>(g_ptr_array_index(all.get(), i));
-        const char *file = files ? ibnm_settings_get_filename(s, ibnm_profile_get_uuid(p)) : nullptr;
-        const Cell &device = devices[i];
-        t.add({ibnm_profile_get_id(p), ibnm_profile_get_uuid(p), ibnm_profile_get_connection_type(p), device,
+        const char *uuid = ibnm_profile_get_uuid(p);
+        const char *file = files ? ibnm_settings_get_filename(s, uuid) : nullptr;
+        Cell state = !active[i] ? Cell() : nm ? activeStateWord(s, uuid) : Cell("activated");
+        t.add({ibnm_profile_get_id(p), uuid, ibnm_profile_get_connection_type(p), Cell(active[i] ? "yes" : "no"),
+               devices[i], state, nm ? cell(ibnm_settings_get_active_path(s, uuid)) : Cell(),
                file ? Cell(file) : Cell()});
     }
     return t.print(ctx);

@@ -417,6 +417,12 @@ int upDown(Context &ctx, const Args &args, bool up)
                           args[0].c_str());
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    // With NetworkManager running, it activates (connection-nm.cpp).
+    IbnmSettings *store = ctx.store();
+    if (!store)
+        return kExitFailed;
+    if (activatesThroughNetworkManager(ctx, store))
+        return upDownThroughNetworkManager(ctx, args, up);
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;

@@ -23,6 +23,12 @@ bool nameIsFree(IbnmSettings *s, const char *id);
 // Prints the profile as a keyfile on standard output.
 int printKeyfile(NMConnection *c);
 
+// Whether `up` and `down` go through NetworkManager (connection-nm.cpp):
+// `store` is NetworkManager's and the host is this machine.
+bool activatesThroughNetworkManager(Context &ctx, IbnmSettings *store);
+// `up`/`down` of `args` through NetworkManager, as nmcli; the exit status.
+int upDownThroughNetworkManager(Context &ctx, const Args &args, bool up);
+
 int cmdShow(Context &ctx, const Args &args);
 int cmdImport(Context &ctx, const Args &args);
 int cmdExport(Context &ctx, const Args &args);

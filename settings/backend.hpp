@@ -8,6 +8,7 @@
 
 #include <NetworkManager.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,26 @@ struct StoredProfile {
     // The keyfile it was read from (keyfile store) or NetworkManager's
     // filename for it (may be empty for in-memory profiles).
     std::string filename;
-    // The interface NetworkManager has the profile active on (its active
-    // connection's first device); empty when not active or not known.
+    // The interfaces NetworkManager has the profile active on (its active
+    // connection's devices, comma-separated as nmcli shows them); empty when
+    // not active, not known, or active without a device yet.
     std::string activeDevice;
+    // Its active connection's D-Bus path and state (NetworkManager only;
+    // empty and UNKNOWN when not active).
+    std::string activePath;
+    NMActiveConnectionState activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+    // Its place among the active profiles in nmcli's `connection show`
+    // (0 first), -1 when not active.
+    int activeRank = -1;
+};
+
+// What NetworkManager reports when asked to activate a profile
+// (NetworkManager's backend only).
+struct ActivationResult {
+    std::string activePath; // the active connection's D-Bus path
+    std::string device;     // where NetworkManager activates it, when known (also after a failure)
+    std::string note;       // why it counts as activated early (nmcli's "master waiting for slaves")
+    std::optional<Error> error;
 };
 
 class Backend {
@@ -54,6 +72,12 @@ public:
     // Replaces the stored profile with the same UUID.
     virtual Status update(NMConnection *connection) = 0;
     virtual Status remove(const std::string &uuid) = 0;
+
+    // Asks NetworkManager to activate or deactivate a profile, as nmcli
+    // does (settings/nm-activation.hpp). The keyfile store cannot: ibnm
+    // then activates profiles itself (ibnm_apply_up()).
+    virtual ActivationResult activate(const std::string &uuid, const char *ifname, unsigned timeoutS);
+    virtual Result<std::vector<std::string>> deactivate(const std::string &uuid, unsigned timeoutS);
 
     // Between these, add() and update() may defer making their writes
     // durable to commitBatch(), which does it for all at once (the keyfile

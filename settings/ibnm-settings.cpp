@@ -520,8 +520,10 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
  * Gets where NetworkManager has a profile active.
  *
  * Returns: (transfer none) (nullable): the interface NetworkManager has the profile active
- *   on, as it was at the last load; NULL when it is not active, or for a
- *   store that does not know (keyfiles: ask ibnm_apply_get_active_devices())
+ *   on (its interfaces, comma-separated as nmcli shows them), as it was at
+ *   the last load, activation or deactivation; NULL when it is not active or
+ *   has no device yet, or for a store that does not know (keyfiles: ask
+ *   ibnm_apply_get_active_devices())
  *
  * Since: 0.1
  */
@@ -531,6 +533,177 @@ const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid
     g_return_val_if_fail(uuid != nullptr, nullptr);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
     return p == nullptr || p->activeDevice.empty() ? nullptr : p->activeDevice.c_str();
+}
+
+/**
+ * ibnm_settings_get_active_state:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Gets the state of a profile's activation in NetworkManager.
+ *
+ * Returns: the state of the profile's active connection, as it was at the
+ *   last load, activation or deactivation; %NM_ACTIVE_CONNECTION_STATE_UNKNOWN
+ *   when it is not active, or for a store that does not know (keyfiles)
+ *
+ * Since: 0.1
+ */
+NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), NM_ACTIVE_CONNECTION_STATE_UNKNOWN);
+    g_return_val_if_fail(uuid != nullptr, NM_ACTIVE_CONNECTION_STATE_UNKNOWN);
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr ? NM_ACTIVE_CONNECTION_STATE_UNKNOWN : p->activeState;
+}
+
+/**
+ * ibnm_settings_get_active_path:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Gets the D-Bus path of a profile's active connection in NetworkManager.
+ *
+ * Returns: (transfer none) (nullable): the path of the profile's active
+ *   connection, as it was at the last load, activation or deactivation;
+ *   %NULL when it is not active, or for a store that does not know (keyfiles)
+ *
+ * Since: 0.1
+ */
+const char *ibnm_settings_get_active_path(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(uuid != nullptr, nullptr);
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr || p->activePath.empty() ? nullptr : p->activePath.c_str();
+}
+
+/**
+ * ibnm_settings_get_active_rank:
+ * @self: the settings
+ * @uuid: a profile's UUID
+ *
+ * Gets where a profile active in NetworkManager comes among the active
+ * profiles in nmcli's `connection show` (activating before activated, then
+ * shared, VPN and default connections, more addresses, by name).
+ *
+ * Returns: the profile's place (0 first), as it was at the last load,
+ *   activation or deactivation; -1 when it is not active, or for a store
+ *   that does not know (keyfiles)
+ *
+ * Since: 0.1
+ */
+int ibnm_settings_get_active_rank(IbnmSettings *self, const char *uuid)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), -1);
+    g_return_val_if_fail(uuid != nullptr, -1);
+    const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
+    return p == nullptr ? -1 : p->activeRank;
+}
+
+/**
+ * ibnm_settings_activate:
+ * @self: the settings (NetworkManager's backend)
+ * @uuid: the UUID of the profile to activate
+ * @ifname: (nullable): the interface to activate it on, or %NULL to let
+ *   NetworkManager choose (the profile's interface name, as nmcli does)
+ * @timeout_s: how long to wait, in seconds, for NetworkManager to finish
+ *   the activation; 0 waits only for NetworkManager to take the request
+ *   (nmcli's `--wait 0`)
+ * @out_active_path: (out) (optional) (transfer full) (nullable): the D-Bus
+ *   path of the active connection once NetworkManager took the request
+ *   (set after a later failure too), else %NULL
+ * @out_device: (out) (optional) (transfer full) (nullable): the interface
+ *   NetworkManager activates the profile on, when known (set after a
+ *   failure too), else %NULL
+ * @out_note: (out) (optional) (transfer full) (nullable): why the
+ *   activation counts as done before it is (nmcli's "master waiting for
+ *   slaves": a bond waits for its ports), or %NULL
+ * @error: return location for a #GError
+ *
+ * Asks NetworkManager to activate a profile, as `nmcli connection up` does,
+ * and waits until the activation is done or has failed. NetworkManager then
+ * owns the activation, and runs its dispatcher scripts (ibnm's hook).
+ *
+ * Returns: %TRUE when the profile is activated (or, with @timeout_s 0,
+ *   NetworkManager took the request); %FALSE with @error set when
+ *   NetworkManager refused or failed the activation
+ *   (%IBNM_ERROR_ACTIVATION_FAILED, with its reason), the named interface
+ *   does not exist (%IBNM_ERROR_NOT_FOUND) or cannot take the profile
+ *   (%IBNM_ERROR_NOT_SUPPORTED), @timeout_s passed (%IBNM_ERROR_TIMED_OUT;
+ *   the activation goes on), NetworkManager does not run
+ *   (%IBNM_ERROR_NOT_RUNNING), or for the keyfile store
+ *   (%IBNM_ERROR_NOT_SUPPORTED: ibnm_apply_up() activates without
+ *   NetworkManager)
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_settings_activate(IbnmSettings *self, const char *uuid, const char *ifname, guint timeout_s,
+                                char **out_active_path, char **out_device, char **out_note, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
+    g_return_val_if_fail(uuid != nullptr, FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    auto give = [](char **out, const std::string &v) {
+        if (out)
+            *out = v.empty() ? nullptr : g_strdup(v.c_str());
+    };
+    give(out_active_path, {});
+    give(out_device, {});
+    give(out_note, {});
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::settings::ActivationResult r = priv->backend_->activate(uuid, ifname, timeout_s);
+        give(out_active_path, r.activePath);
+        give(out_device, r.device);
+        give(out_note, r.note);
+        if (r.error)
+            return std::move(*r.error);
+        return {};
+    });
+}
+
+/**
+ * ibnm_settings_deactivate:
+ * @self: the settings (NetworkManager's backend)
+ * @uuid: the UUID of the profile to deactivate
+ * @timeout_s: how long to wait, in seconds, for NetworkManager to finish
+ *   the deactivation; 0 waits only for NetworkManager to take the request
+ * @error: return location for a #GError
+ *
+ * Asks NetworkManager to deactivate a profile (each of its active
+ * connections), as `nmcli connection down` does, and waits until it is done.
+ *
+ * Returns: (transfer full) (array zero-terminated=1) (nullable): the D-Bus
+ *   paths of the active connections deactivated; %NULL with @error set when
+ *   the profile is not active (%IBNM_ERROR_NOT_FOUND; nothing was changed),
+ *   NetworkManager refused (its error), @timeout_s passed
+ *   (%IBNM_ERROR_TIMED_OUT), NetworkManager does not run
+ *   (%IBNM_ERROR_NOT_RUNNING), or for the keyfile store
+ *   (%IBNM_ERROR_NOT_SUPPORTED)
+ *
+ * Since: 0.1
+ */
+char **ibnm_settings_deactivate(IbnmSettings *self, const char *uuid, guint timeout_s, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
+    g_return_val_if_fail(uuid != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    auto *priv = ibnm_settings_priv(self);
+    char **paths = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto r = priv->backend_->deactivate(uuid, timeout_s);
+        if (!r)
+            return std::move(r).error();
+        GStrvBuilder *b = g_strv_builder_new();
+        for (const auto &p : *r)
+            g_strv_builder_add(b, p.c_str());
+        paths = g_strv_builder_end(b);
+        g_strv_builder_unref(b);
+        return {};
+    });
+    return paths;
 }
 
 /**
@@ -619,6 +792,21 @@ gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **err
         profilesChanged(priv);
         return s;
     });
+}
+
+ibnm::settings::ActivationResult ibnm::settings::Backend::activate(const std::string &, const char *, unsigned)
+{
+    ActivationResult r;
+    r.error = Error(IBNM_ERROR_NOT_SUPPORTED,
+                    _("the keyfile store cannot ask NetworkManager to activate a profile: "
+                      "NetworkManager does not run"));
+    return r;
+}
+
+ibnm::Result<std::vector<std::string>> ibnm::settings::Backend::deactivate(const std::string &, unsigned)
+{
+    return Error(IBNM_ERROR_NOT_SUPPORTED,
+                 _("the keyfile store cannot ask NetworkManager to deactivate a profile: NetworkManager does not run"));
 }
 
 ibnm::settings::Backend &ibnm::settings::backendOf(IbnmSettings *settings)

@@ -97,6 +97,13 @@ const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self);
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);
+NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const char *uuid);
+const char *ibnm_settings_get_active_path(IbnmSettings *self, const char *uuid);
+int ibnm_settings_get_active_rank(IbnmSettings *self, const char *uuid);
+
+gboolean ibnm_settings_activate(IbnmSettings *self, const char *uuid, const char *ifname, guint timeout_s,
+                                char **out_active_path, char **out_device, char **out_note, GError **error);
+char **ibnm_settings_deactivate(IbnmSettings *self, const char *uuid, guint timeout_s, GError **error);
 
 gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error);
 gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error);

@@ -6,9 +6,13 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 #include "settings/keyfile-codec.hpp"
+#include "settings/nm-activation.hpp"
+#include "settings/nm-client-util.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
+#include <tuple>
 
 namespace ibnm::settings {
 
@@ -17,61 +21,6 @@ namespace {
 constexpr const char *kNmName = "org.freedesktop.NetworkManager";
 constexpr int kSettleTimeoutMs = 5000;
 
-// Makes `ctx` the thread-default main context for the scope: NMClient and
-// its async calls dispatch there, and only ibnm iterates it.
-class ContextScope {
-public:
-    explicit ContextScope(GMainContext *ctx) : ctx_(ctx) { g_main_context_push_thread_default(ctx_); }
-    ~ContextScope() { g_main_context_pop_thread_default(ctx_); }
-    ContextScope(const ContextScope &) = delete;
-    ContextScope &operator=(const ContextScope &) = delete;
-
-private:
-    GMainContext *ctx_;
-};
-
-gboolean onTimeout(gpointer data) noexcept
-{
-    *static_cast<bool *>(data) = true;
-    return G_SOURCE_REMOVE;
-}
-
-// Iterates `ctx` until done() or the timeout; returns done().
-template <typename Pred>
-bool iterateUntil(GMainContext *ctx, Pred done, int timeoutMs)
-{
-    while (g_main_context_iteration(ctx, FALSE)) {
-    }
-    if (done())
-        return true;
-    bool expired = false;
-    GSource *timer = g_timeout_source_new(guint(timeoutMs));
-    g_source_set_callback(timer, onTimeout, &expired, nullptr);
-    g_source_attach(timer, ctx);
-    while (!done() && !expired)
-        g_main_context_iteration(ctx, TRUE);
-    g_source_destroy(timer);
-    g_source_unref(timer);
-    return done();
-}
-
-struct AsyncWait {
-    GObjectPtr<GAsyncResult> result;
-};
-
-void onReady(GObject *, GAsyncResult *res, gpointer data) noexcept
-{
-    static_cast<AsyncWait *>(data)->result = GObjectPtr<GAsyncResult>::retain(res);
-}
-
-// Waits for an async call started on the current thread-default context.
-GAsyncResult *waitFor(GMainContext *ctx, AsyncWait &w)
-{
-    while (!w.result)
-        g_main_context_iteration(ctx, TRUE);
-    return w.result.get();
-}
-
 // libnm's nm-errors.h lacks extern "C", so NM_SETTINGS_ERROR cannot be
 // named from C++; compare the domain by its registered name instead.
 bool isSettingsError(const GError *err, int code)
@@ -79,9 +28,11 @@ bool isSettingsError(const GError *err, int code)
     return err != nullptr && err->code == code && g_strcmp0(g_quark_to_string(err->domain), "nm-settings-error-quark") == 0;
 }
 
-Error fromNmError(const GError *err, std::string context)
+} // namespace
+
+Error fromNmError(const GError *err, std::string context, IbnmError fallback)
 {
-    IbnmError code = IBNM_ERROR_FAILED;
+    IbnmError code = fallback;
     if (isSettingsError(err, NM_SETTINGS_ERROR_PERMISSION_DENIED) ||
         g_error_matches(err, G_DBUS_ERROR, G_DBUS_ERROR_ACCESS_DENIED))
         code = IBNM_ERROR_PERMISSION_DENIED;
@@ -94,8 +45,13 @@ Error fromNmError(const GError *err, std::string context)
         if (colon != std::string::npos)
             msg = msg.substr(colon + 2);
     }
-    return Error(code, msg).withContext(std::move(context));
+    Error e(code, msg);
+    if (context.empty())
+        return e;
+    return std::move(e).withContext(std::move(context));
 }
+
+namespace {
 
 Result<GObjectPtr<GDBusConnection>> openSystemBus()
 {
@@ -140,6 +96,73 @@ std::string storedName(NMRemoteConnection *remote)
 {
     const char *f = nm_remote_connection_get_filename(remote);
     return f ? f : "";
+}
+
+// nmcli's rank of an activation state (active_connection_get_state_ord()).
+int stateOrder(NMActiveConnection *ac)
+{
+    switch (nm_active_connection_get_state(ac)) {
+    case NM_ACTIVE_CONNECTION_STATE_UNKNOWN:
+        return 0;
+    case NM_ACTIVE_CONNECTION_STATE_DEACTIVATED:
+        return 1;
+    case NM_ACTIVE_CONNECTION_STATE_DEACTIVATING:
+        return 2;
+    case NM_ACTIVE_CONNECTION_STATE_ACTIVATING:
+        return 3;
+    case NM_ACTIVE_CONNECTION_STATE_ACTIVATED:
+        return 4;
+    }
+    return -1;
+}
+
+bool sharedMethod(NMActiveConnection *ac, NMSettingIPConfig *(*ip)(NMConnection *), const char *shared)
+{
+    NMRemoteConnection *c = nm_active_connection_get_connection(ac);
+    NMSettingIPConfig *s = c ? ip(NM_CONNECTION(c)) : nullptr;
+    return s && g_strcmp0(nm_setting_ip_config_get_method(s), shared) == 0;
+}
+
+guint addressCount(NMActiveConnection *ac)
+{
+    NMIPConfig *v4 = nm_active_connection_get_ip4_config(ac);
+    NMIPConfig *v6 = nm_active_connection_get_ip6_config(ac);
+    return (v4 ? nm_ip_config_get_addresses(v4)->len : 0) + (v6 ? nm_ip_config_get_addresses(v6)->len : 0);
+}
+
+// The number at the end of a D-Bus path (.../Settings/12), for nmcli's
+// numeric order of paths.
+guint64 pathNumber(NMActiveConnection *ac)
+{
+    NMRemoteConnection *c = nm_active_connection_get_connection(ac);
+    const char *path = c ? nm_connection_get_path(NM_CONNECTION(c)) : nullptr;
+    const char *slash = path ? std::strrchr(path, '/') : nullptr;
+    return slash ? g_ascii_strtoull(slash + 1, nullptr, 10) : 0;
+}
+
+// Whether nmcli's `connection show` lists `a` before `b`: as its
+// con_show_get_items_cmp() calls nmc_active_connection_cmp(b, a), a lower
+// activation state first (activating before activated: the state is the
+// one criterion that function compares the other way round), then shared,
+// VPN, default, default6 and more addresses first; then by name and D-Bus
+// path (nmcli's default order, active:name:path).
+bool activeShownBefore(NMActiveConnection *a, NMActiveConnection *b)
+{
+    auto key = [](NMActiveConnection *ac) {
+        constexpr const char *shared6 = NM_SETTING_IP6_CONFIG_METHOD_SHARED;
+        constexpr const char *shared4 = NM_SETTING_IP4_CONFIG_METHOD_SHARED;
+        return std::make_tuple(-stateOrder(ac), sharedMethod(ac, nm_connection_get_setting_ip6_config, shared6),
+                               sharedMethod(ac, nm_connection_get_setting_ip4_config, shared4),
+                               bool(nm_active_connection_get_vpn(ac)), bool(nm_active_connection_get_default(ac)),
+                               bool(nm_active_connection_get_default6(ac)), addressCount(ac));
+    };
+    auto ka = key(a), kb = key(b);
+    if (ka != kb)
+        return ka > kb;
+    const char *ida = nm_active_connection_get_id(a), *idb = nm_active_connection_get_id(b);
+    if (int c = g_utf8_collate(ida ? ida : "", idb ? idb : ""); c != 0)
+        return c < 0;
+    return pathNumber(a) < pathNumber(b);
 }
 
 } // namespace
@@ -238,25 +261,65 @@ Status NetworkManagerBackend::load()
         }
         profiles.push_back(StoredProfile{std::move(copy), storedName(remote), {}});
     }
-    // DEVICE in `connection show`: where NetworkManager has each one active.
-    const GPtrArray *active = nm_client_get_active_connections(client_.get());
-    for (guint i = 0; active && i < active->len; i++) {
-        auto *ac = NM_ACTIVE_CONNECTION(active->pdata[i]);
-        const GPtrArray *devices = nm_active_connection_get_devices(ac);
-        const char *uuid = nm_active_connection_get_uuid(ac);
-        if (devices == nullptr || devices->len == 0 || uuid == nullptr)
-            continue;
-        const char *iface = nm_device_get_iface(NM_DEVICE(devices->pdata[0]));
-        for (auto &p : profiles)
-            if (iface && g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) == 0)
-                p.activeDevice = iface;
-    }
     std::sort(profiles.begin(), profiles.end(), [](const StoredProfile &a, const StoredProfile &b) {
         return g_strcmp0(nm_connection_get_id(a.connection.get()), nm_connection_get_id(b.connection.get())) < 0;
     });
     profiles_ = std::move(profiles);
     warnings_ = std::move(warnings);
+    noteActive();
     return {};
+}
+
+// DEVICE, ACTIVE, STATE and the order of `connection show`: where
+// NetworkManager has each profile active, from NMClient's active
+// connections (as nmcli: get_ac_for_connection(), get_ac_device_string(),
+// con_show_get_items_cmp()).
+void NetworkManagerBackend::noteActive()
+{
+    for (auto &p : profiles_) {
+        p.activeDevice.clear();
+        p.activePath.clear();
+        p.activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+        p.activeRank = -1;
+    }
+    std::vector<NMActiveConnection *> ranked;
+    const GPtrArray *active = nm_client_get_active_connections(client_.get());
+    for (guint i = 0; active && i < active->len; i++)
+        ranked.push_back(NM_ACTIVE_CONNECTION(active->pdata[i]));
+    std::stable_sort(ranked.begin(), ranked.end(), activeShownBefore);
+    for (size_t i = 0; i < ranked.size(); i++) {
+        NMActiveConnection *ac = ranked[i];
+        const char *uuid = nm_active_connection_get_uuid(ac);
+        std::string devices;
+        const GPtrArray *devs = nm_active_connection_get_devices(ac);
+        for (guint d = 0; devs && d < devs->len; d++)
+            if (const char *iface = nm_device_get_iface(NM_DEVICE(devs->pdata[d])))
+                devices += (devices.empty() ? "" : ",") + std::string(iface);
+        for (auto &p : profiles_) {
+            // The first active connection of a profile active more than once.
+            if (uuid == nullptr || !p.activePath.empty() ||
+                g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) != 0)
+                continue;
+            p.activeDevice = devices;
+            p.activePath = nm_object_get_path(NM_OBJECT(ac));
+            p.activeState = nm_active_connection_get_state(ac);
+            p.activeRank = int(i);
+        }
+    }
+}
+
+ActivationResult NetworkManagerBackend::activate(const std::string &uuid, const char *ifname, unsigned timeoutS)
+{
+    ActivationResult r = activateProfile(context_.get(), client_.get(), uuid, ifname, timeoutS);
+    noteActive();
+    return r;
+}
+
+Result<std::vector<std::string>> NetworkManagerBackend::deactivate(const std::string &uuid, unsigned timeoutS)
+{
+    auto r = deactivateProfile(context_.get(), client_.get(), uuid, timeoutS);
+    noteActive();
+    return r;
 }
 
 Result<std::string> NetworkManagerBackend::add(NMConnection *connection)

@@ -32,9 +32,13 @@ public:
     Result<std::string> add(NMConnection *connection) override;
     Status update(NMConnection *connection) override;
     Status remove(const std::string &uuid) override;
+    ActivationResult activate(const std::string &uuid, const char *ifname, unsigned timeoutS) override;
+    Result<std::vector<std::string>> deactivate(const std::string &uuid, unsigned timeoutS) override;
 
 private:
     NetworkManagerBackend() = default;
+    // Notes in profiles_ where NetworkManager has each one active.
+    void noteActive();
 
     GMainContextPtr context_;
     GObjectPtr<GDBusConnection> bus_;

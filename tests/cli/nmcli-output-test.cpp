@@ -230,6 +230,26 @@ TEST(CliNmcliOutput, DeviceOnlyAfterUpEvenWhereTheHostMatches)
     EXPECT_EQ(show(), "bymac:\n");
 }
 
+// nmcli's ACTIVE and STATE columns (with -f): standalone, a profile `up`
+// brought up is "yes" and "activated", one not up "no" and no state; tables
+// translate the words, terse output shows them as nmcli's.
+TEST(CliNmcliOutput, ActiveAndStateColumnsAsNmcli)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "child", "parent", "mlx4_ib0",
+                       "p-key", "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    auto show = [&]() { return cli.run({"-t", "-f", "name,active,device,state,active-path", "connection", "show"}); };
+    EXPECT_EQ(show().out, "child:no:::\n");
+    ASSERT_EQ(cli.run({"connection", "up", "child"}).status, 0);
+    Result r = show();
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "child:yes:mlx4_ib0.8002:activated:\n");
+    EXPECT_EQ(cli.run({"-f", "ACTIVE,STATE", "connection", "show"}).out,
+              "ACTIVE  STATE     \nyes     activated \n");
+}
+
 // -j applies to every command, version too.
 TEST(CliNmcliOutput, VersionPrintsJsonWithJ)
 {

@@ -360,8 +360,8 @@ TEST_F(NmLab, CliSetsUserKeysOfNetworkManagerProfiles)
 // nmcli prints, byte for byte, in every output mode a script uses (issue
 // 15): names needing escapes, TYPE as nmcli's short name in tables and the
 // type itself in terse output, DEVICE from NetworkManager's active
-// connections (lo here; one active profile, as the order among several
-// active ones is nmcli's own: docs/differences-from-nmcli.md).
+// connections (lo here; several active profiles in nmcli's order:
+// nm-activation-test.cpp).
 TEST_F(NmLab, ConnectionShowPrintsWhatNmcliPrints)
 {
     char **envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);

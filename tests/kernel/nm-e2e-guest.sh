@@ -96,6 +96,28 @@ for cycle in 1 2; do
 done
 check "the hook loaded rdma_rxe, rdma_cm and configfs" eval 'loaded rdma_rxe && loaded rdma_cm && loaded configfs'
 
+# The same through ibnm: with NetworkManager running, `ibnm connection up`
+# asks NetworkManager (as nmcli does), which owns the activation and runs
+# the hook for the RDMA part; nothing is "connected (externally)".
+exits() { # exits STATUS COMMAND...: the command exits with STATUS
+  local want=$1; shift
+  "$@" >/tmp/cmd.out 2>&1; local got=$?
+  [ "$got" -eq "$want" ] || { echo "exit $got, not $want:"; cat /tmp/cmd.out; return 1; }
+}
+nm_active() { nmcli -t -f NAME,DEVICE,STATE connection show --active | grep -qx "$1"; }
+for cycle in 1 2; do
+  check "rxe ibnm cycle $cycle: ibnm connection up" ibnm connection up rxe-a
+  check "rxe ibnm cycle $cycle: NetworkManager has rxe-a activated on veth-a" nm_active "rxe-a:veth-a:activated"
+  check "rxe ibnm cycle $cycle: not connected externally" eval 'nmcli -t -f DEVICE,STATE device | grep -qx "veth-a:connected"'
+  check "rxe ibnm cycle $cycle: ibnm connection show lists veth-a" \
+    eval 'ibnm -t -f NAME,DEVICE connection show | grep -qx "rxe-a:veth-a"'
+  check "rxe ibnm cycle $cycle: the hook made rxe0 over veth-a" has_link rxe0
+  check "rxe ibnm cycle $cycle: configfs RoCE mode" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode "RoCE v2"
+  check "rxe ibnm cycle $cycle: ibnm connection down" ibnm connection down rxe-a
+  check "rxe ibnm cycle $cycle: rxe0 removed" no_link rxe0
+done
+check "ibnm connection down of an inactive profile exits 10" exits 10 ibnm connection down rxe-a
+
 # siw over veth-c: siw takes RoCE v1 defaults only.
 nmcli connection add type ethernet con-name siw-c ifname veth-c autoconnect no \
   ipv4.method manual ipv4.addresses 192.0.2.1/24 ipv6.method disabled >/dev/null
@@ -140,6 +162,10 @@ check "syslog has the reason" in_syslog "2f1d8c3e-6a4b-4e2f-9b1a-7c5d3e8f0a12: p
 check "NetworkManager logs the hook's failure" in_syslog "NetworkManager.*pre-up.d/90-ibnm' exited with status 1"
 check "NetworkManager logs the disconnect" \
   in_syslog "NetworkManager.*device \(veth-a\): state change: (prepare|config|ip-config|ip-check|secondaries) -> deactivating \(reason 'user-requested'"
+check "the same failure through ibnm connection up exits 4" exits 4 ibnm connection up bad-a
+cat /tmp/cmd.out
+check "ibnm says the activation failed" grep -q "^Error: Connection activation failed: " /tmp/cmd.out
+check "after ibnm's failed up the host is as before" eval '[ "$(rdma link show 2>/dev/null)" = "$links_before" ]'
 
 # A profile without ibnm keys is left alone.
 nmcli connection add type ethernet con-name plain-e ifname veth-e autoconnect no \

@@ -329,3 +329,28 @@ TEST(KeyfileStore, FollowsSymlinksAndChecksTheTarget)
     g_object_unref(s);
     g_object_unref(c);
 }
+
+// Only NetworkManager activates profiles through the store: the keyfile
+// store refuses, changing nothing, and knows no active connection.
+TEST(KeyfileStore, ActivationIsNetworkManagersOnly)
+{
+    TempDir dir;
+    IbnmSettings *s = store(dir.path());
+    GError *err = nullptr;
+    char *path = nullptr, *device = nullptr, *note = nullptr;
+    EXPECT_FALSE(ibnm_settings_activate(s, kUuidA, nullptr, 5, &path, &device, &note, &err));
+    ASSERT_NE(err, nullptr);
+    EXPECT_TRUE(g_error_matches(err, IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) << err->message;
+    EXPECT_EQ(path, nullptr);
+    EXPECT_EQ(device, nullptr);
+    EXPECT_EQ(note, nullptr);
+    g_clear_error(&err);
+    EXPECT_EQ(ibnm_settings_deactivate(s, kUuidA, 5, &err), nullptr);
+    ASSERT_NE(err, nullptr);
+    EXPECT_TRUE(g_error_matches(err, IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) << err->message;
+    g_clear_error(&err);
+    EXPECT_EQ(ibnm_settings_get_active_state(s, kUuidA), NM_ACTIVE_CONNECTION_STATE_UNKNOWN);
+    EXPECT_EQ(ibnm_settings_get_active_path(s, kUuidA), nullptr);
+    EXPECT_EQ(ibnm_settings_get_active_rank(s, kUuidA), -1);
+    g_object_unref(s);
+}

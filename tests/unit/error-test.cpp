@@ -34,8 +34,16 @@ TEST(ErrorDomain, EnumIsRegisteredWithNicks)
     ASSERT_NE(v, nullptr);
     EXPECT_STREQ(v->value_nick, "timed-out");
     EXPECT_EQ(IBNM_ERROR_TIMED_OUT, IBNM_ERROR_INVALID_VALUE + 1);
-    // One value per enumerator: FAILED .. TIMED_OUT.
-    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_TIMED_OUT + 1));
+    // NetworkManager's activation (ibnm_settings_activate()), after them.
+    v = g_enum_get_value(klass, IBNM_ERROR_NOT_RUNNING);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "not-running");
+    EXPECT_EQ(IBNM_ERROR_NOT_RUNNING, IBNM_ERROR_TIMED_OUT + 1);
+    v = g_enum_get_value(klass, IBNM_ERROR_ACTIVATION_FAILED);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "activation-failed");
+    // One value per enumerator: FAILED .. ACTIVATION_FAILED.
+    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_ACTIVATION_FAILED + 1));
     g_type_class_unref(klass);
 }
 
