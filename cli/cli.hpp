@@ -189,5 +189,9 @@ int cmdShowState(Context &, const Args &);
 extern const char *const kApplyUsage;
 int cmdUdevRules(Context &, const Args &);
 int cmdMemlock(Context &, const Args &);
+// cli/rdma-test.cpp: `rdma test`, and after `connection up` the line naming
+// it for each of `connections` (NMConnection) with rdma.* settings.
+int cmdRdmaTest(Context &, const Args &);
+void printRdmaTestHint(const Context &ctx, GPtrArray *connections);
 
 } // namespace ibnm::cli

@@ -563,6 +563,8 @@ int upDown(Context &ctx, const Args &args, bool up)
         } else {
             std::printf(_("%u connections successfully deactivated.\n"), picked->len);
         }
+        if (up)
+            printRdmaTestHint(ctx, picked.get()); // last: the command that verifies RDMA (cli/rdma-test.cpp)
     }
     if (missing && rc == kExitOk) {
         printError(_("not all active connections found."));

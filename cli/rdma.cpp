@@ -21,7 +21,7 @@ namespace ibnm::cli {
 const char *const kRdmaUsage = N_(
     "Usage: ibnm rdma { COMMAND | help }\n"
     "\n"
-    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock }\n"
+    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock | test }\n"
     "\n"
     "  link show\n"
     "  link add NAME type rxe|siw netdev NETDEV\n"
@@ -31,7 +31,8 @@ const char *const kRdmaUsage = N_(
     "  traffic-class DEVICE[/PORT] [0-255|dscp:0-63] [RULE...]\n"
     "      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n"
     "  roce-enable DEVICE [yes|no]\n"
-    "  memlock [write]\n");
+    "  memlock [write]\n"
+    "  test { PEER | --listen [ADDRESS] } [--port N] [--profile NAME] [--tos TOS] [--gid-index N] ...\n");
 
 namespace {
 
@@ -516,6 +517,7 @@ const Command kRdmaCommands[] = {
     {"traffic-class", IBNM_CLI_FULL(cmdTrafficClass, nullptr)},
     {"roce-enable", IBNM_CLI_FULL(cmdRoceEnable, nullptr)},
     {"memlock", IBNM_CLI_FULL(cmdMemlock, nullptr)},
+    {"test", IBNM_CLI_FULL(cmdRdmaTest, nullptr)},
     {nullptr, nullptr, nullptr},
 };
 

@@ -42,7 +42,8 @@ GQuark ibnm_error_quark(void);
  * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
  *   passed before a change; what the apply had done is undone; or
  *   NetworkManager did not finish an activation or deactivation in the time
- *   given (ibnm_settings_activate())
+ *   given (ibnm_settings_activate()); or a wait of an RDMA test ran out of
+ *   its #IbnmRdmaTest:timeout
  * @IBNM_ERROR_NOT_RUNNING: NetworkManager is not running (it stopped after
  *   the profile store was opened); nmcli's exit status 8
  * @IBNM_ERROR_ACTIVATION_FAILED: NetworkManager refused or failed the

@@ -12,4 +12,5 @@
 #include "ibnm-check.h"
 #include "ibnm-apply.h"
 #include "ibnm-rdma-apply.h"
+#include "ibnm-rdma-test.h"
 #include "ibnm-settings.h"

@@ -11,6 +11,8 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/platform/rdma-test.hpp"
+#include "libcore/support/i18n.hpp"
 #include "libcore/support/result.hpp"
 #include "libcore/support/raii.hpp"
 
@@ -164,6 +166,16 @@ public:
     // (RevertLink); nothing to do (success) where it has none, or where
     // systemd-resolved does not run.
     virtual Status revertLinkDns(const std::string &ifname) = 0;
+    // Traffic: one RDMA-CM connection with a peer, as a listener or a
+    // client (platform/rdma-test.hpp). Blocks until the exchange is over,
+    // failed, timed out or cancelled. A platform without a data path (the
+    // simulated host, a sysfs tree) refuses it with IBNM_ERROR_NOT_SUPPORTED.
+    virtual Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec);
 };
+
+inline Result<RdmaTestOutcome> Platform::runRdmaTest(const RdmaTestSpec &)
+{
+    return Error(IBNM_ERROR_NOT_SUPPORTED, _("this host has no RDMA data path to test"));
+}
 
 } // namespace ibnm::platform

@@ -145,6 +145,8 @@ public:
     Result<model::Resolver> readResolver() override;
     Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
     Status revertLinkDns(const std::string &ifname) override;
+    // The simulated host moves no traffic: refused, never pretended.
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 

@@ -409,3 +409,104 @@ TEST(RouteFacts, NetworkManagerAddsAHostRouteToAnOffLinkGateway)
     EXPECT_EQ(withOnlinkRoutes({"198.51.100.10/24", "2001:db8:1::10/64", "192.0.2.10/24"}, routes).size(),
               routes.size());
 }
+
+// Seed 003 ("DSCP"): SL = TOS >> 5, PCP = SL & 7.
+TEST(RdmaPathFacts, ServiceLevelAndPriorityOfATos)
+{
+    EXPECT_EQ(slOfTos(0), 0u);
+    EXPECT_EQ(slOfTos(106), 3u); // DSCP 26 (AF31), ECN 2
+    EXPECT_EQ(slOfTos(96), 3u);
+    EXPECT_EQ(slOfTos(255), 7u);
+    EXPECT_EQ(slOfTos(31), 0u);
+    EXPECT_EQ(pcpOfSl(slOfTos(106)), 3u);
+    EXPECT_EQ(pcpOfSl(15), 7u); // an InfiniBand SL beyond the 3 bits a VLAN tag has
+}
+
+namespace {
+
+Host pathHost()
+{
+    Host h;
+    Device rxe;
+    rxe.name = "rxe0";
+    rxe.nodeType = "1: CA";
+    Port p;
+    p.number = 1;
+    p.linkLayer = LinkLayer::Ethernet;
+    p.gids = {{0, "fe80:0000:0000:0000:0000:00ff:fe00:0001", GidType::RoceV2, "ra"},
+              {1, "0000:0000:0000:0000:0000:ffff:c633:6401", GidType::RoceV2, "ra"},
+              {2, "0000:0000:0000:0000:0000:ffff:c633:6401", GidType::IbRoceV1, "ra"}};
+    rxe.ports = {p};
+    Device siw;
+    siw.name = "siw0";
+    siw.nodeType = "4: RNIC";
+    Port s;
+    s.number = 1;
+    s.linkLayer = LinkLayer::Ethernet;
+    s.gids = {{0, "4294:baff:fecf:8521:0000:0000:0000:0000", GidType::IbRoceV1, ""}};
+    siw.ports = {s};
+    Device ib;
+    ib.name = "mlx5_0";
+    ib.nodeType = "1: CA";
+    Port i;
+    i.number = 1;
+    i.linkLayer = LinkLayer::InfiniBand;
+    i.gids = {{0, "fe80:0000:0000:0000:0002:c903:0031:7851", GidType::IbRoceV1, ""}};
+    ib.ports = {i};
+    h.devices = {rxe, siw, ib};
+    Netdev ra;
+    ra.name = "ra";
+    ra.addresses = {"198.51.100.1/24"};
+    Netdev sa;
+    sa.name = "sa";
+    sa.addresses = {"192.0.2.1/24"};
+    Netdev ib0;
+    ib0.name = "ib0";
+    ib0.rdmaDevice = "mlx5_0";
+    ib0.rdmaPort = 1;
+    h.netdevs = {ra, sa, ib0};
+    return h;
+}
+
+} // namespace
+
+TEST(RdmaPathFacts, ProtocolFollowsTheNodeTypeLinkLayerAndGidType)
+{
+    Host h = pathHost();
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], GidType::RoceV2), RdmaProtocol::RoceV2);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], GidType::IbRoceV1), RdmaProtocol::RoceV1);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], std::nullopt), RdmaProtocol::Unknown);
+    // siw's GID type reads "IB/RoCE v1", yet it is iWARP.
+    EXPECT_EQ(rdmaProtocolOf(h.devices[1], h.devices[1].ports[0], GidType::IbRoceV1), RdmaProtocol::Iwarp);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[2], h.devices[2].ports[0], GidType::IbRoceV1), RdmaProtocol::InfiniBand);
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::RoceV2), "RoCE v2");
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::Iwarp), "iWARP");
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::Unknown), "");
+}
+
+TEST(RdmaPathFacts, DescribedThroughTheGidTable)
+{
+    Host h = pathHost();
+    RdmaPath v2 = describeRdmaPath(h, "rxe0", 1, "198.51.100.1", 1u);
+    EXPECT_EQ(v2.protocol, RdmaProtocol::RoceV2);
+    EXPECT_EQ(v2.netdev, "ra");
+    EXPECT_EQ(v2.gid, "0000:0000:0000:0000:0000:ffff:c633:6401");
+    EXPECT_EQ(v2.gidIndex, 1u);
+    EXPECT_EQ(describeRdmaPath(h, "rxe0", 1, "198.51.100.1", 2u).protocol, RdmaProtocol::RoceV1);
+    // iWARP: no GID; the netdev is the one holding the address.
+    RdmaPath iw = describeRdmaPath(h, "siw0", 1, "192.0.2.1", 0u);
+    EXPECT_EQ(iw.protocol, RdmaProtocol::Iwarp);
+    EXPECT_EQ(iw.netdev, "sa");
+    EXPECT_FALSE(iw.gidIndex);
+    EXPECT_EQ(iw.gid, "");
+    // InfiniBand: the port's netdev.
+    RdmaPath ib = describeRdmaPath(h, "mlx5_0", 1, "10.0.0.1", 0u);
+    EXPECT_EQ(ib.protocol, RdmaProtocol::InfiniBand);
+    EXPECT_EQ(ib.netdev, "ib0");
+    // A device the host does not have: only what was given.
+    RdmaPath none = describeRdmaPath(h, "mlx4_9", 2, "10.0.0.1", 3u);
+    EXPECT_EQ(none.device, "mlx4_9");
+    EXPECT_EQ(none.port, 2u);
+    EXPECT_EQ(none.protocol, RdmaProtocol::Unknown);
+    EXPECT_EQ(none.netdev, "");
+}

@@ -234,6 +234,16 @@ public:
         return call(&Platform::setLinkDns, ifname, dns);
     }
     Status revertLinkDns(const std::string &ifname) override { return call(&Platform::revertLinkDns, ifname); }
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override
+    {
+        // A tree read from files has devices but no wire.
+        if (options_.readOnly)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("the host under %s is a sysfs tree read from files: it has no RDMA data path to "
+                                     "test"),
+                                   options_.sysfsRoot.c_str()));
+        return call(&Platform::runRdmaTest, spec);
+    }
 
 private:
     bool sysfsAlone() const { return !options_.useNetlink && !options_.useVerbs; }

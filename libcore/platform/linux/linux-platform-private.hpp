@@ -65,6 +65,9 @@ Result<RtnlLinkPtr> getLink(NlSocket &, const std::string &name);
 Result<std::vector<rdma::DeviceInfo>> rdmaDevices(NlSocket &s);
 // Every port of every RDMA device, as `rdma link show` lists them.
 Result<std::vector<rdma::PortInfo>> rdmaPorts(NlSocket &s);
+// The bytes of a verbs MTU (enum ibv_mtu: IBV_MTU_256 = 1 ... IBV_MTU_4096 =
+// 5, 256 << (n - 1)); 0 for any other value.
+unsigned mtuBytes(ibv_mtu mtu);
 // Polls `done` every 20 ms for up to `ms` milliseconds.
 bool waitUntil(const std::function<bool()> &done, int ms = 3000);
 
@@ -109,6 +112,8 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    // rdma-test.cpp: on librdmacm.
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override;
 
     // linux-resolved.cpp: systemd-resolved over GDBus.
     Result<model::Resolver> readResolver() override;
