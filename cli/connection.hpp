@@ -5,6 +5,9 @@
 #pragma once
 
 #include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <string>
 
 namespace ibnm::cli {
 
@@ -22,6 +25,19 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings);
 bool nameIsFree(IbnmSettings *s, const char *id);
 // Prints the profile as a keyfile on standard output.
 int printKeyfile(NMConnection *c);
+
+// connection-secondary.cpp: RDMA secondaries.
+// `secondary-of BASE`, taken off the words of `add`; "" when absent.
+std::string takeSecondaryOf(Args &args);
+// The stored profile `base` names, to list `added` (an RDMA secondary) in;
+// nullptr after printing why there is none.
+NMConnection *findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base);
+// Lists `added`, stored already, in `base`'s connection.secondaries; if that
+// fails, deletes `added` again (nothing half-done). The exit status.
+int attachSecondary(IbnmSettings *s, NMConnection *added, NMConnection *base);
+// For `show`: the rdma.* keys of an RDMA secondary's vpn.data, one property
+// a key, as [user] keys show.
+void addSecondarySettings(Record &r, NMConnection *c);
 
 int cmdShow(Context &ctx, const Args &args);
 int cmdImport(Context &ctx, const Args &args);

@@ -228,6 +228,11 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         auto options = userkeys::parse(c);
         if (!options.ok())
             return std::move(options).error().withProfile(origin.id);
+        // An RDMA secondary has no device of its own: it is resolved on its
+        // base profile's, named as its interface (nm-ibnm-service, and
+        // rules::checkSecondaries()).
+        if (userkeys::isSecondary(c) && ifname.empty())
+            continue;
 
         if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
             NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
