@@ -221,6 +221,10 @@ int main(int argc, char **argv)
     // A quit on SIGTERM with the connection up undoes it (libnm calls
     // Disconnect); after NetworkManager went away it has ended already.
     nm_vpn_service_plugin_shutdown(NM_VPN_SERVICE_PLUGIN(service));
+    // The reply to the Disconnect that stopped it is queued still: out
+    // before the process ends (NetworkManager would see no reply).
+    if (GDBusConnection *bus = nm_vpn_service_plugin_get_connection(NM_VPN_SERVICE_PLUGIN(service)))
+        g_dbus_connection_flush_sync(bus, nullptr, nullptr);
     g_object_unref(service);
     g_main_loop_unref(loop);
     if (gLog)

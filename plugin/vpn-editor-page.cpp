@@ -90,28 +90,6 @@ void boxAdd(GtkWidget *box, GtkWidget *child)
 #endif
 }
 
-void boxClear(GtkWidget *box)
-{
-#if GTK_CHECK_VERSION(4, 0, 0)
-    while (GtkWidget *c = gtk_widget_get_first_child(box))
-        gtk_box_remove(GTK_BOX(box), c);
-#else
-    GList *children = gtk_container_get_children(GTK_CONTAINER(box));
-    for (GList *l = children; l; l = l->next)
-        gtk_widget_destroy(GTK_WIDGET(l->data));
-    g_list_free(children);
-#endif
-}
-
-GtkWidget *icon(const char *name)
-{
-#if GTK_CHECK_VERSION(4, 0, 0)
-    return gtk_image_new_from_icon_name(name);
-#else
-    return gtk_image_new_from_icon_name(name, GTK_ICON_SIZE_MENU);
-#endif
-}
-
 const char *entryText(GtkWidget *entry)
 {
 #if GTK_CHECK_VERSION(4, 0, 0)
@@ -144,7 +122,10 @@ void nameWidget(GtkWidget *w, const char *key)
 
 void changed(IbnmVpnEditor *self);
 
-GtkWidget *addRow(GtkWidget *grid, int row, const char *label, GtkWidget *field, const char *key, const char *tip)
+// A label and its field; the field spans `width` columns (2: the whole row;
+// 1: the third column shows something about it, addConversionRow()).
+GtkWidget *addRow(GtkWidget *grid, int row, const char *label, GtkWidget *field, const char *key, const char *tip,
+                  int width = 2)
 {
     GtkWidget *l = gtk_label_new_with_mnemonic(label);
     gtk_label_set_xalign(GTK_LABEL(l), 1.0);
@@ -153,10 +134,9 @@ GtkWidget *addRow(GtkWidget *grid, int row, const char *label, GtkWidget *field,
     gtk_widget_set_tooltip_text(field, tip);
     nameWidget(field, key);
     gtk_grid_attach(GTK_GRID(grid), l, 0, row, 1, 1);
-    gtk_grid_attach(GTK_GRID(grid), field, 1, row, 1, 1);
+    gtk_grid_attach(GTK_GRID(grid), field, 1, row, width, 1);
     return field;
 }
-
 GtkWidget *entry(IbnmVpnEditor *self, const char *placeholder)
 {
     GtkWidget *e = gtk_entry_new();
@@ -260,36 +240,24 @@ void store(IbnmVpnEditorPrivate *p, NMConnection *c)
 
 // --- the check ---------------------------------------------------------------
 
-void addFinding(GtkWidget *box, IbnmFinding *f)
+// One finding as markup: a sign for its severity, the message, the hint
+// below it in small print.
+std::string findingMarkup(IbnmFinding *f)
 {
-    const char *name = "dialog-information";
+    const char *sign = "\u2139"; // information
     if (ibnm_finding_get_severity(f) == IBNM_SEVERITY_ERROR)
-        name = "dialog-error";
+        sign = "<span foreground='#c01c28'>\u2716</span>";
     else if (ibnm_finding_get_severity(f) == IBNM_SEVERITY_WARNING)
-        name = "dialog-warning";
-    GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
-    GtkWidget *text = gtk_label_new(nullptr);
-    std::string markup;
+        sign = "<span foreground='#c64600'>\u26a0</span>";
     char *m = g_markup_escape_text(ibnm_finding_get_message(f), -1);
-    markup = m;
+    std::string out = std::string(sign) + " " + m;
     g_free(m);
     if (const char *hint = ibnm_finding_get_hint(f); hint && *hint) {
         char *h = g_markup_escape_text(hint, -1);
-        markup += std::string("\n<small>") + h + "</small>";
+        out += std::string("\n<small>") + h + "</small>";
         g_free(h);
     }
-    gtk_label_set_markup(GTK_LABEL(text), markup.c_str());
-    gtk_label_set_xalign(GTK_LABEL(text), 0.0);
-#if GTK_CHECK_VERSION(4, 0, 0)
-    gtk_label_set_wrap(GTK_LABEL(text), TRUE);
-#else
-    gtk_label_set_line_wrap(GTK_LABEL(text), TRUE);
-#endif
-    gtk_label_set_selectable(GTK_LABEL(text), TRUE);
-    gtk_widget_set_hexpand(text, TRUE);
-    boxAdd(row, icon(name));
-    boxAdd(row, text);
-    boxAdd(box, row);
+    return out;
 }
 
 // The profiles to check with: the settings being edited, and the profiles
@@ -323,34 +291,28 @@ gboolean runCheck(gpointer data)
     NMConnection *edited = nm_simple_connection_new_clone(p->connection);
     store(p, edited);
     GPtrArray *profiles = profilesToCheck(p, edited);
-    boxClear(p->findings);
+    // One label, its text replaced: the page keeps its widgets (and their
+    // accessible objects) while it is edited.
+    std::string markup;
     GError *error = nullptr;
     if (!ibnm_check_reload_inventory(p->inventory, profiles, &error)) {
-        GtkWidget *l = gtk_label_new(error->message);
-        gtk_label_set_xalign(GTK_LABEL(l), 0.0);
-        boxAdd(p->findings, l);
+        char *m = g_markup_escape_text(error->message, -1);
+        markup = m;
+        g_free(m);
         g_error_free(error);
     } else {
         GPtrArray *findings = ibnm_check_profiles(profiles, p->inventory);
         const char *id = nm_connection_get_id(edited);
-        guint shown = 0;
         for (guint i = 0; i < findings->len; i++) {
             auto *f = IBNM_FINDING(g_ptr_array_index(findings, i));
-            if (id && ibnm_finding_involves(f, id)) {
-                addFinding(p->findings, f);
-                shown++;
-            }
+            if (id && ibnm_finding_involves(f, id))
+                markup += (markup.empty() ? "" : "\n") + findingMarkup(f);
         }
-        if (shown == 0) {
-            GtkWidget *l = gtk_label_new(_("ibnm check finds nothing to object to on this host."));
-            gtk_label_set_xalign(GTK_LABEL(l), 0.0);
-            boxAdd(p->findings, l);
-        }
+        if (markup.empty())
+            markup = _("ibnm check finds nothing to object to on this host.");
         g_ptr_array_unref(findings);
     }
-#if !GTK_CHECK_VERSION(4, 0, 0)
-    gtk_widget_show_all(p->findings);
-#endif
+    gtk_label_set_markup(GTK_LABEL(p->findings), markup.c_str());
     g_ptr_array_unref(profiles);
     g_object_unref(edited);
     return G_SOURCE_REMOVE;
@@ -385,22 +347,16 @@ void changed(IbnmVpnEditor *self)
 
 // A row whose entry takes a ToS byte or a DSCP, with the other form
 // shown next to it.
+// A row whose entry takes a ToS byte or a DSCP, with the other form
+// shown in the third column.
 GtkWidget *addConversionRow(GtkWidget *grid, int row, const char *label, GtkWidget *field, const char *key,
                             const char *tip, GtkWidget **shown)
 {
-    GtkWidget *l = gtk_label_new_with_mnemonic(label);
-    gtk_label_set_xalign(GTK_LABEL(l), 1.0);
-    gtk_label_set_mnemonic_widget(GTK_LABEL(l), field);
-    gtk_widget_set_tooltip_text(field, tip);
-    nameWidget(field, key);
-    GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    addRow(grid, row, label, field, key, tip, 1);
     *shown = gtk_label_new("");
-    gtk_widget_set_hexpand(field, TRUE);
-    gtk_widget_set_hexpand(box, TRUE);
-    boxAdd(box, field);
-    boxAdd(box, *shown);
-    gtk_grid_attach(GTK_GRID(grid), l, 0, row, 1, 1);
-    gtk_grid_attach(GTK_GRID(grid), box, 1, row, 1, 1);
+    gtk_label_set_xalign(GTK_LABEL(*shown), 0.0);
+    gtk_label_set_width_chars(GTK_LABEL(*shown), 14);
+    gtk_grid_attach(GTK_GRID(grid), *shown, 2, row, 1, 1);
     return field;
 }
 
@@ -448,7 +404,15 @@ void buildPage(IbnmVpnEditor *self)
     g_free(markup);
     gtk_label_set_xalign(GTK_LABEL(title), 0.0);
     boxAdd(outer, title);
-    p->findings = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
+    p->findings = gtk_label_new("");
+    gtk_label_set_xalign(GTK_LABEL(p->findings), 0.0);
+    gtk_label_set_selectable(GTK_LABEL(p->findings), TRUE);
+#if GTK_CHECK_VERSION(4, 0, 0)
+    gtk_label_set_wrap(GTK_LABEL(p->findings), TRUE);
+#else
+    gtk_label_set_line_wrap(GTK_LABEL(p->findings), TRUE);
+#endif
+    gtk_label_set_max_width_chars(GTK_LABEL(p->findings), 60);
     nameWidget(p->findings, "ibnm-check-findings");
     boxAdd(outer, p->findings);
     p->page = GTK_WIDGET(g_object_ref_sink(outer));

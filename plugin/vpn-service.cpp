@@ -253,9 +253,9 @@ bool Activation::connect(NMConnection *secondary, const std::string &ifname, GEr
     g_clear_object(&report);
     if (transaction_ == nullptr) {
         // The apply undid what it had done: nothing is left on the host.
-        log_(LOG_ERR, id_ + ": " + local->message);
-        g_set_error(error, IBNM_VPN_PLUGIN_ERROR, NM_VPN_PLUGIN_ERROR_LAUNCH_FAILED, "%s: %s", id_.c_str(),
-                    local->message);
+        // (libibnm's message names the profile and the setting.)
+        log_(LOG_ERR, local->message);
+        g_set_error_literal(error, IBNM_VPN_PLUGIN_ERROR, NM_VPN_PLUGIN_ERROR_LAUNCH_FAILED, local->message);
         g_error_free(local);
         return false;
     }

@@ -156,11 +156,29 @@ protected:
         FAIL() << "the service did not take its bus name: " << log();
     }
 
+    // A call to the service, answering its calls to "NetworkManager" (this
+    // process) meanwhile, as NetworkManager does.
     GVariant *call(const char *method, GVariant *args, GError **error)
     {
-        return g_dbus_connection_call_sync(bus_, kBusName, "/org/freedesktop/NetworkManager/VPN/Plugin",
-                                           "org.freedesktop.NetworkManager.VPN.Plugin", method, args, nullptr,
-                                           G_DBUS_CALL_FLAGS_NONE, 25000, nullptr, error);
+        struct Done {
+            bool done = false;
+            GVariant *reply = nullptr;
+            GError *error = nullptr;
+        } d;
+        g_dbus_connection_call(
+            bus_, kBusName, "/org/freedesktop/NetworkManager/VPN/Plugin", "org.freedesktop.NetworkManager.VPN.Plugin",
+            method, args, nullptr, G_DBUS_CALL_FLAGS_NONE, 25000, nullptr,
+            [](GObject *source, GAsyncResult *result, gpointer data) {
+                auto *done = static_cast<Done *>(data);
+                done->reply = g_dbus_connection_call_finish(G_DBUS_CONNECTION(source), result, &done->error);
+                done->done = true;
+            },
+            &d);
+        while (!d.done)
+            g_main_context_iteration(nullptr, TRUE);
+        if (d.error)
+            g_propagate_error(error, d.error);
+        return d.reply;
     }
 
     GVariant *profile(const char *roceMode)
@@ -205,7 +223,9 @@ protected:
     std::string log()
     {
         GCharPtr s;
-        return g_file_get_contents((dir_ / "log").c_str(), outPtr(s), nullptr, nullptr) ? s.get() : "";
+        if (!g_file_get_contents((dir_ / "log").c_str(), outPtr(s), nullptr, nullptr))
+            return "";
+        return s.get();
     }
 
     test::TempDir dir_;

@@ -64,8 +64,9 @@ protected:
             ibnm_simulator_new_host(test::srcPath("examples/hosts/ethernet-only.host").c_str(),
                                     (dir_ / "state").c_str(), outPtr(err)));
         EXPECT_TRUE(h) << err->message;
-        if (*faults)
+        if (*faults) {
             EXPECT_TRUE(ibnm_simulator_add_faults(h.get(), faults, outPtr(err)));
+        }
         return h;
     }
 
