@@ -290,6 +290,9 @@ gboolean runCheck(gpointer data)
     p->checkSource = 0;
     NMConnection *edited = nm_simple_connection_new_clone(p->connection);
     store(p, edited);
+    // As NetworkManager will store it (a new profile has no IP settings
+    // until the editor's other pages add them).
+    nm_connection_normalize(edited, nullptr, nullptr, nullptr);
     GPtrArray *profiles = profilesToCheck(p, edited);
     // One label, its text replaced: the page keeps its widgets (and their
     // accessible objects) while it is edited.
