@@ -288,10 +288,14 @@ gboolean runCheck(gpointer data)
     auto *self = static_cast<IbnmVpnEditor *>(data);
     IbnmVpnEditorPrivate *p = ibnm_vpn_editor_priv(self);
     p->checkSource = 0;
-    NMConnection *edited = nm_simple_connection_new_clone(p->connection);
+    // The profile as far as this page goes: its connection setting and the
+    // page's vpn.data, normalized as NetworkManager stores a profile (the
+    // editor's other pages, IPv4 and the like, hold their own values until
+    // Save, and a new profile's are incomplete until then).
+    NMConnection *edited = nm_simple_connection_new();
+    if (NMSettingConnection *sc = nm_connection_get_setting_connection(p->connection))
+        nm_connection_add_setting(edited, nm_setting_duplicate(NM_SETTING(sc)));
     store(p, edited);
-    // As NetworkManager will store it (a new profile has no IP settings
-    // until the editor's other pages add them).
     nm_connection_normalize(edited, nullptr, nullptr, nullptr);
     GPtrArray *profiles = profilesToCheck(p, edited);
     // One label, its text replaced: the page keeps its widgets (and their

@@ -333,9 +333,11 @@ Status set(NMConnection *connection, std::string_view key, const char *value)
 {
     Store store = storeOf(connection);
     std::string k(key);
-    // Removing a key ibnm knows needs no valid value; in vpn.data a key that
-    // is not an RDMA key is refused either way.
-    if (value != nullptr || store == Store::VpnData || !find(key))
+    // Removing a key ibnm knows (in vpn.data: an RDMA key) needs no valid
+    // value; any other is refused as validate() refuses it.
+    const KeyInfo *known = find(key);
+    bool removable = known && (store == Store::User || known->inSecondary);
+    if (value != nullptr || !removable)
         if (Status s = validate(key, value ? value : "", store); !s.ok())
             return s;
     if (store == Store::VpnData) {
