@@ -31,42 +31,48 @@ std::string takeSecondaryOf(Args &args)
     return "";
 }
 
-NMConnection *findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base)
+std::string findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base)
 {
     if (!ibnm_connection_is_secondary(added)) {
         printError(_("secondary-of: only an RDMA secondary (type rdma) is attached to a base profile"));
-        return nullptr;
+        return "";
     }
     NMConnection *b = findOrComplain(s, base.c_str());
     if (b && ibnm_connection_is_secondary(b)) {
         printError(_("secondary-of: '%s' is an RDMA secondary itself; name the profile of the device"),
                    nm_connection_get_id(b));
-        return nullptr;
+        return "";
     }
-    return b;
+    return b ? nm_connection_get_uuid(b) : "";
 }
 
-int attachSecondary(IbnmSettings *s, NMConnection *added, NMConnection *base)
+int attachSecondary(IbnmSettings *s, NMConnection *added, const std::string &baseUuid)
 {
-    // What `nmcli connection modify BASE +connection.secondaries ID` writes:
-    // the secondary's UUID.
-    Obj<NMConnection> edited(nm_simple_connection_new_clone(base));
-    NMSettingConnection *sc = nm_connection_get_setting_connection(edited.get());
-    nm_setting_connection_add_secondary(sc, nm_connection_get_uuid(added));
+    // Looked up again: adding a profile may have reloaded the store.
+    NMConnection *base = ibnm_settings_find(s, baseUuid.c_str());
     ErrorPtr err;
-    if (!ibnm_settings_update(s, edited.get(), Out(err))) {
-        // Nothing half-done: the secondary nobody lists goes again.
-        ErrorPtr undo;
-        if (!ibnm_settings_delete(s, nm_connection_get_uuid(added), Out(undo)))
-            printError(_("the new profile '%s' (%s) stays: %s"), nm_connection_get_id(added),
-                       nm_connection_get_uuid(added), undo->message);
-        return reportError(err.get());
+    if (base == nullptr) {
+        printError(_("profile %s is gone"), baseUuid.c_str());
+    } else {
+        // What `nmcli connection modify BASE +connection.secondaries ID`
+        // writes: the secondary's UUID.
+        Obj<NMConnection> edited(nm_simple_connection_new_clone(base));
+        nm_setting_connection_add_secondary(nm_connection_get_setting_connection(edited.get()),
+                                            nm_connection_get_uuid(added));
+        if (ibnm_settings_update(s, edited.get(), Out(err))) {
+            std::printf(_("Connection '%s' (%s) is a secondary connection of '%s' now: NetworkManager provisions it "
+                          "on that profile's device when it comes up.\n"),
+                        shown(nm_connection_get_id(added)).c_str(), nm_connection_get_uuid(added),
+                        shown(nm_connection_get_id(edited.get())).c_str());
+            return kExitOk;
+        }
     }
-    std::printf(_("Connection '%s' (%s) is a secondary connection of '%s' now: NetworkManager provisions it on that "
-                  "profile's device when it comes up.\n"),
-                shown(nm_connection_get_id(added)).c_str(), nm_connection_get_uuid(added),
-                shown(nm_connection_get_id(base)).c_str());
-    return kExitOk;
+    // Nothing half-done: the secondary nobody lists goes again.
+    ErrorPtr undo;
+    if (!ibnm_settings_delete(s, nm_connection_get_uuid(added), Out(undo)))
+        printError(_("the new profile '%s' (%s) stays: %s"), nm_connection_get_id(added), nm_connection_get_uuid(added),
+                   undo->message);
+    return err ? reportError(err.get()) : kExitFailed;
 }
 
 void addSecondarySettings(Record &r, NMConnection *c)

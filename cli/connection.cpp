@@ -209,9 +209,8 @@ int cmdAdd(Context &ctx, const Args &args)
         return kExitFailed;
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
-    NMConnection *baseProfile = nullptr;
-    if (!base.empty() &&
-        !(baseProfile = findSecondaryBase(s, ibnm_profile_get_connection(profile.get()), base)))
+    std::string baseUuid;
+    if (!base.empty() && (baseUuid = findSecondaryBase(s, ibnm_profile_get_connection(profile.get()), base)).empty())
         return ibnm_connection_is_secondary(ibnm_profile_get_connection(profile.get())) ? notFoundStatus(s)
                                                                                         : kExitUsage;
     if (!validate(ctx, profile.get(), s))
@@ -225,8 +224,8 @@ int cmdAdd(Context &ctx, const Args &args)
         return reportError(err.get());
     std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(ibnm_profile_get_id(profile.get())).c_str(),
                 ibnm_profile_get_uuid(profile.get()));
-    if (baseProfile)
-        return attachSecondary(s, ibnm_profile_get_connection(profile.get()), baseProfile);
+    if (!baseUuid.empty())
+        return attachSecondary(s, ibnm_profile_get_connection(profile.get()), baseUuid);
     return kExitOk;
 }
 

@@ -29,12 +29,13 @@ int printKeyfile(NMConnection *c);
 // connection-secondary.cpp: RDMA secondaries.
 // `secondary-of BASE`, taken off the words of `add`; "" when absent.
 std::string takeSecondaryOf(Args &args);
-// The stored profile `base` names, to list `added` (an RDMA secondary) in;
-// nullptr after printing why there is none.
-NMConnection *findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base);
-// Lists `added`, stored already, in `base`'s connection.secondaries; if that
-// fails, deletes `added` again (nothing half-done). The exit status.
-int attachSecondary(IbnmSettings *s, NMConnection *added, NMConnection *base);
+// The UUID of the stored profile `base` names, to list `added` (an RDMA
+// secondary) in; "" after printing why there is none.
+std::string findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base);
+// Lists `added`, stored already, in the connection.secondaries of the
+// profile `baseUuid`; if that fails, deletes `added` again (nothing
+// half-done). The exit status.
+int attachSecondary(IbnmSettings *s, NMConnection *added, const std::string &baseUuid);
 // For `show`: the rdma.* keys of an RDMA secondary's vpn.data, one property
 // a key, as [user] keys show.
 void addSecondarySettings(Record &r, NMConnection *c);

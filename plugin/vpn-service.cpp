@@ -253,9 +253,13 @@ bool Activation::connect(NMConnection *secondary, const std::string &ifname, GEr
     g_clear_object(&report);
     if (transaction_ == nullptr) {
         // The apply undid what it had done: nothing is left on the host.
-        // (libibnm's message names the profile and the setting.)
-        log_(LOG_ERR, local->message);
-        g_set_error_literal(error, IBNM_VPN_PLUGIN_ERROR, NM_VPN_PLUGIN_ERROR_LAUNCH_FAILED, local->message);
+        // libibnm's message names the setting, and the profile when the
+        // planner refused (not when a module could not be loaded).
+        std::string text = local->message;
+        if (text.compare(0, id_.size() + 2, id_ + ": ") != 0)
+            text = id_ + ": " + text;
+        log_(LOG_ERR, text);
+        g_set_error_literal(error, IBNM_VPN_PLUGIN_ERROR, NM_VPN_PLUGIN_ERROR_LAUNCH_FAILED, text.c_str());
         g_error_free(local);
         return false;
     }
