@@ -20,10 +20,55 @@
 
 #include <string>
 
+// glibc's gettext caches translations by locale, not by LANGUAGE: a test
+// that changes LANGUAGE says so (GNU gettext manual, "Being a gettext grok").
+extern "C" int _nl_msg_cat_cntr;
+
 namespace {
 
 GPid gXvfb = -1;
 std::string gSkip;
+ibnm::test::TempDir *gLocale = nullptr;
+
+// The catalogues of po/ compiled for the test (IBNM_LOCALEDIR), before the
+// plugin and libibnm bind the text domain.
+void compileCatalogues()
+{
+    gLocale = new ibnm::test::TempDir();
+    const char *msgfmt = g_getenv("MSGFMT") && *g_getenv("MSGFMT") ? g_getenv("MSGFMT") : "msgfmt";
+    for (const char *lang : {"de", "fr"}) {
+        gLocale->mkdir(std::string(lang) + "/LC_MESSAGES");
+        std::string mo = *gLocale / (std::string(lang) + "/LC_MESSAGES/" GETTEXT_PACKAGE ".mo");
+        std::string po = ibnm::test::srcPath(std::string("po/") + lang + ".po");
+        const char *argv[] = {msgfmt, "-o", mo.c_str(), po.c_str(), nullptr};
+        int status = -1;
+        g_spawn_sync(nullptr, const_cast<char **>(argv), nullptr, G_SPAWN_SEARCH_PATH, nullptr, nullptr, nullptr,
+                     nullptr, &status, nullptr);
+    }
+    g_setenv("IBNM_LOCALEDIR", gLocale->path().c_str(), TRUE);
+}
+
+// Whether a label of `w`'s tree shows `text`.
+bool showsLabel(GtkWidget *w, const std::string &text)
+{
+    if (GTK_IS_LABEL(w) && text == gtk_label_get_text(GTK_LABEL(w)))
+        return true;
+#if GTK_CHECK_VERSION(4, 0, 0)
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c))
+        if (showsLabel(c, text))
+            return true;
+#else
+    if (GTK_IS_CONTAINER(w)) {
+        GList *children = gtk_container_get_children(GTK_CONTAINER(w));
+        bool found = false;
+        for (GList *l = children; l && !found; l = l->next)
+            found = showsLabel(GTK_WIDGET(l->data), text);
+        g_list_free(children);
+        return found;
+    }
+#endif
+    return false;
+}
 
 GtkWidget *findByName(GtkWidget *w, const char *name)
 {
@@ -87,6 +132,7 @@ protected:
         g_setenv("GTK_A11Y", "none", TRUE); // GTK 4's accessibility wants a session bus
         g_setenv("GSETTINGS_BACKEND", "memory", TRUE);
         g_setenv("DBUS_SYSTEM_BUS_ADDRESS", "unix:path=/nonexistent/ibnm-test-bus", TRUE);
+        compileCatalogues();
         if (!g_getenv("DISPLAY") || !*g_getenv("DISPLAY")) {
             gchar *xvfb = g_find_program_in_path("Xvfb");
             if (xvfb == nullptr) {
@@ -121,6 +167,9 @@ protected:
 
     static void TearDownTestSuite()
     {
+        g_unsetenv("LANGUAGE");
+        delete gLocale;
+        gLocale = nullptr;
         if (gXvfb > 0) {
             kill(gXvfb, SIGTERM);
             waitpid(gXvfb, nullptr, 0);
@@ -266,4 +315,28 @@ TEST_F(EditorPage, KeepsAValueItDoesNotOfferAndShowsTheFinding)
     ASSERT_TRUE(nm_vpn_editor_update_connection(editor_, connection_, &error)) << error->message;
     EXPECT_STREQ(nm_setting_vpn_get_data_item(vpn_, "rdma.roce-mode"), "v1");
     iterate();
+}
+
+// The page speaks German and French (po/), as nm-connection-editor does in
+// the user's language.
+TEST_F(EditorPage, IsTranslated)
+{
+    struct {
+        const char *language, *name, *title;
+    } cases[] = {{"de", "RDMA-Einrichtung (ibnm)", "Was ibnm check auf diesem Rechner findet"},
+                 {"fr", "Mise en place RDMA (ibnm)", "Ce que ibnm check trouve sur cette machine"}};
+    for (const auto &c : cases) {
+        g_setenv("LANGUAGE", c.language, TRUE);
+        ++_nl_msg_cat_cntr;
+        char *name = nullptr;
+        g_object_get(plugin_, NM_VPN_EDITOR_PLUGIN_NAME, &name, nullptr);
+        EXPECT_STREQ(name, c.name);
+        g_free(name);
+        g_clear_object(&editor_);
+        GtkWidget *page = open();
+        ASSERT_NE(page, nullptr);
+        EXPECT_TRUE(showsLabel(page, c.title)) << c.language;
+    }
+    g_unsetenv("LANGUAGE");
+    ++_nl_msg_cat_cntr;
 }
