@@ -186,13 +186,21 @@ void fillRoceModes(IbnmVpnEditorPrivate *p, const char *keep)
         const char *label;
         IbnmRoceMode mode;
     } modes[] = {{"v1", _("RoCE v1"), IBNM_ROCE_MODE_V1}, {"v2", _("RoCE v2"), IBNM_ROCE_MODE_V2}};
-    for (const auto &m : modes)
-        if (!soft || ibnm_soft_link_type_supports_roce_mode(type, m.mode))
-            gtk_combo_box_text_append(c, m.id, m.label);
-    // A value written otherwise ("2", "RoCE v2") is the one offered.
     IbnmRoceMode mode;
-    const char *id = keep && ibnm_roce_mode_from_string(keep, &mode) ? (mode == IBNM_ROCE_MODE_V1 ? "v1" : "v2") : keep;
-    selectValue(p->roceMode, id);
+    bool known = keep && ibnm_roce_mode_from_string(keep, &mode);
+    for (const auto &m : modes) {
+        if (!soft || ibnm_soft_link_type_supports_roce_mode(type, m.mode)) {
+            gtk_combo_box_text_append(c, m.id, m.label);
+        } else if (known && mode == m.mode) {
+            // Kept, so that saving does not drop it; the check below the
+            // fields says why the kernel will refuse it.
+            char *label = g_strdup_printf(_("%s (not on this link type)"), m.label);
+            gtk_combo_box_text_append(c, m.id, label);
+            g_free(label);
+        }
+    }
+    // A value written otherwise ("2", "RoCE v2") is the one offered.
+    selectValue(p->roceMode, known ? (mode == IBNM_ROCE_MODE_V1 ? "v1" : "v2") : keep);
 }
 
 // "106" shows "DSCP 26, ECN 2"; "dscp:26" shows "ToS 104".
@@ -374,6 +382,23 @@ void buildPage(IbnmVpnEditor *self)
     for (auto margin : {gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top,
                         gtk_widget_set_margin_bottom})
         margin(outer, 12);
+    GtkWidget *about = gtk_label_new(_("These settings apply to the device of each profile that lists this one "
+                                       "as a secondary connection (its General tab: \"Automatically connect to "
+                                       "VPN\"). The IPv4 and IPv6 tabs do not apply: an RDMA secondary has no "
+                                       "address of its own."));
+    gtk_label_set_xalign(GTK_LABEL(about), 0.0);
+#if GTK_CHECK_VERSION(4, 0, 0)
+    gtk_label_set_wrap(GTK_LABEL(about), TRUE);
+#else
+    gtk_label_set_line_wrap(GTK_LABEL(about), TRUE);
+#endif
+    gtk_label_set_max_width_chars(GTK_LABEL(about), 60);
+#if GTK_CHECK_VERSION(4, 0, 0)
+    gtk_widget_add_css_class(about, "dim-label");
+#else
+    gtk_style_context_add_class(gtk_widget_get_style_context(about), "dim-label");
+#endif
+    boxAdd(outer, about);
     GtkWidget *grid = gtk_grid_new();
     gtk_grid_set_row_spacing(GTK_GRID(grid), 6);
     gtk_grid_set_column_spacing(GTK_GRID(grid), 12);

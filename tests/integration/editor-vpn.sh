@@ -49,7 +49,7 @@ dbus-run-session -- bash -c '
   [ -n "$w" ] && xdotool windowsize "$w" 640 720 && xdotool windowmove "$w" 0 0
   xdotool mousemove 1000 740
   sleep 1
-  shot() { if [ -n "$w" ]; then import -window "$w" "$1"; else import -window root "$1"; fi; }
+  shot() { if [ -n "$w" ]; then timeout 30 import -window "$w" "$1"; else timeout 30 import -window root "$1"; fi; }
   shot "$out/editor-$name.png" || fail "no screenshot"
   echo "editor-vpn: screenshot $out/editor-$name.png"
   $a11y set "$key" "$value" || fail "cannot type into $key"

@@ -306,7 +306,11 @@ TEST_F(EditorPage, KeepsAValueItDoesNotOfferAndShowsTheFinding)
     nm_setting_vpn_add_data_item(vpn_, "rdma.roce-mode", "v1");
     GtkWidget *page = open();
     ASSERT_NE(page, nullptr);
-    EXPECT_STREQ(gtk_combo_box_get_active_id(GTK_COMBO_BOX(findByName(page, "rdma.roce-mode"))), "v1");
+    GtkWidget *mode = findByName(page, "rdma.roce-mode");
+    EXPECT_STREQ(gtk_combo_box_get_active_id(GTK_COMBO_BOX(mode)), "v1");
+    char *shown = gtk_combo_box_text_get_active_text(GTK_COMBO_BOX_TEXT(mode));
+    EXPECT_STREQ(shown, "RoCE v1 (not on this link type)");
+    g_free(shown);
     GtkWidget *findings = findByName(page, "ibnm-check-findings");
     ASSERT_NE(findings, nullptr);
     std::string text = gtk_label_get_text(GTK_LABEL(findings));
