@@ -174,3 +174,30 @@ TEST(CliSecondary, CheckPlansTheSecondaryOnItsBaseAndWarnsAboutBoth)
     EXPECT_NE(j.out.find("no interface eth-x on this host"), std::string::npos) << j.out;
     EXPECT_NE(j.out.find("the device of the base profile 'base-x'"), std::string::npos) << j.out;
 }
+
+// Standalone ibnm activates a base's RDMA secondaries with it, on its
+// interface, as NetworkManager does, and takes them down with it; a
+// secondary no profile lists has no device to be provisioned on.
+TEST(CliSecondary, StandaloneUpAndDownOfTheBaseBringTheSecondary)
+{
+    Cli cli("ethernet-only.host");
+    addBase(cli);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "rdma", "con-name", "rdma-a", "secondary-of", "base",
+                       "rdma.link-type", "rxe", "rdma.link-name", "rxe0"})
+                  .status,
+              0);
+    Result up = cli.run({"connection", "up", "base"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    EXPECT_NE(up.out.find("add the rxe link rxe0 over enp1s0"), std::string::npos) << up.out;
+    EXPECT_NE(cli.run({"rdma", "link", "show"}).out.find("rxe0/1"), std::string::npos);
+    Result down = cli.run({"connection", "down", "base"});
+    ASSERT_EQ(down.status, 0) << down.out << down.err;
+    EXPECT_EQ(cli.run({"rdma", "link", "show"}).out.find("rxe0/1"), std::string::npos);
+
+    ASSERT_EQ(cli.run({"connection", "add", "type", "rdma", "con-name", "lone", "rdma.link-type", "siw"}).status, 0);
+    std::string before = cli.snapshot();
+    Result lone = cli.run({"connection", "up", "lone"});
+    EXPECT_NE(lone.status, 0) << lone.out;
+    EXPECT_NE(lone.err.find("no profile does"), std::string::npos) << lone.err;
+    EXPECT_EQ(cli.run({"rdma", "link", "show"}).out.find("siw"), std::string::npos);
+}
