@@ -203,21 +203,29 @@ int cmdAdd(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("'type' argument is required"));
-    auto argv = cargv(args);
+    Args words = args;
+    std::string base = takeSecondaryOf(words); // an RDMA secondary's base profile
+    auto argv = cargv(words);
     ErrorPtr err;
     Obj<IbnmProfile> profile(ibnm_profile_new_from_args(argv.data(), Out(err)));
     if (!profile)
         return argumentsError(err.get());
     // --offline is nmcli --offline: the profile verifies (above), nothing
     // else is known (no store, no host), so no ibnm rules run.
-    if (ctx.options.offline)
+    if (ctx.options.offline && base.empty())
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    if (ctx.options.offline)
+        return usageError(_(kConnectionUsage), _("secondary-of changes a stored profile: not with --offline"));
     ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return ctx.storeFailure();
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
+    std::string baseUuid;
+    if (!base.empty() && (baseUuid = findSecondaryBase(s, ibnm_profile_get_connection(profile.get()), base)).empty())
+        return ibnm_connection_is_secondary(ibnm_profile_get_connection(profile.get())) ? notFoundStatus(s)
+                                                                                        : kExitUsage;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
     if (ctx.options.dryRun) {
@@ -229,6 +237,8 @@ int cmdAdd(Context &ctx, const Args &args)
         return reportError(err.get());
     std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(ibnm_profile_get_id(profile.get())).c_str(),
                 ibnm_profile_get_uuid(profile.get()));
+    if (!baseUuid.empty())
+        return attachSecondary(s, ibnm_profile_get_connection(profile.get()), baseUuid);
     return kExitOk;
 }
 

@@ -33,6 +33,9 @@ struct ApplyRequest {
     // as read under the activation lock (what the apply verified; the
     // verified no-op record digests it, settings/apply-record.hpp).
     std::function<void(const model::Host &)> settled;
+    // Optional, up only: where a successful apply keeps its steps and their
+    // undos, to be undone later (ibnm-transaction.cpp).
+    activation::UndoLog *keep = nullptr;
 };
 
 gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
@@ -127,7 +130,8 @@ Status prepareFor(platform::Platform &platform, const activation::Desired &desir
 // `settled` (may be empty) as ApplyRequest::settled.
 gboolean runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
                      IbnmApplyReport **out, GError **error,
-                     const std::function<void(const model::Host &)> &settled);
+                     const std::function<void(const model::Host &)> &settled,
+                     activation::UndoLog *keep = nullptr);
 
 } // namespace apply
 

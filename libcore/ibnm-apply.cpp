@@ -148,6 +148,7 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
             ibnm::activation::Options options;
             options.dryRun = dryRun;
             options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+            options.keep = goingUp ? request.keep : nullptr;
             if (goingUp && request.refuse) {
                 if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
                     ibnm::activation::Report refused;
@@ -180,7 +181,8 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
 // profiles ask of RDMA, from the profiles alone.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
                                   bool goingUp, IbnmApplyReport **out, GError **error,
-                                  const std::function<void(const model::Host &)> &settled)
+                                  const std::function<void(const model::Host &)> &settled,
+                                  activation::UndoLog *keep)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
@@ -193,6 +195,7 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
         return ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
     };
     request.settled = settled;
+    request.keep = keep;
     return ibnm::runApply(host, flags, request, out, error);
 }
 

@@ -13,4 +13,6 @@
 #include "ibnm-apply.h"
 #include "ibnm-rdma-apply.h"
 #include "ibnm-rdma-test.h"
+#include "ibnm-secondary.h"
+#include "ibnm-transaction.h"
 #include "ibnm-settings.h"

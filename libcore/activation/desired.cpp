@@ -234,6 +234,77 @@ std::vector<NMConnection *> ProfileIndex::ethernetPorts(NMConnection *bond) cons
     return out;
 }
 
+namespace {
+
+// placeSecondaries(): a copy of `secondary` whose interface is `ifname`,
+// added to `expanded` unless that pair is there already.
+void placeOn(NMConnection *secondary, const std::string &ifname, std::vector<NMConnection *> &expanded,
+             std::vector<GObjectPtr<NMConnection>> &placed)
+{
+    for (const auto &p : placed)
+        if (g_strcmp0(nm_connection_get_uuid(p.get()), nm_connection_get_uuid(secondary)) == 0 &&
+            ifname == nm_connection_get_interface_name(p.get()))
+            return;
+    auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(secondary));
+    g_object_set(nm_connection_get_setting_connection(copy.get()), NM_SETTING_CONNECTION_INTERFACE_NAME,
+                 ifname.c_str(), nullptr);
+    expanded.push_back(copy.get());
+    placed.push_back(std::move(copy));
+}
+
+bool listsSecondary(NMConnection *base, const char *uuid)
+{
+    NMSettingConnection *sc = nm_connection_get_setting_connection(base);
+    guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+    for (guint i = 0; i < n; i++)
+        if (uuid && g_strcmp0(nm_setting_connection_get_secondary(sc, i), uuid) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+Status placeSecondaries(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        const ProfileIndex &index, bool standalone, std::vector<NMConnection *> &expanded,
+                        std::vector<GObjectPtr<NMConnection>> &placed)
+{
+    for (NMConnection *c : selected) {
+        const char *ifname = nm_connection_get_interface_name(c);
+        if (!userkeys::isSecondary(c)) {
+            NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+            guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+            for (guint i = 0; i < n; i++) {
+                NMConnection *s = index.findMaster(nm_setting_connection_get_secondary(sc, i));
+                if (s == nullptr || !userkeys::isSecondary(s))
+                    continue;
+                if (ifname == nullptr)
+                    return missingInterfaceName(
+                        _("its RDMA secondary is provisioned on the profile's interface; the profile names none"),
+                        originOf(c));
+                placeOn(s, ifname, expanded, placed);
+            }
+            continue;
+        }
+        if (ifname != nullptr)
+            continue; // on the device it names (nm-ibnm-service's copy)
+        bool based = false;
+        for (NMConnection *b : all) {
+            const char *bif = nm_connection_get_interface_name(b);
+            if (b == c || !bif || userkeys::isSecondary(b) || !listsSecondary(b, nm_connection_get_uuid(c)))
+                continue;
+            placeOn(c, bif, expanded, placed);
+            based = true;
+        }
+        if (!based && standalone)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         _("an RDMA secondary is provisioned on the device of the profile that lists it in "
+                           "connection.secondaries, and no profile does"))
+                .withProperty("connection.secondaries")
+                .withProfile(originOf(c).id);
+    }
+    return {};
+}
+
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
                         bool withIp, bool standalone, const ProfileIndex *shared)
 {
@@ -257,6 +328,15 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
                 expanded.push_back(p);
     }
+    // RDMA secondaries where NetworkManager activates them, on their base
+    // profile's interface (connection.secondaries): standalone ibnm brings a
+    // base's secondaries up and down with it, and a secondary itself on each
+    // of its bases' interfaces (not with NetworkManager, whose VPN service
+    // does that: withIp false). Each (secondary, interface) once.
+    std::vector<GObjectPtr<NMConnection>> placed;
+    if (withIp)
+        if (auto st = placeSecondaries(selected, all, index, standalone, expanded, placed); !st)
+            return std::move(st).error();
     // Each list sized once: a plan of every profile of a large store grew
     // them step by step, copying and faulting in megabytes.
     size_t ipoibs = 0, bonds = 0, ethernets = 0;
@@ -279,6 +359,11 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         auto options = userkeys::parse(c);
         if (!options.ok())
             return std::move(options).error().withProfile(origin.id);
+        // An RDMA secondary has no device of its own: it is resolved on its
+        // base profile's, named as its interface (nm-ibnm-service, and
+        // rules::checkSecondaries()).
+        if (userkeys::isSecondary(c) && ifname.empty())
+            continue;
 
         if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
             NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);

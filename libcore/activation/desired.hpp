@@ -6,6 +6,7 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/support/raii.hpp"
 #include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
@@ -154,6 +155,16 @@ private:
 // then the host it plans on needs model::Host::resolver
 // (Platform::readResolver()).
 bool needsResolver(const Desired &d);
+// RDMA secondaries (VPN profiles of nm-ibnm-service, no interface of their
+// own) on their bases' interfaces, as NetworkManager activates them: for
+// each selected base, copies of its secondaries named after its interface;
+// for each selected secondary, copies on each interface of the profiles of
+// `all` listing it (none, in `standalone` mode: an error). The copies go to
+// `expanded` and are held in `placed`. resolve() does this when it resolves
+// IP too (ibnm activating the profiles itself, and `ibnm check`).
+Status placeSecondaries(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        const ProfileIndex &index, bool standalone, std::vector<NMConnection *> &expanded,
+                        std::vector<GObjectPtr<NMConnection>> &placed);
 
 // `index` (optional): an index of `all`, when resolve() runs many times
 // against the same profiles.

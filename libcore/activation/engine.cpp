@@ -268,6 +268,10 @@ using detail::verifyUp;
 using model::Host;
 using platform::Platform;
 
+struct UndoLog::Steps {
+    std::vector<Step> steps;
+};
+
 Report up(Platform &platform, const Desired &desired, const Options &options)
 {
     auto host = platform.readHost();
@@ -296,7 +300,48 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
             report.errorCode = verified.error().code();
             report.failure = verified.error();
             rollback(platform, steps, steps.size(), report, &host);
+        } else if (options.keep) {
+            options.keep->steps_ = std::make_unique<UndoLog::Steps>(UndoLog::Steps{steps});
         }
+    }
+    finish(steps, report);
+    return report;
+}
+
+UndoLog::UndoLog() = default;
+UndoLog::~UndoLog() = default;
+UndoLog::UndoLog(UndoLog &&) noexcept = default;
+UndoLog &UndoLog::operator=(UndoLog &&) noexcept = default;
+
+bool UndoLog::empty() const
+{
+    return !steps_ || steps_->steps.empty();
+}
+
+std::vector<StepRecord> UndoLog::records() const
+{
+    std::vector<StepRecord> out;
+    if (steps_)
+        for (const auto &s : steps_->steps)
+            out.push_back(s.rec);
+    return out;
+}
+
+Report UndoLog::undo(Platform &platform)
+{
+    Report report;
+    if (empty())
+        return report;
+    std::vector<Step> steps = std::move(steps_->steps);
+    steps_.reset();
+    rollback(platform, steps, steps.size(), report);
+    for (const auto &s : steps) {
+        if (s.rec.state != StepState::UndoFailed)
+            continue;
+        report.ok = false;
+        report.error = s.rec.error;
+        report.errorCode = IBNM_ERROR_PLATFORM;
+        break;
     }
     finish(steps, report);
     return report;

@@ -17,6 +17,7 @@
 #include "libcore/platform/platform.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,8 @@ struct Report {
     std::vector<Note> notes;
 };
 
+class UndoLog;
+
 struct Options {
     bool dryRun = false;          // plan only
     // Only what NetworkManager does not do itself: soft RDMA links, RoCE
@@ -85,6 +88,36 @@ struct Options {
     // run: a request the planner refuses loads nothing. Its failure changes
     // nothing and fails the report.
     std::function<Status()> prepare;
+    // up() only: where a successful run keeps its steps, each with its undo,
+    // to be undone later (UndoLog::undo()); nullptr: nothing is kept.
+    UndoLog *keep = nullptr;
+};
+
+// What a successful up() changed, kept to be undone later exactly: the steps
+// it performed with their undos (the same the engine's rollback runs), in
+// order. A VPN service's Disconnect undoes what its Connect did with it
+// (plugin/nm-ibnm-service). Empty when up() failed, was a dry run or had
+// nothing to do.
+class UndoLog {
+public:
+    UndoLog();
+    ~UndoLog();
+    UndoLog(UndoLog &&) noexcept;
+    UndoLog &operator=(UndoLog &&) noexcept;
+
+    bool empty() const;
+    // The steps as performed, in order.
+    std::vector<StepRecord> records() const;
+    // Undoes them in reverse order, once: the report lists every step
+    // (Undone, or UndoFailed with its error) and fails when one could not
+    // be undone; the log is empty afterwards.
+    Report undo(platform::Platform &platform);
+
+    struct Steps; // engine.cpp
+
+private:
+    friend Report up(platform::Platform &, const model::Host &, const Desired &, const Options &);
+    std::unique_ptr<Steps> steps_;
 };
 
 // Brings the objects of `desired` up. Planning errors (a missing parent, a

@@ -132,6 +132,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
     append(checkAcross(profiles, host));
     if (host)
         append(checkRoceLag(profiles, *host, context));
+    append(checkSecondaries(profiles, host, context));
     if (host) {
         // What `up` would refuse that no rule above names: the planner's
         // verdict, so that check and up --dry-run always agree. An error a

@@ -86,6 +86,13 @@ bool needsResolver(NMConnection *profile);
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
                                bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
 
+// Rule 7: RDMA secondaries (VPN profiles of nm-ibnm-service) planned on the
+// device of each base profile that lists them in connection.secondaries
+// (looked up in `context`, else `profiles`), and base profiles that carry
+// rdma.* keys in [user] as well as an RDMA secondary.
+std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                      const std::vector<NMConnection *> *context = nullptr);
+
 // Whether the rules and the planner, checking `profiles` against `host` as
 // read without the GID tables (model::Host::withGidTables false), could ask
 // for the RDMA device of a netdev that only the GID tables map: one that

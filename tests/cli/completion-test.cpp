@@ -43,6 +43,8 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
     EXPECT_EQ(complete("ibnm connection modify x rdma.traffic-class"),
               "rdma.traffic-class rdma.traffic-class-rules");
     EXPECT_EQ(complete("ibnm --col"), "--color");
+    EXPECT_EQ(complete("ibnm connection add type "), "infiniband bond ethernet rdma");
+    EXPECT_EQ(complete("ibnm connection add type rdma second"), "secondary-of");
     EXPECT_EQ(complete("ibnm connection modify x infiniband.p"), "infiniband.p-key infiniband.parent");
 }
 
