@@ -343,6 +343,24 @@ TEST(Dscp, IsTheTosShiftedByTwo)
     EXPECT_EQ(tosOfDscp(kMaxDscp), 252u);
 }
 
+TEST(RocePriority, ServiceLevelIsTheTopThreeBitsOfTheTosAndPcpItsLowThree)
+{
+    // NVIDIA's RoCE page: SL = TOS >> 5, PCP = SL & 7.
+    EXPECT_EQ(roceServiceLevel(0), 0u);
+    EXPECT_EQ(roceServiceLevel(31), 0u);
+    EXPECT_EQ(roceServiceLevel(32), 1u);
+    EXPECT_EQ(roceServiceLevel(96), 3u);  // DSCP 24, the page's DSCP example
+    EXPECT_EQ(roceServiceLevel(106), 3u); // DSCP 26 (AF31) with ECN bits: priority 3
+    EXPECT_EQ(roceServiceLevel(255), 7u);
+    EXPECT_EQ(roceServiceLevel(0x1e0), 7u); // only the ToS byte counts
+    EXPECT_EQ(rocePcp(3), 3u);
+    EXPECT_EQ(rocePcp(11), 3u);
+    RocePriority p = rocePriorityOfTos(tosOfDscp(26));
+    EXPECT_EQ(p.sl, 3u);
+    EXPECT_EQ(p.pcp, 3u);
+    EXPECT_EQ(rocePriorityOfTos(160).pcp, 5u); // ToS 160 (DSCP 40): priority 5
+}
+
 TEST(RoceLag, ModesAndPortsThatKeepIt)
 {
     EXPECT_TRUE(roceLagBondMode("active-backup"));
