@@ -189,8 +189,11 @@ namespace {
 
 int cmdAdd(Context &ctx, const Args &args)
 {
-    if (args.empty())
-        return usageError(_(kConnectionUsage), _("'type' argument is required"));
+    if (args.empty()) {
+        // nmcli's line, as it prints it.
+        printError(_("'type' argument is required"));
+        return kExitUsage;
+    }
     auto argv = cargv(args);
     ErrorPtr err;
     Obj<IbnmProfile> profile(ibnm_profile_new_from_args(argv.data(), Out(err)));
