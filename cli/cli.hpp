@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ibnm::cli {
@@ -152,10 +153,17 @@ int dispatch(Context &ctx, const Command *table, const Args &args, const char *u
 
 // "Error: <message>." on stderr (message translated by the caller).
 void printError(const char *format, ...) G_GNUC_PRINTF(1, 2);
-// A bad argument: names it, shows `usage`, returns kExitUsage.
+// A bad argument, as nmcli reports one: "Error: <message>. Try passing
+// --help instead." on one line; returns kExitUsage. `usage` is the group's
+// usage text, which --help prints (not shown here).
 int usageError(const char *usage, const char *format, ...) G_GNUC_PRINTF(2, 3);
-// A GError from libibnm: kExitUsage for a bad argument (usage shown) or a
-// value that does not parse, kExitNotFound, else kExitFailed.
+// A word that names no command of `table` (or none of `candidates`):
+// nmcli's "argument 'x' not understood", with "Did you mean 'y'?" when one
+// word is close (cli/suggest.hpp); returns kExitUsage.
+int unknownWord(const Command *table, const std::string &word);
+int unknownArgument(const std::string &word, const std::vector<std::string_view> &candidates);
+// A GError from libibnm: kExitUsage for a bad argument or a value that does
+// not parse, kExitNotFound, else kExitFailed.
 int reportError(const GError *error, const char *usage = nullptr);
 
 // All stored connections, wrapped as profiles.

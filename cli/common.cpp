@@ -5,6 +5,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "cli/suggest.hpp"
 #include "libcore/simulator/loader.hpp"
 
 #include <glib/gi18n.h>
@@ -209,6 +210,23 @@ const Command *lookup(const Command *table, const std::string &word)
     return nullptr;
 }
 
+int unknownWord(const Command *table, const std::string &word)
+{
+    std::vector<std::string_view> words;
+    for (const Command *c = table; c->word; c++)
+        words.emplace_back(c->word);
+    return unknownArgument(word, words);
+}
+
+int unknownArgument(const std::string &word, const std::vector<std::string_view> &candidates)
+{
+    // nmcli's line (nmc_do_cmd()), with a suggestion where one word is close.
+    std::string close = closestWord(word, candidates);
+    if (close.empty())
+        return usageError(nullptr, _("argument '%s' not understood"), word.c_str());
+    return usageError(nullptr, _("argument '%s' not understood. Did you mean '%s'?"), word.c_str(), close.c_str());
+}
+
 int dispatch(Context &ctx, const Command *table, const Args &args, const char *usage)
 {
     if (args.empty()) {
@@ -223,12 +241,24 @@ int dispatch(Context &ctx, const Command *table, const Args &args, const char *u
     }
     const Command *c = lookup(table, args[0]);
     if (c == nullptr)
-        return usageError(usage, _("argument '%s' not understood"), args[0].c_str());
+        return unknownWord(table, args[0]);
     Args rest(args.begin() + 1, args.end());
     if (c->sub)
         return dispatch(ctx, c->sub, rest, usage);
     return c->run(ctx, rest);
 }
+
+namespace {
+
+// The message as one sentence: a final period unless it ends in a question.
+std::string sentence(std::string text)
+{
+    if (!text.empty() && text.back() != '.' && text.back() != '?')
+        text += '.';
+    return text;
+}
+
+} // namespace
 
 void printError(const char *format, ...)
 {
@@ -236,35 +266,31 @@ void printError(const char *format, ...)
     va_start(ap, format);
     CharPtr msg(g_strdup_vprintf(format, ap));
     va_end(ap);
-    std::string text = msg.get();
-    if (!text.empty() && text.back() != '.')
-        text += '.';
-    std::fprintf(stderr, _("Error: %s\n"), text.c_str());
+    std::fprintf(stderr, _("Error: %s\n"), sentence(msg.get()).c_str());
 }
 
-int usageError(const char *usage, const char *format, ...)
+int usageError(const char *, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
     CharPtr msg(g_strdup_vprintf(format, ap));
     va_end(ap);
-    printError("%s", msg.get());
-    if (usage)
-        std::fputs(usage, stderr);
+    // nmcli's usage errors are one line (its 16-30 lines of usage are for
+    // --help): "Error: argument 'x' not understood. Try passing --help instead."
+    std::string line = sentence(msg.get()) + " " + _("Try passing --help instead.");
+    std::fprintf(stderr, _("Error: %s\n"), line.c_str());
     return kExitUsage;
 }
 
-int reportError(const GError *error, const char *usage)
+int reportError(const GError *error, const char *)
 {
     printError("%s", error->message);
     // As nmcli: a bad word or a value that does not parse is a usage error
-    // (2); a profile that does not verify, like any other failure, is 1.
+    // (2), in nmcli's one line; a profile that does not verify, like any
+    // other failure, is 1.
     if (error->domain == IBNM_ERROR) {
         switch (error->code) {
         case IBNM_ERROR_INVALID_ARGUMENT:
-            if (usage)
-                std::fputs(usage, stderr);
-            return kExitUsage;
         case IBNM_ERROR_INVALID_VALUE:
             return kExitUsage;
         case IBNM_ERROR_NOT_FOUND:

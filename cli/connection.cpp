@@ -201,8 +201,11 @@ namespace {
 
 int cmdAdd(Context &ctx, const Args &args)
 {
-    if (args.empty())
-        return usageError(_(kConnectionUsage), _("'type' argument is required"));
+    if (args.empty()) {
+        // nmcli's line, as it prints it.
+        printError(_("'type' argument is required"));
+        return kExitUsage;
+    }
     Args words = args;
     std::string base = takeSecondaryOf(words); // an RDMA secondary's base profile
     auto argv = cargv(words);

@@ -6,6 +6,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "cli/suggest.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/module-path.hpp"
 
@@ -19,41 +20,100 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ibnm::cli {
 namespace {
 
-const char *const kUsage = N_(
-    "Usage: ibnm [OPTIONS] OBJECT { COMMAND | help }\n"
-    "\n"
-    "OPTIONS\n"
-    "  -t, --terse                  terse output (colon separated)\n"
-    "  -f, --fields FIELD,...|all|common   the fields to show\n"
-    "  -g, --get-values FIELD,...   the values of the fields, terse\n"
-    "  -j, --json                   JSON output (docs/json-schema.md)\n"
-    "  -m, --mode tabular|multiline output mode (nmcli's)\n"
-    "  -e, --escape yes|no          escape ':' and '\\' in terse values (default yes)\n"
-    "  -p, --pretty                 pretty output, with titles\n"
-    "  -s, --show-secrets           accepted: ibnm's profiles hold no secrets\n"
-    "  -w, --wait SECONDS           the time up, down and delete may take\n"
-    "  -c, --color auto|yes|no      colour the output (auto: on a terminal)\n"
-    "      --offline                work on keyfiles on stdin/stdout, touch nothing\n"
-    "      --keyfile-dir DIR        keep profiles as keyfiles in DIR\n"
-    "      --simulate HOSTFILE      run on a simulated host (or IBNM_SIMULATE)\n"
-    "      --sysfs-root DIR         read a sysfs tree or sosreport taken elsewhere (or IBNM_SYSFS_ROOT)\n"
-    "      --dry-run                say what add/modify/delete/up/down would do, change nothing\n"
-    "  -v, --version                show the version\n"
-    "  -h, --help                   show this help\n"
-    "\n"
-    "OBJECT\n"
-    "  connection   add, modify, show, delete, up, down, reload, import, export\n"
-    "  device       status, show: IPoIB interfaces and RDMA ports\n"
-    "  rdma         link, gid, roce-mode, memlock\n"
-    "  check        check profiles against the host\n"
-    "  apply        apply a desired state (nmstate YAML/JSON) in one transaction\n"
-    "  show-state   the stored profiles as a desired state\n"
-    "  udev-rules   persistent IPoIB interface names\n"
-    "  version      show the version\n");
+// `ibnm --help`: one line per option and per command, as the words are
+// typed (not translated) and what they do (translated, one message each).
+struct HelpLine {
+    const char *syntax;
+    const char *what; // N_()
+};
+
+const HelpLine kOptionHelp[] = {
+    {"-t, --terse", N_("terse output (colon separated)")},
+    {"-f, --fields FIELD,...|all|common", N_("the fields to show")},
+    {"-g, --get-values FIELD,...", N_("the values of the fields, terse")},
+    {"-j, --json", N_("JSON output (docs/json-schema.md)")},
+    {"-m, --mode tabular|multiline", N_("output mode (nmcli's)")},
+    {"-e, --escape yes|no", N_("escape ':' and '\\' in terse values (default yes)")},
+    {"-p, --pretty", N_("pretty output, with titles")},
+    {"-s, --show-secrets", N_("accepted: ibnm's profiles hold no secrets")},
+    {"-w, --wait SECONDS", N_("the time up, down and delete may take")},
+    {"-c, --color auto|yes|no", N_("colour the output (auto: on a terminal)")},
+    {"    --offline", N_("work on keyfiles on stdin/stdout, touch nothing")},
+    {"    --keyfile-dir DIR", N_("keep profiles as keyfiles in DIR")},
+    {"    --simulate HOSTFILE", N_("run on a simulated host (or IBNM_SIMULATE)")},
+    {"    --sysfs-root DIR", N_("read a sysfs tree or sosreport taken elsewhere (or IBNM_SYSFS_ROOT)")},
+    {"    --dry-run", N_("say what a command would change, change nothing")},
+    {"-v, --version", N_("show the version")},
+    {"-h, --help", N_("show this help")},
+};
+
+const HelpLine kCommandHelp[] = {
+    {"connection show [--active] [[id|uuid|filename] ID]", N_("the profiles, or one profile's properties")},
+    {"connection add type infiniband|bond|ethernet [con-name NAME] [ifname IFNAME] [PROPERTY VALUE]...",
+     N_("add a profile (nmcli's grammar)")},
+    {"connection modify [id|uuid|filename] ID ([+|-]PROPERTY VALUE)...", N_("change a profile")},
+    {"connection delete [id|uuid|filename] ID...", N_("delete profiles")},
+    {"connection up|down [id|uuid|filename] ID...|--all", N_("activate or deactivate profiles")},
+    {"connection reload", N_("read the profiles again")},
+    {"connection import [type keyfile|ifcfg-rh] file PATH|DIRECTORY", N_("add profiles from files")},
+    {"connection export [id|uuid|filename] ID [FILE]", N_("a profile's keyfile")},
+    {"device status", N_("IPoIB interfaces and RDMA ports")},
+    {"device show [NAME]", N_("details of an RDMA device or IPoIB interface")},
+    {"device dhcp-reservations [dhcpd|kea]", N_("DHCP host reservations for the IPoIB interfaces")},
+    {"rdma link show|add NAME type rxe|siw netdev NETDEV|delete NAME", N_("RDMA links; soft RoCE and iWARP links")},
+    {"rdma gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]",
+     N_("the GID table, or the GID index an application should use")},
+    {"rdma roce-mode DEVICE [PORT] [v1|v2]", N_("the default RoCE mode and ToS of RDMA-CM")},
+    {"rdma traffic-class DEVICE[/PORT] [0-255|dscp:0-63|-1] [RULE...]", N_("mlx5 traffic class and its rules")},
+    {"rdma roce-enable DEVICE [yes|no]", N_("mlx5 RoCE on or off")},
+    {"rdma ttl DEVICE[/PORT] [0-255]", N_("mlx5 TTL of RC QPs")},
+    {"rdma memlock [write]", N_("the memlock limit of group rdma")},
+    {"check [--opensm] [PROFILE...]", N_("check profiles against the host (--opensm: partitions.conf lines)")},
+    {"apply FILE|-", N_("apply a desired state (nmstate YAML/JSON) in one transaction")},
+    {"show-state", N_("the stored profiles as a desired state")},
+    {"udev-rules [write]", N_("persistent IPoIB interface names")},
+    {"version", N_("show the version")},
+};
+
+// The column the descriptions start in; a longer syntax puts its
+// description on the next line.
+constexpr size_t kHelpColumn = 38;
+
+void printHelpLines(std::string &out, const HelpLine *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        std::string syntax = std::string("  ") + lines[i].syntax;
+        out += syntax;
+        if (syntax.size() + 1 < kHelpColumn)
+            out.append(kHelpColumn - syntax.size(), ' ');
+        else
+            out += "\n" + std::string(kHelpColumn, ' ');
+        out += std::string(_(lines[i].what)) + "\n";
+    }
+}
+
+// The whole of `ibnm --help`.
+std::string usageText()
+{
+    std::string out = std::string(_("Usage: ibnm [OPTIONS] OBJECT { COMMAND | help }")) + "\n\n";
+    out += std::string(_("OPTIONS")) + "\n";
+    printHelpLines(out, kOptionHelp, G_N_ELEMENTS(kOptionHelp));
+    out += "\n" + std::string(_("OBJECT COMMAND")) + "\n";
+    printHelpLines(out, kCommandHelp, G_N_ELEMENTS(kCommandHelp));
+    out += "\n" + std::string(_("'ibnm OBJECT help' shows the commands of an object in detail.")) + "\n";
+    return out;
+}
+
+int printUsage()
+{
+    std::fputs(usageText().c_str(), stdout);
+    return kExitOk;
+}
 
 // With -j, JSON as every command (docs/json-schema.md): {"version": "..."}.
 int printVersion(const Options &o)
@@ -68,7 +128,7 @@ int printVersion(const Options &o)
 int cmdVersion(Context &ctx, const Args &args)
 {
     if (!args.empty())
-        return usageError(_(kUsage), _("argument '%s' not understood"), args[0].c_str());
+        return usageError(nullptr, _("argument '%s' not understood"), args[0].c_str());
     return printVersion(ctx.options);
 }
 
@@ -94,7 +154,7 @@ const char *groupUsage(const Command *c)
         return _(kDeviceUsage);
     if (c->sub == kRdmaCommands)
         return _(kRdmaUsage);
-    return _(kUsage);
+    return nullptr;
 }
 
 // nmcli's global options, in the order nmcli matches them: `-X` is the
@@ -123,6 +183,27 @@ std::string nmcliOption(const std::string &arg)
     return "";
 }
 
+// ibnm's own global options, matched by their whole name.
+const char *const kOwnOptions[] = {"--json", "--offline", "--dry-run", "--keyfile-dir", "--simulate", "--sysfs-root"};
+
+// nmcli's "Option '--bogus' is unknown, try 'nmcli -help'." (exit 2), with
+// the option meant where one is close.
+int unknownOption(const char *arg)
+{
+    std::vector<std::string> names;
+    for (const char *o : kOwnOptions)
+        names.emplace_back(o);
+    for (const auto &o : kNmcliOptions)
+        names.push_back(std::string("--") + o[1]);
+    std::vector<std::string_view> candidates(names.begin(), names.end());
+    std::string close = closestWord(arg, candidates);
+    if (close.empty())
+        printError(_("Option '%s' is unknown, try 'ibnm --help'"), arg);
+    else
+        printError(_("Option '%s' is unknown. Did you mean '%s'? Try 'ibnm --help'"), arg, close.c_str());
+    return kExitUsage;
+}
+
 // Parses one global option at argv[i]; returns -1 to go on, else an exit code.
 int parseOption(Options &o, int argc, char **argv, int &i)
 {
@@ -142,10 +223,10 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         value = argv[++i];
         return true;
     };
-    auto missing = [&]() { return usageError(_(kUsage), _("option '%s' requires an argument"), a.c_str()); };
+    auto missing = [&]() { return usageError(nullptr, _("option '%s' requires an argument"), a.c_str()); };
     // nmcli: "Option '--pretty' is mutually exclusive with '--terse'".
     auto exclusive = [&](const char *mine, const char *other) {
-        return usageError(_(kUsage), _("option '%s' is mutually exclusive with '%s'"), mine, other);
+        return usageError(nullptr, _("option '%s' is mutually exclusive with '%s'"), mine, other);
     };
 
     // ibnm's own options first: whole names.
@@ -186,7 +267,7 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         else if (!value.empty() && std::string_view("multiline").substr(0, value.size()) == value)
             o.multiline = true;
         else
-            return usageError(_(kUsage), _("invalid value '%s' for '%s'; use tabular or multiline"), value.c_str(),
+            return usageError(nullptr, _("invalid value '%s' for '%s'; use tabular or multiline"), value.c_str(),
                               a.c_str());
     } else if (name == "escape") {
         if (!need())
@@ -196,7 +277,7 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         else if (!value.empty() && std::string_view("no").substr(0, value.size()) == value)
             o.escape = false;
         else
-            return usageError(_(kUsage), _("invalid value '%s' for '%s'; use yes or no"), value.c_str(), a.c_str());
+            return usageError(nullptr, _("invalid value '%s' for '%s'; use yes or no"), value.c_str(), a.c_str());
     } else if (name == "fields") {
         if (!need())
             return missing();
@@ -218,7 +299,7 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         else if (value == "auto")
             o.color = Color::Auto;
         else
-            return usageError(_(kUsage), _("invalid value '%s' for '%s'; use auto, yes or no"), value.c_str(),
+            return usageError(nullptr, _("invalid value '%s' for '%s'; use auto, yes or no"), value.c_str(),
                               a.c_str());
     } else if (name == "wait") {
         if (!need())
@@ -226,22 +307,21 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         // nmcli: a decimal number of seconds, 0 or more.
         guint64 n = 0;
         if (!g_ascii_string_to_unsigned(value.c_str(), 10, 0, G_MAXINT32, &n, nullptr))
-            return usageError(_(kUsage), _("'%s' is not a valid timeout for '%s'"), value.c_str(), a.c_str());
+            return usageError(nullptr, _("'%s' is not a valid timeout for '%s'"), value.c_str(), a.c_str());
         o.waitSeconds = gint64(n);
     } else if (name == "show-secrets") {
         // ibnm's profiles carry no secrets: there is nothing to hide or show.
         o.showSecrets = true;
     } else if (name == "ask") {
-        return usageError(_(kUsage),
+        return usageError(nullptr,
                           _("option '%s' is not supported: ibnm's profiles have no secrets or passwords to ask for"),
                           a.c_str());
     } else if (name == "version") {
         return printVersion(o);
     } else if (name == "help") {
-        std::fputs(_(kUsage), stdout);
-        return kExitOk;
+        return printUsage();
     } else {
-        return usageError(_(kUsage), _("unknown option '%s'"), argv[i]);
+        return unknownOption(argv[i]);
     }
     return -1;
 }
@@ -296,14 +376,12 @@ int run(int argc, char **argv)
 #endif
     Args args(argv + i, argv + argc);
     if (args.empty())
-        return usageError(_(kUsage), _("missing object"));
-    if (args[0] == "help") {
-        std::fputs(_(kUsage), stdout);
-        return kExitOk;
-    }
+        return usageError(nullptr, _("missing object"));
+    if (args[0] == "help")
+        return printUsage();
     const Command *c = lookup(kTopCommands, args[0]);
     if (c == nullptr)
-        return usageError(_(kUsage), _("object '%s' unknown"), args[0].c_str());
+        return unknownWord(kTopCommands, args[0]);
     Args rest(args.begin() + 1, args.end());
     int rc = c->sub ? dispatch(ctx, c->sub, rest, groupUsage(c)) : c->run(ctx, rest);
     ctx.leaveStoreToExit();

@@ -21,16 +21,17 @@ namespace ibnm::cli {
 const char *const kRdmaUsage = N_(
     "Usage: ibnm rdma { COMMAND | help }\n"
     "\n"
-    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | memlock | test }\n"
+    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | ttl | memlock | test }\n"
     "\n"
     "  link show\n"
     "  link add NAME type rxe|siw netdev NETDEV\n"
     "  link delete NAME\n"
     "  gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]\n"
     "  roce-mode DEVICE [PORT] [v1|v2|1|2|\"IB/RoCE v1\"|\"RoCE v2\"]\n"
-    "  traffic-class DEVICE[/PORT] [0-255|dscp:0-63] [RULE...]\n"
+    "  traffic-class DEVICE[/PORT] [0-255|dscp:0-63|-1] [RULE...]   (-1 disables the global class)\n"
     "      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n"
     "  roce-enable DEVICE [yes|no]\n"
+    "  ttl DEVICE[/PORT] [0-255]\n"
     "  memlock [write]\n"
     "  test { PEER | --listen [ADDRESS] } [--port N] [--profile NAME] [--tos TOS] [--gid-index N] ...\n");
 
@@ -334,44 +335,74 @@ int cmdRoceMode(Context &ctx, const Args &args)
 
 // --- traffic-class --------------------------------------------------------------
 
+// DEVICE or DEVICE/PORT (port 0: the first): a bare number after the
+// device would be read as either a port or a value. False for a bad port.
+bool splitDevicePort(const std::string &arg, std::string &device, guint &port)
+{
+    device = arg;
+    port = 0;
+    if (auto slash = device.rfind('/'); slash != std::string::npos) {
+        guint64 n = 0;
+        if (!g_ascii_string_to_unsigned(device.c_str() + slash + 1, 10, 1, 255, &n, nullptr))
+            return false;
+        port = guint(n);
+        device.resize(slash);
+    }
+    return true;
+}
+
+// Whether `word` is a negative integer: the kernel's word for "disabled"
+// in traffic_class (NVIDIA's RoCE page).
+bool negativeNumber(const std::string &word)
+{
+    gint64 n = 0;
+    return g_ascii_string_to_signed(word.c_str(), 10, G_MININT32, -1, &n, nullptr);
+}
+
+// Sets the class and rules `args` (after the device) give, or disables it.
+int setTrafficClass(Context &ctx, const std::string &device, guint port, const Args &args)
+{
+    // One value is the port's class; words with addresses are rules.
+    gint tclass = -1;
+    bool disable = false;
+    std::vector<const char *> rules;
+    for (size_t i = 1; i < args.size(); i++) {
+        if (args[i].find("src_ip=") != std::string::npos || args[i].find("dst_ip=") != std::string::npos)
+            rules.push_back(args[i].c_str());
+        else if (tclass >= 0 || disable)
+            return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
+        else if (negativeNumber(args[i]))
+            disable = true;
+        else if ((tclass = ibnm_traffic_class_from_string(args[i].c_str())) < 0)
+            return usageError(_(kRdmaUsage), _("invalid traffic class '%s'; use 0-255, dscp:0-63 or -1"),
+                              args[i].c_str());
+    }
+    if (disable && rules.size() > 0)
+        return usageError(_(kRdmaUsage), _("-1 disables the global traffic class; set rules in another command"));
+    rules.push_back(nullptr);
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    Obj<IbnmApplyReport> report;
+    ErrorPtr err;
+    if (disable)
+        ibnm_apply_traffic_class_disable(host, device.c_str(), port, applyFlags(ctx), Out(report), Out(err));
+    else
+        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx), Out(report),
+                                 Out(err));
+    return finish(ctx, report.get(), err.get());
+}
+
 int cmdTrafficClass(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kRdmaUsage), _("missing device name"));
-    // DEVICE or DEVICE/PORT: a bare number after the device would be read as
-    // either a port or a class.
-    std::string device = args[0];
+    std::string device;
     guint port = 0;
-    if (auto slash = device.rfind('/'); slash != std::string::npos) {
-        guint64 n = 0;
-        if (!g_ascii_string_to_unsigned(device.c_str() + slash + 1, 10, 1, 255, &n, nullptr))
-            return usageError(_(kRdmaUsage), _("invalid port in '%s'"), device.c_str());
-        port = guint(n);
-        device.resize(slash);
-    }
-    if (args.size() > 1) {
-        // One value is the port's class; words with addresses are rules.
-        gint tclass = -1;
-        std::vector<const char *> rules;
-        for (size_t i = 1; i < args.size(); i++) {
-            if (args[i].find("src_ip=") != std::string::npos || args[i].find("dst_ip=") != std::string::npos)
-                rules.push_back(args[i].c_str());
-            else if (tclass >= 0)
-                return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[i].c_str());
-            else if ((tclass = ibnm_traffic_class_from_string(args[i].c_str())) < 0)
-                return usageError(_(kRdmaUsage), _("invalid traffic class '%s'; use 0-255 or dscp:0-63"),
-                                  args[i].c_str());
-        }
-        rules.push_back(nullptr);
-        IbnmHost *host = ctx.host();
-        if (!host)
-            return kExitFailed;
-        Obj<IbnmApplyReport> report;
-        ErrorPtr err;
-        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx), Out(report),
-                                 Out(err));
-        return finish(ctx, report.get(), err.get());
-    }
+    if (!splitDevicePort(args[0], device, port))
+        return usageError(_(kRdmaUsage), _("invalid port in '%s'"), args[0].c_str());
+    if (args.size() > 1)
+        return setTrafficClass(ctx, device, port, args);
     int rc = kExitOk;
     IbnmRdmaDevice *d = findDevice(ctx, device, &rc);
     if (!d)
@@ -388,6 +419,48 @@ int cmdTrafficClass(Context &ctx, const Args &args)
             rules += (rules.empty() ? "" : "; ") + std::string(*x);
         t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), tc >= 0 ? Cell(std::to_string(tc)) : Cell(),
                tc >= 0 ? Cell(std::to_string(tc >> 2)) : Cell(), rules.empty() ? Cell() : Cell(rules)});
+    }
+    return t.print(ctx);
+}
+
+// --- ttl ------------------------------------------------------------------------
+
+// `rdma ttl DEVICE[/PORT] [0-255]`: the mlx5 global TTL of RC QPs, shown or
+// set now (tc/<port>/ttl), as rdma.ttl of a profile sets it at activation.
+int cmdTtl(Context &ctx, const Args &args)
+{
+    if (args.empty())
+        return usageError(_(kRdmaUsage), _("missing device name"));
+    if (args.size() > 2)
+        return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[2].c_str());
+    std::string device;
+    guint port = 0;
+    if (!splitDevicePort(args[0], device, port))
+        return usageError(_(kRdmaUsage), _("invalid port in '%s'"), args[0].c_str());
+    if (args.size() == 2) {
+        guint64 ttl = 0;
+        if (!g_ascii_string_to_unsigned(args[1].c_str(), 10, 0, 255, &ttl, nullptr))
+            return usageError(_(kRdmaUsage), _("invalid TTL '%s'; use 0-255"), args[1].c_str());
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return kExitFailed;
+        Obj<IbnmApplyReport> report;
+        ErrorPtr err;
+        ibnm_apply_ttl(host, device.c_str(), port, guint(ttl), applyFlags(ctx), Out(report), Out(err));
+        return finish(ctx, report.get(), err.get());
+    }
+    int rc = kExitOk;
+    IbnmRdmaDevice *d = findDevice(ctx, device, &rc);
+    if (!d)
+        return rc;
+    Table t("ttls", {{"DEV"}, {"PORT"}, {"TTL"}});
+    GPtrArray *ports = ibnm_rdma_device_get_ports(d);
+    for (guint k = 0; ports && k < ports->len; k++) {
+        auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
+        if (port && ibnm_rdma_port_get_number(p) != port)
+            continue;
+        gint ttl = ibnm_rdma_port_get_ttl(p);
+        t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), ttl >= 0 ? Cell(std::to_string(ttl)) : Cell()});
     }
     return t.print(ctx);
 }
@@ -516,6 +589,7 @@ const Command kRdmaCommands[] = {
     {"roce-mode", IBNM_CLI_FULL(cmdRoceMode, nullptr)},
     {"traffic-class", IBNM_CLI_FULL(cmdTrafficClass, nullptr)},
     {"roce-enable", IBNM_CLI_FULL(cmdRoceEnable, nullptr)},
+    {"ttl", IBNM_CLI_FULL(cmdTtl, nullptr)},
     {"memlock", IBNM_CLI_FULL(cmdMemlock, nullptr)},
     {"test", IBNM_CLI_FULL(cmdRdmaTest, nullptr)},
     {nullptr, nullptr, nullptr},

@@ -46,6 +46,7 @@ DesiredRdma typedRdma()
     r.names.trafficClass = "traffic class";
     r.names.tcRules = "rules";
     r.names.roceEnable = "roce-enable";
+    r.names.ttl = "ttl";
     return r;
 }
 
@@ -334,6 +335,83 @@ gboolean ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port
         if (tclass != -1)
             r->trafficClass = unsigned(tclass);
         r->tcRules = std::move(parsed).value();
+        return one(std::move(r).value());
+    }, report, error);
+}
+
+/**
+ * ibnm_apply_traffic_class_disable:
+ * @host: the host to change
+ * @device: the RDMA device (mlx5: the tc directory)
+ * @port: its port; 0 for the first
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
+ * @report: (out) (optional) (transfer full): every step, set whether or not
+ *   the class was disabled (unless the arguments are wrong)
+ * @error: return location for a #GError
+ *
+ * Disables the global traffic class of a port (a negative value to mlx5
+ * tc/PORT/traffic_class, NVIDIA's RoCE page: "negative values indicate that
+ * the feature is disabled"); its rules stay. Nothing to do when it is
+ * disabled already.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ *   %IBNM_ERROR_NOT_FOUND ("device: ...", "port: ..."), or
+ *   %IBNM_ERROR_NOT_SUPPORTED for a device without the files
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_traffic_class_disable(IbnmHost *host, const char *device, guint port, IbnmApplyFlags flags,
+                                          IbnmApplyReport **report, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(device != nullptr, FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    std::string dev = device;
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
+        auto r = onPort(h, dev, port);
+        if (!r.ok())
+            return std::move(r).error();
+        r->clearTrafficClass = true;
+        return one(std::move(r).value());
+    }, report, error);
+}
+
+/**
+ * ibnm_apply_ttl:
+ * @host: the host to change
+ * @device: the RDMA device (mlx5: the tc directory)
+ * @port: its port; 0 for the first
+ * @ttl: the TTL of the port's RC QPs (0-255)
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
+ * @report: (out) (optional) (transfer full): every step, set whether or not
+ *   the value was set (unless the arguments are wrong)
+ * @error: return location for a #GError
+ *
+ * Sets the global TTL of a port's RC QPs (mlx5 tc/PORT/ttl), as rdma.ttl of
+ * a profile does, now and not persistently.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ *   %IBNM_ERROR_INVALID_VALUE ("ttl: ..."), %IBNM_ERROR_NOT_FOUND
+ *   ("device: ...", "port: ..."), or %IBNM_ERROR_NOT_SUPPORTED for a device
+ *   without the files
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_ttl(IbnmHost *host, const char *device, guint port, guint ttl, IbnmApplyFlags flags,
+                        IbnmApplyReport **report, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
+    g_return_val_if_fail(device != nullptr, FALSE);
+    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    std::string dev = device;
+    return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
+        const ibnm::activation::RdmaNames names = typedRdma().names;
+        if (auto st = ibnm::userkeys::validateAs(ibnm::userkeys::kTtl, names.ttl, std::to_string(ttl)); !st)
+            return std::move(st).error();
+        auto r = onPort(h, dev, port);
+        if (!r.ok())
+            return std::move(r).error();
+        r->ttl = ttl;
         return one(std::move(r).value());
     }, report, error);
 }

@@ -262,7 +262,7 @@ gint ibnm_rdma_path_get_service_level(IbnmRdmaPath *self)
 {
     g_return_val_if_fail(IBNM_IS_RDMA_PATH(self), -1);
     const auto &p = ibnm_rdma_path_priv(self)->path_;
-    return p.tos ? gint(ibnm::model::slOfTos(*p.tos)) : -1;
+    return p.tos ? gint(ibnm::model::roceServiceLevel(*p.tos)) : -1;
 }
 
 /**
@@ -286,7 +286,7 @@ gint ibnm_rdma_path_get_priority(IbnmRdmaPath *self)
 {
     g_return_val_if_fail(IBNM_IS_RDMA_PATH(self), -1);
     const auto &p = ibnm_rdma_path_priv(self)->path_;
-    return p.tos ? gint(ibnm::model::pcpOfSl(ibnm::model::slOfTos(*p.tos))) : -1;
+    return p.tos ? gint(ibnm::model::rocePriorityOfTos(*p.tos).pcp) : -1;
 }
 
 /**

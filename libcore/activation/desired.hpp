@@ -111,10 +111,15 @@ struct DesiredRdma {
     std::optional<model::RoceMode> roceMode;
     std::optional<unsigned> roceTos;
     std::optional<unsigned> trafficClass;
+    bool clearTrafficClass = false;           // typed call: disable the global class (a negative value)
     std::vector<model::TcRule> tcRules;       // tclass -1: the rule must be absent
     std::optional<bool> roceEnable;           // mlx5 roce_enable of the port's function
     std::optional<unsigned> ttl;
-    bool any() const { return linkType || roceMode || roceTos || trafficClass || !tcRules.empty() || roceEnable || ttl; }
+    bool any() const
+    {
+        return linkType || roceMode || roceTos || trafficClass || clearTrafficClass || !tcRules.empty() || roceEnable ||
+               ttl;
+    }
 };
 
 struct Desired {

@@ -228,6 +228,8 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
             return mismatch(r.origin.id, object, _("the default RoCE ToS was not set"));
         if (r.trafficClass && port->trafficClass != r.trafficClass)
             return mismatch(r.origin.id, object, _("the traffic class was not set"));
+        if (r.clearTrafficClass && port->trafficClass)
+            return mismatch(r.origin.id, object, _("the traffic class was not disabled"));
         if (r.ttl && port->ttl != r.ttl)
             return mismatch(r.origin.id, object, _("the TTL was not set"));
         for (const auto &rule : r.tcRules) {

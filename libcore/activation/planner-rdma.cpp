@@ -170,11 +170,11 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
                      EINVAL)
             .withProperty(x.names.roceMode)
             .withProfile(origin);
-    if ((x.trafficClass || x.ttl) && !(dev && model::hasTrafficClassFiles(*dev)))
+    if ((x.trafficClass || x.clearTrafficClass || x.ttl) && !(dev && model::hasTrafficClassFiles(*dev)))
         return Error(IBNM_ERROR_NOT_SUPPORTED,
                      strprintf(_("%s has no traffic class or TTL files (mlx5 devices only)"), device.c_str()),
                      ENOENT)
-            .withProperty(x.trafficClass ? x.names.trafficClass : x.names.ttl)
+            .withProperty(x.trafficClass || x.clearTrafficClass ? x.names.trafficClass : x.names.ttl)
             .withProfile(origin);
 
     if (!x.tcRules.empty() && !(dev && model::hasTrafficClassFiles(*dev)))
@@ -243,6 +243,13 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
             "set-traffic-class", object, [&] { return strprintf(_("set the traffic class to %u"), *x.trafficClass); },
             origin, [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
+    }
+    // A negative value disables the global class (NVIDIA's RoCE page).
+    if (x.clearTrafficClass && port && port->trafficClass) {
+        add(
+            "clear-traffic-class", object, [&] { return std::string(_("disable the global traffic class")); }, origin,
+            [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); },
+            [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); });
     }
     // Rules: each is set, replaced or (tclass -1) removed; the undo puts back
     // the rule with that match as it was, or removes it.

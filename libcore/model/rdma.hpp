@@ -48,13 +48,24 @@ inline constexpr unsigned kMaxDscp = 63;
 inline unsigned tosOfDscp(unsigned dscp) { return dscp << 2; }
 inline unsigned dscpOfTos(unsigned tos) { return tos >> 2; }
 
-// The Service Level and the VLAN priority a ToS gives RDMA-CM traffic
-// (NVIDIA's RoCE page, seed 003, "DSCP"): "SL = TOS >> 5 (the 3 most
-// significant bits of the TOS field)" in the rdma_cm kernel driver, then
-// "PCP = SL & 7" in the hardware driver; the PCP reaches the wire on tagged
-// (VLAN) frames only.
-inline unsigned slOfTos(unsigned tos) { return (tos & 0xff) >> 5; }
-inline unsigned pcpOfSl(unsigned sl) { return sl & 7; }
+// The RoCE priority chain (NVIDIA's RoCE page, "Defining Ethernet Priority
+// (PCP in 802.1q Headers)"): RDMA-CM turns a QP's ToS into its Service
+// Level, SL = ToS >> 5 (the ToS's three most significant bits), and the
+// driver turns the SL into the 802.1Q priority (PCP) of VLAN-tagged frames,
+// PCP = SL & 7. Untagged frames carry no PCP; a VLAN's egress-qos-map must
+// map that priority for the frames to leave with it, and PFC must make it
+// lossless (model::rocePriorityOfTos is what `check` and `rdma roce-mode`
+// ask).
+struct RocePriority {
+    unsigned sl = 0;
+    unsigned pcp = 0;
+};
+inline constexpr unsigned roceServiceLevel(unsigned tos) { return (tos & 0xffu) >> 5; }
+inline constexpr unsigned rocePcp(unsigned sl) { return sl & 7u; }
+inline constexpr RocePriority rocePriorityOfTos(unsigned tos)
+{
+    return {roceServiceLevel(tos), rocePcp(roceServiceLevel(tos))};
+}
 
 // RDMA-CM's answer to a connection request for a service (port) nobody
 // listens on: an InfiniBand CM REJ with reason "Invalid Service ID" (IBA

@@ -119,14 +119,6 @@ INSTANTIATE_TEST_SUITE_P(
         BadArgs{"BadField", {"-f", "NAME,BOGUS", "connection", "show"}, 2, "BOGUS"}),
     [](const ::testing::TestParamInfo<BadArgs> &p) { return std::string(p.param.name); });
 
-TEST(CliConnection, UsageErrorShowsUsage)
-{
-    Cli cli;
-    Result r = cli.run({"connection", "add", "type", "infiniband", "frobnicate", "1"});
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("Usage: ibnm connection"), std::string::npos) << r.err;
-}
-
 TEST(CliConnection, ValidationAgainstTheHostFailsWithOneAndWritesNothing)
 {
     // mlx5 Enhanced IPoIB has no connected mode: the host rules refuse it.

@@ -54,7 +54,10 @@ TEST_F(CliI18n, GermanErrorMessage)
 {
     Result r = ibnm::test::spawn({ibnm::test::cliPath(), "frobnicate"}, german());
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("Fehler: Objekt „frobnicate“ unbekannt."), std::string::npos) << r.err;
+    EXPECT_EQ(r.err, "Fehler: Argument „frobnicate“ nicht verstanden. Versuchen Sie stattdessen --help.\n");
+    r = ibnm::test::spawn({ibnm::test::cliPath(), "conection"}, german());
+    EXPECT_EQ(r.err, "Fehler: Argument „conection“ nicht verstanden. Meinten Sie „connection“? Versuchen Sie stattdessen "
+                     "--help.\n");
 }
 
 // A message printed after the full CLI and libibnm.so were loaded (the

@@ -73,6 +73,53 @@ TEST(CliRoce, TrafficClassRefusedWhereThereIsNoTcDirectory)
     EXPECT_EQ(cli.run({"rdma", "traffic-class", "mlx4_0", "dscp:64"}).status, 2);
 }
 
+TEST(CliRoce, TrafficClassMinusOneDisablesTheGlobalClassAndKeepsTheRules)
+{
+    // NVIDIA's RoCE page: "Negative values indicate that the feature is disabled".
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"rdma", "traffic-class", "mlx5_0", "96", "24,dst_ip=10.0.0.0/8"}).status, 0);
+    Result off = cli.run({"-t", "rdma", "traffic-class", "mlx5_0", "-1"});
+    ASSERT_EQ(off.status, 0) << off.err;
+    EXPECT_EQ(off.out, "done:clear-traffic-class:mlx5_0/1:disable the global traffic class\n");
+    Result show = cli.run({"-t", "rdma", "traffic-class", "mlx5_0"});
+    EXPECT_EQ(show.out, "mlx5_0:1:::tclass=24,dst_ip=10.0.0.0/8\n");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.TRAFFIC-CLASS"), "");
+    // Disabled already: nothing to do.
+    Result again = cli.run({"-t", "rdma", "traffic-class", "mlx5_0", "-1"});
+    EXPECT_EQ(again.status, 0) << again.err;
+    EXPECT_EQ(again.out, "");
+    // With rules in the same command it is a usage error, nothing changed.
+    Result mixed = cli.run({"rdma", "traffic-class", "mlx5_0", "-1", "24,dst_ip=10.0.0.0/8"});
+    EXPECT_EQ(mixed.status, 2) << mixed.err;
+    // A device without tc/ refuses it as it refuses a value.
+    Cli mlx4("mlx4-dual-port.host");
+    Result r = mlx4.run({"rdma", "traffic-class", "mlx4_0", "-1"});
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("no traffic class or TTL files"), std::string::npos) << r.err;
+}
+
+TEST(CliRoce, TtlIsSetAndShownInOneCommand)
+{
+    Cli cli("mlx5-roce.host");
+    Result r = cli.run({"-t", "rdma", "ttl", "mlx5_0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "mlx5_0:1:\n");
+    r = cli.run({"-t", "rdma", "ttl", "mlx5_0/1", "64"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "done:set-ttl:mlx5_0/1:set the TTL to 64\n");
+    EXPECT_EQ(cli.run({"-t", "rdma", "ttl", "mlx5_0"}).out, "mlx5_0:1:64\n");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.TTL"), "64");
+    // Out of range or a port the device lacks: refused, naming it.
+    EXPECT_EQ(cli.run({"rdma", "ttl", "mlx5_0", "256"}).status, 2);
+    Result port = cli.run({"rdma", "ttl", "mlx5_0/7", "64"});
+    EXPECT_EQ(port.status, 10) << port.err;
+    EXPECT_EQ(port.err.find("Error: port: mlx5_0 has no port 7"), 0u) << port.err;
+    // mlx4 has no ttl file.
+    Cli mlx4("mlx4-dual-port.host");
+    Result none = mlx4.run({"rdma", "ttl", "mlx4_0", "64"});
+    EXPECT_EQ(none.status, 1) << none.err;
+}
+
 TEST(CliRoce, RoceEnableWarnsAndTheGidTableFollows)
 {
     Cli cli("mlx5-roce.host");

@@ -344,6 +344,24 @@ TEST(Dscp, IsTheTosShiftedByTwo)
     EXPECT_EQ(tosOfDscp(kMaxDscp), 252u);
 }
 
+TEST(RocePriority, ServiceLevelIsTheTopThreeBitsOfTheTosAndPcpItsLowThree)
+{
+    // NVIDIA's RoCE page: SL = TOS >> 5, PCP = SL & 7.
+    EXPECT_EQ(roceServiceLevel(0), 0u);
+    EXPECT_EQ(roceServiceLevel(31), 0u);
+    EXPECT_EQ(roceServiceLevel(32), 1u);
+    EXPECT_EQ(roceServiceLevel(96), 3u);  // DSCP 24, the page's DSCP example
+    EXPECT_EQ(roceServiceLevel(106), 3u); // DSCP 26 (AF31) with ECN bits: priority 3
+    EXPECT_EQ(roceServiceLevel(255), 7u);
+    EXPECT_EQ(roceServiceLevel(0x1e0), 7u); // only the ToS byte counts
+    EXPECT_EQ(rocePcp(3), 3u);
+    EXPECT_EQ(rocePcp(11), 3u);
+    RocePriority p = rocePriorityOfTos(tosOfDscp(26));
+    EXPECT_EQ(p.sl, 3u);
+    EXPECT_EQ(p.pcp, 3u);
+    EXPECT_EQ(rocePriorityOfTos(160).pcp, 5u); // ToS 160 (DSCP 40): priority 5
+}
+
 TEST(RoceLag, ModesAndPortsThatKeepIt)
 {
     EXPECT_TRUE(roceLagBondMode("active-backup"));
@@ -408,18 +426,6 @@ TEST(RouteFacts, NetworkManagerAddsAHostRouteToAnOffLinkGateway)
     // On-link gateways need nothing.
     EXPECT_EQ(withOnlinkRoutes({"198.51.100.10/24", "2001:db8:1::10/64", "192.0.2.10/24"}, routes).size(),
               routes.size());
-}
-
-// Seed 003 ("DSCP"): SL = TOS >> 5, PCP = SL & 7.
-TEST(RdmaPathFacts, ServiceLevelAndPriorityOfATos)
-{
-    EXPECT_EQ(slOfTos(0), 0u);
-    EXPECT_EQ(slOfTos(106), 3u); // DSCP 26 (AF31), ECN 2
-    EXPECT_EQ(slOfTos(96), 3u);
-    EXPECT_EQ(slOfTos(255), 7u);
-    EXPECT_EQ(slOfTos(31), 0u);
-    EXPECT_EQ(pcpOfSl(slOfTos(106)), 3u);
-    EXPECT_EQ(pcpOfSl(15), 7u); // an InfiniBand SL beyond the 3 bits a VLAN tag has
 }
 
 namespace {
