@@ -11,6 +11,7 @@
 #include "cli/output.hpp"
 #include "settings/ibnm-state.h"
 #include "settings/ibnm-state-private.h"
+#include "libcore/ibnm-progress-private.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -23,12 +24,16 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace ibnm::cli {
 
-const char *const kApplyUsage = N_("Usage: ibnm apply FILE|-\n"
+const char *const kApplyUsage = N_("Usage: ibnm apply [--diff|-v] FILE|-\n"
                                    "       ibnm show-state\n"
                                    "\n"
                                    "FILE is a desired state in nmstate's schema, YAML or JSON ('-': stdin).\n"
+                                   "apply prints one line per profile it changes; --diff or -v adds each\n"
+                                   "profile's keyfile diff and the steps taken on the host.\n"
                                    "With --dry-run, apply prints the plan and the diff and changes nothing.\n");
 
 namespace {
@@ -106,10 +111,72 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
     return ok ? kExitOk : kExitFailed;
 }
 
+// apt's progress: on a terminal, one line per phase, its counter rewritten
+// in place (at most ten times a second, always at the end of the phase).
+struct Progress {
+    std::string phase;
+    gint64 last = 0;
+    bool open = false;
+};
+
+void onProgress(const char *phase, guint done, guint total, gpointer data)
+{
+    auto *p = static_cast<Progress *>(data);
+    gint64 now = g_get_monotonic_time();
+    bool newPhase = p->phase != phase;
+    if (!newPhase && done < total && now - p->last < G_USEC_PER_SEC / 10)
+        return;
+    if (newPhase && p->open)
+        std::fputc('\n', stdout);
+    p->phase = phase;
+    p->last = now;
+    p->open = true;
+    std::printf("\r%s: %u/%u (%u%%)", phase, done, total, total ? unsigned(guint64(done) * 100 / total) : 100u);
+    std::fflush(stdout);
+}
+
+// Sets the listener for one apply on a terminal (output for people, not a
+// dry run); ends the open line when it goes.
+class ProgressOnTerminal {
+public:
+    explicit ProgressOnTerminal(const Context &ctx)
+    {
+        const Options &o = ctx.options;
+        if (o.mode != OutputMode::Tabular || o.getValues || o.dryRun || !isatty(STDOUT_FILENO))
+            return;
+        on_ = true;
+        ibnm_set_progress_func_private(onProgress, &state_);
+    }
+    ~ProgressOnTerminal() { end(); }
+    void end()
+    {
+        if (!on_)
+            return;
+        ibnm_set_progress_func_private(nullptr, nullptr);
+        if (state_.open)
+            std::fputc('\n', stdout);
+        on_ = false;
+    }
+
+private:
+    bool on_ = false;
+    Progress state_;
+};
+
 } // namespace
 
-int cmdApply(Context &ctx, const Args &args)
+int cmdApply(Context &ctx, const Args &argsIn)
 {
+    ctx.options.noPager = true; // as printReport(): apply reports a change
+    // --diff / -v / --verbose: the keyfile diffs and the steps too.
+    bool verbose = false;
+    Args args;
+    for (const auto &a : argsIn) {
+        if (a == "--diff" || a == "-v" || a == "--verbose")
+            verbose = true;
+        else
+            args.push_back(a);
+    }
     if (args.empty())
         return usageError(_(kApplyUsage), "%s", _("missing FILE ('-' for stdin)"));
     if (args.size() > 1)
@@ -182,9 +249,11 @@ int cmdApply(Context &ctx, const Args &args)
     if (!host)
         return kExitFailed;
     Obj<IbnmApplyReport> down, up;
+    ProgressOnTerminal progress(ctx);
     gboolean ok = ibnm_state_apply_private(s, host, text.data(), gssize(text.size()),
                                            file == "-" ? "stdin" : file.c_str(), flags, storeDir, storeState.get(),
                                            Out(changes), Out(down), Out(up), Out(err));
+    progress.end();
     bool changed = reportChanges(down.get()) || reportChanges(up.get());
     for (guint i = 0; changes && i < changes->len; i++)
         changed = changed ||
@@ -202,6 +271,8 @@ int cmdApply(Context &ctx, const Args &args)
         return rc;
     }
     bool quiet = ctx.options.getValues || ctx.options.mode == OutputMode::Terse;
+    // A dry run is asked for its plan: it shows the details as -v does.
+    bool details = verbose || ctx.options.dryRun;
     if (!quiet) {
         for (guint i = 0; changes && i < changes->len; i++) {
             auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i));
@@ -211,13 +282,21 @@ int cmdApply(Context &ctx, const Args &args)
                         ibnm_state_change_get_action(c),
                         ibnm_state_change_get_profile(c) ? ibnm_state_change_get_profile(c) : "",
                         ibnm_state_change_get_state(c));
-            for (const char *const *d = ibnm_state_change_get_diff(c); d && *d; d++)
+            for (const char *const *d = details ? ibnm_state_change_get_diff(c) : nullptr; d && *d; d++)
                 std::printf("  %s\n", *d);
         }
     }
-    for (IbnmApplyReport *r : {down.get(), up.get()})
-        if (r && ibnm_apply_report_get_steps(r)->len > 0)
+    // The steps (-t keeps its table for scripts; a failure shows them);
+    // else only what the reports note.
+    for (IbnmApplyReport *r : {down.get(), up.get()}) {
+        if (!r || ibnm_apply_report_get_steps(r)->len == 0)
+            continue;
+        if (details || quiet || !ibnm_apply_report_get_success(r))
             printReport(ctx, r);
+        else
+            for (const char *const *n = ibnm_apply_report_get_notes(r); n && *n; n++)
+                std::printf(_("Note: %s\n"), *n);
+    }
     if (!ok)
         return reportError(err.get());
     if (!quiet) {

@@ -64,6 +64,7 @@ struct Options {
     std::optional<bool> multiline;  // -m multiline|tabular; unset: each output's default
     bool showSecrets = false;       // -s: accepted, ibnm profiles hold no secrets
     gint64 waitSeconds = -1;        // -w: the time up/down may take (-1: no limit)
+    bool noPager = false;           // --no-pager: never $PAGER (cli/pager.hpp)
 };
 
 using Args = std::vector<std::string>;

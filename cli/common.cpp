@@ -12,6 +12,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 
 #include <unistd.h>
@@ -366,6 +367,8 @@ void stepJson(JsonDoc &j, IbnmStep *s)
 
 int printReport(Context &ctx, IbnmApplyReport *report)
 {
+    // What a change did is no document to page through (nmcli pages none).
+    ctx.options.noPager = true;
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
     const char *const *notes = ibnm_apply_report_get_notes(report);
     bool ok = ibnm_apply_report_get_success(report);
@@ -434,6 +437,9 @@ int printReport(Context &ctx, IbnmApplyReport *report)
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
 {
     Table t("findings", {{"SEVERITY"}, {"PROFILE"}, {"PROPERTY"}, {"MESSAGE"}, {"HINT"}});
+    // For people, the table's PROPERTY column says what each message's
+    // "property: " prefix says (-t, -g and -j keep the message whole).
+    bool dropPrefix = ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues && t.shows(ctx, "PROPERTY");
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings, i));
@@ -442,8 +448,14 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
         if (onlyProblems && sev == IBNM_SEVERITY_INFO)
             continue;
         Tone tone = sev == IBNM_SEVERITY_ERROR ? Tone::Bad : sev == IBNM_SEVERITY_WARNING ? Tone::Warn : Tone::Good;
-        t.add({enumNick(IBNM_TYPE_SEVERITY, sev), cell(ibnm_finding_get_profile_id(f)),
-               cell(ibnm_finding_get_property(f)), cell(ibnm_finding_get_message(f)), cell(ibnm_finding_get_hint(f))},
+        const char *message = ibnm_finding_get_message(f);
+        const char *property = ibnm_finding_get_property(f);
+        size_t plen = property ? std::strlen(property) : 0;
+        if (dropPrefix && message && plen > 0 && std::strncmp(message, property, plen) == 0 &&
+            std::strncmp(message + plen, ": ", 2) == 0)
+            message += plen + 2;
+        t.add({enumNick(IBNM_TYPE_SEVERITY, sev), cell(ibnm_finding_get_profile_id(f)), cell(property), cell(message),
+               cell(ibnm_finding_get_hint(f))},
               tone, 0);
     }
     if (t.size() > 0 || ctx.options.mode == OutputMode::Json) {

@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -168,6 +169,10 @@ Record deviceRecord(IbnmRdmaDevice *d)
         gint tos = ibnm_rdma_port_get_default_roce_tos(p);
         r.add(pre + "DEFAULT-ROCE-TOS", num(tos, tos >= 0));
         r.add(pre + "DEFAULT-ROCE-DSCP", num(tos >> 2, tos >= 0)); // DSCP x is ToS 4x
+        // The priority chain: SL of the ToS, PCP of the SL (tagged frames).
+        guint sl = ibnm_roce_service_level_of_tos(guint(std::max(tos, 0)));
+        r.add(pre + "DEFAULT-ROCE-SL", num(sl, tos >= 0));
+        r.add(pre + "DEFAULT-ROCE-PCP", num(ibnm_roce_pcp_of_service_level(sl), tos >= 0));
         gint tc = ibnm_rdma_port_get_traffic_class(p);
         r.add(pre + "TRAFFIC-CLASS", num(tc, tc >= 0));
         r.add(pre + "TRAFFIC-CLASS-DSCP", num(tc >> 2, tc >= 0));

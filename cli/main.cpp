@@ -6,6 +6,7 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "cli/pager.hpp"
 #include "cli/suggest.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/module-path.hpp"
@@ -48,6 +49,7 @@ const HelpLine kOptionHelp[] = {
     {"    --simulate HOSTFILE", N_("run on a simulated host (or IBNM_SIMULATE)")},
     {"    --sysfs-root DIR", N_("read a sysfs tree or sosreport taken elsewhere (or IBNM_SYSFS_ROOT)")},
     {"    --dry-run", N_("say what a command would change, change nothing")},
+    {"    --no-pager", N_("never page the output on a terminal ($PAGER, default less -FRSXM)")},
     {"-v, --version", N_("show the version")},
     {"-h, --help", N_("show this help")},
 };
@@ -242,6 +244,10 @@ int parseOption(Options &o, int argc, char **argv, int &i)
         o.dryRun = true;
         return -1;
     }
+    if (a == "--no-pager") {
+        o.noPager = true;
+        return -1;
+    }
     if (a == "--keyfile-dir" || a == "--simulate" || a == "--sysfs-root") {
         if (!need())
             return missing();
@@ -407,7 +413,8 @@ int main(int argc, char **argv)
     // failed: a full disk or a closed pipe (SIGPIPE ignored) is an error,
     // as coreutils' close_stdout() makes it.
     errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    // The user who quit the pager early closed its pipe: no error.
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !(errno == EPIPE && ibnm::cli::pagerRunning())) {
         ibnm::cli::printError(_("could not write the output: %s"), g_strerror(errno ? errno : EIO));
         return rc == ibnm::cli::kExitOk ? ibnm::cli::kExitFailed : rc;
     }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "cli/output.hpp"
+#include "cli/pager.hpp"
 
 #include <glib/gi18n.h>
 
@@ -38,6 +39,72 @@ size_t width(const std::string &s)
     if (std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
         return s.size();
     return g_utf8_validate(s.c_str(), -1, nullptr) ? g_utf8_strlen(s.c_str(), -1) : s.size();
+}
+
+// `text` in lines of at most `limit` columns, broken at spaces where a
+// word fits, else inside the word (UTF-8 characters kept whole).
+std::vector<std::string> wrapCell(const std::string &text, size_t limit)
+{
+    std::vector<std::string> lines;
+    if (width(text) <= limit || limit == 0)
+        return {text};
+    std::string cur;
+    size_t curWidth = 0;
+    const char *p = text.c_str();
+    bool utf8 = g_utf8_validate(p, -1, nullptr);
+    while (*p) {
+        const char *space = std::strchr(p, ' ');
+        std::string word = space ? std::string(p, space) : std::string(p);
+        size_t ww = width(word);
+        if (curWidth > 0 && curWidth + 1 + ww <= limit) {
+            cur += ' ' + word;
+            curWidth += 1 + ww;
+        } else {
+            if (curWidth > 0)
+                lines.push_back(std::move(cur));
+            cur.clear();
+            curWidth = 0;
+            // A word longer than the line: cut it, a character at a time.
+            const char *w = word.c_str();
+            while (*w) {
+                const char *next = utf8 ? g_utf8_next_char(w) : w + 1;
+                if (curWidth == limit) {
+                    lines.push_back(std::move(cur));
+                    cur.clear();
+                    curWidth = 0;
+                }
+                cur.append(w, next);
+                curWidth++;
+                w = next;
+            }
+        }
+        p = space ? space + 1 : p + std::strlen(p);
+    }
+    if (curWidth > 0 || lines.empty())
+        lines.push_back(std::move(cur));
+    return lines;
+}
+
+// Narrows the widest columns (each at least its header and 12 columns) until
+// a line of `w` (each with its padding space, one space between) fits
+// `columns`. False when nothing was narrowed.
+bool fitColumns(std::vector<size_t> &w, const std::vector<size_t> &headerWidth, size_t columns)
+{
+    size_t total = w.empty() ? 0 : w.size() - 1;
+    for (size_t x : w)
+        total += x;
+    bool narrowed = false;
+    while (total > columns) {
+        size_t k = size_t(std::max_element(w.begin(), w.end()) - w.begin());
+        size_t floor = std::max<size_t>(headerWidth[k] + 1, 12);
+        if (w[k] <= floor)
+            break;
+        size_t cut = std::min(total - columns, w[k] - floor);
+        w[k] -= cut;
+        total -= cut;
+        narrowed = true;
+    }
+    return narrowed;
 }
 
 std::vector<std::string> splitFields(const std::string &spec)
@@ -285,6 +352,7 @@ int Table::print(const Context &ctx) const
     }
 
     bool terse = o.mode == OutputMode::Terse || o.getValues;
+    startPager(ctx);
     // nmcli's _print_do(), src/nmcli/utils.c (1.42).
     if (o.multiline.value_or(false)) {
         if (o.pretty && !title_.empty())
@@ -374,11 +442,34 @@ int Table::print(const Context &ctx) const
         headerWidth.push_back(width(header.back()));
         tableWidth += w[k] + 1;
     }
+    // On a terminal, a table wider than it wraps its widest columns.
+    bool wrap = terminalColumns() > 0 && fitColumns(w, headerWidth, terminalColumns());
     line(header.data(), headerWidth.data(), nullptr);
     if (o.pretty)
         out.append(tableWidth, '-').append(1, '\n');
-    for (size_t i = 0; i < rows_.size(); i++)
-        line(shown.data() + i * cols.size(), shownWidth.data() + i * cols.size(), &rows_[i]);
+    for (size_t i = 0; i < rows_.size(); i++) {
+        const std::string *cells = shown.data() + i * cols.size();
+        if (!wrap) {
+            line(cells, shownWidth.data() + i * cols.size(), &rows_[i]);
+            continue;
+        }
+        std::vector<std::vector<std::string>> parts(cols.size());
+        size_t height = 1;
+        for (size_t k = 0; k < cols.size(); k++) {
+            parts[k] = wrapCell(cells[k], w[k] - 1);
+            height = std::max(height, parts[k].size());
+        }
+        for (size_t j = 0; j < height; j++) {
+            std::vector<std::string> piece(cols.size());
+            std::vector<size_t> pieceWidth(cols.size());
+            for (size_t k = 0; k < cols.size(); k++) {
+                if (j < parts[k].size())
+                    piece[k] = parts[k][j];
+                pieceWidth[k] = width(piece[k]);
+            }
+            line(piece.data(), pieceWidth.data(), j == 0 ? &rows_[i] : nullptr);
+        }
+    }
     flush();
     return kExitOk;
 }
@@ -388,6 +479,7 @@ int Table::print(const Context &ctx) const
 int Record::print(const Context &ctx) const
 {
     const Options &o = ctx.options;
+    startPager(ctx);
     // In the order asked for (`-g b,a` prints b first), each item once.
     std::vector<const std::pair<std::string, Cell> *> selected;
     std::vector<std::string> wanted = splitFields(o.fields.empty() ? "all" : o.fields);
@@ -478,6 +570,7 @@ int Record::print(const Context &ctx) const
 
 int printRecords(const Context &ctx, const std::vector<Record> &records, const char *jsonKey)
 {
+    startPager(ctx);
     if (ctx.options.mode == OutputMode::Json) {
         std::vector<std::string> wanted = splitFields(ctx.options.fields.empty() ? "all" : ctx.options.fields);
         // Per field asked for: every item ("all", "common"), or the item

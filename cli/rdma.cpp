@@ -80,6 +80,14 @@ int cmdLinkShow(Context &ctx, const Args &args)
     IbnmInventory *inv = ctx.inventory();
     if (!inv)
         return kExitFailed;
+    // iproute2's rdma fails when it cannot open its netlink socket; the
+    // table would be empty, not the truth.
+    if (!ibnm_inventory_has_rdma_netlink(inv)) {
+        std::fprintf(stderr, _("Error: %s\n"),
+                     _("the kernel has no RDMA netlink interface (NETLINK_RDMA): ib_core is not loaded or the "
+                       "kernel has no CONFIG_INFINIBAND"));
+        return kExitFailed;
+    }
     PtrArray soft(ibnm_inventory_get_soft_links(inv));
     Table t("links", {{"LINK"}, {"STATE"}, {"PHYSICAL-STATE"}, {"LINK-LAYER"}, {"NETDEV"}, {"SOFT-TYPE"}});
     PtrArray devices(ibnm_inventory_get_devices(inv));
@@ -316,7 +324,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
         return rc;
     // As cma_roce_mode prints it: configfs where the device's directory
     // exists, else the kernel's default (which that directory would show).
-    Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SOURCE"}});
+    Table t("roce-modes", {{"DEV"}, {"PORT"}, {"MODE"}, {"TOS"}, {"DSCP"}, {"SL"}, {"PCP"}, {"SOURCE"}});
     GPtrArray *ports = ibnm_rdma_device_get_ports(d);
     for (guint k = 0; ports && k < ports->len; k++) {
         auto *p = static_cast<IbnmRdmaPort *>(g_ptr_array_index(ports, k));
@@ -328,6 +336,8 @@ int cmdRoceMode(Context &ctx, const Args &args)
             tos = 0; // the kernel's default ToS
         t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
                Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
+               Cell(std::to_string(ibnm_roce_service_level_of_tos(guint(tos)))),
+               Cell(std::to_string(ibnm_roce_pcp_of_service_level(ibnm_roce_service_level_of_tos(guint(tos))))),
                Cell(configfs ? "configfs" : "kernel-default")});
     }
     return t.print(ctx);

@@ -399,6 +399,24 @@ const char *ibnm_inventory_get_kernel_release(IbnmInventory *self)
     return k.empty() ? nullptr : k.c_str();
 }
 
+/**
+ * ibnm_inventory_has_rdma_netlink:
+ * @self: an #IbnmInventory
+ *
+ * Whether the host's kernel has RDMA netlink (NETLINK_RDMA, which `rdma
+ * link show` and soft RDMA links need), as read at the last reload.
+ *
+ * Returns: %FALSE when opening the RDMA netlink socket failed because the
+ *   kernel has none; %TRUE otherwise (also when it was not tried).
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_inventory_has_rdma_netlink(IbnmInventory *self)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), TRUE);
+    return ibnm_inventory_priv(self)->model_.rdmaNetlink.value_or(true);
+}
+
 namespace ibnm {
 
 const model::Host &inventoryHost(IbnmInventory *inventory)

@@ -42,5 +42,6 @@ IbnmIpoibInterface *ibnm_inventory_find_ipoib_interface(IbnmInventory *self, con
 GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self);
 IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const char *netdev);
 const char *ibnm_inventory_get_kernel_release(IbnmInventory *self);
+gboolean ibnm_inventory_has_rdma_netlink(IbnmInventory *self);
 
 G_END_DECLS

@@ -696,3 +696,35 @@ IbnmRdmaPort *rdmaPortNew(const model::Device &device, const model::Port &p, con
 }
 
 } // namespace ibnm
+
+/**
+ * ibnm_roce_service_level_of_tos:
+ * @tos: a ToS byte (0-255), as rdma.roce-tos and configfs default_roce_tos
+ *
+ * The InfiniBand Service Level RDMA-CM gives a RoCE QP of this ToS: its
+ * three most significant bits (NVIDIA's RoCE page, SL = ToS >> 5).
+ *
+ * Returns: the SL, 0-7.
+ *
+ * Since: 0.1
+ */
+guint ibnm_roce_service_level_of_tos(guint tos)
+{
+    return ibnm::model::roceServiceLevel(tos);
+}
+
+/**
+ * ibnm_roce_pcp_of_service_level:
+ * @service_level: a Service Level
+ *
+ * The 802.1Q priority (PCP) the driver gives the VLAN-tagged frames of a
+ * RoCE QP of this SL (NVIDIA's RoCE page, PCP = SL & 7).
+ *
+ * Returns: the PCP, 0-7.
+ *
+ * Since: 0.1
+ */
+guint ibnm_roce_pcp_of_service_level(guint service_level)
+{
+    return ibnm::model::rocePcp(service_level);
+}

@@ -16,6 +16,7 @@
 #include "libcore/support/gobject.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/progress.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/state/nmstate.hpp"
@@ -403,6 +404,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             if (auto h = ibnm::hostPlatform(host).readHost(); h.ok())
                 before = std::move(*h);
         if (!down.empty()) {
+            ibnm::progress::Phase phase(_("Taking profiles down"));
             gboolean ok = ibnm::apply::runProfiles(host, downArray.get(), storedArray.get(), mode, false, &raw,
                                                    ibnm::outPtr(err), settled);
             downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
@@ -412,8 +414,10 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
                 return fromGError(err);
         }
         raw = nullptr;
+        std::optional<ibnm::progress::Phase> upPhase(std::in_place, _("Configuring the host"));
         gboolean ok = ibnm::apply::runProfiles(host, upArray.get(), afterArray.get(), mode, true, &raw,
                                                ibnm::outPtr(err), settled);
+        upPhase.reset();
         upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
         if (up_report)
             *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
@@ -429,8 +433,10 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         // cost seconds); the batch is durable when commitBatch() returns.
         auto &backend = ibnm::settings::backendOf(settings);
         backend.beginBatch();
+        ibnm::progress::Phase writing(_("Writing profiles"));
         for (size_t i = 0; i < planned->size(); i++) {
             const Change &ch = (*planned)[i];
+            ibnm::progress::count(unsigned(i + 1), unsigned(planned->size()));
             gboolean written = TRUE;
             switch (ch.kind) {
             case ChangeKind::Add:

@@ -9,6 +9,7 @@
 #include "libcore/activation/host-diff.hpp"
 
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/progress.hpp"
 
 namespace ibnm::activation::detail {
 
@@ -62,6 +63,7 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const
         Status st = s.run(platform);
         if (st.ok()) {
             s.rec.state = StepState::Done;
+            progress::count(unsigned(i + 1), unsigned(steps.size()));
             continue;
         }
         s.rec.state = StepState::Failed;

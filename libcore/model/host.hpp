@@ -122,6 +122,14 @@ struct Netdev {
     // The PCI function of the netdev's device (/sys/class/net/<if>/device,
     // "0000:03:00.0"); empty for a virtual netdev.
     std::string pciAddress;
+    // A VLAN's egress-qos-map (IFLA_VLAN_EGRESS_QOS, `ip -d link` "egress-qos-map
+    // { 3:3 }"): skb priority -> 802.1Q priority (PCP). model::vlanEgressPcp()
+    // says what an unmapped priority gets.
+    std::map<unsigned, unsigned> egressQosMap;
+    // IEEE 802.1Qbb PFC as DCB netlink reports it (struct ieee_pfc's pfc_en,
+    // `dcb pfc show dev X` "prio-pfc"): bit n set = priority n is lossless.
+    // nullopt: the netdev answers no DCB request (no dcbnl_ops) or was not asked.
+    std::optional<uint8_t> pfcEnabled;
 };
 
 struct IpoibNetdev {
@@ -196,6 +204,10 @@ struct Host {
     // systemd-resolved, where a reader asked it (readHost() does not: it is
     // a D-Bus call that only profiles with DNS need); nullopt: not asked.
     std::optional<Resolver> resolver;
+    // Whether the kernel has RDMA netlink (NETLINK_RDMA, RDMA_NL_NLDEV):
+    // false when the socket could not be opened (kernels before 4.16, or
+    // CONFIG_INFINIBAND off); nullopt when the reader did not try.
+    std::optional<bool> rdmaNetlink;
 
     const Device *findDevice(const std::string &name) const { return findByName(devices, name); }
     const Netdev *findNetdev(const std::string &name) const { return findByName(netdevs, name); }

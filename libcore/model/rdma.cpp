@@ -43,6 +43,12 @@ bool roceModeSupported(std::optional<SoftLinkType> softLink, LinkLayer linkLayer
     return true;
 }
 
+unsigned vlanEgressPcp(const Netdev &vlan, unsigned priority)
+{
+    auto it = vlan.egressQosMap.find(priority);
+    return it == vlan.egressQosMap.end() ? 0u : it->second;
+}
+
 bool hasTrafficClassFiles(const Device &device)
 {
     return device.driver == "mlx5_core";

@@ -67,6 +67,23 @@ inline constexpr RocePriority rocePriorityOfTos(unsigned tos)
     return {roceServiceLevel(tos), rocePcp(roceServiceLevel(tos))};
 }
 
+// The 802.1Q priority a VLAN's frames of skb priority `priority` leave with:
+// its egress-qos-map's entry, else 0 (vlan_dev_get_egress_qos_mask() in the
+// kernel's net/8021q/vlan.h finds no mapping and tags 0). The RoCE priority
+// of a tagged RoCE path is rocePriorityOfTos(tos).pcp; `check` warns when the
+// VLAN's map would not carry it (egress-qos-map "3:3" for priority 3).
+unsigned vlanEgressPcp(const Netdev &vlan, unsigned priority);
+
+// IEEE 802.1Qbb PFC (the kernel's include/uapi/linux/dcbnl.h, struct
+// ieee_pfc: "pfc_en: Transmit Enable PFC bitmap", bit n for priority n;
+// iproute2's `dcb pfc show` prints it as prio-pfc 0:off 1:off ...): whether
+// priority `priority` is lossless on a netdev whose DCB reports `pfcEnabled`.
+inline constexpr unsigned kMaxPriority = 7;
+inline constexpr bool pfcLossless(uint8_t pfcEnabled, unsigned priority)
+{
+    return priority <= kMaxPriority && (pfcEnabled >> priority) & 1u;
+}
+
 // RDMA-CM's answer to a connection request for a service (port) nobody
 // listens on: an InfiniBand CM REJ with reason "Invalid Service ID" (IBA
 // table 112; the kernel's IB_CM_REJ_INVALID_SERVICE_ID, include/rdma/ib_cm.h),

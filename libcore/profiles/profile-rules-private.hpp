@@ -94,4 +94,8 @@ inline std::string netdevByMac(const model::Host *host, const char *mac)
 // interfaces quadratic).
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, const model::HostIndex *index);
 
+// Rule 8 (profile-rules-priority.cpp): the RoCE priority of rdma.roce-tos
+// against the port's VLAN egress maps and DCB PFC.
+std::vector<Finding> checkRocePriority(NMConnection *profile, const model::Host *host, const model::HostIndex *index);
+
 } // namespace ibnm::rules

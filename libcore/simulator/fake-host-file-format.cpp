@@ -110,8 +110,8 @@ private:
 };
 
 // The items of `v` as `format` writes each, each followed by ';'.
-template <typename T, typename Format>
-std::string joinList(const std::vector<T> &v, Format format)
+template <typename Container, typename Format>
+std::string joinList(const Container &v, Format format)
 {
     std::string out;
     for (const auto &x : v) {
@@ -137,6 +137,8 @@ std::string formatHostDescription(const FakeState &st)
     w.string("child-naming", h.childNaming == model::ChildNaming::Upstream ? "upstream" : "ofed");
     if (st.resolver.running)
         w.boolean("resolved", true);
+    if (!h.rdmaNetlink.value_or(true))
+        w.boolean("rdma-netlink", false);
     w.group("simulation");
     w.number("operations", st.operations);
     for (const auto &d : h.devices) {
@@ -201,6 +203,16 @@ std::string formatHostDescription(const FakeState &st)
             w.nonEmpty("rdma-port", n.rdmaDevice + "/" + std::to_string(n.rdmaPort));
         w.nonEmpty("link", n.link);
         w.nonEmpty("master", n.master);
+        w.nonEmpty("egress-qos-map", joinList(n.egressQosMap, [](const std::pair<const unsigned, unsigned> &e) {
+                       return std::to_string(e.first) + ":" + std::to_string(e.second);
+                   }));
+        if (n.pfcEnabled) {
+            std::vector<std::string> prios;
+            for (unsigned p = 0; p <= model::kMaxPriority; p++)
+                if (model::pfcLossless(*n.pfcEnabled, p))
+                    prios.push_back(std::to_string(p));
+            w.string("pfc", prios.empty() ? "none" : joinList(prios));
+        }
         if (auto dns = st.resolver.links.find(n.name); dns != st.resolver.links.end()) {
             w.nonEmpty("dns", joinList(dns->second.servers));
             w.nonEmpty("dns-search", joinList(dns->second.domains));

@@ -39,6 +39,41 @@ Status Parser::parseHost(const std::string &g)
     if (!resolved.ok())
         return std::move(resolved).error();
     st_.resolver.running = resolved->value_or(false);
+    auto rdmaNetlink = boolean(g, "rdma-netlink");
+    if (!rdmaNetlink.ok())
+        return std::move(rdmaNetlink).error();
+    st_.host.rdmaNetlink = rdmaNetlink->value_or(true);
+    return {};
+}
+
+// egress-qos-map=FROM:TO;... (skb priority : 802.1Q priority 0-7, as `ip
+// link set VLAN type vlan egress-qos-map 3:3`) and pfc=PRIO;... or none (the
+// priorities DCB reports PFC on; no key: the netdev answers no DCB request).
+Status Parser::parsePriorities(const std::string &g, model::Netdev &n)
+{
+    for (const auto &entry : splitList(str(g, "egress-qos-map"))) {
+        guint64 from = 0, to = 0;
+        auto colon = entry.find(':');
+        if (colon == std::string::npos ||
+            !g_ascii_string_to_unsigned(entry.substr(0, colon).c_str(), 10, 0, G_MAXUINT32, &from, nullptr) ||
+            !g_ascii_string_to_unsigned(entry.substr(colon + 1).c_str(), 10, 0, model::kMaxPriority, &to, nullptr))
+            return keyError(g, "egress-qos-map",
+                            strprintf(_("not a mapping FROM:TO with TO from 0 to 7: “%s”"), entry.c_str()));
+        n.egressQosMap[unsigned(from)] = unsigned(to);
+    }
+    if (!n.egressQosMap.empty() && n.kind != "vlan")
+        return keyError(g, "egress-qos-map", _("only a VLAN has an egress-qos-map"));
+    if (!has(g, "pfc"))
+        return {};
+    uint8_t bits = 0;
+    std::string v = str(g, "pfc");
+    for (const auto &prio : v == "none" ? std::vector<std::string>() : splitList(v)) {
+        guint64 p = 0;
+        if (!g_ascii_string_to_unsigned(prio.c_str(), 10, 0, model::kMaxPriority, &p, nullptr))
+            return keyError(g, "pfc", strprintf(_("not a priority from 0 to 7: “%s”"), prio.c_str()));
+        bits = uint8_t(bits | (1u << p));
+    }
+    n.pfcEnabled = bits;
     return {};
 }
 
@@ -237,6 +272,8 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
     if (n.kind == "vlan" && n.link.empty())
         return groupError(g, strprintf(_("missing key “%s”"), "link"));
     n.master = str(g, "master");
+    if (auto st = parsePriorities(g, n); !st)
+        return st;
     if (has(g, "rdma-port"))
         rdmaPortRef_[id] = str(g, "rdma-port");
 

@@ -131,6 +131,7 @@ private:
     Status parseDevice(const std::string &g, const std::string &id);
     Status parsePort(const std::string &g, const std::string &id);
     Status parseNetdev(const std::string &g, const std::string &id);
+    Status parsePriorities(const std::string &g, model::Netdev &n);
     Status parseBond(const std::string &g, const std::string &id);
     Status parseSoftLink(const std::string &g, const std::string &id);
     Status resolve();

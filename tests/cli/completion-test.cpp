@@ -5,6 +5,7 @@
 
 #include "tests/cli/cli-test-util.hpp"
 
+#include <NetworkManager.h>
 #include <gtest/gtest.h>
 
 using ibnm::test::Cli;
@@ -63,6 +64,60 @@ TEST(CliCompletion, StoredConnectionNames)
     g_free(dir);
     EXPECT_EQ(got, "--all mlx4_ib0"); // up and down also take --all
     EXPECT_EQ(show, "mlx4_ib0");
+}
+
+// Device and port names come from ibnm itself, on the host the command
+// line names (--simulate here).
+TEST(CliCompletion, DeviceAndPortNames)
+{
+    std::string cli = ibnm::test::cliPath();
+    if (!g_str_has_suffix(cli.c_str(), "/ibnm"))
+        GTEST_SKIP() << "the binary under test is not named ibnm";
+    char *dir = g_path_get_dirname(cli.c_str());
+    std::string host = "ibnm --simulate " + ibnm::test::hostFile("mlx5-roce.host") + " ";
+    std::string roce = complete(host + "rdma roce-mode ", dir);
+    std::string show = complete(host + "device show ", dir);
+    std::string gid = complete(host + "rdma gid show ", dir);
+    std::string tc = complete(host + "rdma traffic-class mlx5_1", dir);
+    std::string enable = complete(host + "rdma roce-enable mlx5_0", dir);
+    std::string ib = complete("ibnm --simulate " + ibnm::test::hostFile("mlx4-dual-port.host") + " device show ", dir);
+    g_free(dir);
+    EXPECT_EQ(roce, "mlx5_0 mlx5_1");
+    EXPECT_EQ(show, "mlx5_0 mlx5_1");
+    EXPECT_EQ(gid, "mlx5_0 mlx5_1 --for");
+    EXPECT_EQ(tc, "mlx5_1 mlx5_1/1");
+    EXPECT_EQ(enable, "mlx5_0");
+    // IPoIB interfaces are devices `device show` takes too.
+    EXPECT_NE(ib.find("mlx4_0"), std::string::npos) << ib;
+    EXPECT_NE(ib.find("mlx4_ib0"), std::string::npos) << ib;
+}
+
+// Every writable property libnm gives the settings ibnm's profiles carry is
+// completed after `connection modify ID`, as nmcli completes them.
+TEST(CliCompletion, EveryPropertyNmcliCompletes)
+{
+    if (!g_file_test("/bin/bash", G_FILE_TEST_IS_EXECUTABLE))
+        GTEST_SKIP() << "no bash";
+    std::string all = " " + complete("ibnm connection modify x ") + " ";
+    for (const char *setting : {"connection", "infiniband", "802-3-ethernet", "bond", "bond-port", "vpn", "ipv4",
+                                "ipv6"}) {
+        GType type = nm_setting_lookup_type(setting);
+        ASSERT_NE(type, G_TYPE_INVALID) << setting;
+        auto *klass = static_cast<GObjectClass *>(g_type_class_ref(type));
+        guint n = 0;
+        GParamSpec **specs = g_object_class_list_properties(klass, &n);
+        for (guint i = 0; i < n; i++) {
+            if (std::string(specs[i]->name) == "name" || !(specs[i]->flags & G_PARAM_WRITABLE))
+                continue;
+            std::string property = std::string(setting) + "." + specs[i]->name;
+            EXPECT_NE(all.find(" " + property + " "), std::string::npos) << property << " is not completed";
+        }
+        g_free(specs);
+        g_type_class_unref(klass);
+    }
+    for (const char *key : {"rdma.roce-tos", "rdma.ttl", "ipoib.umcast"})
+        EXPECT_NE(all.find(std::string(" ") + key + " "), std::string::npos) << key;
+    EXPECT_EQ(complete("ibnm connection modify x ipv4.dhcp-c"), "ipv4.dhcp-client-id");
 }
 
 } // namespace

@@ -747,3 +747,26 @@ TEST(CliApply, PortsWithIpDisabledApplyAgainAsANoOp)
 }
 
 } // namespace
+
+// apply prints one line per profile it changes and its verdict; the keyfile
+// diff and the host's steps come with --diff or -v (as a dry run shows them).
+TEST(CliApply, SummaryByDefaultDiffAndStepsWithDiffOrVerbose)
+{
+    std::string doc = fixture("pkey-create.yml");
+    ASSERT_FALSE(doc.empty());
+    Cli plain("mlx4-dual-port.host");
+    Result r = plain.run({"apply", "-"}, doc);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("mlx4_ib0.80ff: "), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("+[infiniband] p-key="), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("STATE"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("The desired state was applied."), std::string::npos) << r.out;
+    for (const char *flag : {"--diff", "-v"}) {
+        Cli cli("mlx4-dual-port.host");
+        Result v = cli.run({"apply", flag, "-"}, doc);
+        ASSERT_EQ(v.status, 0) << flag << v.out << v.err;
+        EXPECT_NE(v.out.find("+[infiniband] p-key=33023"), std::string::npos) << flag << v.out;
+        EXPECT_NE(v.out.find("STATE"), std::string::npos) << flag << v.out;
+        EXPECT_NE(v.out.find("done"), std::string::npos) << flag << v.out;
+    }
+}

@@ -33,13 +33,13 @@ TEST(CliRoce, RoceModeShowsTheKernelDefaultBeforeConfigfs)
     Cli cli("mlx5-roce.host");
     Result r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:0:0:kernel-default\n");
+    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:0:0:0:0:kernel-default\n");
     EXPECT_EQ(field(cli, "mlx5_0", "PORT1.ROCE-MODE"), "RoCE v2");
     EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-MODE"), "");
     // Set through configfs, it is configfs that answers.
     ASSERT_EQ(cli.run({"rdma", "roce-mode", "mlx5_0", "v1"}).status, 0);
     r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
-    EXPECT_EQ(r.out, "mlx5_0:1:IB/RoCE v1:0:0:configfs\n");
+    EXPECT_EQ(r.out, "mlx5_0:1:IB/RoCE v1:0:0:0:0:configfs\n");
 }
 
 TEST(CliRoce, TrafficClassRulesSetShownAndRemoved)
@@ -215,4 +215,90 @@ TEST(CliRoce, RoceLagBondProfileUpAndDown)
     EXPECT_NE(field(cli, "mlx5_bond_0", "PORT1.TRAFFIC-CLASS"), "104");
     // The ports were brought up with their bond, and went down with it.
     EXPECT_EQ(cli.run({"-t", "connection", "show", "--active"}).out, "");
+}
+
+// The RoCE priority chain of NVIDIA's RoCE page: ToS 184 (DSCP 46) is SL
+// 184 >> 5 = 5, PCP 5 & 7 = 5, next to the ToS and DSCP in `rdma roce-mode`
+// (terse and JSON) and `device show`.
+TEST(CliRoce, RoceModeAndDeviceShowGiveServiceLevelAndPcp)
+{
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "p4p1", "ifname", "p4p1", "ipv4.method",
+                       "disabled", "ipv6.method", "disabled", "rdma.roce-tos", "dscp:46"})
+                  .status,
+              0);
+    Result up = cli.run({"connection", "up", "p4p1"});
+    ASSERT_EQ(up.status, 0) << up.out << up.err;
+    Result r = cli.run({"-t", "rdma", "roce-mode", "mlx5_0"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, "mlx5_0:1:RoCE v2:184:46:5:5:configfs\n");
+    Result human = cli.run({"rdma", "roce-mode", "mlx5_0"});
+    EXPECT_NE(human.out.find("SL"), std::string::npos) << human.out;
+    EXPECT_NE(human.out.find("PCP"), std::string::npos) << human.out;
+    Result j = cli.run({"-j", "rdma", "roce-mode", "mlx5_0"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_NE(j.out.find("\"sl\": 5"), std::string::npos) << j.out;
+    EXPECT_NE(j.out.find("\"pcp\": 5"), std::string::npos) << j.out;
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-SL"), "5");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.DEFAULT-ROCE-PCP"), "5");
+    // ToS 106 (DSCP 26 with ECN bits): priority 3.
+    ASSERT_EQ(cli.run({"connection", "modify", "p4p1", "rdma.roce-tos", "106"}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "up", "p4p1"}).status, 0);
+    EXPECT_EQ(cli.run({"-t", "rdma", "roce-mode", "mlx5_0"}).out, "mlx5_0:1:RoCE v2:106:26:3:3:configfs\n");
+}
+
+// mlx5-roce.host has PFC on priority 3 of p4p1 and maps priority 3 to PCP 3
+// on its VLAN p4p1.100: ToS 106 (priority 3) is clean; ToS 184 (priority 5)
+// is neither mapped by the VLAN nor lossless, and check says both.
+TEST(CliRoce, CheckWarnsWhenTheRocePriorityIsNotMappedOrNotLossless)
+{
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "p4p1", "ifname", "p4p1", "ipv4.method",
+                       "disabled", "ipv6.method", "disabled", "rdma.roce-tos", "106"})
+                  .status,
+              0);
+    Result good = cli.run({"-t", "-f", "SEVERITY,PROPERTY,MESSAGE", "check", "p4p1"});
+    EXPECT_EQ(good.out.find("rdma.roce-tos"), std::string::npos) << good.out;
+    ASSERT_EQ(cli.run({"connection", "modify", "p4p1", "rdma.roce-tos", "dscp:46"}).status, 0);
+    Result bad = cli.run({"-t", "-f", "SEVERITY,PROPERTY,MESSAGE", "check", "p4p1"});
+    EXPECT_NE(bad.out.find("warning:rdma.roce-tos:"), std::string::npos) << bad.out;
+    EXPECT_NE(bad.out.find("egress-qos-map of the VLAN p4p1.100 sends priority 5 as PCP 0"), std::string::npos)
+        << bad.out;
+    EXPECT_NE(bad.out.find("priority 5, which is not lossless on p4p1: DCB reports PFC on priorities 3"),
+              std::string::npos)
+        << bad.out;
+    // A warning: the profile still activates.
+    EXPECT_EQ(cli.run({"connection", "up", "p4p1"}).status, 0);
+}
+
+// A host without DCB (no pfc key) and without egress maps: nothing is
+// known to be lossy, and check does not guess.
+TEST(CliRoce, CheckSaysNothingOfPfcWhereDcbDoesNotAnswer)
+{
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "p4p2", "ifname", "p4p2", "ipv4.method",
+                       "disabled", "ipv6.method", "disabled", "rdma.roce-tos", "dscp:46"})
+                  .status,
+              0);
+    Result r = cli.run({"-t", "-f", "PROPERTY,MESSAGE", "check", "p4p2"});
+    EXPECT_EQ(r.out.find("lossless"), std::string::npos) << r.out;
+}
+
+// `rdma link show` where the kernel has no RDMA netlink: iproute2's rdma
+// fails (exit 1); so does ibnm, saying why, instead of an empty table.
+TEST(CliRoce, LinkShowFailsWithoutRdmaNetlink)
+{
+    ibnm::test::TempDir tmp;
+    tmp.write("no-nldev.host", "[host]\nkernel-release=4.9.0\nrdma-netlink=false\n\n"
+                               "[netdev eth0]\naddress=52:54:00:12:34:56\nup=true\n");
+    Cli cli(tmp / "no-nldev.host");
+    Result r = cli.run({"rdma", "link", "show"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.out, "");
+    EXPECT_NE(r.err.find("no RDMA netlink"), std::string::npos) << r.err;
+    Result j = cli.run({"-j", "rdma", "link", "show"});
+    EXPECT_EQ(j.status, 1);
+    // With RDMA netlink and no device: an empty table, exit 0, as rdma.
+    Cli plain("ethernet-only.host");
+    EXPECT_EQ(plain.run({"rdma", "link", "show"}).status, 0);
 }

@@ -362,6 +362,26 @@ TEST(RocePriority, ServiceLevelIsTheTopThreeBitsOfTheTosAndPcpItsLowThree)
     EXPECT_EQ(rocePriorityOfTos(160).pcp, 5u); // ToS 160 (DSCP 40): priority 5
 }
 
+TEST(RocePriority, VlanEgressMapSendsUnmappedPrioritiesAsPcpZero)
+{
+    Netdev vlan;
+    vlan.kind = "vlan";
+    EXPECT_EQ(vlanEgressPcp(vlan, 3), 0u);
+    vlan.egressQosMap = {{3, 3}, {5, 4}};
+    EXPECT_EQ(vlanEgressPcp(vlan, 3), 3u);
+    EXPECT_EQ(vlanEgressPcp(vlan, 5), 4u);
+    EXPECT_EQ(vlanEgressPcp(vlan, 6), 0u);
+}
+
+TEST(RocePriority, PfcBitmapBitNIsPriorityN)
+{
+    EXPECT_TRUE(pfcLossless(0x08, 3));
+    EXPECT_FALSE(pfcLossless(0x08, 4));
+    EXPECT_TRUE(pfcLossless(0x18, 4));
+    EXPECT_FALSE(pfcLossless(0xff, 8)); // there is no priority 8
+    EXPECT_FALSE(pfcLossless(0x00, 0));
+}
+
 TEST(RoceLag, ModesAndPortsThatKeepIt)
 {
     EXPECT_TRUE(roceLagBondMode("active-backup"));

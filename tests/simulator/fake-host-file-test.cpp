@@ -199,6 +199,13 @@ const BadFile kBadFiles[] = {
     {"unknown master", "[netdev x]\nmaster=bond0\n", "h.host:2: [netdev x] master: "},
     {"unknown vlan link", "[netdev v]\nkind=vlan\nlink=eth9\n", "h.host:3: [netdev v] link: "},
     {"bad bond mode", "[bond b]\nmode=round-robin\n", "h.host:2: [bond b] mode: "},
+    {"egress map to PCP 8", "[netdev e]\n[netdev v]\nkind=vlan\nlink=e\negress-qos-map=3:8\n",
+     "h.host:5: [netdev v] egress-qos-map: "},
+    {"egress map without colon", "[netdev e]\n[netdev v]\nkind=vlan\nlink=e\negress-qos-map=3\n",
+     "h.host:5: [netdev v] egress-qos-map: "},
+    {"egress map on no VLAN", "[netdev e]\negress-qos-map=3:3\n", "h.host:2: [netdev e] egress-qos-map: "},
+    {"pfc priority 8", "[netdev e]\npfc=3;8\n", "h.host:2: [netdev e] pfc: "},
+    {"bad rdma-netlink", "[host]\nrdma-netlink=perhaps\n", "h.host:2: [host] rdma-netlink: "},
     {"soft link type", "[netdev e]\n[soft-link r]\ntype=roce\nnetdev=e\n", "h.host:3: [soft-link r] type: "},
     {"soft link netdev", "[soft-link r]\ntype=rxe\nnetdev=e\n", "h.host:3: [soft-link r] netdev: "},
     {"host files are no longer kept in the state", "[file /etc/x]\ncontents=x\n", "h.host:1: "},
@@ -249,4 +256,31 @@ TEST(FakeHostFile, BadRouteNamesFileLineAndKey)
         ASSERT_FALSE(st.ok()) << bad;
         EXPECT_EQ(st.error().toString().rfind("r.host:5: [netdev eth0] routes: ", 0), 0u) << st.error().toString();
     }
+}
+
+// VLAN egress maps, DCB PFC and the absence of RDMA netlink, as a host
+// carries them; the state written reads back the same.
+TEST(FakeHostFile, PrioritiesAndRdmaNetlinkReadAndWriteBack)
+{
+    const char *text = "[host]\nkernel-release=6.1\nrdma-netlink=false\n\n[netdev eth0]\npfc=3;4\n\n"
+                       "[netdev eth1]\npfc=none\n\n[netdev eth2]\n\n"
+                       "[netdev eth0.100]\nkind=vlan\nlink=eth0\negress-qos-map=3:3;5:4\n";
+    auto st = parseHostDescription(text, "p.host");
+    ASSERT_TRUE(st.ok()) << st.error().toString();
+    EXPECT_EQ(st->host.rdmaNetlink, std::optional<bool>(false));
+    EXPECT_EQ(st->host.findNetdev("eth0")->pfcEnabled, std::optional<uint8_t>(0x18));
+    EXPECT_EQ(st->host.findNetdev("eth1")->pfcEnabled, std::optional<uint8_t>(0));
+    EXPECT_EQ(st->host.findNetdev("eth2")->pfcEnabled, std::nullopt);
+    const auto *vlan = st->host.findNetdev("eth0.100");
+    EXPECT_EQ(vlan->egressQosMap, (std::map<unsigned, unsigned>{{3, 3}, {5, 4}}));
+    auto again = parseHostDescription(formatHostDescription(*st), "p.state");
+    ASSERT_TRUE(again.ok()) << again.error().toString();
+    EXPECT_EQ(again->host.rdmaNetlink, std::optional<bool>(false));
+    EXPECT_EQ(again->host.findNetdev("eth0")->pfcEnabled, std::optional<uint8_t>(0x18));
+    EXPECT_EQ(again->host.findNetdev("eth1")->pfcEnabled, std::optional<uint8_t>(0));
+    EXPECT_EQ(again->host.findNetdev("eth2")->pfcEnabled, std::nullopt);
+    EXPECT_EQ(again->host.findNetdev("eth0.100")->egressQosMap, vlan->egressQosMap);
+    auto plain = parseHostDescription("[host]\nkernel-release=6.1\n", "q.host");
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->host.rdmaNetlink, std::optional<bool>(true));
 }

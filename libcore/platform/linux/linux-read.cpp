@@ -5,6 +5,7 @@
 
 #include "libcore/platform/linux/linux-platform-private.hpp"
 
+#include "libcore/platform/linux/dcb-netlink.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <arpa/inet.h>
 #include <linux/rtnetlink.h>
 #include <net/if.h>
+#include <netlink/route/link/vlan.h>
 #include <sys/socket.h>
 
 namespace ibnm::platform {
@@ -29,6 +31,53 @@ std::string formatAddress(nl_addr *a, unsigned prefixlen)
         inet_ntop(family, nl_addr_get_binary_addr(a), buf, sizeof(buf)) == nullptr)
         return {};
     return std::string(buf) + "/" + std::to_string(prefixlen);
+}
+
+// A VLAN's egress-qos-map, as `ip -d link show` lists it.
+void readEgressMap(rtnl_link *l, model::Netdev &nd)
+{
+    int n = 0;
+    vlan_map *map = rtnl_link_vlan_get_egress_map(l, &n);
+    for (int i = 0; map && i < n; i++)
+        nd.egressQosMap[map[i].vm_from] = map[i].vm_to;
+}
+
+// PFC of one netdev through DCB netlink, as `dcb pfc show dev X`: nullopt
+// when it answers no DCB request (EOPNOTSUPP: no dcbnl_ops) or the answer
+// is not understood.
+std::optional<uint8_t> readPfc(NlSocket &s, const std::string &ifname)
+{
+    auto msg = dcb::encodeIeeeGet(ifname);
+    if (!msg || nl_send_auto(s.sock.get(), msg->get()) < 0)
+        return std::nullopt;
+    sockaddr_nl peer;
+    unsigned char *raw = nullptr;
+    int len = nl_recv(s.sock.get(), &peer, &raw, nullptr);
+    std::unique_ptr<unsigned char, decltype(&free)> buf(raw, &free);
+    if (len <= 0)
+        return std::nullopt;
+    auto pfc = dcb::decodeIeeePfc(reinterpret_cast<const nlmsghdr *>(buf.get()), size_t(len));
+    return pfc ? *pfc : std::nullopt;
+}
+
+// DCB PFC of the hardware Ethernet netdevs (RoCE ports are among them),
+// on a socket of its own without libnl's automatic ACK, so that each
+// request has one answer.
+void overlayDcb(model::Host &host)
+{
+    std::unique_ptr<NlSocket> s;
+    for (auto &nd : host.netdevs) {
+        if (nd.type != 1 || !nd.kind.empty() || nd.pciAddress.empty())
+            continue;
+        if (!s) {
+            auto c = connectNetlink(NETLINK_ROUTE);
+            if (!c)
+                return;
+            s = std::move(*c);
+            nl_socket_disable_auto_ack(s->sock.get());
+        }
+        nd.pfcEnabled = readPfc(*s, nd.name);
+    }
 }
 
 } // namespace
@@ -62,6 +111,9 @@ Result<model::Host> LinuxPlatform::readHost(bool gidTables)
     if (options_.useNetlink) {
         if (auto st = overlayRtnetlink(*host); !st)
             return std::move(st).error();
+        // `rdma link show` says when the kernel has no RDMA netlink.
+        auto rdma = rdmaSocket();
+        host->rdmaNetlink = rdma.ok() || rdma.error().code() != IBNM_ERROR_NOT_SUPPORTED;
         if (!host->devices.empty())
             if (auto st = overlayRdmaNetlink(*host); !st)
                 return std::move(st).error();
@@ -126,10 +178,14 @@ Status LinuxPlatform::overlayRtnetlink(model::Host &host)
                 continue;
             if (const char *k = rtnl_link_get_type(l))
                 nd.kind = k;
+            if (nd.kind == "vlan")
+                readEgressMap(l, nd);
             int master = rtnl_link_get_master(l);
             nd.master = master > 0 && names.count(master) ? names[master] : "";
         }
     }
+
+    overlayDcb(host);
 
     raw = nullptr;
     err = rtnl_addr_alloc_cache((*s)->sock.get(), &raw);

@@ -27,7 +27,7 @@ Policy::Policy(int maxType, std::initializer_list<Attribute> attributes)
 {
     for (const auto &a : attributes_) {
         uint16_t size = fixedSize(a.kind);
-        table_[static_cast<size_t>(a.type)] = nla_policy{a.kind, size, size ? size : a.maxlen};
+        table_[static_cast<size_t>(a.type)] = nla_policy{a.kind, size ? size : a.minlen, size ? size : a.maxlen};
     }
 }
 

@@ -18,6 +18,7 @@ struct Attribute {
     uint16_t kind;       // NLA_U8, NLA_U16, NLA_U32, NLA_U64, NLA_STRING, NLA_NESTED
     const char *name;    // for errors: "IFLA_IFNAME"
     uint16_t maxlen = 0; // a string's greatest length with its NUL (0: any)
+    uint16_t minlen = 0; // NLA_UNSPEC: the least payload (a struct's size)
 };
 
 class Policy {

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The pager and tables that fit the terminal (cli/pager.hpp), as nmcli:
+// on a terminal (util-linux's script(1) gives one) output for people goes
+// through $PAGER, never with --no-pager, -t, -g, -j or through a pipe; a
+// table wider than the terminal wraps its widest columns, and the check
+// table's messages do not repeat their PROPERTY.
+#include "config.h"
+
+#include "tests/cli/cli-test-util.hpp"
+
+#include <gtest/gtest.h>
+
+using ibnm::test::Cli;
+using ibnm::test::Result;
+
+namespace {
+
+const char *const kScript = "/usr/bin/script";
+
+// Single quotes for sh.
+std::string quoted(const std::string &s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// `ibnm ARGS` on a terminal of `columns` columns, with PAGER marking each
+// line it shows; what the terminal received, without carriage returns.
+Result onTerminal(const Cli &cli, const std::vector<std::string> &args, unsigned columns,
+                  const std::string &pager = "sed s/^/PAGED:/", const std::string &host = "mlx5-roce.host")
+{
+    std::string cmd = "stty cols " + std::to_string(columns) + " rows 50; PAGER=" + quoted(pager) + " " +
+                      quoted(ibnm::test::cliPath()) + " --keyfile-dir " + quoted(cli.keyfileDir()) + " --simulate " +
+                      quoted(ibnm::test::hostFile(host));
+    for (const auto &a : args)
+        cmd += " " + quoted(a);
+    Result r = ibnm::test::spawn({kScript, "-q", "-e", "-c", cmd, "/dev/null"},
+                                 {{"IBNM_SIMULATE_STATE", cli.stateDir()}, {"TERM", "dumb"}});
+    std::string clean;
+    for (char c : r.out)
+        if (c != '\r')
+            clean += c;
+    r.out = clean;
+    return r;
+}
+
+bool haveScript()
+{
+    return g_file_test(kScript, G_FILE_TEST_IS_EXECUTABLE);
+}
+
+} // namespace
+
+TEST(CliPager, TablesGoThroughThePagerOnATerminal)
+{
+    if (!haveScript())
+        GTEST_SKIP() << "no script(1) (util-linux) to give a terminal";
+    Cli cli("mlx5-roce.host");
+    Result r = onTerminal(cli, {"rdma", "link", "show"}, 200);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("PAGED:LINK"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("PAGED:mlx5_0/1"), std::string::npos) << r.out;
+    Result record = onTerminal(cli, {"device", "show", "mlx5_0"}, 200);
+    EXPECT_NE(record.out.find("PAGED:GENERAL.DEVICE"), std::string::npos) << record.out;
+}
+
+TEST(CliPager, NeverWithNoPagerTerseJsonEmptyPagerOrAPipe)
+{
+    if (!haveScript())
+        GTEST_SKIP() << "no script(1) (util-linux) to give a terminal";
+    Cli cli("mlx5-roce.host");
+    for (const auto &args : std::vector<std::vector<std::string>>{{"--no-pager", "rdma", "link", "show"},
+                                                                  {"-t", "rdma", "link", "show"},
+                                                                  {"-g", "LINK", "rdma", "link", "show"},
+                                                                  {"-j", "rdma", "link", "show"}}) {
+        Result r = onTerminal(cli, args, 200);
+        EXPECT_EQ(r.status, 0) << r.out << r.err;
+        EXPECT_EQ(r.out.find("PAGED:"), std::string::npos) << args[0] << "\n" << r.out;
+        EXPECT_NE(r.out.find("mlx5_0"), std::string::npos) << r.out;
+    }
+    Result empty = onTerminal(cli, {"rdma", "link", "show"}, 200, "");
+    EXPECT_EQ(empty.out.find("PAGED:"), std::string::npos) << empty.out;
+    EXPECT_NE(empty.out.find("mlx5_0/1"), std::string::npos) << empty.out;
+    // Through a pipe (the other tests' way): no pager whatever PAGER says.
+    Result piped = cli.run({"rdma", "link", "show"}, {}, {{"PAGER", "sed s/^/PAGED:/"}});
+    EXPECT_EQ(piped.out.find("PAGED:"), std::string::npos) << piped.out;
+}
+
+TEST(CliPager, CheckTableFitsTheTerminalWithoutRepeatingTheProperty)
+{
+    if (!haveScript())
+        GTEST_SKIP() << "no script(1) (util-linux) to give a terminal";
+    Cli cli("mlx5-roce.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "ethernet", "con-name", "p4p1", "ifname", "p4p1", "ipv4.method",
+                       "disabled", "ipv6.method", "disabled", "rdma.roce-tos", "dscp:46"})
+                  .status,
+              0);
+    Result r = onTerminal(cli, {"--no-pager", "check", "p4p1"}, 100);
+    ASSERT_NE(r.out.find("SEVERITY"), std::string::npos) << r.out;
+    for (const auto &l : ibnm::test::lines(r.out))
+        EXPECT_LE(g_utf8_strlen(l.c_str(), -1), 100) << l;
+    EXPECT_EQ(r.out.find("rdma.roce-tos: ToS"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("not lossless"), std::string::npos) << r.out;
+    // -t keeps each finding on one line, the message whole.
+    Result terse = cli.run({"-t", "-f", "MESSAGE", "check", "p4p1"});
+    EXPECT_NE(terse.out.find("rdma.roce-tos\\: ToS 184"), std::string::npos) << terse.out;
+}
+
+// apt's progress on a terminal: each phase's counter, to its end; never
+// through a pipe (nor with -t or -j, which the other apply tests read).
+TEST(CliPager, ApplyShowsProgressPerPhaseOnATerminalOnly)
+{
+    if (!haveScript())
+        GTEST_SKIP() << "no script(1) (util-linux) to give a terminal";
+    Cli cli("mlx4-dual-port.host");
+    std::string doc = IBNM_TOP_SRCDIR "/tests/cli/state/pkey-create.yml";
+    Result r = onTerminal(cli, {"apply", doc}, 200, "sed s/^/PAGED:/", "mlx4-dual-port.host");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("Configuring the host: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Writing profiles: 1/1 (100%)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("The desired state was applied."), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("PAGED:"), std::string::npos) << r.out; // a change's report is not paged
+    Cli piped("mlx4-dual-port.host");
+    Result p = piped.run({"apply", doc});
+    ASSERT_EQ(p.status, 0) << p.out << p.err;
+    EXPECT_EQ(p.out.find("Writing profiles"), std::string::npos) << p.out;
+    EXPECT_EQ(p.out.find('\r'), std::string::npos) << p.out;
+}
