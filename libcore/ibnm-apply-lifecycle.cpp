@@ -333,6 +333,20 @@ Result<Report> deactivateProfiles(platform::Platform &platform, ActiveStore &sto
         if (std::none_of(chosen.begin(), chosen.end(), [&](const ActiveRecord &r) { return r.uuid == uuid; }))
             chosen.push_back(it->second);
     }
+    // A base's RDMA secondaries are deactivated with it (NetworkManager
+    // deactivates the VPN connections on a device that goes down; checked in
+    // the kernel lab: tests/kernel/nm-vpn-guest.sh).
+    for (NMConnection *c : selected) {
+        NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+        guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+        for (guint i = 0; i < n; i++) {
+            const char *secondary = nm_setting_connection_get_secondary(sc, i);
+            auto it = secondary ? records.find(secondary) : records.end();
+            if (it != records.end() &&
+                std::none_of(chosen.begin(), chosen.end(), [&](const ActiveRecord &r) { return r.uuid == secondary; }))
+                chosen.push_back(it->second);
+        }
+    }
     Report notes;
     // A bond's ports are deactivated with it (NetworkManager releases a
     // controller's ports when it deactivates).
