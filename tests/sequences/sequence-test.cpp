@@ -101,9 +101,6 @@ const std::map<std::string, const char *> kExpectedBroken = {
     {"K1a", "check calls one of two stored profiles for one P_Key child an error (two profiles for one interface), "
             "but up of that profile proceeds: check and up disagree (the second profile written by hand as nmcli "
             "would, or made by apply: K6a)"},
-    {"K2a", "facts' simulator: enslaving a port of an 802.3ad bond makes it the active port, which the kernel "
-            "has only for active-backup (bond0 of mlx5-roce-lag.host has none); a rolled-back release of p4p1 "
-            "leaves bond0 with one"},
 };
 
 // --- the test --------------------------------------------------------------------------------
