@@ -117,7 +117,7 @@ namespace {
 
 // The rules across profiles for `profiles`, with the others of `context`
 // (the store: `connection up` checks the profiles it brings up against every
-// stored one). Of two profiles for one interface the later in the store's
+// stored one). Of two profiles for one P_Key child the later in the store's
 // order is the error, as `ibnm check NAME` (all profiles, NAME's findings)
 // says: check, the dry run and up agree on which one.
 std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, const model::Host *host,
@@ -133,9 +133,13 @@ std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, 
     for (NMConnection *c : profiles)
         if (!inContext.count(c))
             all.push_back(c);
-    std::vector<Finding> out;
+    // Two profiles for one interface named by its name are not refused here:
+    // `up` of one deactivates the other, as NetworkManager does on a device
+    // (planUp(); NetworkManager lab).
+    std::vector<Finding> out = checkAcross(profiles, host);
     for (auto &f : checkAcross(all, host))
-        if (ids.count(f.profileId))
+        if (ids.count(f.profileId) && f.property == "infiniband.p-key" &&
+            std::find(out.begin(), out.end(), f) == out.end())
             out.push_back(std::move(f));
     return out;
 }
