@@ -113,6 +113,39 @@ bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Ho
     return false;
 }
 
+namespace {
+
+// The rules across profiles for `profiles`, with the others of `context`
+// (the store: `connection up` checks the profiles it brings up against every
+// stored one). Of two profiles for one P_Key child the later in the store's
+// order is the error, as `ibnm check NAME` (all profiles, NAME's findings)
+// says: check, the dry run and up agree on which one.
+std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                   const std::vector<NMConnection *> *context)
+{
+    if (context == nullptr || context->empty())
+        return checkAcross(profiles, host);
+    std::unordered_set<std::string> ids;
+    for (NMConnection *c : profiles)
+        ids.insert(str(nm_connection_get_id(c)));
+    std::vector<NMConnection *> all = *context;
+    std::unordered_set<NMConnection *> inContext(context->begin(), context->end());
+    for (NMConnection *c : profiles)
+        if (!inContext.count(c))
+            all.push_back(c);
+    // Two profiles for one interface named by its name are not refused here:
+    // `up` of one deactivates the other, as NetworkManager does on a device
+    // (planUp(); NetworkManager lab).
+    std::vector<Finding> out = checkAcross(profiles, host);
+    for (auto &f : checkAcross(all, host))
+        if (ids.count(f.profileId) && f.property == "infiniband.p-key" &&
+            std::find(out.begin(), out.end(), f) == out.end())
+            out.push_back(std::move(f));
+    return out;
+}
+
+} // namespace
+
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
                               const std::vector<NMConnection *> *context, bool standalone)
 {
@@ -129,7 +162,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkDns(c, host, standalone));
     }
     append(checkBonds(profiles, host, context));
-    append(checkAcross(profiles, host));
+    append(checkAcrossIn(profiles, host, context));
     if (host)
         append(checkRoceLag(profiles, *host, context));
     append(checkSecondaries(profiles, host, context));
