@@ -81,9 +81,12 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
                     rc = printKeyfile(c.get());
         return rc;
     }
-    IbnmSettings *s = ctx.settings();
+    // The store locked from the check of the first profile to the write of
+    // the last, as for one profile (a dry run writes nothing: no lock).
+    ctx.setDefaultWait(25);
+    IbnmSettings *s = ctx.settings(!ctx.options.dryRun);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     std::vector<std::string> added;
     auto undo = [&]() {
         for (const auto &uuid : added) {
