@@ -251,9 +251,9 @@ if [ -n "${IBNM_INSTALL_NMPLUGINS:-}" ]; then
   # libnm as nmcli and nm-connection-editor use it: the installed .name file
   # read, its service, and the plugin it names loaded (the installed path,
   # rewritten into the DESTDIR).
-  if [ -f "$name" ] && "${PYTHON3:-python3}" -c 'import gi; gi.require_version("NM", "1.0")' 2> /dev/null; then
+  if [ -f "$name" ] && "${PYTHON3:-/usr/bin/python3}" -c 'import gi; gi.require_version("NM", "1.0")' 2> /dev/null; then
     sed "s|^plugin=|plugin=$dest|" "$name" > "$tmp/nm-ibnm-service.name"
-    LD_LIBRARY_PATH="$dest$inst_libdir" "${PYTHON3:-python3}" - "$tmp/nm-ibnm-service.name" > "$tmp/out" 2>&1 <<'PY' ||
+    LD_LIBRARY_PATH="$dest$inst_libdir" "${PYTHON3:-/usr/bin/python3}" - "$tmp/nm-ibnm-service.name" > "$tmp/out" 2>&1 <<'PY' ||
 import sys, gi
 gi.require_version("NM", "1.0")
 from gi.repository import NM
@@ -264,12 +264,15 @@ assert plugin is not None and plugin.props.service == info.get_service(), plugin
 print("libnm loaded", info.get_plugin(), "for", plugin.props.service)
 PY
       { cat "$tmp/out"; fail "libnm cannot read the installed nm-ibnm-service.name or load its plugin"; }
+    echo "check-install: $(cat "$tmp/out")"
+  else
+    echo "check-install: PyGObject with NM 1.0 is absent: libnm did not load the installed VPN plugin"
   fi
   policy=$dest$inst_dbusconfdir/nm-ibnm-service.conf
   if [ ! -f "$policy" ]; then
     fail "no D-Bus policy nm-ibnm-service.conf in $inst_dbusconfdir"
   else
-    owned=$("${PYTHON3:-python3}" -c 'import sys, xml.dom.minidom as d
+    owned=$("${PYTHON3:-/usr/bin/python3}" -c 'import sys, xml.dom.minidom as d
 for a in d.parse(sys.argv[1]).getElementsByTagName("allow"):
     if a.getAttribute("own_prefix"): print(a.getAttribute("own_prefix"))' "$policy" 2>&1) ||
       { echo "$owned"; fail "the installed D-Bus policy is not well-formed XML"; }
