@@ -271,6 +271,7 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
     const char *ifname = sel.ifname.empty() ? nullptr : sel.ifname.c_str();
     std::vector<Outcome> outcomes;
     std::vector<Obj<IbnmApplyReport>> plans;
+    PtrArray activated(g_ptr_array_new());
     int rc = kExitOk;
     for (const Pick &p : sel.picks) {
         NMConnection *c = p.connection;
@@ -305,6 +306,8 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
                             path.get());
             else if (textOutput(ctx) && wait > 0)
                 std::printf(_("Connection successfully activated (D-Bus active path: %s)\n"), path.get());
+            if (wait > 0)
+                g_ptr_array_add(activated.get(), c);
         } else {
             o.ok = false;
             o.error = err->message;
@@ -319,6 +322,8 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
         printJson(ctx, outcomes, plans);
     else if (ctx.options.dryRun)
         std::printf("%s", _("Dry run: nothing was changed.\n"));
+    else if (rc == kExitOk)
+        printRdmaTestHint(ctx, activated.get()); // last, as standalone (cli/connection.cpp)
     return rc;
 }
 
