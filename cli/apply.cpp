@@ -13,12 +13,15 @@
 #include "settings/ibnm-state-private.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace ibnm::cli {
 
@@ -47,9 +50,16 @@ bool reportChanges(IbnmApplyReport *r)
 int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray *changes,
               std::initializer_list<IbnmApplyReport *> reports, const char *const *notes = nullptr)
 {
-    bool rolledBack = false;
-    for (IbnmApplyReport *r : reports)
-        rolledBack = rolledBack || (r && ibnm_apply_report_get_rolled_back(r));
+    // Rolled back: a report says so, and none says otherwise (ibnm apply
+    // settles both halves on one reading of the host).
+    bool rolledBack = false, notRolledBack = false;
+    for (IbnmApplyReport *r : reports) {
+        if (!r || ibnm_apply_report_get_success(r))
+            continue;
+        rolledBack = rolledBack || ibnm_apply_report_get_rolled_back(r);
+        notRolledBack = notRolledBack || !ibnm_apply_report_get_rolled_back(r);
+    }
+    rolledBack = rolledBack && !notRolledBack;
     JsonDoc j;
     j.beginObject()
         .boolean("success", ok)
@@ -82,6 +92,16 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
             j.value(nullptr, *n);
     for (const char *const *n = notes; n && *n; n++)
         j.value(nullptr, *n);
+    // What the host, read back after a failure, has otherwise than before
+    // (each line once: both halves of an apply list the same).
+    j.endArray().beginArray("not-restored");
+    std::vector<std::string> notRestored;
+    for (IbnmApplyReport *r : reports)
+        for (const char *const *n = r ? ibnm_apply_report_get_not_restored(r) : nullptr; n && *n; n++)
+            if (std::find(notRestored.begin(), notRestored.end(), *n) == notRestored.end())
+                notRestored.emplace_back(*n);
+    for (const auto &n : notRestored)
+        j.value(nullptr, n.c_str());
     j.endArray().endObject().print();
     return ok ? kExitOk : kExitFailed;
 }
@@ -97,15 +117,28 @@ int cmdApply(Context &ctx, const Args &args)
     const std::string &file = args[0];
     std::string text;
     ErrorPtr err;
+    // At most one byte more than a document may have (libibnm refuses
+    // that one, naming the limit): a huge file or an endless stdin is not
+    // read into memory whole.
+    constexpr size_t limit = IBNM_STATE_MAX_DOCUMENT_SIZE;
     if (file == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+        char buf[65536];
+        while (text.size() <= limit && std::cin.read(buf, sizeof buf).gcount() > 0)
+            text.append(buf, size_t(std::cin.gcount()));
     } else {
-        CharPtr data;
-        gsize len = 0;
-        if (!g_file_get_contents(file.c_str(), Out(data), &len, Out(err)))
-            return reportError(err.get());
-        text.assign(data.get(), len);
+        GStatBuf st;
+        if (g_stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && size_t(st.st_size) > limit) {
+            text.assign(limit + 1, ' ');
+        } else {
+            CharPtr data;
+            gsize len = 0;
+            if (!g_file_get_contents(file.c_str(), Out(data), &len, Out(err)))
+                return reportError(err.get());
+            text.assign(data.get(), len);
+        }
     }
+    if (text.size() > limit)
+        text.resize(limit + 1);
     auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
     // A standalone store has a verified no-op record (git's stat cache for
     // the whole apply, settings/apply-record.hpp): when it answers, what
@@ -139,9 +172,12 @@ int cmdApply(Context &ctx, const Args &args)
             return kExitOk;
         }
     }
-    IbnmSettings *s = ctx.settings();
+    // The store locked from its read to its write (the host's activation
+    // lock is taken inside it, in that order): no other writer's change is
+    // lost or interleaved. A dry run changes nothing: no lock.
+    IbnmSettings *s = ctx.settings(!ctx.options.dryRun);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
@@ -156,6 +192,8 @@ int cmdApply(Context &ctx, const Args &args)
                             "none") != 0;
     if (ctx.options.mode == OutputMode::Json) {
         int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), changes.get(), {down.get(), up.get()});
+        if (!ok && err && err->domain == IBNM_ERROR && err->code == IBNM_ERROR_TIMED_OUT)
+            return kExitTimeout;
         if (!ok)
             return err && err->domain == IBNM_ERROR &&
                            (err->code == IBNM_ERROR_INVALID_ARGUMENT || err->code == IBNM_ERROR_INVALID_VALUE)

@@ -30,6 +30,7 @@ class JsonDoc;
 constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;  // validation failed, the kernel or a store refused
 constexpr int kExitUsage = 2;   // a bad argument: the word is named, usage shown
+constexpr int kExitTimeout = 3; // waited as long as -w allows (another's lock held)
 constexpr int kExitNotFound = 10; // no such connection, device or link (nmcli's 10)
 
 // Owning handles: the CLI holds every C object in one of these, the
@@ -76,6 +77,9 @@ public:
     // update: for a read-modify-write, the store is locked (held until the
     // command ends) before it is read.
     IbnmSettings *settings(bool update = false);
+    // The exit code after settings() failed: kExitTimeout when another
+    // process held the store's lock longer than -w allows, else kExitFailed.
+    int storeFailure() const { return storeFailure_; }
     // The profile store settings() loads, chosen (NetworkManager's or the
     // keyfile directory) but not loaded; NULL after an error it printed.
     IbnmSettings *store();
@@ -90,6 +94,13 @@ public:
     // Whether that host is simulated (--simulate or IBNM_SIMULATE).
     bool hostSimulated() const;
     bool colorEnabled() const;
+    // How long this command waits for a lock another ibnm holds (the
+    // profile store's, the activation lock) when -w does not say: nmcli's
+    // wait for the same command (up 90 s, down and delete 10 s; add and
+    // modify 25 s, libnm's D-Bus call timeout). Set before the store and
+    // the host are opened.
+    void setDefaultWait(int seconds) { defaultWait_ = seconds; }
+    int lockWait() const { return options.waitSeconds >= 0 ? int(options.waitSeconds) : defaultWait_; }
     // The command has ended and the process exits: the profile store is left
     // to the exit (freeing 10,000 profiles one by one cost 7% of `check`),
     // except in a sanitizer build, whose leak and use-after-free checks
@@ -101,6 +112,8 @@ public:
 private:
     Obj<IbnmSettings> settings_;
     bool settingsLocked_ = false;
+    int storeFailure_ = kExitFailed;
+    int defaultWait_ = 90;
     bool settingsLoaded_ = false;
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
@@ -184,5 +197,9 @@ int cmdShowState(Context &, const Args &);
 extern const char *const kApplyUsage;
 int cmdUdevRules(Context &, const Args &);
 int cmdMemlock(Context &, const Args &);
+// cli/rdma-test.cpp: `rdma test`, and after `connection up` the line naming
+// it for each of `connections` (NMConnection) with rdma.* settings.
+int cmdRdmaTest(Context &, const Args &);
+void printRdmaTestHint(const Context &ctx, GPtrArray *connections);
 
 } // namespace ibnm::cli

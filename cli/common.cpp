@@ -33,6 +33,8 @@ IbnmSettings *Context::store()
     }
     if (!settings_)
         printError("%s", err ? err->message : _("cannot open the profile store"));
+    else
+        ibnm_settings_set_lock_wait(settings_.get(), lockWait());
     return settings_.get();
 }
 
@@ -53,6 +55,7 @@ IbnmSettings *Context::settings(bool update)
     if (!(update ? ibnm_settings_lock_for_update(settings_.get(), Out(err))
                  : ibnm_settings_load(settings_.get(), Out(err)))) {
         printError("%s", err ? err->message : _("cannot open the profile store"));
+        storeFailure_ = err && g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_TIMED_OUT) ? kExitTimeout : kExitFailed;
         settings_.reset();
         return nullptr;
     }
@@ -135,12 +138,17 @@ IbnmHost *Context::host()
     } else {
         host_.reset(ibnm_host_new_system());
     }
-    if (!host_)
+    if (!host_) {
         printError("%s", err ? err->message : _("cannot open the host"));
-    // -w SECONDS: a change after that is refused and what was done undone
+        return nullptr;
+    }
+    // -w SECONDS bounds the wait for another's activation lock (0: no
+    // wait) ...
+    ibnm_host_set_lock_wait(host_.get(), lockWait());
+    // ... and a change after that is refused and what was done undone
     // (nmcli's -w bounds how long it waits; 0 there means not waiting at
     // all, which for ibnm's synchronous changes is no limit).
-    else if (options.waitSeconds > 0)
+    if (options.waitSeconds > 0)
         ibnm_host_set_deadline(host_.get(), g_get_monotonic_time() + options.waitSeconds * G_USEC_PER_SEC);
     return host_.get();
 }
@@ -286,7 +294,10 @@ int reportError(const GError *error, const char *)
         case IBNM_ERROR_INVALID_VALUE:
             return kExitUsage;
         case IBNM_ERROR_NOT_FOUND:
+        case IBNM_ERROR_NOT_ACTIVE: // nmcli's "is not an active connection"
             return kExitNotFound;
+        case IBNM_ERROR_TIMED_OUT:
+            return kExitTimeout;
         default:
             break;
         }
@@ -372,6 +383,9 @@ int printReport(Context &ctx, IbnmApplyReport *report)
         j.endArray().beginArray("notes");
         for (const char *const *n = notes; n && *n; n++)
             j.value(nullptr, *n);
+        j.endArray().beginArray("not-restored");
+        for (const char *const *n = ibnm_apply_report_get_not_restored(report); n && *n; n++)
+            j.value(nullptr, *n);
         j.endArray().endObject().endObject();
         j.print();
         return ok ? kExitOk : kExitFailed;
@@ -405,6 +419,9 @@ int printReport(Context &ctx, IbnmApplyReport *report)
                     std::printf(_("Not undone: %s %s (%s)\n"), ibnm_step_get_action(s), ibnm_step_get_object(s),
                                 ibnm_step_get_detail(s));
             }
+            // What the host, read back, has otherwise than before.
+            for (const char *const *n = ibnm_apply_report_get_not_restored(report); n && *n; n++)
+                std::printf(_("Not restored: %s\n"), *n);
         }
     }
     if (!ok) {

@@ -165,9 +165,10 @@ int cmdImport(Context &ctx, const Args &args)
     Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
     if (ctx.options.offline)
         return printKeyfile(c.get());
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     if (!nameIsFree(s, nm_connection_get_id(c.get())))
         return kExitFailed;
     if (!validate(ctx, profile.get(), s))

@@ -23,8 +23,8 @@ namespace ibnm::cli {
 
 namespace {
 
-// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode).
-constexpr int kExitTimeout = 3;            // NMC_RESULT_ERROR_TIMEOUT_EXPIRED
+// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode); 3,
+// NMC_RESULT_ERROR_TIMEOUT_EXPIRED, is cli.hpp's kExitTimeout.
 constexpr int kExitActivationFailed = 4;   // NMC_RESULT_ERROR_CON_ACTIVATION
 constexpr int kExitDeactivationFailed = 5; // NMC_RESULT_ERROR_CON_DEACTIVATION
 constexpr int kExitNotRunning = 8;         // NMC_RESULT_ERROR_NM_NOT_RUNNING

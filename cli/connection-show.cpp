@@ -107,6 +107,7 @@ void addSettings(Record &r, NMConnection *c)
         }
         g_free(props);
     }
+    addSecondarySettings(r, c);
 }
 
 // Where each stored profile is active (nullptr: nowhere), in the order of

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
 
 namespace ibnm::cli {
 
@@ -121,15 +122,26 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
                 g_ptr_array_add(all.get(), g_object_ref(c));
         }
     }
-    IbnmInventory *inv = nullptr;
-    if (ctx.hostChosen()) {
-        inv = ctx.inventory();
-        if (!inv)
-            return false;
-    }
     // Last: a conflict with a stored profile is then this profile's finding,
     // naming the stored one.
     g_ptr_array_add(all.get(), g_object_ref(ibnm_profile_get_connection(profile)));
+    // The host as `ibnm check` sees it for these profiles (where a changed
+    // profile is active, as `connection up` would find it: after its old
+    // activation is taken down).
+    Obj<IbnmInventory> inventory;
+    IbnmInventory *inv = nullptr;
+    if (ctx.hostChosen()) {
+        IbnmHost *host = ctx.host();
+        if (!host)
+            return false;
+        inventory.reset(ibnm_inventory_new(host));
+        ErrorPtr err;
+        if (!ibnm_check_reload_inventory(inventory.get(), all.get(), Out(err))) {
+            printError("%s", err->message);
+            return false;
+        }
+        inv = inventory.get();
+    }
     PtrArray findings(ibnm_check_profiles(all.get(), inv));
     const char *id = ibnm_profile_get_id(profile);
     bool errors = false;
@@ -194,20 +206,29 @@ int cmdAdd(Context &ctx, const Args &args)
         printError(_("'type' argument is required"));
         return kExitUsage;
     }
-    auto argv = cargv(args);
+    Args words = args;
+    std::string base = takeSecondaryOf(words); // an RDMA secondary's base profile
+    auto argv = cargv(words);
     ErrorPtr err;
     Obj<IbnmProfile> profile(ibnm_profile_new_from_args(argv.data(), Out(err)));
     if (!profile)
         return argumentsError(err.get());
     // --offline is nmcli --offline: the profile verifies (above), nothing
     // else is known (no store, no host), so no ibnm rules run.
-    if (ctx.options.offline)
+    if (ctx.options.offline && base.empty())
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    if (ctx.options.offline)
+        return usageError(_(kConnectionUsage), _("secondary-of changes a stored profile: not with --offline"));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
+    std::string baseUuid;
+    if (!base.empty() && (baseUuid = findSecondaryBase(s, ibnm_profile_get_connection(profile.get()), base)).empty())
+        return ibnm_connection_is_secondary(ibnm_profile_get_connection(profile.get())) ? notFoundStatus(s)
+                                                                                        : kExitUsage;
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
     if (ctx.options.dryRun) {
@@ -219,6 +240,8 @@ int cmdAdd(Context &ctx, const Args &args)
         return reportError(err.get());
     std::printf(_("Connection '%s' (%s) successfully added.\n"), shown(ibnm_profile_get_id(profile.get())).c_str(),
                 ibnm_profile_get_uuid(profile.get()));
+    if (!baseUuid.empty())
+        return attachSecondary(s, ibnm_profile_get_connection(profile.get()), baseUuid);
     return kExitOk;
 }
 
@@ -248,9 +271,10 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
+    ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     NMConnection *stored = findOrComplain(s, id);
     if (!stored)
         return notFoundStatus(s);
@@ -273,8 +297,28 @@ int cmdModify(Context &ctx, const Args &argsIn)
 
 // --- delete / reload -------------------------------------------------------------------
 
-// Takes down what `c` brought up on the host before it is deleted; says what
-// was done. False (and nothing deleted) when that fails.
+// Whether the profile `uuid` is active on the host (standalone mode: ibnm's
+// own active connections); nullopt after printing why it cannot be known.
+std::optional<bool> isActive(Context &ctx, const char *uuid)
+{
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return std::nullopt;
+    ErrorPtr err;
+    PtrArray active(ibnm_apply_get_active_connections(host, Out(err)));
+    if (!active) {
+        reportError(err.get());
+        return std::nullopt;
+    }
+    for (guint i = 0; i < active->len; i++)
+        if (g_strcmp0(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))),
+                      uuid) == 0)
+            return true;
+    return false;
+}
+
+// Takes down what the active profile `c` brought up on the host before it is
+// deleted; says what was done. False (and nothing deleted) when that fails.
 bool deactivate(Context &ctx, IbnmSettings *s, NMConnection *c)
 {
     IbnmHost *host = ctx.host();
@@ -315,9 +359,10 @@ int cmdDelete(Context &ctx, const Args &args)
 {
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(10);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     int rc = kExitOk;
     for (size_t i = 0; i < args.size();) {
         const char *id = takeId(args, i);
@@ -332,12 +377,16 @@ int cmdDelete(Context &ctx, const Args &args)
                         uuid.c_str());
             continue;
         }
-        // As nmcli deactivates a profile it deletes: in standalone mode ibnm
-        // takes down what the profile brought up (its P_Key child, soft
-        // link, bond), and keeps the profile if that fails.
-        if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0 && !deactivate(ctx, s, c)) {
-            rc = kExitFailed;
-            continue;
+        // As nmcli deletes a profile: an active one is deactivated first (in
+        // standalone mode ibnm takes down what its activation made and puts
+        // back what it changed, and keeps the profile if that fails); an
+        // inactive one never touches its device (checked in the NM lab).
+        if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0) {
+            std::optional<bool> active = isActive(ctx, uuid.c_str());
+            if (!active || (*active && !deactivate(ctx, s, c))) {
+                rc = kExitFailed;
+                continue;
+            }
         }
         ErrorPtr err;
         if (!ibnm_settings_delete(s, uuid.c_str(), Out(err))) {
@@ -409,6 +458,69 @@ PtrArray selectProfiles(IbnmSettings *s, const Args &args, int &rc)
     return picked;
 }
 
+// The profiles `down` takes down, as nmcli's `connection down` picks them
+// (checked in the NM lab): each ID that names an active profile; for each
+// one that does not (inactive or unknown), "Error: 'ID' is not an active
+// connection."; none at all: "Error: no active connection provided." and
+// exit 10 (`rc`), nothing changed. With --all: the active profiles among
+// those that connect automatically. `missing`: some ID named no active
+// profile (the others still go down; the exit status is 10).
+PtrArray selectActive(Context &ctx, IbnmSettings *s, const Args &args, int &rc, bool &missing)
+{
+    IbnmHost *host = ctx.host();
+    if (!host) {
+        rc = kExitFailed;
+        return nullptr;
+    }
+    ErrorPtr err;
+    PtrArray active(ibnm_apply_get_active_connections(host, Out(err)));
+    if (!active) {
+        rc = reportError(err.get());
+        return nullptr;
+    }
+    auto activeNow = [&](NMConnection *c) {
+        for (guint i = 0; i < active->len; i++)
+            if (g_strcmp0(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))),
+                          nm_connection_get_uuid(c)) == 0)
+                return true;
+        return false;
+    };
+    PtrArray picked(g_ptr_array_new_with_free_func(g_object_unref));
+    if (!args.empty() && args[0] == "--all") {
+        PtrArray all = selectProfiles(s, args, rc);
+        if (!all)
+            return nullptr;
+        for (guint i = 0; i < all->len; i++)
+            if (activeNow(NM_CONNECTION(g_ptr_array_index(all.get(), i))))
+                g_ptr_array_add(picked.get(), g_object_ref(g_ptr_array_index(all.get(), i)));
+        return picked;
+    }
+    for (size_t i = 0; i < args.size();) {
+        if (args[i] == "--all") {
+            rc = usageError(_(kConnectionUsage), _("'--all' cannot be combined with connection IDs"));
+            return nullptr;
+        }
+        const char *id = takeId(args, i);
+        NMConnection *c = ibnm_settings_find(s, id);
+        if (c == nullptr || !activeNow(c)) {
+            printError(_("'%s' is not an active connection."), id);
+            missing = true;
+            continue;
+        }
+        bool dup = false;
+        for (guint k = 0; k < picked->len; k++)
+            dup = dup || g_ptr_array_index(picked.get(), k) == c;
+        if (!dup)
+            g_ptr_array_add(picked.get(), g_object_ref(c));
+    }
+    if (picked->len == 0) {
+        printError(_("no active connection provided."));
+        rc = kExitNotFound;
+        return nullptr;
+    }
+    return picked;
+}
+
 // up and down of one or many profiles: one plan, one transaction (a failure
 // undoes every step of every profile), one report.
 int upDown(Context &ctx, const Args &args, bool up)
@@ -420,6 +532,7 @@ int upDown(Context &ctx, const Args &args, bool up)
                           args[0].c_str());
     if (args.empty())
         return usageError(_(kConnectionUsage), _("missing connection ID"));
+    ctx.setDefaultWait(up ? 90 : 10);
     // With NetworkManager running, it activates (connection-nm.cpp).
     IbnmSettings *store = ctx.store();
     if (!store)
@@ -430,7 +543,8 @@ int upDown(Context &ctx, const Args &args, bool up)
     if (!s)
         return kExitFailed;
     int rc = kExitOk;
-    PtrArray picked = selectProfiles(s, args, rc);
+    bool missing = false;
+    PtrArray picked = up ? selectProfiles(s, args, rc) : selectActive(ctx, s, args, rc, missing);
     if (!picked)
         return rc;
     IbnmHost *host = ctx.host();
@@ -462,6 +576,12 @@ int upDown(Context &ctx, const Args &args, bool up)
         } else {
             std::printf(_("%u connections successfully deactivated.\n"), picked->len);
         }
+        if (up)
+            printRdmaTestHint(ctx, picked.get()); // last: the command that verifies RDMA (cli/rdma-test.cpp)
+    }
+    if (missing && rc == kExitOk) {
+        printError(_("not all active connections found."));
+        rc = kExitNotFound;
     }
     return rc;
 }

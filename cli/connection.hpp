@@ -5,6 +5,9 @@
 #pragma once
 
 #include "cli/cli.hpp"
+#include "cli/output.hpp"
+
+#include <string>
 
 namespace ibnm::cli {
 
@@ -28,6 +31,19 @@ int printKeyfile(NMConnection *c);
 bool activatesThroughNetworkManager(Context &ctx, IbnmSettings *store);
 // `up`/`down` of `args` through NetworkManager, as nmcli; the exit status.
 int upDownThroughNetworkManager(Context &ctx, const Args &args, bool up);
+// connection-secondary.cpp: RDMA secondaries.
+// `secondary-of BASE`, taken off the words of `add`; "" when absent.
+std::string takeSecondaryOf(Args &args);
+// The UUID of the stored profile `base` names, to list `added` (an RDMA
+// secondary) in; "" after printing why there is none.
+std::string findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::string &base);
+// Lists `added`, stored already, in the connection.secondaries of the
+// profile `baseUuid`; if that fails, deletes `added` again (nothing
+// half-done). The exit status.
+int attachSecondary(IbnmSettings *s, NMConnection *added, const std::string &baseUuid);
+// For `show`: the rdma.* keys of an RDMA secondary's vpn.data, one property
+// a key, as [user] keys show.
+void addSecondarySettings(Record &r, NMConnection *c);
 
 int cmdShow(Context &ctx, const Args &args);
 int cmdImport(Context &ctx, const Args &args);

@@ -264,11 +264,6 @@ int cmdDhcpReservations(Context &ctx, const Args &args)
     PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
     if (format == "kea") {
         // Kea's configuration is JSON, with or without -j.
-        std::string why;
-        if (jsonGlib(&why) == nullptr) {
-            printError(_("cannot open %s for JSON output: %s"), kJsonGlibSoname, why.c_str());
-            return kExitFailed;
-        }
         JsonDoc j;
         j.beginObject().beginArray("reservations");
         for (guint i = 0; i < ipoib->len; i++) {

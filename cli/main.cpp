@@ -8,6 +8,7 @@
 #include "cli/output.hpp"
 #include "cli/suggest.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/module-path.hpp"
 
 #include <gmodule.h>
 
@@ -230,11 +231,6 @@ int parseOption(Options &o, int argc, char **argv, int &i)
 
     // ibnm's own options first: whole names.
     if (a == "-j" || a == "--json") {
-        std::string why;
-        if (jsonGlib(&why) == nullptr) {
-            printError(_("cannot open %s for JSON output: %s"), kJsonGlibSoname, why.c_str());
-            return kExitFailed;
-        }
         o.mode = OutputMode::Json;
         return -1;
     }
@@ -335,28 +331,9 @@ int parseOption(Options &o, int argc, char **argv, int &i)
 int gArgc = 0;
 char **gArgv = nullptr;
 
-// The full CLI, a module installed in $(pkglibdir); in the build tree it
-// sits in cli/.libs beside this program.
+// The full CLI, a module installed in $(pkglibdir) (in the build tree,
+// cli/.libs, which the tests name in $IBNM_MODULE_PATH).
 constexpr const char *kFullCli = "ibnm-cli.so";
-
-// The build tree's module only for the program of that build tree
-// (IBNM_CLI_BUILDDIR, compared with symlinks resolved); any other ibnm opens
-// the installed one.
-std::string fullCliPath()
-{
-    std::unique_ptr<char, decltype(&free)> self(realpath("/proc/self/exe", nullptr), free);
-    std::unique_ptr<char, decltype(&free)> builddir(realpath(IBNM_CLI_BUILDDIR, nullptr), free);
-    if (self && builddir) {
-        CharPtr dir{g_path_get_dirname(self.get())};
-        if (std::strcmp(dir.get(), builddir.get()) == 0) {
-            CharPtr uninstalled{g_build_filename(dir.get(), ".libs", kFullCli, nullptr)};
-            if (g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
-                return uninstalled.get();
-        }
-    }
-    CharPtr installed{g_build_filename(PKGLIBDIR, kFullCli, nullptr)};
-    return installed.get();
-}
 #endif
 
 } // namespace
@@ -364,7 +341,7 @@ std::string fullCliPath()
 #ifdef IBNM_CLI_READ_ONLY
 int runFullCli(Context &, const Args &)
 {
-    std::string path = fullCliPath();
+    std::string path = modulePath(kFullCli, PKGLIBDIR);
     GModule *module = g_module_open(path.c_str(), GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
     gpointer entry = nullptr;
     if (module == nullptr || !g_module_symbol(module, "ibnm_cli_full_run", &entry) || entry == nullptr) {

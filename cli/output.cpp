@@ -4,7 +4,6 @@
 #include "cli/output.hpp"
 
 #include <glib/gi18n.h>
-#include <gmodule.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -109,90 +108,37 @@ std::string colored(const Context &ctx, Tone tone, const std::string &text)
 
 // --- JsonDoc ------------------------------------------------------------------
 
-namespace {
-
-template <typename Fn>
-bool jsonSymbol(GModule *module, const char *name, Fn *out)
-{
-    gpointer p = nullptr;
-    if (!g_module_symbol(module, name, &p) || p == nullptr)
-        return false;
-    *out = reinterpret_cast<Fn>(p);
-    return true;
-}
-
-} // namespace
-
-const JsonGlibApi *jsonGlib(std::string *why)
-{
-    static std::string error;
-    static const JsonGlibApi *api = []() -> const JsonGlibApi * {
-        static JsonGlibApi j{};
-        std::unique_ptr<GModule, gboolean (*)(GModule *)> module(
-            g_module_open(kJsonGlibSoname, GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL)), g_module_close);
-        if (!module) {
-            error = g_module_error();
-            return nullptr;
-        }
-        GModule *m = module.get();
-        if (!jsonSymbol(m, "json_builder_new", &j.builderNew) ||
-            !jsonSymbol(m, "json_builder_set_member_name", &j.setMemberName) ||
-            !jsonSymbol(m, "json_builder_begin_object", &j.beginObject) ||
-            !jsonSymbol(m, "json_builder_end_object", &j.endObject) ||
-            !jsonSymbol(m, "json_builder_begin_array", &j.beginArray) ||
-            !jsonSymbol(m, "json_builder_end_array", &j.endArray) ||
-            !jsonSymbol(m, "json_builder_add_string_value", &j.addString) ||
-            !jsonSymbol(m, "json_builder_add_null_value", &j.addNull) ||
-            !jsonSymbol(m, "json_builder_add_int_value", &j.addInt) ||
-            !jsonSymbol(m, "json_builder_add_boolean_value", &j.addBoolean) ||
-            !jsonSymbol(m, "json_builder_get_root", &j.getRoot) || !jsonSymbol(m, "json_node_unref", &j.nodeUnref) ||
-            !jsonSymbol(m, "json_generator_new", &j.generator.generatorNew) ||
-            !jsonSymbol(m, "json_generator_set_pretty", &j.generator.setPretty) ||
-            !jsonSymbol(m, "json_generator_set_indent", &j.generator.setIndent) ||
-            !jsonSymbol(m, "json_generator_set_root", &j.generator.setRoot) ||
-            !jsonSymbol(m, "json_generator_to_data", &j.generator.toData)) {
-            error = g_module_error() ? g_module_error() : kJsonGlibSoname;
-            return nullptr;
-        }
-        g_module_make_resident(module.release());
-        return &j;
-    }();
-    if (!api && why)
-        *why = error;
-    return api;
-}
-
-JsonDoc::JsonDoc() : json_(*jsonGlib()), b_(json_.builderNew()) {}
+JsonDoc::JsonDoc() : b_(json_builder_new()) {}
 
 void JsonDoc::member(const char *key)
 {
     if (key)
-        json_.setMemberName(b_.get(), key);
+        json_builder_set_member_name(b_.get(), key);
 }
 
 JsonDoc &JsonDoc::beginObject(const char *key)
 {
     member(key);
-    json_.beginObject(b_.get());
+    json_builder_begin_object(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::endObject()
 {
-    json_.endObject(b_.get());
+    json_builder_end_object(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::beginArray(const char *key)
 {
     member(key);
-    json_.beginArray(b_.get());
+    json_builder_begin_array(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::endArray()
 {
-    json_.endArray(b_.get());
+    json_builder_end_array(b_.get());
     return *this;
 }
 
@@ -200,30 +146,30 @@ JsonDoc &JsonDoc::value(const char *key, const char *v)
 {
     member(key);
     if (v)
-        json_.addString(b_.get(), v);
+        json_builder_add_string_value(b_.get(), v);
     else
-        json_.addNull(b_.get());
+        json_builder_add_null_value(b_.get());
     return *this;
 }
 
 JsonDoc &JsonDoc::value(const char *key, long long v)
 {
     member(key);
-    json_.addInt(b_.get(), v);
+    json_builder_add_int_value(b_.get(), v);
     return *this;
 }
 
 JsonDoc &JsonDoc::boolean(const char *key, bool v)
 {
     member(key);
-    json_.addBoolean(b_.get(), v);
+    json_builder_add_boolean_value(b_.get(), v);
     return *this;
 }
 
 void JsonDoc::print() const
 {
-    std::unique_ptr<JsonNode, void (*)(JsonNode *)> root(json_.getRoot(b_.get()), json_.nodeUnref);
-    std::string out = ibnm::jsonText(json_.generator, root.get());
+    std::unique_ptr<JsonNode, void (*)(JsonNode *)> root(json_builder_get_root(b_.get()), json_node_unref);
+    std::string out = ibnm::jsonText(root.get());
     std::fwrite(out.data(), 1, out.size(), stdout);
 }
 

@@ -86,35 +86,10 @@ private:
 // Several records: blank lines between them; JSON {"<jsonKey>": [{...}, ...]}.
 int printRecords(const Context &ctx, const std::vector<Record> &records, const char *jsonKey);
 
-// json-glib, for -j alone: the CLI does not link it (issue 17: a read-only
-// command without -j does not map it) but opens it with GModule when -j is
-// given (parseOption()). Its soname since json-glib 0.12 (2010).
-inline constexpr const char *kJsonGlibSoname = "libjson-glib-1.0.so.0";
-struct JsonGlibApi {
-    decltype(&json_builder_new) builderNew;
-    decltype(&json_builder_set_member_name) setMemberName;
-    decltype(&json_builder_begin_object) beginObject;
-    decltype(&json_builder_end_object) endObject;
-    decltype(&json_builder_begin_array) beginArray;
-    decltype(&json_builder_end_array) endArray;
-    decltype(&json_builder_add_string_value) addString;
-    decltype(&json_builder_add_null_value) addNull;
-    decltype(&json_builder_add_int_value) addInt;
-    decltype(&json_builder_add_boolean_value) addBoolean;
-    decltype(&json_builder_get_root) getRoot;
-    decltype(&json_node_unref) nodeUnref;
-    // What ibnm::jsonText() calls (support/json-text.hpp).
-    JsonGeneratorFunctions generator;
-};
-// json-glib's functions, opened once; nullptr (with g_module_error() in
-// `why`) when it cannot be opened or lacks one of them.
-const JsonGlibApi *jsonGlib(std::string *why = nullptr);
-
 // -j output (docs/json-schema.md): a tree built with json-glib's JsonBuilder
 // and printed as every JSON text ibnm prints (ibnm::jsonText()), the same for
 // every command. Members keep the order they are added
 // in. This only saves the set_member_name/add_*_value pairs at each call.
-// Only after jsonGlib() succeeded (parseOption() checks it for -j).
 class JsonDoc {
 public:
     JsonDoc();
@@ -133,7 +108,6 @@ public:
 
 private:
     void member(const char *key);
-    const JsonGlibApi &json_;
     CPtr<JsonBuilder, g_object_unref> b_;
 };
 

@@ -21,7 +21,7 @@ namespace ibnm::cli {
 const char *const kRdmaUsage = N_(
     "Usage: ibnm rdma { COMMAND | help }\n"
     "\n"
-    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | ttl | memlock }\n"
+    "COMMAND := { link | gid | roce-mode | traffic-class | roce-enable | ttl | memlock | test }\n"
     "\n"
     "  link show\n"
     "  link add NAME type rxe|siw netdev NETDEV\n"
@@ -32,7 +32,8 @@ const char *const kRdmaUsage = N_(
     "      RULE := [tclass=]N,src_ip=ADDR,dst_ip=ADDR[/LEN] (tclass=-1 removes the rule)\n"
     "  roce-enable DEVICE [yes|no]\n"
     "  ttl DEVICE[/PORT] [0-255]\n"
-    "  memlock [write]\n");
+    "  memlock [write]\n"
+    "  test { PEER | --listen [ADDRESS] } [--port N] [--profile NAME] [--tos TOS] [--gid-index N] ...\n");
 
 namespace {
 
@@ -590,6 +591,7 @@ const Command kRdmaCommands[] = {
     {"roce-enable", IBNM_CLI_FULL(cmdRoceEnable, nullptr)},
     {"ttl", IBNM_CLI_FULL(cmdTtl, nullptr)},
     {"memlock", IBNM_CLI_FULL(cmdMemlock, nullptr)},
+    {"test", IBNM_CLI_FULL(cmdRdmaTest, nullptr)},
     {nullptr, nullptr, nullptr},
 };
 

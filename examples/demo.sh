@@ -164,6 +164,12 @@ ok connection add type ethernet con-name p4p2 ifname p4p2 rdma.roce-mode v1 rdma
 ok check
 ok connection up p4p2
 ok rdma roce-mode mlx5_1
+say "The seeds' testing chapters (ibping, qperf, ibv_rc_pingpong -g N, ucmatose) are one command,"
+echo "# ibnm rdma test, run between two hosts (the report of 'connection up' above names it). It sends"
+echo "# real RDMA traffic, which a simulated host cannot carry: it says so and exits 2 rather than make"
+echo "# up figures. 'make check-kernel' runs it for real, between rxe and siw links that ibnm profiles"
+echo "# make in the kernel lab's guest (tests/kernel/rdma-test-guest.sh):"
+refused 2 rdma test --profile p4p2 192.0.2.2
 
 ###############################################################################
 use_host cx6-mlx5-ib.host "ConnectX-6 with Enhanced IPoIB: datagram mode only (NVIDIA IPoIB)"

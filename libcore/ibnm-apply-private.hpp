@@ -13,6 +13,7 @@
 #include "libcore/activation/engine.hpp"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct ApplyRequest {
     // as read under the activation lock (what the apply verified; the
     // verified no-op record digests it, settings/apply-record.hpp).
     std::function<void(const model::Host &)> settled;
+    // Optional, up only: where a successful apply keeps its steps and their
+    // undos, to be undone later (ibnm-transaction.cpp).
+    activation::UndoLog *keep = nullptr;
 };
 
 gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &request, IbnmApplyReport **out,
@@ -43,6 +47,16 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
+// ibnm-apply-report.cpp: what a rollback across two runs achieved (ibnm
+// apply's later half failed, and what the first half took down was brought
+// up again), the host read back: the report says rolled back only when
+// `restored` (nothing differs), and adds `notRestored` (the objects that
+// do, "object: ...") to what it says was not restored. With `undone` (the
+// first half's report, whose steps the second bringing up undid), each done
+// step whose object is not among them becomes undone.
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
+                    bool undone);
+
 // ibnm-apply.cpp: what every apply (runApply(), ibnm_apply_host_files())
 // does around its work. One activation at a time, from reading the host to
 // verifying it (or undoing it): the activation lock, unless a dry run, which
@@ -51,24 +65,73 @@ IbnmApplyReport *wrap(activation::Report report);
 // compare and replace it in turn. `work` returns the engine's report, or an
 // error before there is one (no report then); the report goes to *out when
 // asked for, and a failed one is the error returned.
-Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+// The wait for another process's lock is the host's (hostLockDeadline()).
+Status underActivationLock(IbnmHost *host, platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
     const std::function<Result<activation::Report>()> &work);
 
 // ibnm-apply.cpp: the profiles of a GPtrArray (none for NULL).
 std::vector<NMConnection *> toVector(GPtrArray *a);
 
-// ibnm-apply-active.cpp: the file of the record below, "" for a host
-// without a runtime directory.
-std::string activeRecordPath(IbnmHost *host);
-// ibnm-apply-active.cpp: records `profiles` as brought up by ibnm itself
-// (`active`) or taken down.
-void updateActiveRecord(IbnmHost *host, const std::vector<NMConnection *> &profiles, bool active);
+// ibnm-apply-active.cpp: the records of a host's active connections
+// (activation/active.hpp), as NetworkManager keeps its run state: one JSON
+// file per activation, <runtime dir>/active/<uuid> (/run/ibnm/active on
+// this machine: gone at a reboot, as the activations are), each written
+// whole or not at all (a temporary file renamed over it, after an fsync);
+// for a host without a runtime directory, in the IbnmHost for the life of
+// the process. Read and changed under the activation lock.
+class ActiveStore {
+public:
+    explicit ActiveStore(IbnmHost *host);
+    // Every record, by UUID. A file that does not parse is left alone and
+    // counts as no activation.
+    std::map<std::string, activation::ActiveRecord> read() const;
+    // The active connections on `host`, as NetworkManager sees them: an
+    // activation whose device is gone is no more (its record removed when
+    // `tidy`); an interrupted activation ("activating": ibnm was killed
+    // midway) is what of it the host still shows, none when nothing
+    // (rewritten or removed when `tidy`).
+    std::map<std::string, activation::ActiveRecord> current(const model::Host &host, bool tidy);
+    Status save(const activation::ActiveRecord &record);
+    void remove(const std::string &uuid);
+
+private:
+    IbnmHost *host_;
+    std::string dir_; // "" : in memory
+};
+
+// ibnm-apply-active.cpp: a digest of every record (the verified no-op
+// record of settings/apply-record.hpp compares it); nullopt when they
+// cannot be read.
+std::optional<std::string> activeRecordsDigest(IbnmHost *host);
+
+// ibnm-apply-lifecycle.cpp: ibnm_apply_up() or ibnm_apply_down() of
+// profiles in standalone mode, with NetworkManager's active-connection
+// semantics (see there).
+gboolean runActive(IbnmHost *host, std::vector<NMConnection *> selected, const std::vector<NMConnection *> &everything,
+                   IbnmApplyFlags flags, bool goingUp, IbnmApplyReport **out, GError **error,
+                   const std::function<void(const model::Host &)> &settled);
+
+// ibnm-apply-lifecycle.cpp: the active connections ibnm_apply_up() of
+// `profiles` (all stored: each other's context) would take down first on
+// `host` (none when none is active, or a profile cannot be resolved).
+std::vector<activation::ActiveRecord> replacedBy(IbnmHost *owner, const model::Host &host,
+                                                 const std::vector<NMConnection *> &profiles);
+
+// ibnm-apply.cpp: `selected` and the bond profiles of its ports whose bond
+// is not on the host.
+std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
+                                             const std::vector<NMConnection *> &everything, const model::Host &host);
+
+// ibnm-apply.cpp: loads what the profiles' RDMA settings need of the
+// kernel before the first step.
+Status prepareFor(platform::Platform &platform, const activation::Desired &desired);
 
 // ibnm-apply.cpp: ibnm_apply_up() (goingUp) or ibnm_apply_down(), with
 // `settled` (may be empty) as ApplyRequest::settled.
 gboolean runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
                      IbnmApplyReport **out, GError **error,
-                     const std::function<void(const model::Host &)> &settled);
+                     const std::function<void(const model::Host &)> &settled,
+                     activation::UndoLog *keep = nullptr);
 
 } // namespace apply
 

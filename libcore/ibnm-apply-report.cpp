@@ -11,6 +11,7 @@
 #include "libcore/support/gobject.hpp"
 #include "libcore/support/raii.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,7 @@ struct IbnmApplyReportPrivate {
     ibnm::GPtrArrayPtr steps{g_ptr_array_new_with_free_func(g_object_unref)};
     std::vector<std::string> notes;
     std::vector<const char *> notesView{nullptr};
+    std::vector<const char *> notRestoredView{nullptr}; // of report.notRestored
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
@@ -171,7 +173,41 @@ IbnmApplyReport *wrap(ibnm::activation::Report report)
         priv->notesView.push_back(n.c_str());
     priv->notesView.push_back(nullptr);
     priv->report = std::move(report);
+    priv->notRestoredView.clear();
+    for (const auto &n : priv->report.notRestored)
+        priv->notRestoredView.push_back(n.c_str());
+    priv->notRestoredView.push_back(nullptr);
     return self;
+}
+
+void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
+                    bool undone)
+{
+    auto *priv = ibnm_apply_report_priv(report);
+    auto &r = priv->report;
+    using S = ibnm::activation::StepState;
+    // A done step was undone when its object is as before ("object: ..."
+    // names one that is not).
+    auto asBefore = [&notRestored](const std::string &object) {
+        return std::none_of(notRestored.begin(), notRestored.end(),
+                            [&object](const std::string &n) { return n.rfind(object + ":", 0) == 0; });
+    };
+    auto settle = [&](ibnm::activation::StepRecord &rec) {
+        if (undone && rec.state == S::Done && asBefore(rec.object))
+            rec.state = S::Undone;
+    };
+    for (guint i = 0; i < priv->steps->len; i++)
+        settle(ibnm_step_priv(IBNM_STEP(g_ptr_array_index(priv->steps.get(), i)))->rec);
+    for (auto &rec : r.steps)
+        settle(rec);
+    r.rolledBack = restored;
+    for (const auto &n : notRestored)
+        if (std::find(r.notRestored.begin(), r.notRestored.end(), n) == r.notRestored.end())
+            r.notRestored.push_back(n);
+    priv->notRestoredView.clear();
+    for (const auto &n : r.notRestored)
+        priv->notRestoredView.push_back(n.c_str());
+    priv->notRestoredView.push_back(nullptr);
 }
 
 } // namespace ibnm::apply
@@ -429,6 +465,27 @@ const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self)
 {
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
     return ibnm_apply_report_priv(self)->notesView.data();
+}
+
+/**
+ * ibnm_apply_report_get_not_restored:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets what a failed apply left otherwise than it found it. The host is
+ * read back after the undo and compared with how it was before the apply;
+ * ibnm_apply_report_get_rolled_back() is %TRUE only when nothing differs.
+ *
+ * Returns: (transfer none) (array zero-terminated=1): one line per object
+ *   and property that differs, "object: what X, was Y" ("ib0.8002: absent,
+ *   was present"); empty after a success or a complete rollback; owned by
+ *   @self.
+ *
+ * Since: 0.1
+ */
+const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    return ibnm_apply_report_priv(self)->notRestoredView.data();
 }
 
 /**

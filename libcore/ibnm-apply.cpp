@@ -25,7 +25,6 @@ G_DEFINE_FLAGS_TYPE(IbnmApplyFlags, ibnm_apply_flags,
                     G_DEFINE_ENUM_VALUE(IBNM_APPLY_FLAGS_RDMA_ONLY, "rdma-only"))
 
 using ibnm::apply::toVector;
-using ibnm::apply::updateActiveRecord;
 using ibnm::apply::wrap;
 
 namespace ibnm::apply {
@@ -39,12 +38,12 @@ std::vector<NMConnection *> toVector(GPtrArray *a)
     return v;
 }
 
-ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
+ibnm::Status underActivationLock(IbnmHost *host, platform::Platform &platform, bool dryRun, IbnmApplyReport **out,
     const std::function<Result<activation::Report>()> &work)
 {
     UniqueFd activationLock;
     if (!dryRun) {
-        auto lock = platform.lockActivations();
+        auto lock = platform.lockActivations(hostLockDeadline(host));
         if (!lock.ok())
             return std::move(lock).error();
         activationLock = std::move(lock).value();
@@ -62,10 +61,6 @@ ibnm::Status underActivationLock(platform::Platform &platform, bool dryRun, Ibnm
         return failure ? *failure : Error(code, message);
     return {};
 }
-
-} // namespace ibnm::apply
-
-namespace {
 
 // `selected` and the bond profiles of its ports whose bond is not on the host.
 std::vector<NMConnection *> withMissingBonds(std::vector<NMConnection *> selected,
@@ -116,7 +111,10 @@ ibnm::Status prepareFor(ibnm::platform::Platform &platform, const ibnm::activati
     return {};
 }
 
-} // namespace
+} // namespace ibnm::apply
+
+using ibnm::apply::prepareFor;
+using ibnm::apply::withMissingBonds;
 
 // Every apply's one path. Up refuses, before it changes anything, what the
 // request's rules find (for profiles: what `ibnm check` finds on this host,
@@ -132,16 +130,25 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
         bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        return ibnm::apply::underActivationLock(platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
+        return ibnm::apply::underActivationLock(host, platform, dryRun, out, [&]() -> ibnm::Result<ibnm::activation::Report> {
             auto snapshot = platform.readHost();
             if (!snapshot.ok())
                 return std::move(snapshot).error();
             auto desired = request.resolve(*snapshot);
             if (!desired.ok())
                 return std::move(desired).error();
+            // systemd-resolved's state, where up gives it DNS (readHost()
+            // does not ask: a D-Bus call only these profiles need).
+            if (goingUp && !snapshot->resolver && ibnm::activation::needsResolver(*desired)) {
+                auto resolver = platform.readResolver();
+                if (!resolver.ok())
+                    return std::move(resolver).error();
+                snapshot->resolver = std::move(resolver).value();
+            }
             ibnm::activation::Options options;
             options.dryRun = dryRun;
             options.rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
+            options.keep = goingUp ? request.keep : nullptr;
             if (goingUp && request.refuse) {
                 if (std::optional<ibnm::Error> e = request.refuse(*snapshot)) {
                     ibnm::activation::Report refused;
@@ -168,37 +175,27 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
     });
 }
 
-// ibnm_apply_up() and ibnm_apply_down() of profiles.
+// ibnm_apply_up() and ibnm_apply_down() of profiles: standalone, as active
+// connections (ibnm-apply-lifecycle.cpp); for NetworkManager's hook
+// (rdma-only), which NetworkManager's own activation drives, what the
+// profiles ask of RDMA, from the profiles alone.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
                                   bool goingUp, IbnmApplyReport **out, GError **error,
-                                  const std::function<void(const model::Host &)> &settled)
+                                  const std::function<void(const model::Host &)> &settled,
+                                  activation::UndoLog *keep)
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
+    if (!(flags & IBNM_APPLY_FLAGS_RDMA_ONLY))
+        return runActive(host, std::move(selected), everything, flags, goingUp, out, error, settled);
     bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
-    bool rdmaOnly = flags & IBNM_APPLY_FLAGS_RDMA_ONLY;
     ibnm::ApplyRequest request;
     request.goingUp = goingUp;
-    request.resolve = [&](const ibnm::model::Host &snapshot) {
-        // As NetworkManager activates a port's controller with it, a port
-        // whose bond is not on the host brings its bond profile up too.
-        if (goingUp && !rdmaOnly)
-            selected = withMissingBonds(selected, everything, snapshot);
-        // Setting the addresses itself, ibnm is the standalone activator.
+    request.resolve = [&](const ibnm::model::Host &) {
         return ibnm::activation::resolve(selected, everything, withIp, withIp && goingUp);
     };
-    if (!rdmaOnly)
-        request.refuse = [&](const ibnm::model::Host &snapshot) -> std::optional<ibnm::Error> {
-            for (const auto &f : ibnm::rules::checkAll(selected, &snapshot, &everything, withIp))
-                if (f.severity == IBNM_SEVERITY_ERROR)
-                    return ibnm::Error(f.code, f.message).withProfile(f.profileId);
-            return std::nullopt;
-        };
-    // Stored profiles (the caller passed them all) brought up or down by
-    // ibnm itself, not NetworkManager's hook (rdma-only).
-    if (!rdmaOnly && all != nullptr)
-        request.applied = [&]() { updateActiveRecord(host, selected, goingUp); };
     request.settled = settled;
+    request.keep = keep;
     return ibnm::runApply(host, flags, request, out, error);
 }
 
@@ -215,6 +212,15 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
  *
  * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
  * transaction: on failure everything done is undone and @error says why.
+ *
+ * In standalone mode (without %IBNM_APPLY_FLAGS_RDMA_ONLY) each profile
+ * becomes an active connection, as NetworkManager 1.42 activates it
+ * (ibnm_apply_get_active_connections(), docs/active-connections.md): the
+ * activation's record says what it created and changed, with the values
+ * to put back. A profile that is active with the settings it has changes
+ * nothing that is already right; one whose settings changed since its
+ * activation, and another profile active on a device these take, is taken
+ * down first, in the same transaction.
  *
  * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
  *   resolved or a step failed (then @report says what was undone)
@@ -240,10 +246,19 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * @report: (out) (optional) (transfer full): every step
  * @error: return location for a #GError
  *
- * Takes down what ibnm_apply_up() of the same profiles set up, transactionally.
+ * Takes the profiles' active connections down, transactionally: deletes
+ * what their activations created and puts back what they changed, from
+ * their records; the ports of a bond that goes down go down with it. The
+ * host is read back to verify it; a failure undoes every step (re-created
+ * children and bonds get their addresses and routes back) and @report says
+ * whether it was all undone. With %IBNM_APPLY_FLAGS_RDMA_ONLY
+ * (NetworkManager's hook, which keeps no record), what the profiles' RDMA
+ * settings would make, from the profiles alone.
  *
  * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
- *   resolved or a step failed (then @report says what was undone)
+ *   resolved, is not active (%IBNM_ERROR_NOT_ACTIVE: nothing was changed,
+ *   as nmcli refuses to deactivate it) or a step failed (then @report says
+ *   what was undone)
  *
  * Since: 0.1
  */

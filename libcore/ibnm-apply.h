@@ -173,7 +173,60 @@ gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self);
 guint ibnm_apply_report_get_operations(IbnmApplyReport *self);
 GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self);
+const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self);
+
+/**
+ * IbnmActiveConnection:
+ *
+ * A profile that ibnm_apply_up() activated in standalone mode, as
+ * NetworkManager's active connections: the interface it is active on and
+ * whether the activation completed. The record behind it (what the
+ * activation created and changed, with the values to restore) is
+ * docs/active-connections.md. It never changes.
+ *
+ * Since: 0.1
+ */
+#define IBNM_TYPE_ACTIVE_CONNECTION (ibnm_active_connection_get_type())
+G_DECLARE_FINAL_TYPE(IbnmActiveConnection, ibnm_active_connection, IBNM, ACTIVE_CONNECTION, GObject)
+
+/**
+ * IBNM_ACTIVE_CONNECTION_UUID:
+ *
+ * The name of the #IbnmActiveConnection:uuid property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_ACTIVE_CONNECTION_UUID "uuid"
+/**
+ * IBNM_ACTIVE_CONNECTION_ID:
+ *
+ * The name of the #IbnmActiveConnection:id property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_ACTIVE_CONNECTION_ID "id"
+/**
+ * IBNM_ACTIVE_CONNECTION_DEVICE:
+ *
+ * The name of the #IbnmActiveConnection:device property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_ACTIVE_CONNECTION_DEVICE "device"
+/**
+ * IBNM_ACTIVE_CONNECTION_STATE:
+ *
+ * The name of the #IbnmActiveConnection:state property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_ACTIVE_CONNECTION_STATE "state"
+
+const char *ibnm_active_connection_get_uuid(IbnmActiveConnection *self);
+const char *ibnm_active_connection_get_id(IbnmActiveConnection *self);
+const char *ibnm_active_connection_get_device(IbnmActiveConnection *self);
+NMActiveConnectionState ibnm_active_connection_get_state(IbnmActiveConnection *self);
 
 gboolean ibnm_apply_up(IbnmHost *host,
                        GPtrArray *profiles,
@@ -187,6 +240,7 @@ gboolean ibnm_apply_down(IbnmHost *host,
                          IbnmApplyFlags flags,
                          IbnmApplyReport **report,
                          GError **error);
+GPtrArray *ibnm_apply_get_active_connections(IbnmHost *host, GError **error);
 GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host,
                                          GPtrArray *profiles,
                                          GPtrArray *all_profiles,

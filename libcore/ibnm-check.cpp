@@ -3,6 +3,8 @@
 
 #include "libcore/ibnm-check.h"
 
+#include "libcore/activation/engine.hpp"
+#include "libcore/ibnm-apply-private.hpp"
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/profiles/profile-rules.hpp"
@@ -92,6 +94,13 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
  * without one otherwise), which on a host with many devices is most of what
  * ibnm_inventory_reload() reads. The findings are those of an inventory
  * read by ibnm_inventory_reload(); the ports' GID tables may be empty.
+ * Where profiles are active in standalone mode (ibnm_apply_up()), the
+ * inventory is the host as ibnm_apply_up() of @profiles would plan on:
+ * after the activations it would replace are taken down.
+ * When a profile has DNS servers or search domains, it also asks whether
+ * systemd-resolved runs (ibnm applies them through it, without
+ * NetworkManager), so that ibnm_check_profiles_standalone() says where
+ * they would not be applied.
  *
  * Returns: %TRUE on success; %FALSE with @error set when the host cannot be
  *   read (the previous contents stay)
@@ -105,18 +114,34 @@ gboolean ibnm_check_reload_inventory(IbnmInventory *inventory, GPtrArray *profil
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     for (guint i = 0; i < profiles->len; i++)
         g_return_val_if_fail(NM_IS_CONNECTION(g_ptr_array_index(profiles, i)), FALSE);
+    // systemd-resolved's state too when a profile has DNS for it (the rules
+    // say whether standalone ibnm can apply it).
+    bool resolver = false;
+    for (guint i = 0; i < profiles->len && !resolver; i++)
+        resolver = ibnm::rules::needsResolver(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
     // Called inside the reload's guard: what it allocates throws nothing
     // past this C function.
+    std::vector<NMConnection *> connections;
+    connections.reserve(profiles->len);
+    for (guint i = 0; i < profiles->len; i++)
+        connections.push_back(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
+    IbnmHost *owner = ibnm_inventory_get_host(inventory);
     return ibnm::inventoryReloadGidTablesIf(
         inventory,
-        [profiles](const ibnm::model::Host &host) {
-            std::vector<NMConnection *> connections;
-            connections.reserve(profiles->len);
-            for (guint i = 0; i < profiles->len; i++)
-                connections.push_back(static_cast<NMConnection *>(g_ptr_array_index(profiles, i)));
-            return ibnm::rules::needsGidTables(connections, host);
+        [&connections](const ibnm::model::Host &host) { return ibnm::rules::needsGidTables(connections, host); },
+        // In standalone mode, the host as `connection up` of the profiles
+        // would plan on: after the activations it replaces (of profiles
+        // whose settings changed since, and those on devices the profiles
+        // take) are taken down, so that check, `up --dry-run` and `up`
+        // agree (ibnm-apply-lifecycle.cpp).
+        [&connections, owner](ibnm::model::Host &host) {
+            if (owner == nullptr)
+                return;
+            auto replaced = ibnm::apply::replacedBy(owner, host, connections);
+            if (!replaced.empty())
+                host = ibnm::activation::afterTeardown(host, replaced);
         },
-        error);
+        error, resolver);
 }
 
 /**

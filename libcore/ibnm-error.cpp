@@ -21,4 +21,5 @@ G_DEFINE_ENUM_TYPE(IbnmError, ibnm_error,
                    G_DEFINE_ENUM_VALUE(IBNM_ERROR_INVALID_VALUE, "invalid-value"),
                    G_DEFINE_ENUM_VALUE(IBNM_ERROR_TIMED_OUT, "timed-out"),
                    G_DEFINE_ENUM_VALUE(IBNM_ERROR_NOT_RUNNING, "not-running"),
-                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_ACTIVATION_FAILED, "activation-failed"))
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_ACTIVATION_FAILED, "activation-failed"),
+                   G_DEFINE_ENUM_VALUE(IBNM_ERROR_NOT_ACTIVE, "not-active"))

@@ -42,12 +42,15 @@ GQuark ibnm_error_quark(void);
  * @IBNM_ERROR_TIMED_OUT: the host's deadline (ibnm_host_set_deadline())
  *   passed before a change; what the apply had done is undone; or
  *   NetworkManager did not finish an activation or deactivation in the time
- *   given (ibnm_settings_activate())
+ *   given (ibnm_settings_activate()); or a wait of an RDMA test ran out of
+ *   its #IbnmRdmaTest:timeout
  * @IBNM_ERROR_NOT_RUNNING: NetworkManager is not running (it stopped after
  *   the profile store was opened); nmcli's exit status 8
  * @IBNM_ERROR_ACTIVATION_FAILED: NetworkManager refused or failed the
  *   activation of a profile; the message is NetworkManager's reason, as
  *   nmcli prints it; nmcli's exit status 4
+ * @IBNM_ERROR_NOT_ACTIVE: ibnm_apply_down() of a profile that is not active
+ *   (NetworkManager's "is not an active connection"); nothing was changed
  *
  * The codes of the #IBNM_ERROR domain.
  *
@@ -69,6 +72,7 @@ typedef enum {
     IBNM_ERROR_TIMED_OUT,
     IBNM_ERROR_NOT_RUNNING,
     IBNM_ERROR_ACTIVATION_FAILED,
+    IBNM_ERROR_NOT_ACTIVE,
 } IbnmError;
 
 #define IBNM_TYPE_ERROR (ibnm_error_get_type())

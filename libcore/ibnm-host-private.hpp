@@ -6,6 +6,8 @@
 #include "libcore/ibnm-host.h"
 #include "libcore/platform/platform.hpp"
 
+#include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -13,6 +15,10 @@ namespace ibnm {
 
 // The platform of `host`; valid as long as the host lives.
 platform::Platform &hostPlatform(IbnmHost *host);
+
+// When an apply on `host` stops waiting for another's activation lock
+// (ibnm_host_set_lock_wait()): a deadline for Platform::lockActivations().
+int64_t hostLockDeadline(IbnmHost *host);
 
 // The host's platform under its deadline (ibnm_host_set_deadline()), or
 // nullptr when it has none; it borrows hostPlatform(host).
@@ -26,6 +32,11 @@ inline std::string simulatedHostFilesRoot(const std::string &stateDir)
 {
     return stateDir + "/root";
 }
+
+// The records of the active connections of a host without a runtime
+// directory (ibnm::apply::ActiveStore), by UUID: kept for the life of the
+// IbnmHost, as /run keeps them until a reboot.
+std::map<std::string, std::string> &hostMemoryRecords(IbnmHost *host);
 
 // A host around any platform (tests: a FakePlatform built in memory).
 IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, IbnmHostKind kind,

@@ -8,8 +8,10 @@
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/platform/deadline-platform.hpp"
+#include "libcore/support/file-lock.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,7 +29,11 @@ struct IbnmHostPrivate {
     std::string sysfsRoot_;
     std::optional<ibnm::Error> initError_;
     std::string runtimeDir_; // where ibnm keeps runtime state about this host
+    std::map<std::string, std::string> memoryRecords_; // active connections, without runtimeDir_
     gint64 deadline_ = 0;
+    // How long an apply waits for another's activation lock (seconds; 0:
+    // not at all; -1: without a limit). nmcli waits 90 s for an activation.
+    gint lockWait_ = 90;
 };
 
 enum { PROP_0, PROP_KIND, PROP_LOCATION, PROP_SYSFS_ROOT, N_PROPS };
@@ -221,6 +227,16 @@ platform::Platform &hostPlatform(IbnmHost *host)
     return *ibnm_host_priv(host)->platform_;
 }
 
+std::map<std::string, std::string> &hostMemoryRecords(IbnmHost *host)
+{
+    return ibnm_host_priv(host)->memoryRecords_;
+}
+
+int64_t hostLockDeadline(IbnmHost *host)
+{
+    return lockDeadline(ibnm_host_priv(host)->lockWait_);
+}
+
 std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
 {
     auto *priv = ibnm_host_priv(host);
@@ -316,7 +332,7 @@ IbnmHostKind ibnm_host_get_kind(IbnmHost *self)
  * Gets the directory of the host's runtime state.
  *
  * Returns: (transfer none) (nullable): where ibnm keeps runtime state about
- *   this host (which profiles `up` brought up): /run/ibnm for this machine,
+ *   this host (its active connections, in active/): /run/ibnm for this machine,
  *   the state directory of a simulated host, %NULL for a sysfs dump (read
  *   only).
  *
@@ -388,4 +404,42 @@ gint64 ibnm_host_get_deadline(IbnmHost *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST(self), 0);
     return ibnm_host_priv(self)->deadline_;
+}
+
+/**
+ * ibnm_host_set_lock_wait:
+ * @self: an #IbnmHost
+ * @seconds: how long to wait, 0 for not at all, -1 for without a limit
+ *
+ * Bounds how long ibnm_apply_up(), ibnm_apply_down() and
+ * ibnm_apply_host_files() on this host wait while another process
+ * activates (it holds the host's activation lock). After @seconds the apply
+ * fails with %IBNM_ERROR_TIMED_OUT, naming that process (pid and command),
+ * and changes nothing. The default is 90 seconds, the time `nmcli
+ * connection up` waits.
+ *
+ * Since: 0.1
+ */
+void ibnm_host_set_lock_wait(IbnmHost *self, gint seconds)
+{
+    g_return_if_fail(IBNM_IS_HOST(self));
+    g_return_if_fail(seconds >= -1);
+    ibnm_host_priv(self)->lockWait_ = seconds;
+}
+
+/**
+ * ibnm_host_get_lock_wait:
+ * @self: an #IbnmHost
+ *
+ * Gets the time set with ibnm_host_set_lock_wait().
+ *
+ * Returns: the seconds an apply waits for another's activation lock, 0 for
+ *   not at all, -1 for without a limit
+ *
+ * Since: 0.1
+ */
+gint ibnm_host_get_lock_wait(IbnmHost *self)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(self), 0);
+    return ibnm_host_priv(self)->lockWait_;
 }

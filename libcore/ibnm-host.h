@@ -69,5 +69,7 @@ const char *ibnm_host_get_location(IbnmHost *self);
 const char *ibnm_host_get_runtime_dir(IbnmHost *self);
 void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline);
 gint64 ibnm_host_get_deadline(IbnmHost *self);
+void ibnm_host_set_lock_wait(IbnmHost *self, gint seconds);
+gint ibnm_host_get_lock_wait(IbnmHost *self);
 
 G_END_DECLS

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What the files of the inventory's read-only objects share (ibnm-gid.cpp,
 // ibnm-rdma-port.cpp, ibnm-rdma-device.cpp, ibnm-ipoib-interface.cpp,
-// ibnm-soft-link.cpp): their constructors from the host model, and the table
+// ibnm-soft-link.cpp; the table also ibnm-rdma-test-result.cpp): their constructors from the host model, and the table
 // that declares their read-only properties.
 #pragma once
 
@@ -53,6 +53,7 @@ struct Prop {
     gboolean (*boo)(T *);
     gint (*enm)(T *);
     GType (*etype)(void);
+    gdouble (*dbl)(T *);
 };
 
 template <typename T>
@@ -86,6 +87,12 @@ constexpr Prop<T> enumProp(const char *n, gint (*f)(T *), GType (*type)(void))
     return {n, nullptr, nullptr, nullptr, nullptr, nullptr, f, type};
 }
 
+template <typename T>
+constexpr Prop<T> doubleProp(const char *n, gdouble (*f)(T *))
+{
+    return {n, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, f};
+}
+
 template <typename T, size_t N>
 void installProps(GObjectClass *klass, const Prop<T> (&table)[N])
 {
@@ -103,6 +110,8 @@ void installProps(GObjectClass *klass, const Prop<T> (&table)[N])
             spec = g_param_spec_int64(p.name, nullptr, nullptr, -1, G_MAXINT64, -1, flags);
         else if (p.enm)
             spec = g_param_spec_enum(p.name, nullptr, nullptr, p.etype(), 0, flags);
+        else if (p.dbl)
+            spec = g_param_spec_double(p.name, nullptr, nullptr, -1.0, G_MAXDOUBLE, -1.0, flags);
         else
             spec = g_param_spec_boolean(p.name, nullptr, nullptr, FALSE, flags);
         g_object_class_install_property(klass, static_cast<guint>(i + 1), spec);
@@ -128,6 +137,8 @@ void getProp(const Prop<T> (&table)[N], GObject *object, guint id, GValue *value
         g_value_set_int64(value, p.i64(self));
     else if (p.enm)
         g_value_set_enum(value, p.enm(self));
+    else if (p.dbl)
+        g_value_set_double(value, p.dbl(self));
     else
         g_value_set_boolean(value, p.boo(self));
 }

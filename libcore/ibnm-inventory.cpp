@@ -150,7 +150,14 @@ static gboolean reload(IbnmInventory *self, bool gidTablesOnly, GError **error)
 }
 
 gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::function<bool(const model::Host &)> &needed,
-                                          GError **error)
+                                          GError **error, bool withResolver)
+{
+    return inventoryReloadGidTablesIf(self, needed, {}, error, withResolver);
+}
+
+gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::function<bool(const model::Host &)> &needed,
+                                          const std::function<void(model::Host &)> &adjust, GError **error,
+                                          bool withResolver)
 {
     g_return_val_if_fail(IBNM_IS_INVENTORY(self), FALSE);
     auto *priv = ibnm_inventory_priv(self);
@@ -163,6 +170,11 @@ gboolean ibnm::inventoryReloadGidTablesIf(IbnmInventory *self, const std::functi
             host = platform.readHost();
         if (!host.ok())
             return std::move(host).error();
+        if (withResolver)
+            if (auto resolver = platform.readResolver(); resolver.ok())
+                host->resolver = std::move(resolver).value();
+        if (adjust)
+            adjust(*host);
         priv->setModel(std::move(host).value());
         return {};
     });

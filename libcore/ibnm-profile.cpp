@@ -399,7 +399,8 @@ int ibnm_profile_get_p_key(IbnmProfile *self)
  * @key: a [user] key, e.g. `rdma.link-type`
  *
  * Gets one of the [user] options of the profile (NMSettingUser), where
- * ibnm keeps its own settings.
+ * ibnm keeps its own settings; of an RDMA secondary (a VPN profile of
+ * ibnm's service, nm-ibnm-service), the item of its vpn.data.
  *
  * Returns: (transfer none) (nullable): the value, NULL when unset.
  *
@@ -409,8 +410,7 @@ const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
 {
     g_return_val_if_fail(IBNM_IS_PROFILE(self), nullptr);
     g_return_val_if_fail(key != nullptr, nullptr);
-    auto *user = NM_SETTING_USER(nm_connection_get_setting(conn(self), NM_TYPE_SETTING_USER));
-    return user ? nm_setting_user_get_data(user, key) : nullptr;
+    return ibnm::userkeys::get(conn(self), key);
 }
 
 /**
@@ -420,7 +420,8 @@ const char *ibnm_profile_get_user_option(IbnmProfile *self, const char *key)
  * @value: (nullable): the value, NULL to remove the key
  * @error: return location for a #GError
  *
- * Sets or removes one of the [user] options of the profile.
+ * Sets or removes one of the [user] options of the profile; of an RDMA
+ * secondary, an item of its vpn.data, which takes ibnm's rdma.* keys only.
  *
  * Returns: %TRUE, or %FALSE with @error naming the key when the key or
  *   value is not valid.
@@ -432,25 +433,7 @@ gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const 
     g_return_val_if_fail(IBNM_IS_PROFILE(self), FALSE);
     g_return_val_if_fail(key != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        if (ibnm::userkeys::isIbnmKey(key)) {
-            // An unknown key in ibnm's namespaces is an error even to remove.
-            if (!ibnm::userkeys::find(key) || value != nullptr)
-                if (auto st = ibnm::userkeys::validate(key, value ? value : ""); !st)
-                    return st;
-        }
-        auto *user = NM_SETTING_USER(nm_connection_get_setting(conn(self), NM_TYPE_SETTING_USER));
-        if (user == nullptr) {
-            if (value == nullptr)
-                return {};
-            user = NM_SETTING_USER(nm_setting_user_new());
-            nm_connection_add_setting(conn(self), NM_SETTING(user));
-        }
-        ibnm::GErrorPtr err;
-        if (!nm_setting_user_set_data(user, key, value, ibnm::outPtr(err)))
-            return ibnm::Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(key);
-        return {};
-    });
+    return ibnm::guard(error, [&]() -> ibnm::Status { return ibnm::userkeys::set(conn(self), key, value); });
 }
 
 /**

@@ -12,4 +12,7 @@
 #include "ibnm-check.h"
 #include "ibnm-apply.h"
 #include "ibnm-rdma-apply.h"
+#include "ibnm-rdma-test.h"
+#include "ibnm-secondary.h"
+#include "ibnm-transaction.h"
 #include "ibnm-settings.h"

@@ -13,7 +13,8 @@
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
-// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL are removed before anything reads them).
+// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL, IBNM_MODULE_PATH are removed before
+// anything reads them).
 // Tests name a simulated host, fault rules, a log file and the time-out in
 // a key file given as `--test-config FILE` before the arguments.
 //
@@ -29,7 +30,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
-#include "libcore/simulator/loader.hpp"
+#include "plugin/test-config.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
@@ -188,37 +189,6 @@ void logReport(IbnmApplyReport *report)
         logLine(LOG_NOTICE, "%s", *n);
 }
 
-// What only tests set: a key file's [test] group.
-struct TestConfig {
-    std::string simulate;      // host description file
-    std::string simulateState; // its state directory
-    std::string fakeFail;      // fault rules (examples/hosts/README.md)
-    std::string log;           // a copy of the log
-    unsigned timeoutMs = 5000;
-};
-
-bool readTestConfig(const char *path, TestConfig &config, GError **error)
-{
-    GKeyFile *kf = g_key_file_new();
-    bool ok = g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, error);
-    if (ok) {
-        auto str = [&](const char *key, std::string &out) {
-            if (char *v = g_key_file_get_string(kf, "test", key, nullptr)) {
-                out = v;
-                g_free(v);
-            }
-        };
-        str("simulate", config.simulate);
-        str("simulate-state", config.simulateState);
-        str("fake-fail", config.fakeFail);
-        str("log", config.log);
-        if (g_key_file_has_key(kf, "test", "timeout-ms", nullptr))
-            config.timeoutMs = unsigned(g_key_file_get_uint64(kf, "test", "timeout-ms", nullptr));
-    }
-    g_key_file_unref(kf);
-    return ok;
-}
-
 void onDisconnected(GObject *device, GAsyncResult *result, gpointer data)
 {
     auto *error = static_cast<GError **>(data);
@@ -265,29 +235,25 @@ int main(int argc, char **argv)
 {
     // NetworkManager's environment could carry these: never let the library
     // see them.
-    for (const char *name : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})
-        g_unsetenv(name);
+    ibnm::plugin::dropTestEnvironment();
     std::setlocale(LC_ALL, "");
     bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
     bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
     textdomain(GETTEXT_PACKAGE);
     openlog("ibnm-dispatcher", LOG_PID, LOG_DAEMON);
 
-    TestConfig config;
-    if (argc >= 3 && std::strcmp(argv[1], "--test-config") == 0) {
+    ibnm::plugin::TestConfig config;
+    {
         GError *error = nullptr;
-        if (!readTestConfig(argv[2], config, &error)) {
+        if (!ibnm::plugin::takeTestConfig(argc, argv, config, &error)) {
             std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", argv[2], error->message);
             g_error_free(error);
             return 2;
         }
-        argc -= 2;
-        argv += 2;
-        argv[0] = argv[-2];
     }
     if (!config.log.empty())
         gLog = std::fopen(config.log.c_str(), "ae");
-    gint64 deadline = g_get_monotonic_time() + gint64(config.timeoutMs) * 1000;
+    gint64 deadline = g_get_monotonic_time() + gint64(config.timeoutMs ? config.timeoutMs : 5000) * 1000;
 
     if (argc < 3) {
         std::fprintf(stderr, _("Usage: %s INTERFACE ACTION (run by NetworkManager's dispatcher)\n"), argv[0]);
@@ -319,17 +285,7 @@ int main(int argc, char **argv)
     }
 
     int rc = 0;
-    // The simulator is loaded only when a test configuration names a
-    // simulated host; NetworkManager's runs never map it.
-    IbnmHost *host = nullptr;
-    if (config.simulate.empty()) {
-        host = ibnm_host_new_system();
-    } else if (const ibnm::simulator::Api *sim = ibnm::simulator::load(&error)) {
-        host = sim->newHost(config.simulate.c_str(),
-                            config.simulateState.empty() ? nullptr : config.simulateState.c_str(), &error);
-        if (host && !config.fakeFail.empty() && !sim->addFaults(host, config.fakeFail.c_str(), &error))
-            g_clear_object(&host);
-    }
+    IbnmHost *host = ibnm::plugin::hostFor(config, &error);
     if (host == nullptr) {
         logLine(LOG_ERR, _("%s: %s"), action, error->message);
         g_clear_error(&error);

@@ -8,6 +8,7 @@
 #include "libcore/ibnm-apply-private.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
+#include "settings/keyfile-backend.hpp"
 
 #include <glib/gstdio.h>
 
@@ -201,8 +202,10 @@ Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
     if (!d)
         return Error(IBNM_ERROR_IO, err->message);
     std::vector<std::string> names;
+    // The lock file is no content: every writer records itself in it.
     while (const char *n = g_dir_read_name(d.get()))
-        names.emplace_back(n);
+        if (std::strcmp(n, KeyfileBackend::kLockFile) != 0)
+            names.emplace_back(n);
     std::sort(names.begin(), names.end());
     c.num(names.size());
     for (const auto &n : names) {
@@ -460,7 +463,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::
     const Key key = Key::of(document, flags);
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
-    auto active = fileDigest(apply::activeRecordPath(host));
+    auto active = apply::activeRecordsDigest(host);
     if (!active)
         return decline("the active-profile record cannot be read");
     if (auto early = match(*record, key, *store, *active, record->host, why); !early)
@@ -468,7 +471,7 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::
     // The host read as a real apply reads it: under the activation lock, so
     // that a half-done apply of another process is not taken as settled.
     auto &platform = hostPlatform(host);
-    auto lock = platform.lockActivations();
+    auto lock = platform.lockActivations(hostLockDeadline(host));
     if (!lock)
         return decline("the activation lock cannot be taken");
     auto snapshot = platform.readHost();
@@ -490,7 +493,7 @@ void write(
     r.store = store.digest;
     r.statTakenNs = store.takenNs;
     r.racy = store.content;
-    auto active = fileDigest(apply::activeRecordPath(host));
+    auto active = apply::activeRecordsDigest(host);
     if (!active) {
         forget(host);
         return;

@@ -53,7 +53,7 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
         // undoes the other's write on a rollback.
         auto &platform = ibnm::hostPlatform(host);
         return ibnm::apply::underActivationLock(
-            platform, options.dryRun, report, [&]() -> ibnm::Result<ibnm::activation::Report> {
+            host, platform, options.dryRun, report, [&]() -> ibnm::Result<ibnm::activation::Report> {
                 return ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
             });
     });

@@ -33,6 +33,8 @@ struct IbnmSettingsPrivate {
     // The construct-only properties.
     IbnmSettingsBackend kind_ = IBNM_SETTINGS_BACKEND_KEYFILE;
     std::string keyfileDir_ = IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
+    // ibnm_settings_set_lock_wait(), kept for a keyfile backend made later.
+    int lockWait_ = 90;
     // NULL-terminated view of the backend's warnings.
     std::vector<const char *> warningsView_{nullptr};
     std::vector<const char *> unreadableView_{nullptr};
@@ -102,6 +104,8 @@ namespace {
 void useBackend(IbnmSettingsPrivate *priv, std::unique_ptr<ibnm::settings::Backend> backend)
 {
     priv->keyfile_ = dynamic_cast<ibnm::settings::KeyfileBackend *>(backend.get());
+    if (priv->keyfile_)
+        priv->keyfile_->setLockWait(priv->lockWait_);
     priv->backend_ = std::move(backend);
 }
 
@@ -406,9 +410,13 @@ const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self)
  * the store again (as ibnm_settings_load()). Call it before a
  * read-modify-write: another process that changes the store waits, so two
  * adds of one name or two modifications of one profile are not
- * interleaved. The keyfile store locks its directory (flock(2)) and removes
- * the temporary files of writers that were killed; NetworkManager
- * serialises its own changes.
+ * interleaved. The keyfile store's lock is the file ".ibnm.lock" in its
+ * directory (0600, the user's: no other user can hold it); taking it
+ * completes the change of a writer that was killed and removes its
+ * temporary files. While another process holds it, this waits as long as
+ * ibnm_settings_set_lock_wait() says, then fails with
+ * %IBNM_ERROR_TIMED_OUT naming that process. NetworkManager serialises its
+ * own changes.
  *
  * Returns: TRUE on success
  */
@@ -418,6 +426,29 @@ gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
     return ibnm::guard(error, [&]() { return storeRead(priv, priv->backend_->lockForUpdate()); });
+}
+
+/**
+ * ibnm_settings_set_lock_wait:
+ * @self: the settings
+ * @seconds: how long to wait, 0 for not at all, -1 for without a limit
+ *
+ * Bounds how long ibnm_settings_lock_for_update() (and a change without
+ * it, which takes the lock too) waits while another process writes the
+ * keyfile store, and how long a load waits while another makes its change
+ * visible (a few milliseconds). The default is 90 seconds. No effect on
+ * NetworkManager's store.
+ *
+ * Since: 0.1
+ */
+void ibnm_settings_set_lock_wait(IbnmSettings *self, gint seconds)
+{
+    g_return_if_fail(IBNM_IS_SETTINGS(self));
+    g_return_if_fail(seconds >= -1);
+    auto *priv = ibnm_settings_priv(self);
+    priv->lockWait_ = seconds;
+    if (priv->keyfile_)
+        priv->keyfile_->setLockWait(seconds);
 }
 
 /**

@@ -8,6 +8,7 @@
 #include "settings/ibnm-state.h"
 #include "settings/ibnm-state-private.h"
 
+#include "libcore/activation/host-diff.hpp"
 #include "libcore/ibnm-apply-private.hpp"
 #include "settings/apply-record.hpp"
 
@@ -26,9 +27,12 @@
 #include <functional>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+static_assert(IBNM_STATE_MAX_DOCUMENT_SIZE == ibnm::state::kMaxDocumentBytes, "one limit, in two languages");
 
 struct _IbnmStateChange {
     GObject parent_instance;
@@ -137,6 +141,17 @@ ibnm::Error fromGError(const ibnm::GErrorPtr &e)
     return ibnm::Error(e->domain == IBNM_ERROR ? IbnmError(e->code) : IBNM_ERROR_FAILED, e->message);
 }
 
+// The UUIDs of the profiles active on `host` (standalone mode: ibnm's
+// records of its activations).
+std::set<std::string> activeUuids(IbnmHost *host)
+{
+    std::set<std::string> out;
+    ibnm::GPtrArrayPtr active(ibnm_apply_get_active_connections(host, nullptr));
+    for (guint i = 0; active && i < active->len; i++)
+        out.insert(ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), i))));
+    return out;
+}
+
 // Puts the store back as `changes` found it, after `written` of them were
 // written (best effort: the first failure is the one reported).
 void restoreStore(IbnmSettings *settings, const std::vector<Change> &changes, size_t written)
@@ -157,6 +172,34 @@ void restoreStore(IbnmSettings *settings, const std::vector<Change> &changes, si
             break;
         }
     }
+}
+
+// After the later half of an apply failed (and the engine undid its own
+// steps): brings back up what the first half took down, reads the host
+// back and compares it with `before`, the host as the apply found it. Both
+// reports then say rolled back only when nothing differs, and list what
+// does; the first half's steps are undone when it is.
+void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmApplyReport *downRep,
+                    IbnmApplyReport *upRep, const std::optional<ibnm::model::Host> &before)
+{
+    ibnm::GErrorPtr err;
+    gboolean up = ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE, nullptr, ibnm::outPtr(err));
+    std::vector<std::string> differs;
+    if (!up)
+        differs.push_back(ibnm::strprintf(_("the interfaces taken down could not be brought up again: %s"),
+                                          err ? err->message : ""));
+    auto after = ibnm::hostPlatform(host).readHost();
+    if (!before || !after.ok()) {
+        differs.push_back(_("the host could not be read back to compare it with how it was"));
+    } else {
+        auto d = ibnm::activation::hostDifferences(*before, *after);
+        differs.insert(differs.end(), d.begin(), d.end());
+    }
+    bool restored = differs.empty() && (upRep == nullptr || ibnm_apply_report_get_rolled_back(upRep));
+    if (downRep)
+        ibnm::apply::settleRollback(downRep, restored, differs, up);
+    if (upRep)
+        ibnm::apply::settleRollback(upRep, restored, differs, false);
 }
 
 } // namespace
@@ -334,12 +377,17 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             else if (it->second->kind != ChangeKind::Delete)
                 after.push_back(it->second->desired.get());
         }
+        // Down and absent take down the profiles that are active; one that
+        // is not has nothing on the host to take down (a profile that is
+        // deleted while inactive never touches its device, as nmcli's
+        // `connection delete`).
+        std::set<std::string> active = activeUuids(host);
         for (const auto &ch : *planned) {
             if (ch.kind == ChangeKind::Add)
                 after.push_back(ch.desired.get());
             if (ch.state == InterfaceState::Up)
                 up.push_back(ch.desired.get());
-            else if (ch.stored)
+            else if (ch.stored && active.count(nm_connection_get_uuid(ch.stored)))
                 down.push_back(ch.stored);
         }
         auto storedArray = connectionArray(stored), afterArray = connectionArray(after);
@@ -348,6 +396,12 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         ibnm::GErrorPtr err;
         ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
         IbnmApplyReport *raw = nullptr;
+        // The host as found, for a rollback across both halves to be
+        // checked against (one half alone checks its own).
+        std::optional<ibnm::model::Host> before;
+        if (!down.empty() && !dryRun)
+            if (auto h = ibnm::hostPlatform(host).readHost(); h.ok())
+                before = std::move(*h);
         if (!down.empty()) {
             gboolean ok = ibnm::apply::runProfiles(host, downArray.get(), storedArray.get(), mode, false, &raw,
                                                    ibnm::outPtr(err), settled);
@@ -365,8 +419,8 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
         if (!ok) {
             // The engine undid its own steps; what went down comes back.
-            if (!down.empty() && !(flags & IBNM_APPLY_FLAGS_DRY_RUN))
-                ibnm_apply_up(host, downArray.get(), storedArray.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr);
+            if (!down.empty() && !dryRun)
+                settleDownHalf(host, downArray.get(), storedArray.get(), downRep.get(), upRep.get(), before);
             return fromGError(err);
         }
         if (flags & IBNM_APPLY_FLAGS_DRY_RUN)
@@ -504,14 +558,28 @@ char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GEr
         std::vector<NMConnection *> stored;
         for (guint i = 0; i < all->len; i++)
             stored.push_back(NM_CONNECTION(g_ptr_array_index(all.get(), i)));
-        std::optional<ibnm::model::Host> model;
+        // A profile is up where it is active: NetworkManager's active
+        // connections, or (standalone) ibnm's own, however the profile names
+        // its device (a P_Key child without interface name, a port found by
+        // its MAC), so that applying the document changes nothing.
+        std::optional<std::set<std::string>> active;
         if (host) {
-            auto h = ibnm::hostPlatform(host).readHost();
-            if (!h)
-                return std::move(h).error();
-            model = std::move(*h);
+            active.emplace();
+            if (g_strcmp0(ibnm_settings_get_backend_name(settings), "networkmanager") == 0) {
+                for (NMConnection *c : stored)
+                    if (ibnm_settings_get_active_device(settings, nm_connection_get_uuid(c)))
+                        active->insert(nm_connection_get_uuid(c));
+            } else {
+                ibnm::GErrorPtr err;
+                ibnm::GPtrArrayPtr list(ibnm_apply_get_active_connections(host, ibnm::outPtr(err)));
+                if (!list)
+                    return fromGError(err);
+                for (guint i = 0; i < list->len; i++)
+                    active->insert(
+                        ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(list.get(), i))));
+            }
         }
-        auto doc = ibnm::state::describe(stored, model ? &*model : nullptr);
+        auto doc = ibnm::state::describe(stored, active ? &*active : nullptr);
         std::string text;
         if (json) {
             text = ibnm::state::toJson(doc.get());

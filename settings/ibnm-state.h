@@ -14,6 +14,18 @@
 G_BEGIN_DECLS
 
 /**
+ * IBNM_STATE_MAX_DOCUMENT_SIZE:
+ *
+ * The size in bytes of the largest document ibnm_state_apply() reads
+ * (32 MiB); a larger one is refused, naming it. The other limits of a
+ * document (64 levels of nesting, 65,536 interfaces) are in
+ * docs/declarative-state.md.
+ *
+ * Since: 0.1
+ */
+#define IBNM_STATE_MAX_DOCUMENT_SIZE (32 * 1024 * 1024)
+
+/**
  * IbnmStateChange:
  *
  * What ibnm_state_apply() did, or would do in a dry run, to one interface's

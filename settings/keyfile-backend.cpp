@@ -99,48 +99,106 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
 
 namespace {
 
-// A temporary file atomicWriteFile() makes for a keyfile: ".NAME.XXXXXX".
-bool isWriterTempFile(const std::string &name)
+// The bytes of the lock file that are locks (RangeLockFile).
+constexpr off_t kWriterByte = 0;
+constexpr off_t kCommitByte = 1;
+
+std::string lockName()
 {
-    static const std::string ext = ".nmconnection.";
-    size_t at = name.rfind(ext);
-    if (name.empty() || name[0] != '.' || at == std::string::npos || name.size() != at + ext.size() + 6)
-        return false;
-    for (size_t i = at + ext.size(); i < name.size(); i++)
-        if (!g_ascii_isalnum(name[i]))
-            return false;
-    return true;
+    return _("the profile store's lock");
 }
 
 } // namespace
 
+Status KeyfileBackend::takeWriterLock()
+{
+    if (lock_.isOpen())
+        return {};
+    if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
+        return Error::fromErrno(errno, dir_);
+    // The lock file is as safe as its directory: a user who may write there
+    // (or owns it) could replace the file, or make it first, and hold it.
+    struct stat dirStat {};
+    if (::stat(dir_.c_str(), &dirStat) != 0)
+        return Error::fromErrno(errno, dir_);
+    if ((dirStat.st_mode & S_IWOTH) != 0 || (dirStat.st_uid != ::geteuid() && dirStat.st_uid != 0))
+        return Error(IBNM_ERROR_PERMISSION_DENIED,
+                     strprintf(_("other users may write to this directory (mode %04o, owner uid %u): they could "
+                                 "hold the store's lock; make it %u's and not writable by others"),
+                               unsigned(dirStat.st_mode & 07777), unsigned(dirStat.st_uid), unsigned(::geteuid())))
+            .withContext(dir_);
+    auto file = RangeLockFile::open(dir_ + "/" + kLockFile, true, lockName());
+    if (!file)
+        return std::move(file).error();
+    int64_t waitUntil = lockDeadline(lockWait_);
+    if (Status st = file->lock(kWriterByte, true, waitUntil); !st.ok())
+        return st;
+    file->recordHolder();
+    // What a killed writer decided is completed before anyone reads on,
+    // with readers kept out while it is; then its temporary files go.
+    if (Status st = file->lock(kCommitByte, true, waitUntil); !st.ok())
+        return st;
+    Status recovered = rollForwardJournal(dir_ + "/" + kJournalFile);
+    file->unlock(kCommitByte);
+    if (!recovered.ok())
+        return recovered;
+    removeDeadWritersFiles(dir_);
+    lock_ = std::move(*file);
+    return {};
+}
+
 Status KeyfileBackend::lockForUpdate()
 {
-    if (!lock_) {
-        if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
-            return Error::fromErrno(errno, dir_);
-        auto lock = lockDirectoryExclusive(dir_);
-        if (!lock)
-            return std::move(lock).error();
-        lock_ = std::move(lock).value();
-        // Every writer holds the lock while its temporary file exists: one
-        // found now belongs to a writer that was killed.
-        auto names = listDir(dir_);
-        if (!names)
-            return std::move(names).error();
-        for (const auto &name : *names)
-            if (isWriterTempFile(name))
-                (void)::unlinkat(lock_.get(), name.c_str(), 0);
-    }
+    if (Status st = takeWriterLock(); !st.ok())
+        return st;
     return load();
 }
 
 Status KeyfileBackend::load()
 {
+    // A reader: under the commit lock (shared), so that no writer makes its
+    // change visible meanwhile, and with a killed writer's journal taken
+    // as done. A reader that may not open the lock file (another user)
+    // reads without it: it cannot read the store's 0600 files either. The
+    // writer (lock_ held) has completed any journal itself.
+    RangeLockFile reading;
+    std::map<std::string, std::string> renamed; // path -> temporary file holding its content
+    std::set<std::string> removed;
+    if (!lock_.isOpen() && g_file_test(dir_.c_str(), G_FILE_TEST_IS_DIR)) {
+        auto file = RangeLockFile::open(dir_ + "/" + kLockFile, true, lockName());
+        if (file) {
+            if (Status st = file->lock(kCommitByte, false, lockDeadline(lockWait_)); !st.ok())
+                return st;
+            reading = std::move(*file);
+        }
+        auto journal = readJournal(dir_ + "/" + kJournalFile);
+        if (journal && *journal) {
+            // Each file by its name, in this store's spelling of the directory.
+            auto here = [this](const std::string &path) {
+                GCharPtr base(g_path_get_basename(path.c_str()));
+                return dir_ + "/" + base.get();
+            };
+            for (const auto &e : **journal) {
+                std::string path = here(e.path);
+                if (e.temporary.empty()) {
+                    removed.insert(path);
+                    renamed.erase(path);
+                } else if (g_file_test(here(e.temporary).c_str(), G_FILE_TEST_EXISTS)) {
+                    renamed[path] = here(e.temporary);
+                    removed.erase(path);
+                }
+            }
+        }
+    }
     // Sorted here, once (not in natural order first).
     auto names = listDir(dir_, false);
     if (!names)
         return std::move(names).error();
+    for (const auto &r : renamed) {
+        GCharPtr base(g_path_get_basename(r.first.c_str()));
+        if (std::find(names->begin(), names->end(), base.get()) == names->end())
+            names->push_back(base.get());
+    }
     // Byte order, as before: which of two profiles with one UUID wins (the
     // first read) does not depend on how digits in their names compare.
     std::sort(names->begin(), names->end());
@@ -151,7 +209,12 @@ Status KeyfileBackend::load()
         if (ignoreFilename(name))
             continue;
         std::string path = dir_ + "/" + name;
-        auto p = readFile(path, &warnings);
+        if (removed.count(path))
+            continue;
+        auto from = renamed.find(path);
+        auto p = readFile(from == renamed.end() ? path : from->second, &warnings);
+        if (p)
+            p->filename = path;
         if (!p) {
             if (p.error().errnum() == EACCES || p.error().errnum() == EPERM)
                 unreadable.push_back(path);
@@ -202,11 +265,14 @@ Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
 
 Status KeyfileBackend::write(const std::string &path, const std::string &data, bool replace)
 {
-    if (g_mkdir_with_parents(dir_.c_str(), 0755) != 0)
-        return Error::fromErrno(errno, dir_);
+    // Every writer holds the store's lock (taken here when the caller did
+    // not lock for update).
+    if (Status st = takeWriterLock(); !st.ok())
+        return st;
     AtomicWriteOptions opts;
     opts.mode = 0600;
     opts.replace = replace;
+    opts.tagWriter = true;
     if (geteuid() == 0) {
         opts.uid = 0;
         opts.gid = 0;
@@ -218,8 +284,10 @@ Status KeyfileBackend::write(const std::string &path, const std::string &data, b
 
 void KeyfileBackend::beginBatch()
 {
-    batch_ = std::make_unique<AtomicWriteBatch>();
+    // Journaled: all of the batch or none of it, across a crash too.
+    batch_ = std::make_unique<AtomicWriteBatch>(dir_ + "/" + kJournalFile);
     batchOld_.clear();
+    batchRemoved_.clear();
 }
 
 // After a batch that failed or was aborted: a profile whose file was not
@@ -228,9 +296,13 @@ void KeyfileBackend::beginBatch()
 // added profile, update back of a modified one) never touches a file that
 // is not the store's: one that appeared meanwhile and that RENAME_NOREPLACE
 // kept.
-void KeyfileBackend::revertUnwritten(const std::vector<std::string> &renamed)
+void KeyfileBackend::revertUnwritten(const std::vector<std::string> &changed)
 {
-    std::set<std::string> done(renamed.begin(), renamed.end());
+    std::set<std::string> done(changed.begin(), changed.end());
+    for (auto &r : batchRemoved_)
+        if (!done.count(r.filename))
+            profiles_.push_back(std::move(r)); // not removed: still stored
+    batchRemoved_.clear();
     for (auto &written : batchOld_) {
         // Named references, not a structured binding: C++17 lambdas may not
         // capture one (clang refuses; g++ allows it).
@@ -241,7 +313,7 @@ void KeyfileBackend::revertUnwritten(const std::vector<std::string> &renamed)
         auto it = std::find_if(profiles_.begin(), profiles_.end(),
                                [&](const StoredProfile &p) { return p.filename == filename; });
         if (it == profiles_.end())
-            continue; // removed meanwhile (removal is not batched)
+            continue; // removed by the batch too
         if (old)
             it->connection = std::move(old); // not rewritten: as it was
         else
@@ -255,11 +327,12 @@ Status KeyfileBackend::commitBatch()
     auto batch = std::move(batch_);
     if (!batch)
         return {};
-    std::vector<std::string> renamed;
-    Status s = batch->commit(&renamed);
+    std::vector<std::string> done;
+    Status s = batch->commit(&done);
     if (!s.ok())
-        revertUnwritten(renamed);
+        revertUnwritten(done);
     batchOld_.clear();
+    batchRemoved_.clear();
     return s;
 }
 
@@ -320,6 +393,15 @@ Status KeyfileBackend::remove(const std::string &uuid)
                            [&](const StoredProfile &p) { return uuid == uuidOf(p.connection.get()); });
     if (it == profiles_.end())
         return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no profile with UUID %s"), uuid.c_str()));
+    if (Status st = takeWriterLock(); !st.ok())
+        return st;
+    if (batch_) {
+        // Removed with the batch's other changes, in its journal.
+        batch_->remove(it->filename);
+        batchRemoved_.push_back(std::move(*it));
+        profiles_.erase(it);
+        return {};
+    }
     if (Status s = removeFileDurably(it->filename); !s.ok() && s.error().code() != IBNM_ERROR_NOT_FOUND)
         return s;
     profiles_.erase(it);

@@ -3,6 +3,7 @@
 // NetworkManager does when it is not running.
 #pragma once
 
+#include "libcore/support/file-lock.hpp"
 #include "libcore/support/files.hpp"
 #include "settings/backend.hpp"
 
@@ -24,10 +25,22 @@ public:
     // requires); tests use their own uid.
     void setRequiredOwner(uid_t uid) { requiredOwner_ = uid; }
 
+    // How long to wait for another process's lock (seconds; 0: not at
+    // all; -1: without a limit).
+    void setLockWait(int seconds) { lockWait_ = seconds; }
+
+    // Reads the store as the last complete change left it: under the
+    // commit lock (shared), with the journal of a writer that was killed
+    // taken as done (readJournal()), so no reader sees half of one change.
     Status load() override;
-    // flock(2) on the directory itself (no lock file in NetworkManager's
-    // directory). Under it, hidden temporary files a killed writer left
-    // (".NAME.nmconnection.XXXXXX") are removed: every writer holds it.
+    // The store's lock: the file kLockFile in the directory (hidden, which
+    // NetworkManager ignores), 0600 and the user's: byte 0 is held by the
+    // writer for its whole read-modify-write, byte 1 by the writer while it
+    // makes a change visible and by readers (shared) while they read. With
+    // it, the change a killed writer journaled is completed
+    // (rollForwardJournal()) and the temporary files of writers that have
+    // ended are removed. Every writer holds it: add(), update() and remove()
+    // take it when lockForUpdate() was not called.
     Status lockForUpdate() override;
     const std::vector<StoredProfile> &profiles() const override { return profiles_; }
     const std::vector<std::string> &warnings() const override { return warnings_; }
@@ -42,14 +55,19 @@ public:
     // Reads one keyfile with the store's ownership and permission checks.
     Result<StoredProfile> readFile(const std::string &path, std::vector<std::string> *warnings) const;
 
+    static constexpr const char *kLockFile = ".ibnm.lock";
+    static constexpr const char *kJournalFile = ".ibnm-journal";
+
 private:
+    Status takeWriterLock();
     StoredProfile *findByUuid(const std::string &uuid);
     Result<std::string> choosePath(NMConnection *connection) const;
     // replace false: fails (IBNM_ERROR_EXISTS) when `path` exists.
     Status write(const std::string &path, const std::string &data, bool replace);
 
     std::string dir_;
-    UniqueFd lock_;
+    RangeLockFile lock_; // open while this process is the store's writer
+    int lockWait_ = 90;
     uid_t requiredOwner_ = 0;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
@@ -57,7 +75,9 @@ private:
     // The files the open batch writes, each with the profile it still holds
     // on disk until the batch renames it (null: added by the batch).
     std::map<std::string, GObjectPtr<NMConnection>> batchOld_;
-    void revertUnwritten(const std::vector<std::string> &renamed);
+    // The profiles the open batch removes, until it has.
+    std::vector<StoredProfile> batchRemoved_;
+    void revertUnwritten(const std::vector<std::string> &done);
     std::vector<std::string> unreadable_;
 };
 

@@ -8,6 +8,7 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/profiles/user-keys.hpp"
 #include "libcore/model/bond.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <arpa/inet.h>
@@ -94,11 +95,61 @@ std::vector<model::Route> routesOf(NMConnection *c)
     return out;
 }
 
+} // namespace
+
+model::LinkDns dnsOf(NMConnection *c, std::string *property)
+{
+    std::vector<std::string> servers[2], search[2];
+    const char *names[2][2] = {{"ipv4.dns", "ipv4.dns-search"}, {"ipv6.dns", "ipv6.dns-search"}};
+    std::string first;
+    int family = 0;
+    for (NMSettingIPConfig *ip : {NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)),
+                                  NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))}) {
+        int f = family++;
+        if (ip == nullptr || g_strcmp0(nm_setting_ip_config_get_method(ip), "disabled") == 0)
+            continue;
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns(ip); i++)
+            servers[f].emplace_back(nm_setting_ip_config_get_dns(ip, i));
+        for (guint i = 0; i < nm_setting_ip_config_get_num_dns_searches(ip); i++)
+            search[f].emplace_back(nm_setting_ip_config_get_dns_search(ip, i));
+    }
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!servers[f].empty())
+            first = names[f][0];
+    for (int f = 0; f < 2 && first.empty(); f++)
+        if (!search[f].empty())
+            first = names[f][1];
+    if (property)
+        *property = first;
+    return model::resolvedLinkDns(servers[0], servers[1], search[0], search[1]);
+}
+
+bool needsResolver(const Desired &d)
+{
+    for (const auto &x : d.ipoib)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.bonds)
+        if (!x.ip.dns.empty())
+            return true;
+    for (const auto &x : d.ethernet)
+        if (!x.ip.dns.empty())
+            return true;
+    return false;
+}
+
+namespace {
+
 DesiredIp ipOf(NMConnection *c)
 {
     DesiredIp ip;
+    ip.dns = dnsOf(c);
     ip.addresses = addressesOf(c);
-    ip.routes = routesOf(c);
+    // With the host route to each gateway no subnet of the profile reaches,
+    // before the routes through it, as NetworkManager adds them
+    // (model::withOnlinkRoutes): `up` adds them, its undo and `down`
+    // remove them with the rest.
+    ip.routes = model::withOnlinkRoutes(ip.addresses, routesOf(c));
     ip.manage4 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c)));
     ip.manage6 = managesFamily(NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c)));
     return ip;
@@ -183,6 +234,77 @@ std::vector<NMConnection *> ProfileIndex::ethernetPorts(NMConnection *bond) cons
     return out;
 }
 
+namespace {
+
+// placeSecondaries(): a copy of `secondary` whose interface is `ifname`,
+// added to `expanded` unless that pair is there already.
+void placeOn(NMConnection *secondary, const std::string &ifname, std::vector<NMConnection *> &expanded,
+             std::vector<GObjectPtr<NMConnection>> &placed)
+{
+    for (const auto &p : placed)
+        if (g_strcmp0(nm_connection_get_uuid(p.get()), nm_connection_get_uuid(secondary)) == 0 &&
+            ifname == nm_connection_get_interface_name(p.get()))
+            return;
+    auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(secondary));
+    g_object_set(nm_connection_get_setting_connection(copy.get()), NM_SETTING_CONNECTION_INTERFACE_NAME,
+                 ifname.c_str(), nullptr);
+    expanded.push_back(copy.get());
+    placed.push_back(std::move(copy));
+}
+
+bool listsSecondary(NMConnection *base, const char *uuid)
+{
+    NMSettingConnection *sc = nm_connection_get_setting_connection(base);
+    guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+    for (guint i = 0; i < n; i++)
+        if (uuid && g_strcmp0(nm_setting_connection_get_secondary(sc, i), uuid) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+Status placeSecondaries(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        const ProfileIndex &index, bool standalone, std::vector<NMConnection *> &expanded,
+                        std::vector<GObjectPtr<NMConnection>> &placed)
+{
+    for (NMConnection *c : selected) {
+        const char *ifname = nm_connection_get_interface_name(c);
+        if (!userkeys::isSecondary(c)) {
+            NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+            guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+            for (guint i = 0; i < n; i++) {
+                NMConnection *s = index.findMaster(nm_setting_connection_get_secondary(sc, i));
+                if (s == nullptr || !userkeys::isSecondary(s))
+                    continue;
+                if (ifname == nullptr)
+                    return missingInterfaceName(
+                        _("its RDMA secondary is provisioned on the profile's interface; the profile names none"),
+                        originOf(c));
+                placeOn(s, ifname, expanded, placed);
+            }
+            continue;
+        }
+        if (ifname != nullptr)
+            continue; // on the device it names (nm-ibnm-service's copy)
+        bool based = false;
+        for (NMConnection *b : all) {
+            const char *bif = nm_connection_get_interface_name(b);
+            if (b == c || !bif || userkeys::isSecondary(b) || !listsSecondary(b, nm_connection_get_uuid(c)))
+                continue;
+            placeOn(c, bif, expanded, placed);
+            based = true;
+        }
+        if (!based && standalone)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         _("an RDMA secondary is provisioned on the device of the profile that lists it in "
+                           "connection.secondaries, and no profile does"))
+                .withProperty("connection.secondaries")
+                .withProfile(originOf(c).id);
+    }
+    return {};
+}
+
 Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
                         bool withIp, bool standalone, const ProfileIndex *shared)
 {
@@ -206,6 +328,15 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
                 expanded.push_back(p);
     }
+    // RDMA secondaries where NetworkManager activates them, on their base
+    // profile's interface (connection.secondaries): standalone ibnm brings a
+    // base's secondaries up and down with it, and a secondary itself on each
+    // of its bases' interfaces (not with NetworkManager, whose VPN service
+    // does that: withIp false). Each (secondary, interface) once.
+    std::vector<GObjectPtr<NMConnection>> placed;
+    if (withIp)
+        if (auto st = placeSecondaries(selected, all, index, standalone, expanded, placed); !st)
+            return std::move(st).error();
     // Each list sized once: a plan of every profile of a large store grew
     // them step by step, copying and faulting in megabytes.
     size_t ipoibs = 0, bonds = 0, ethernets = 0;
@@ -228,6 +359,11 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         auto options = userkeys::parse(c);
         if (!options.ok())
             return std::move(options).error().withProfile(origin.id);
+        // An RDMA secondary has no device of its own: it is resolved on its
+        // base profile's, named as its interface (nm-ibnm-service, and
+        // rules::checkSecondaries()).
+        if (userkeys::isSecondary(c) && ifname.empty())
+            continue;
 
         if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
             NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
@@ -293,9 +429,10 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                 if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
                     x.failOverMac = model::failOverMacName(f);
             }
-            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c))
+            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c)) {
                 x.mtu = nm_setting_infiniband_get_mtu(ib);
-            else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
+                x.mtuProperty = "infiniband.mtu";
+            } else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             if (withIp)
                 x.ip = ipOf(c);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/support/raii.hpp"
 #include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
@@ -32,8 +33,16 @@ struct DesiredIp {
     std::vector<model::Route> routes; // static routes and the gateway
     bool manage4 = false;
     bool manage6 = false;
+    // What systemd-resolved is to hold for the link (model::resolvedLinkDns).
+    model::LinkDns dns;
     bool manages(const std::string &cidr) const;
 };
+
+// The DNS servers and search domains a profile gives its link
+// (model::resolvedLinkDns of ipv4.dns, ipv6.dns, ipv4.dns-search,
+// ipv6.dns-search; a disabled family gives none). `property`: the first of
+// those properties that is set, for messages.
+model::LinkDns dnsOf(NMConnection *c, std::string *property = nullptr);
 
 struct DesiredIpoib {
     Origin origin;
@@ -56,6 +65,9 @@ struct DesiredBond {
     std::string primary;
     std::string failOverMac;
     unsigned mtu = 0;
+    // The property that holds the bond's MTU: the bond profile's
+    // [ethernet] or [infiniband] setting (NetworkManager has no bond.mtu).
+    const char *mtuProperty = "802-3-ethernet.mtu";
     DesiredIp ip;
 };
 
@@ -143,6 +155,21 @@ private:
     std::unordered_map<std::string, std::vector<size_t>> portsByMaster_;
     const std::vector<NMConnection *> &all_;
 };
+
+// Whether up of `d` gives systemd-resolved something (a profile with DNS):
+// then the host it plans on needs model::Host::resolver
+// (Platform::readResolver()).
+bool needsResolver(const Desired &d);
+// RDMA secondaries (VPN profiles of nm-ibnm-service, no interface of their
+// own) on their bases' interfaces, as NetworkManager activates them: for
+// each selected base, copies of its secondaries named after its interface;
+// for each selected secondary, copies on each interface of the profiles of
+// `all` listing it (none, in `standalone` mode: an error). The copies go to
+// `expanded` and are held in `placed`. resolve() does this when it resolves
+// IP too (ibnm activating the profiles itself, and `ibnm check`).
+Status placeSecondaries(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        const ProfileIndex &index, bool standalone, std::vector<NMConnection *> &expanded,
+                        std::vector<GObjectPtr<NMConnection>> &placed);
 
 // `index` (optional): an index of `all`, when resolve() runs many times
 // against the same profiles.

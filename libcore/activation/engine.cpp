@@ -6,16 +6,18 @@
 
 #include "libcore/activation/planner.hpp"
 
+#include "libcore/activation/host-diff.hpp"
+
 #include "libcore/support/i18n.hpp"
 
 namespace ibnm::activation::detail {
 
-namespace {
-
 // Undoes the steps that ran, in reverse order. The report says the host is
-// as before only if every step that changed it was undone: by its own undo,
-// or by the deletion of the object it configured.
-void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report)
+// as before only if every step that changed it was undone (by its own undo,
+// or by the deletion of the object it configured) and, given the host as it
+// was (`before`), the host read back equals it; otherwise it lists what
+// differs (Report::notRestored).
+void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report, const Host *before)
 {
     for (size_t j = end; j-- > 0;) {
         Step &s = steps[j];
@@ -38,14 +40,21 @@ void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &
         all = all && (s.rec.state == StepState::Undone || s.rec.state == StepState::Planned ||
                       s.rec.state == StepState::Failed);
     }
+    if (before != nullptr) {
+        auto after = platform.readHost();
+        if (after.ok())
+            report.notRestored = hostDifferences(*before, *after);
+        else
+            report.notRestored.push_back(
+                strprintf(_("the host could not be read back: %s"), after.error().toString().c_str()));
+        all = all && report.notRestored.empty();
+    }
     report.rolledBack = all;
 }
 
-} // namespace
-
 // Runs the steps in order; the first failure stops the run and undoes the
 // steps done so far. Returns false on failure (report says why).
-bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const Host *before)
 {
     for (size_t i = 0; i < steps.size(); i++) {
         Step &s = steps[i];
@@ -61,7 +70,7 @@ bool execute(Platform &platform, std::vector<Step> &steps, Report &report)
         report.error = s.rec.error;
         report.errorCode = st.error().code();
         report.failure = st.error();
-        rollback(platform, steps, i, report);
+        rollback(platform, steps, i, report, before);
         return false;
     }
     return true;
@@ -76,8 +85,6 @@ void finish(std::vector<Step> &steps, Report &report)
         report.steps.push_back(std::move(s.rec));
     }
 }
-namespace {
-
 // Reads what the kernel now has and checks every object the profiles asked
 // for. The first mismatch is the error.
 Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
@@ -239,8 +246,6 @@ Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
     return {};
 }
 
-} // namespace
-
 Report planningFailed(Report report, Error e)
 {
     report.ok = false;
@@ -265,6 +270,10 @@ using detail::verifyUp;
 using model::Host;
 using platform::Platform;
 
+struct UndoLog::Steps {
+    std::vector<Step> steps;
+};
+
 Report up(Platform &platform, const Desired &desired, const Options &options)
 {
     auto host = platform.readHost();
@@ -283,7 +292,7 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
     if (!options.dryRun && !steps.empty() && options.prepare)
         if (Status st = options.prepare(); !st.ok())
             return planningFailed(std::move(report), std::move(st).error());
-    if (!options.dryRun && !steps.empty() && execute(platform, steps, report)) {
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
         auto after = platform.readHost();
         Status verified =
             after.ok() ? verifyUp(*after, desired, options.rdmaOnly) : Status(std::move(after).error());
@@ -292,8 +301,49 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
             report.error = verified.error().toString();
             report.errorCode = verified.error().code();
             report.failure = verified.error();
-            rollback(platform, steps, steps.size(), report);
+            rollback(platform, steps, steps.size(), report, &host);
+        } else if (options.keep) {
+            options.keep->steps_ = std::make_unique<UndoLog::Steps>(UndoLog::Steps{steps});
         }
+    }
+    finish(steps, report);
+    return report;
+}
+
+UndoLog::UndoLog() = default;
+UndoLog::~UndoLog() = default;
+UndoLog::UndoLog(UndoLog &&) noexcept = default;
+UndoLog &UndoLog::operator=(UndoLog &&) noexcept = default;
+
+bool UndoLog::empty() const
+{
+    return !steps_ || steps_->steps.empty();
+}
+
+std::vector<StepRecord> UndoLog::records() const
+{
+    std::vector<StepRecord> out;
+    if (steps_)
+        for (const auto &s : steps_->steps)
+            out.push_back(s.rec);
+    return out;
+}
+
+Report UndoLog::undo(Platform &platform)
+{
+    Report report;
+    if (empty())
+        return report;
+    std::vector<Step> steps = std::move(steps_->steps);
+    steps_.reset();
+    rollback(platform, steps, steps.size(), report);
+    for (const auto &s : steps) {
+        if (s.rec.state != StepState::UndoFailed)
+            continue;
+        report.ok = false;
+        report.error = s.rec.error;
+        report.errorCode = IBNM_ERROR_PLATFORM;
+        break;
     }
     finish(steps, report);
     return report;
@@ -307,7 +357,7 @@ Report down(Platform &platform, const Desired &desired, const Options &options)
         return planningFailed(std::move(report), std::move(hostR).error());
     std::vector<Step> steps = makeDownPlan(*hostR, desired, options, report);
     if (!options.dryRun && !steps.empty())
-        execute(platform, steps, report);
+        execute(platform, steps, report, &*hostR);
     finish(steps, report);
     return report;
 }

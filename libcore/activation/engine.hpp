@@ -12,10 +12,12 @@
 // planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
+#include "libcore/activation/active.hpp"
 #include "libcore/activation/desired.hpp"
 #include "libcore/platform/platform.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,10 +49,13 @@ struct Note {
 
 struct Report {
     bool ok = true;
-    // After a failure: every step that changed the host was undone, so the
-    // host is as before. False when a step could not be undone (its state
-    // says which).
+    // After a failure: every step that changed the host was undone, and the
+    // host read back is as before. False when a step could not be undone
+    // (its state says which) or the host differs (notRestored says how).
     bool rolledBack = false;
+    // After a failure: what the host read back has otherwise than before,
+    // one line per object and property (host-diff.hpp).
+    std::vector<std::string> notRestored;
     std::string error;            // the failure, when !ok
     IbnmError errorCode = IBNM_ERROR_FAILED; // its code, kept from the step or fact that failed
     std::optional<Error> failure;  // the failure itself, with its property and profile
@@ -58,6 +63,8 @@ struct Report {
     std::vector<StepRecord> steps;
     std::vector<Note> notes;
 };
+
+class UndoLog;
 
 struct Options {
     bool dryRun = false;          // plan only
@@ -81,6 +88,36 @@ struct Options {
     // run: a request the planner refuses loads nothing. Its failure changes
     // nothing and fails the report.
     std::function<Status()> prepare;
+    // up() only: where a successful run keeps its steps, each with its undo,
+    // to be undone later (UndoLog::undo()); nullptr: nothing is kept.
+    UndoLog *keep = nullptr;
+};
+
+// What a successful up() changed, kept to be undone later exactly: the steps
+// it performed with their undos (the same the engine's rollback runs), in
+// order. A VPN service's Disconnect undoes what its Connect did with it
+// (plugin/nm-ibnm-service). Empty when up() failed, was a dry run or had
+// nothing to do.
+class UndoLog {
+public:
+    UndoLog();
+    ~UndoLog();
+    UndoLog(UndoLog &&) noexcept;
+    UndoLog &operator=(UndoLog &&) noexcept;
+
+    bool empty() const;
+    // The steps as performed, in order.
+    std::vector<StepRecord> records() const;
+    // Undoes them in reverse order, once: the report lists every step
+    // (Undone, or UndoFailed with its error) and fails when one could not
+    // be undone; the log is empty afterwards.
+    Report undo(platform::Platform &platform);
+
+    struct Steps; // engine.cpp
+
+private:
+    friend Report up(platform::Platform &, const model::Host &, const Desired &, const Options &);
+    std::unique_ptr<Steps> steps_;
 };
 
 // Brings the objects of `desired` up. Planning errors (a missing parent, a
@@ -99,9 +136,28 @@ Report plan(const model::Host &host, const Desired &desired, const Options &opti
 // GUID) when that exists, is up, and up() would change nothing; else none.
 std::optional<std::string> activeInterface(const model::Host &host, const Desired &desired);
 
-// Takes down what `up` of the same profiles created: soft links, P_Key
-// children, bonds, addresses; base IPoIB interfaces are set down.
+// Takes down what `up` of the same profiles would create, from the
+// profiles alone: soft links, P_Key children, bonds, addresses; base IPoIB
+// interfaces are set down. For NetworkManager's hook (rdmaOnly), which
+// keeps no record; standalone activations are taken down from their
+// records (deactivate()).
 Report down(platform::Platform &platform, const Desired &desired, const Options &options);
+
+// Active connections (lifecycle.cpp). As NetworkManager re-activates a
+// profile: the activations `replaced` (of the profiles brought up again
+// with changed settings, and of other profiles active on the devices they
+// take) are taken down first, then `desired` is brought up on the host as
+// that leaves it; one plan, one transaction: a failure undoes both.
+Report reactivate(platform::Platform &platform, const model::Host &host, const std::vector<ActiveRecord> &replaced,
+                  const Desired &desired, const Options &options);
+// The host as it is once `replaced` is taken down (what check's rules and
+// the plan of reactivate() see).
+model::Host afterTeardown(const model::Host &host, const std::vector<ActiveRecord> &replaced);
+// Takes the activations of `records` down: deletes what they created, puts
+// back what they changed; verified by reading the host back (a failure
+// undoes every step).
+Report deactivate(platform::Platform &platform, const model::Host &host, const std::vector<ActiveRecord> &records,
+                  const Options &options);
 
 // What the host-wide policy files hold (host-files.cpp; settings writes
 // them, settings/host-files.hpp): the memlock limits for group rdma and the

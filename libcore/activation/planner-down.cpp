@@ -35,6 +35,7 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
                 planner.add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
                             [name, a](Platform &p) { return p.removeAddress(name, a); },
                             [name, a](Platform &p) { return p.addAddress(name, a); });
+        planner.planDnsRevert(origin, name, ip.dns);
         if (nd->up && nd->master.empty())
             planner.planDown(origin, name, _("set the link down"));
     };

@@ -10,6 +10,26 @@
 
 namespace ibnm::activation::detail {
 
+namespace {
+
+// The first RDMA key `x` sets other than the link's, for errors.
+const char *firstKey(const DesiredRdma &x)
+{
+    if (x.roceMode)
+        return x.names.roceMode;
+    if (x.roceTos)
+        return x.names.roceTos;
+    if (x.trafficClass)
+        return x.names.trafficClass;
+    if (!x.tcRules.empty())
+        return x.names.tcRules;
+    if (x.roceEnable)
+        return x.names.roceEnable;
+    return x.names.ttl;
+}
+
+} // namespace
+
 Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newNetdevs)
 {
     const std::string &origin = x.origin.id;
@@ -87,6 +107,27 @@ Status Planner::planRdma(const DesiredRdma &x, const std::set<std::string> &newN
         dev = lag->second.second;
         newDevice = true;
         lagNew = true;
+    } else if (auto split = splitDevices_.find(x.netdev); split != splitDevices_.end()) {
+        // The port leaves its RoCE LAG bond (an earlier step): the driver
+        // gives it an RDMA device of its own again (model::roceLagSplit),
+        // new and without settings. Undoing the release merges it away.
+        device = split->second.name;
+        portNo = 1;
+        dev = &split->second;
+        newDevice = true;
+        lagNew = true;
+    } else if (auto joining = lagPorts_.find(x.netdev);
+               joining != lagPorts_.end() && netdev && !netdev->rdmaDevice.empty()) {
+        // The port joins a bond this plan puts into RoCE LAG mode: its own
+        // RDMA device is gone once it is enslaved (model::predictRoceLag).
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("%s joins the bond %s, which merges its RDMA device %s into the RoCE LAG device %s; "
+                                 "set the RDMA options on the bond's profile"),
+                               x.netdev.c_str(), joining->second.first.c_str(), netdev->rdmaDevice.c_str(),
+                               joining->second.second.c_str()),
+                     ENODEV)
+            .withProperty(firstKey(x))
+            .withProfile(origin);
     } else {
         bool bond = newNetdevs.count(x.netdev) > 0 || (netdev && netdev->kind == "bond");
         if (bond && (netdev == nullptr || netdev->rdmaDevice.empty()))

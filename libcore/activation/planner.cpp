@@ -69,6 +69,10 @@ LinkDownLoss lossOnLinkDown(const model::Netdev *nd)
         if (model::flushedOnLinkDown(a))
             lost.addresses.push_back(a);
     lost.routes = nd->routes;
+    // Routes without gateway first: a route through a gateway that only
+    // such a route reaches needs it back first (model::gatewayOnLink).
+    std::stable_partition(lost.routes.begin(), lost.routes.end(),
+                          [](const model::Route &r) { return r.gateway.empty(); });
     return lost;
 }
 
@@ -120,21 +124,232 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
             [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
             [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
+    planDns(origin, ifname, ip.dns);
+}
+
+namespace {
+
+std::string commaList(const std::vector<std::string> &v)
+{
+    std::string s;
+    for (const auto &x : v)
+        s += (s.empty() ? "" : ", ") + x;
+    return s;
+}
+
+// The step text of giving `dns` to systemd-resolved.
+std::string dnsDetail(const model::LinkDns &dns)
+{
+    if (dns.domains.empty())
+        return strprintf(_("give systemd-resolved the DNS servers %s"), commaList(dns.servers).c_str());
+    if (dns.servers.empty())
+        return strprintf(_("give systemd-resolved the search domains %s"), commaList(dns.domains).c_str());
+    return strprintf(_("give systemd-resolved the DNS servers %s and the search domains %s"),
+                     commaList(dns.servers).c_str(), commaList(dns.domains).c_str());
+}
+
+} // namespace
+
+bool Planner::dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (dns.empty())
+        return false;
+    if (host_.resolver && host_.resolver->running)
+        return true;
+    // Never silent: the report says what is left out (`ibnm check` warns).
+    std::string why = host_.resolver ? host_.resolver->reason : std::string(_("it was not asked whether systemd-resolved runs"));
+    note(origin, ifname, [&] {
+        return strprintf(_("the DNS servers and search domains are not applied: %s"), why.c_str());
+    });
+    return false;
+}
+
+void Planner::planDns(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (!dnsApplies(origin, ifname, dns))
+        return;
+    model::LinkDns cur;
+    if (auto it = host_.resolver->links.find(ifname); it != host_.resolver->links.end())
+        cur = it->second;
+    if (cur == dns)
+        return;
+    add(
+        "set-dns", ifname, [&] { return dnsDetail(dns); }, origin,
+        [ifname, dns](Platform &p) { return p.setLinkDns(ifname, dns); },
+        [ifname, cur](Platform &p) { return cur.empty() ? p.revertLinkDns(ifname) : p.setLinkDns(ifname, cur); });
+}
+
+void Planner::planDnsRevert(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
+{
+    if (dns.empty())
+        return;
+    // What systemd-resolved holds for the link, where the host says: nothing
+    // to give back where it does not run or holds nothing. Unknown (the
+    // host was read without it): RevertLink, which does nothing then, and
+    // an undo that gives the profile's back where it runs.
+    model::LinkDns back = dns;
+    if (host_.resolver) {
+        auto it = host_.resolver->links.find(ifname);
+        if (!host_.resolver->running || it == host_.resolver->links.end())
+            return;
+        back = it->second;
+    }
+    add(
+        "revert-dns", ifname, _("give the link back to systemd-resolved's own DNS configuration"), origin,
+        [ifname](Platform &p) { return p.revertLinkDns(ifname); },
+        [ifname, back](Platform &p) -> Status {
+            Status s = p.setLinkDns(ifname, back);
+            // Not running: RevertLink gave nothing back either.
+            return s.ok() || s.error().code() == IBNM_ERROR_NOT_SUPPORTED ? Status{} : s;
+        });
+}
+
+namespace {
+
+// `children` after their parent's link went from up to down or from down to
+// up (model::childAfterParentLink): what the kernel does to P_Key children.
+std::vector<model::Netdev> followParent(std::vector<model::Netdev> children, bool parentUp)
+{
+    for (auto &c : children)
+        c = model::childAfterParentLink(c, parentUp);
+    return children;
+}
+
+// Brings each child from `now` to `target` (the same children in the same
+// order): its link, then the addresses and routes it lacks (setting a child
+// down flushes some: model::afterLinkDown). Nothing to do for none.
+Op convergeChildren(std::vector<model::Netdev> now, const std::vector<model::Netdev> &target)
+{
+    auto same = [](const model::Netdev &a, const model::Netdev &b) {
+        return a.up == b.up && a.addresses == b.addresses && a.routes == b.routes;
+    };
+    if (std::equal(now.begin(), now.end(), target.begin(), target.end(), same))
+        return [](Platform &) { return Status{}; };
+    return [now = std::move(now), target](Platform &p) -> Status {
+        for (size_t i = 0; i < now.size() && i < target.size(); i++) {
+            model::Netdev n = now[i];
+            const model::Netdev &t = target[i];
+            if (n.up != t.up) {
+                if (Status s = p.setUp(t.name, t.up); !s.ok())
+                    return s;
+                n = t.up ? model::childAfterParentLink(n, true) : model::afterLinkDown(n);
+            }
+            for (const auto &a : t.addresses)
+                if (!contains(n.addresses, a))
+                    if (Status s = p.addAddress(t.name, a); !s.ok())
+                        return s;
+            LinkDownLoss wanted = lossOnLinkDown(&t); // its routes, those without gateway first
+            for (const auto &r : wanted.routes)
+                if (std::find(n.routes.begin(), n.routes.end(), r) == n.routes.end())
+                    if (Status s = p.addRoute(t.name, r); !s.ok())
+                        return s;
+        }
+        return {};
+    };
+}
+
+// `undo`, then `more`.
+Op andThen(Op undo, Op more)
+{
+    return [undo = std::move(undo), more = std::move(more)](Platform &p) -> Status {
+        if (Status s = undo(p); !s.ok())
+            return s;
+        return more(p);
+    };
+}
+
+} // namespace
+
+std::vector<model::Netdev> &Planner::children(const std::string &parent)
+{
+    auto it = childLinks_.find(parent);
+    if (it != childLinks_.end())
+        return it->second;
+    std::vector<model::Netdev> now;
+    for (const model::IpoibNetdev *c : index_.childrenOf(parent))
+        if (const model::Netdev *nd = index_.findNetdev(c->name))
+            now.push_back(*nd);
+    return childLinks_.emplace(parent, std::move(now)).first->second;
+}
+
+void Planner::planChildrenBack(const std::string &origin, const std::string &parent)
+{
+    std::vector<model::Netdev> &now = children(parent);
+    for (size_t i = 0; i < now.size(); i++) {
+        const model::Netdev *target = index_.findNetdev(now[i].name);
+        if (target == nullptr)
+            continue;
+        const std::string name = target->name;
+        if (now[i].up && !target->up) {
+            LinkDownLoss lost = lossOnLinkDown(&now[i]);
+            add(
+                "set-down", name,
+                [&] { return strprintf(_("set the link down again (it came up with its parent %s)"), parent.c_str()); },
+                origin, [name](Platform &p) { return p.setUp(name, false); },
+                [name, lost](Platform &p) { return bringBack(p, name, lost); });
+            now[i] = model::afterLinkDown(now[i]);
+        } else if (!now[i].up && target->up) {
+            add("set-up", name, _("set the link up"), origin, [name](Platform &p) { return p.setUp(name, true); },
+                [name](Platform &p) { return p.setUp(name, false); });
+            now[i].up = true;
+        }
+        for (const auto &a : target->addresses) {
+            if (contains(now[i].addresses, a))
+                continue;
+            add(
+                "add-address", name,
+                [&] {
+                    return strprintf(_("add address %s again (lost when its parent %s went down)"), a.c_str(),
+                                     parent.c_str());
+                },
+                origin, [name, a](Platform &p) { return p.addAddress(name, a); },
+                [name, a](Platform &p) { return p.removeAddress(name, a); });
+        }
+        for (const auto &r : lossOnLinkDown(target).routes) {
+            if (std::find(now[i].routes.begin(), now[i].routes.end(), r) != now[i].routes.end())
+                continue;
+            add(
+                "add-route", name,
+                [&] {
+                    return strprintf(_("add route %s again (lost when its parent %s went down)"),
+                                     model::formatRoute(r).c_str(), parent.c_str());
+                },
+                origin, [name, r](Platform &p) { return p.addRoute(name, r); },
+                [name, r](Platform &p) { return p.removeRoute(name, r); });
+        }
+        now[i] = *target;
+    }
 }
 
 void Planner::planUp(const std::string &origin, const std::string &ifname, bool isUp)
 {
     if (isUp)
         return;
+    // Its P_Key children come up with it (model::childAfterParentLink);
+    // taking it down again (the undo) closes them: both put back as they
+    // were.
+    std::vector<model::Netdev> before = children(ifname);
+    std::vector<model::Netdev> after = followParent(before, true);
+    Op undo = andThen([ifname](Platform &p) { return p.setUp(ifname, false); },
+                      convergeChildren(followParent(after, false), before));
     add("set-up", ifname, _("set the link up"), origin, [ifname](Platform &p) { return p.setUp(ifname, true); },
-        [ifname](Platform &p) { return p.setUp(ifname, false); });
+        std::move(undo));
+    children(ifname) = std::move(after);
+    planChildrenBack(origin, ifname);
 }
 
 void Planner::planDown(const std::string &origin, const std::string &ifname, std::string detail)
 {
     LinkDownLoss lost = lossOnLinkDown(index_.findNetdev(ifname));
+    // Its P_Key children go down with it and lose their IPv6 addresses and
+    // routes (model::childAfterParentLink); the undo brings them back.
+    std::vector<model::Netdev> before = children(ifname);
+    std::vector<model::Netdev> after = followParent(before, false);
+    Op undo = andThen([ifname, lost](Platform &p) { return bringBack(p, ifname, lost); },
+                      convergeChildren(followParent(after, true), before));
     add("set-down", ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
-        [ifname, lost](Platform &p) { return bringBack(p, ifname, lost); });
+        std::move(undo));
+    children(ifname) = std::move(after);
 }
 
 void Planner::planEnslave(const std::string &origin, const std::string &ifname, const std::string &bond,
@@ -144,9 +359,14 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
     // routes flushed) and gives it its own MTU; what it had before the
     // enslave (up or not, as the steps before left it) comes back.
     LinkDownLoss lost = wasUp && !flushedBefore ? lossOnLinkDown(index_.findNetdev(ifname)) : LinkDownLoss{};
-    add(
-        "enslave", ifname, [&] { return strprintf(_("add to bond %s"), bond.c_str()); }, origin,
-        [ifname, bond](Platform &p) { return p.enslave(ifname, bond); },
+    // Enslaving opens a port that is down, and its P_Key children with it;
+    // the undo's release closes it (and them) again.
+    std::vector<model::Netdev> before = children(ifname);
+    std::vector<model::Netdev> after = wasUp ? before : followParent(before, true);
+    std::vector<model::Netdev> undone = followParent(after, false);
+    if (wasUp)
+        undone = followParent(undone, true);
+    Op undo = andThen(
         [ifname, mtu, wasUp, lost](Platform &p) -> Status {
             if (Status s = p.release(ifname); !s.ok())
                 return s;
@@ -154,22 +374,59 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
                 if (Status s = p.setMtu(ifname, mtu); !s.ok())
                     return s;
             return wasUp ? bringBack(p, ifname, lost) : Status{};
-        });
+        },
+        convergeChildren(std::move(undone), before));
+    add(
+        "enslave", ifname, [&] { return strprintf(_("add to bond %s"), bond.c_str()); }, origin,
+        [ifname, bond](Platform &p) { return p.enslave(ifname, bond); }, std::move(undo));
+    children(ifname) = std::move(after);
+    planChildrenBack(origin, ifname);
 }
 
 model::PortAfterRelease Planner::planRelease(const std::string &origin, const model::Netdev &nd)
 {
-    add(
-        "release", nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
-        [name = nd.name](Platform &p) { return p.release(name); },
-        [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up](Platform &p) -> Status {
+    // Release closes the port, and its P_Key children with it; the undo's
+    // enslave opens it again (then closes it when it was down).
+    std::vector<model::Netdev> before = children(nd.name);
+    std::vector<model::Netdev> after = nd.up ? followParent(before, false) : before;
+    std::vector<model::Netdev> undone = followParent(after, true);
+    if (!nd.up)
+        undone = followParent(undone, false);
+    // The active port of an active-backup bond that leaves hands over to
+    // another; enslaved again it stays a backup. The undo makes it the
+    // active port again as primary does (primary_reselect "always"), then
+    // puts primary back.
+    const model::Bond *bond = index_.findBond(nd.master);
+    std::optional<std::string> activeAgain;
+    if (bond && bond->activePort == nd.name && bond->ports.size() > 1)
+        activeAgain = bond->primary;
+    Op undo = andThen(
+        [name = nd.name, bond = nd.master, mtu = nd.mtu, up = nd.up, activeAgain](Platform &p) -> Status {
             // Enslaving opens the port again (dev_open in bond_enslave()).
             if (Status s = p.enslave(name, bond); !s.ok())
                 return s;
             if (Status s = p.setMtu(name, mtu); !s.ok())
                 return s;
+            if (activeAgain && *activeAgain != name) {
+                if (Status s = p.setBondOptions(bond, std::nullopt, name); !s.ok())
+                    return s;
+                if (Status s = p.setBondOptions(bond, std::nullopt, *activeAgain); !s.ok())
+                    return s;
+            }
             return up ? Status{} : p.setUp(name, false);
-        });
+        },
+        convergeChildren(std::move(undone), before));
+    add(
+        "release", nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
+        [name = nd.name](Platform &p) { return p.release(name); }, std::move(undo));
+    children(nd.name) = std::move(after);
+    // A port leaving a RoCE LAG bond splits its device: each port gets an
+    // RDMA device of its own back, which later steps configure.
+    if (bond)
+        for (const auto &lag : model::roceLags(host_))
+            if (lag.bond == nd.master)
+                for (auto &split : model::roceLagSplit(host_, lag))
+                    splitDevices_.emplace(split.netdev, std::move(split.device));
     return model::portAfterRelease(nd);
 }
 
@@ -248,7 +505,11 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                     .withProperty("connection.master")
                     .withProfile(origin);
             bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
-            if (!alreadyIn && model::failOverMacAfterIpoibEnslave(b->failOverMac, !b->ports.empty()) != "active")
+            // A port whose mode changes leaves and joins again (below).
+            bool joins = !alreadyIn || cur->mode != x.mode;
+            bool otherPorts = std::any_of(b->ports.begin(), b->ports.end(),
+                                          [&](const std::string &p) { return !cur || p != cur->name; });
+            if (joins && model::failOverMacAfterIpoibEnslave(b->failOverMac, otherPorts) != "active")
                 return Error(IBNM_ERROR_NOT_SUPPORTED,
                              strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
                                          "ports"),
@@ -308,6 +569,10 @@ Status Planner::planIpoib(const DesiredIpoib &x)
             add(
                 "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
                 [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
+        if (dnsApplies(origin, guess, x.ip.dns))
+            add(
+                "set-dns", guess, [&] { return dnsDetail(x.ip.dns); }, origin,
+                [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
         // The steps of the new child report the name the kernel gave; its
         // deletion undoes them all.
         coverFrom(first);
@@ -328,12 +593,19 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // port twice and changing a port's MTU.
     // Release closes the port and gives it back an MTU the host does not
     // show (model::portAfterRelease).
+    // A port whose transport mode changes leaves its bond too, and joins it
+    // again once the mode is set: the mode change sets the port's MTU
+    // (model::mtuAfterModeChange), and only bond_enslave() gives it the
+    // bond's again (model::portMtuAtEnslave), as NetworkManager re-activates
+    // a port whose profile changed.
     bool mtuUnknown = false;
-    if (nd && !nd->master.empty() && nd->master != x.master) {
+    bool released = false;
+    if (nd && !nd->master.empty() && (nd->master != x.master || cur->mode != x.mode)) {
         auto after = planRelease(origin, *nd);
         isUp = after.up;
         flushed = after.flushed;
         mtuUnknown = !after.mtuKnown;
+        released = true;
     }
 
     if (cur->mode != x.mode) {
@@ -370,7 +642,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         curMtu = eff;
     }
     if (!x.master.empty()) {
-        if (!nd || nd->master != x.master)
+        if (!nd || nd->master != x.master || released)
             planEnslave(origin, ifname, x.master, curMtu, isUp, flushed);
         return {};
     }
@@ -392,15 +664,14 @@ Status Planner::planEthernet(const DesiredEthernet &x)
                      strprintf(_("%s is not an Ethernet interface"), x.ifname.c_str()), EINVAL)
             .withProperty("connection.interface-name")
             .withProfile(origin);
-    // dev_set_mtu() refuses more than the NIC's maximum, for the profile's
-    // MTU and for the bond's, which the port takes at enslave.
+    // dev_set_mtu() refuses less than ETH_MIN_MTU and more than the NIC's
+    // maximum (model::linkMtuAccepted), for the profile's MTU and for the
+    // bond's, which the port takes at enslave.
     unsigned wantMtu = x.master.empty() ? x.mtu : bondMtu(x.master);
-    if (wantMtu != 0 && nd->maxMtu && wantMtu > *nd->maxMtu)
-        return Error(IBNM_ERROR_INVALID_PROPERTY,
-                     strprintf(_("%s takes an MTU of at most %u, not %u"), x.ifname.c_str(), *nd->maxMtu, wantMtu),
-                     EINVAL)
-            .withProperty(x.master.empty() ? "802-3-ethernet.mtu" : "connection.master")
-            .withProfile(origin);
+    if (wantMtu != 0)
+        if (Status s = model::linkMtuAccepted(x.ifname, wantMtu, nd->maxMtu); !s.ok())
+            return refused(std::move(s).error(), x.master.empty() ? "802-3-ethernet.mtu" : "connection.master",
+                           origin);
     unsigned curMtu = nd->mtu;
     bool isUp = nd->up, flushed = false, mtuUnknown = false;
     if (!nd->master.empty() && nd->master != x.master) {
@@ -429,6 +700,11 @@ Status Planner::planEthernet(const DesiredEthernet &x)
 Status Planner::planBond(const DesiredBond &x)
 {
     const std::string &origin = x.origin.id;
+    // ETH_MIN_MTU to ETH_MAX_MTU (model::linkMtuAccepted): a bond's MTU the
+    // kernel refuses fails here, not at up.
+    if (x.mtu != 0)
+        if (Status s = model::linkMtuAccepted(x.ifname, x.mtu, model::kBondMaxMtu); !s.ok())
+            return refused(std::move(s).error(), x.mtuProperty, origin);
     const model::Bond *cur = index_.findBond(x.ifname);
     if (cur == nullptr) {
         if (index_.findNetdev(x.ifname))

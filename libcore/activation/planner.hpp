@@ -13,6 +13,7 @@
 #include "libcore/support/strings.hpp"
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <algorithm>
@@ -193,6 +194,8 @@ public:
             auto it = portsOf.find(b.ifname);
             const std::vector<std::string> ports = it == portsOf.end() ? std::vector<std::string>{} : it->second;
             if (auto lag = model::predictRoceLag(host_, b.mode, ports)) {
+                for (const auto &port : ports)
+                    lagPorts_[port] = {b.ifname, *lag};
                 // Built on the card's first function (the lower PCI address).
                 const model::Device *first = nullptr;
                 for (const auto &port : ports)
@@ -212,6 +215,14 @@ public:
     // Addresses and routes of ifname as `ip` says. `flushed`: an earlier step
     // takes the link down, which removes its routes and IPv6 addresses.
     void planIp(const std::string &origin, const std::string &ifname, const DesiredIp &ip, bool flushed);
+    // The DNS servers and search domains of ifname, given to systemd-resolved
+    // where it runs (planIp() asks it); where it does not, a note says they
+    // are not applied. dnsApplies(): whether they are (false with the note).
+    void planDns(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
+    bool dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
+    // Down: gives the link back to systemd-resolved's own configuration
+    // (RevertLink), when a profile gave it `dns`.
+    void planDnsRevert(const std::string &origin, const std::string &ifname, const model::LinkDns &dns);
     void planUp(const std::string &origin, const std::string &ifname, bool isUp);
     // Takes ifname down; the undo brings it up with the addresses and routes
     // the kernel flushed.
@@ -226,6 +237,16 @@ public:
     // puts its MTU back.
     // Takes `nd` out of its bond; what then holds for it (model::portAfterRelease).
     model::PortAfterRelease planRelease(const std::string &origin, const model::Netdev &nd);
+
+    // The P_Key children of `parent` as the steps so far leave them (at
+    // first as on the host): a step that takes the parent down or up moves
+    // them (model::childAfterParentLink).
+    std::vector<model::Netdev> &children(const std::string &parent);
+    // After a step that brought `parent` up: steps that put each of its
+    // children back as it is on the host (its link, the addresses and
+    // routes it lost), so that a plan that takes a parent down and up
+    // leaves its children as they were.
+    void planChildrenBack(const std::string &origin, const std::string &parent);
 
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
@@ -247,6 +268,13 @@ private:
     std::unordered_set<std::string> desiredBondNames_;
     std::unordered_map<std::string, unsigned> desiredBondMtus_;
     std::map<std::string, std::pair<std::string, const model::Device *>> lagDevices_;
+    // The ports of the bonds this plan puts into RoCE LAG mode: their bond
+    // and the LAG device that replaces their own RDMA devices.
+    std::map<std::string, std::pair<std::string, std::string>> lagPorts_;
+    // The RDMA device each port of a RoCE LAG this plan releases a port of
+    // gets back (model::roceLagSplit), by port.
+    std::map<std::string, model::Device> splitDevices_;
+    std::unordered_map<std::string, std::vector<model::Netdev>> childLinks_; // by parent
 };
 
 // planner.cpp: the steps that bring `desired` onto `host`, in order; a
@@ -259,9 +287,25 @@ Result<std::vector<Step>> makePlan(
 // `host`, in order (the reverse of up).
 std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
 
+// planner-teardown.cpp: the steps that deactivate the active connections
+// of `records` on `host` (what they created deleted, what they changed put
+// back), and the host as the kernel leaves it after them.
+struct TeardownPlan {
+    std::vector<Step> steps;
+    Host after;
+};
+TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> &records, Report &report);
+
 // engine.cpp: runs the steps in order; the first failure stops the run and
-// undoes the steps done so far. Returns false on failure (report says why).
-bool execute(Platform &platform, std::vector<Step> &steps, Report &report);
+// undoes the steps done so far, and given the host as it was (`before`),
+// reads it back to say whether it is so again. Returns false on failure
+// (report says why).
+bool execute(Platform &platform, std::vector<Step> &steps, Report &report, const Host *before = nullptr);
+// engine.cpp: undoes the steps before `end` that ran, in reverse order, and
+// says in the report whether the host is as before.
+void rollback(Platform &platform, std::vector<Step> &steps, size_t end, Report &report, const Host *before = nullptr);
+// engine.cpp: reads `h` for what `d` asks; the first mismatch is the error.
+Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly);
 // Moves the steps' records into the report, named as the kernel named them.
 void finish(std::vector<Step> &steps, Report &report);
 // The report of a plan that failed before anything changed.

@@ -122,6 +122,53 @@ std::string roceLagBreak(const RoceLag &lag, const std::string &mode, const std:
     return {};
 }
 
+std::vector<LagSplitDevice> roceLagSplit(const Host &host, const RoceLag &lag)
+{
+    std::vector<LagSplitDevice> out;
+    const Device *merged = host.findDevice(lag.device);
+    if (merged == nullptr)
+        return out;
+    std::vector<const Netdev *> ports;
+    for (const auto &name : lag.ports)
+        if (const Netdev *n = host.findNetdev(name))
+            ports.push_back(n);
+    // The functions' order (a LAG has two ports); the ports' where a PCI
+    // address is unknown.
+    if (ports.size() == 2 && !ports[0]->pciAddress.empty() && !ports[1]->pciAddress.empty() &&
+        ports[1]->pciAddress < ports[0]->pciAddress)
+        std::swap(ports[0], ports[1]);
+    std::vector<std::string> taken;
+    for (const Netdev *n : ports) {
+        std::string name;
+        for (unsigned i = 0; name.empty(); i++) {
+            std::string candidate = "mlx5_" + std::to_string(i);
+            if (host.findDevice(candidate) == nullptr &&
+                std::find(taken.begin(), taken.end(), candidate) == taken.end())
+                name = candidate;
+        }
+        taken.push_back(name);
+        Device d;
+        d.name = name;
+        d.driver = merged->driver;
+        d.nodeType = merged->nodeType;
+        d.fwVersion = merged->fwVersion;
+        d.hcaType = merged->hcaType;
+        d.boardId = merged->boardId;
+        d.pciAddress = n->pciAddress;
+        d.roceEnabled = merged->roceEnabled;
+        Port p;
+        p.number = 1;
+        p.linkLayer = LinkLayer::Ethernet;
+        if (!merged->ports.empty()) {
+            p.activeMtu = merged->ports[0].activeMtu;
+            p.maxMtu = merged->ports[0].maxMtu;
+        }
+        d.ports.push_back(std::move(p));
+        out.push_back({n->name, std::move(d)});
+    }
+    return out;
+}
+
 PortAfterRelease portAfterRelease(const Netdev &port)
 {
     PortAfterRelease after;

@@ -85,6 +85,22 @@ std::vector<RoceLag> roceLags(const Host &host);
 std::optional<std::string> predictRoceLag(const Host &host, const std::string &mode,
                                           const std::vector<std::string> &ports);
 
+// The RDMA devices a RoCE LAG splits back into when its bond leaves LAG
+// mode (a port released, the bond deleted): the mlx5 driver registers each
+// function's RDMA device again, in the functions' order
+// (mlx5_lag_add_devices(), drivers/net/ethernet/mellanox/mlx5/core/lag),
+// and the RDMA core names each "mlx5_%d" with the lowest number free
+// (ib_register_device(), alloc_name() in drivers/infiniband/core/device.c).
+// Each comes back with the LAG device's driver and one Ethernet port, none
+// of its settings (configfs rdma_cm, tc/: a new device), and serves its own
+// port's netdev: a profile for that port is judged on this, the host after
+// the release. By the ports' netdevs, in the functions' order.
+struct LagSplitDevice {
+    std::string netdev;
+    Device device;
+};
+std::vector<LagSplitDevice> roceLagSplit(const Host &host, const RoceLag &lag);
+
 // Why a bond of `mode` with `ports` would not keep the LAG `lag`, or "" when
 // it keeps it (the same two ports, a LAG mode).
 std::string roceLagBreak(const RoceLag &lag, const std::string &mode, const std::vector<std::string> &ports);

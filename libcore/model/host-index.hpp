@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ibnm::model {
 
@@ -29,8 +30,10 @@ public:
             bonds_.emplace(b.name, &b);
         for (const auto &i : host.ipoib) {
             ipoib_.emplace(i.name, &i);
-            if (!i.parent.empty())
+            if (!i.parent.empty()) {
                 children_.emplace(childKey(i.parent, i.pkey), &i);
+                childrenOf_[i.parent].push_back(&i);
+            }
         }
     }
 
@@ -58,6 +61,14 @@ public:
         return parent.empty() ? model::findChild(*host_, parent, pkey) : child(parent, pkey);
     }
 
+    // Every P_Key child of `parent`, in the host's order.
+    const std::vector<const IpoibNetdev *> &childrenOf(const std::string &parent) const
+    {
+        static const std::vector<const IpoibNetdev *> none;
+        auto it = childrenOf_.find(parent);
+        return it == childrenOf_.end() ? none : it->second;
+    }
+
     // The host's, for the model's rules that take either.
     const ChildNaming childNaming;
 
@@ -78,6 +89,7 @@ private:
     std::unordered_map<std::string, const Bond *> bonds_;
     std::unordered_map<std::string, const IpoibNetdev *> ipoib_;
     std::unordered_map<std::string, const IpoibNetdev *> children_;
+    std::unordered_map<std::string, std::vector<const IpoibNetdev *>> childrenOf_;
     const Host *host_;
 };
 

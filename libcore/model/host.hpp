@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -118,6 +119,9 @@ struct Netdev {
     // RDMA port behind this netdev, if any.
     std::string rdmaDevice;
     unsigned rdmaPort = 0;
+    // The PCI function of the netdev's device (/sys/class/net/<if>/device,
+    // "0000:03:00.0"); empty for a virtual netdev.
+    std::string pciAddress;
 };
 
 struct IpoibNetdev {
@@ -147,6 +151,26 @@ struct SoftLink {
     std::string netdev;
 };
 
+// The DNS configuration systemd-resolved holds for one link, as its D-Bus
+// API has it (org.freedesktop.resolve1.Manager SetLinkDNS, SetLinkDomains):
+// servers "192.0.2.53", "2001:db8::53"; search domains, "~example.com" for a
+// routing-only one.
+struct LinkDns {
+    std::vector<std::string> servers;
+    std::vector<std::string> domains;
+    bool empty() const { return servers.empty() && domains.empty(); }
+    bool operator==(const LinkDns &o) const { return servers == o.servers && domains == o.domains; }
+};
+
+// systemd-resolved as the host has it (Platform::readResolver()): whether it
+// runs, why not (for people, translated), and the links it has DNS
+// configuration for, by netdev name.
+struct Resolver {
+    bool running = false;
+    std::string reason;
+    std::map<std::string, LinkDns> links;
+};
+
 // The first item of `items` called `name`, or nullptr.
 template <typename Items>
 auto findByName(Items &items, const std::string &name) -> decltype(&*items.begin())
@@ -169,6 +193,9 @@ struct Host {
     // every port's gids empty, and the netdevs that only GID entries map
     // (a VLAN on a RoCE port, a RoCE LAG bond) without an RDMA device.
     bool withGidTables = true;
+    // systemd-resolved, where a reader asked it (readHost() does not: it is
+    // a D-Bus call that only profiles with DNS need); nullopt: not asked.
+    std::optional<Resolver> resolver;
 
     const Device *findDevice(const std::string &name) const { return findByName(devices, name); }
     const Netdev *findNetdev(const std::string &name) const { return findByName(netdevs, name); }

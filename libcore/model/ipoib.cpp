@@ -232,4 +232,25 @@ bool flushedOnLinkDown(const std::string &cidr)
     return cidr.find(':') != std::string::npos;
 }
 
+Netdev afterLinkDown(const Netdev &nd)
+{
+    Netdev after = nd;
+    if (!nd.up)
+        return after;
+    after.up = false;
+    after.addresses.erase(std::remove_if(after.addresses.begin(), after.addresses.end(), flushedOnLinkDown),
+                          after.addresses.end());
+    after.routes.clear();
+    return after;
+}
+
+Netdev childAfterParentLink(const Netdev &child, bool parentUp)
+{
+    if (!parentUp)
+        return afterLinkDown(child);
+    Netdev after = child;
+    after.up = true;
+    return after;
+}
+
 } // namespace ibnm::model

@@ -166,5 +166,22 @@ const Port *portOf(const H &host, const std::string &netdev)
 // keep_addr_on_down defaults to 0) and the routes through it; IPv4
 // addresses stay.
 bool flushedOnLinkDown(const std::string &cidr);
+// `nd` after dev_close(): down, without the addresses flushedOnLinkDown()
+// names and without its routes. A link that is down already stays as it is.
+Netdev afterLinkDown(const Netdev &nd);
+
+// --- P_Key children and their parent's link ---------------------------------
+
+// An IPoIB port's interface takes its P_Key children with it
+// (drivers/infiniband/ulp/ipoib/ipoib_main.c; FACTS.md): when it goes down,
+// ipoib_stop() ("Bring down any child interfaces too") closes every child
+// that is up, which loses what afterLinkDown() says; when it comes up,
+// ipoib_open() ("Bring up any child interfaces too") opens every child that
+// is down, and what a child lost stays lost (its IPv6 addresses and routes
+// come back only when someone adds them again). Only a change of the
+// parent's link moves them: setting an up parent up again does nothing.
+// `child` as it is before its parent's link goes down (parentUp false) or
+// up (true); the child as it is after.
+Netdev childAfterParentLink(const Netdev &child, bool parentUp);
 
 } // namespace ibnm::model

@@ -221,6 +221,81 @@ std::optional<unsigned> gidIndexFor(const Port &port, GidType type, bool ipv6, c
     return std::nullopt;
 }
 
+const char *rdmaProtocolName(RdmaProtocol protocol)
+{
+    switch (protocol) {
+    case RdmaProtocol::InfiniBand: return "InfiniBand";
+    case RdmaProtocol::RoceV1: return "RoCE v1";
+    case RdmaProtocol::RoceV2: return "RoCE v2";
+    case RdmaProtocol::Iwarp: return "iWARP";
+    case RdmaProtocol::Unknown: break;
+    }
+    return "";
+}
+
+RdmaProtocol rdmaProtocolOf(const Device &device, const Port &port, std::optional<GidType> gidType)
+{
+    // node_type "4: RNIC" (drivers/infiniband/core/sysfs.c node_type_show(),
+    // RDMA_NODE_RNIC): iWARP, whatever its GID table says (siw: "IB/RoCE v1").
+    if (g_str_has_prefix(device.nodeType.c_str(), "4:"))
+        return RdmaProtocol::Iwarp;
+    if (port.linkLayer == LinkLayer::InfiniBand)
+        return RdmaProtocol::InfiniBand;
+    if (port.linkLayer != LinkLayer::Ethernet || !gidType || *gidType == GidType::Unknown)
+        return RdmaProtocol::Unknown;
+    return *gidType == GidType::RoceV2 ? RdmaProtocol::RoceV2 : RdmaProtocol::RoceV1;
+}
+
+namespace {
+
+// Whether one of `netdev`'s addresses ("192.0.2.1/24") is `address`.
+bool holdsAddress(const Netdev &netdev, const std::string &address)
+{
+    for (const auto &a : netdev.addresses)
+        if (a.compare(0, a.find('/'), address) == 0)
+            return true;
+    return false;
+}
+
+} // namespace
+
+RdmaPath describeRdmaPath(const Host &host, const std::string &device, unsigned port, const std::string &address,
+                          std::optional<unsigned> gidIndex)
+{
+    RdmaPath path;
+    path.address = address;
+    path.device = device;
+    path.port = port;
+    path.gidIndex = gidIndex;
+    const Device *d = host.findDevice(device);
+    const Port *p = nullptr;
+    for (size_t i = 0; d && i < d->ports.size(); i++)
+        if (d->ports[i].number == port)
+            p = &d->ports[i];
+    if (!p)
+        return path;
+    std::optional<GidType> type;
+    for (const auto &g : p->gids)
+        if (gidIndex && g.index == *gidIndex) {
+            type = g.type;
+            path.gid = g.gid;
+            path.netdev = g.netdev;
+        }
+    path.protocol = rdmaProtocolOf(*d, *p, type);
+    if (path.protocol == RdmaProtocol::Iwarp) {
+        // iWARP addresses its packets by IP, not by a GID.
+        path.gidIndex.reset();
+        path.gid.clear();
+    }
+    for (const auto &nd : host.netdevs)
+        if (path.netdev.empty() && !address.empty() && holdsAddress(nd, address))
+            path.netdev = nd.name;
+    for (const auto &nd : host.netdevs)
+        if (path.netdev.empty() && nd.rdmaDevice == device && nd.rdmaPort == port)
+            path.netdev = nd.name;
+    return path;
+}
+
 std::optional<unsigned> portStateNumber(const std::string &sysfsText)
 {
     size_t colon = sysfsText.find(':');

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/model/rdma-path.hpp"
 #include "libcore/support/result.hpp"
 
 #include <optional>
@@ -65,6 +66,27 @@ inline constexpr RocePriority rocePriorityOfTos(unsigned tos)
 {
     return {roceServiceLevel(tos), rocePcp(roceServiceLevel(tos))};
 }
+
+// RDMA-CM's answer to a connection request for a service (port) nobody
+// listens on: an InfiniBand CM REJ with reason "Invalid Service ID" (IBA
+// table 112; the kernel's IB_CM_REJ_INVALID_SERVICE_ID, include/rdma/ib_cm.h),
+// the status of RDMA_CM_EVENT_REJECTED on InfiniBand and RoCE. iWARP answers
+// with the TCP reset's -ECONNREFUSED instead.
+inline constexpr int kCmRejectInvalidServiceId = 8;
+
+// "InfiniBand", "RoCE v1", "RoCE v2", "iWARP"; "" for Unknown.
+const char *rdmaProtocolName(RdmaProtocol protocol);
+// The protocol of a connection on `port` of `device` whose QP uses a GID of
+// `gidType` (model/rdma-path.hpp says how each is told apart).
+RdmaProtocol rdmaProtocolOf(const Device &device, const Port &port, std::optional<GidType> gidType);
+
+// The path through `host` of a connection on `device`/`port` whose local
+// address is `address` and whose QP uses the source GID `gidIndex`: the
+// netdev is that GID's (RoCE), else the one holding `address`, else the
+// port's; the protocol as rdmaProtocolOf() says. Unknown device: only what
+// was given.
+RdmaPath describeRdmaPath(const Host &host, const std::string &device, unsigned port, const std::string &address,
+                          std::optional<unsigned> gidIndex);
 
 // Whether `device` has tc/<port>/traffic_class and tc/<port>/ttl: mlx5 only.
 bool hasTrafficClassFiles(const Device &device);

@@ -134,6 +134,15 @@ Status DeadlinePlatform::setRoceEnabled(const std::string &device, bool enabled)
     IBNM_DEADLINE_FORWARD(device, setRoceEnabled(device, enabled));
 }
 
+Status DeadlinePlatform::setLinkDns(const std::string &ifname, const model::LinkDns &dns)
+{
+    IBNM_DEADLINE_FORWARD(ifname, setLinkDns(ifname, dns));
+}
+Status DeadlinePlatform::revertLinkDns(const std::string &ifname)
+{
+    IBNM_DEADLINE_FORWARD(ifname, revertLinkDns(ifname));
+}
+
 #undef IBNM_DEADLINE_FORWARD
 
 } // namespace ibnm::platform

@@ -19,7 +19,7 @@ public:
     DeadlinePlatform(Platform &inner, int64_t deadline) : inner_(inner), deadline_(deadline) {}
 
     const char *kind() const override { return inner_.kind(); }
-    Result<UniqueFd> lockActivations() override { return inner_.lockActivations(); }
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override { return inner_.lockActivations(waitUntil); }
     Result<model::Host> readHost() override { return inner_.readHost(); }
     Result<model::Host> readGidTables() override { return inner_.readGidTables(); }
     Result<model::Host> readHostWithoutGidTables() override { return inner_.readHostWithoutGidTables(); }
@@ -51,6 +51,11 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    Result<model::Resolver> readResolver() override { return inner_.readResolver(); }
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
+    // Traffic changes nothing: its waits have their own bounds (RdmaTestSpec).
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override { return inner_.runRdmaTest(spec); }
 
     // True once a change was refused for the deadline.
     bool expired() const { return expired_; }

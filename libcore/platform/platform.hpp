@@ -11,6 +11,8 @@
 #pragma once
 
 #include "libcore/model/host.hpp"
+#include "libcore/platform/rdma-test.hpp"
+#include "libcore/support/i18n.hpp"
 #include "libcore/support/result.hpp"
 #include "libcore/support/raii.hpp"
 
@@ -58,7 +60,7 @@ struct Prerequisites {
 // compares the layout of those types (kModuleAbi, linux-platform.hpp), which
 // catches a changed member but not a new or reordered virtual method: that
 // takes this number.
-inline constexpr unsigned kPlatformInterfaceVersion = 1;
+inline constexpr unsigned kPlatformInterfaceVersion = 2;
 
 class Platform {
 public:
@@ -70,9 +72,16 @@ public:
     // Serialises activations on this host: an up or down holds the returned
     // lock from reading the host through planning, applying and verifying
     // (or undoing), so that a parallel run never plans on, or rolls back,
-    // another run's half-done work. Blocks while another process holds it.
+    // another run's half-done work. While another process holds it, waits
+    // until `waitUntil` (support/file-lock.hpp: a deadline, kLockNoWait or
+    // kLockWaitForever), then fails with IBNM_ERROR_TIMED_OUT naming that
+    // process. Taken after the profile store's lock, never before it.
     // An empty fd: there is nothing to serialise (a read-only platform).
-    virtual Result<UniqueFd> lockActivations() { return UniqueFd(); }
+    virtual Result<UniqueFd> lockActivations(int64_t waitUntil)
+    {
+        (void)waitUntil;
+        return UniqueFd();
+    }
 
     // A consistent snapshot of the host.
     virtual Result<model::Host> readHost() = 0;
@@ -141,6 +150,32 @@ public:
     // The host-wide policy files under /etc (memlock limits, udev rules) are
     // configuration, not kernel state: settings writes them
     // (settings/host-files.hpp).
+
+    // DNS. systemd-resolved (org.freedesktop.resolve1 on the system bus)
+    // holds each link's DNS servers and search domains; without
+    // NetworkManager, ibnm gives a profile's to it as NetworkManager does
+    // (model::resolvedLinkDns).
+    // Whether it runs (never started for the asking) and what it holds per
+    // link. That it does not run, or does not answer in time, is no error:
+    // Resolver::running false, with the reason.
+    virtual Result<model::Resolver> readResolver() = 0;
+    // Gives `ifname`'s DNS servers and search domains to systemd-resolved
+    // (SetLinkDNS, SetLinkDomains), replacing what it had.
+    virtual Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) = 0;
+    // Gives the link back to systemd-resolved's own configuration
+    // (RevertLink); nothing to do (success) where it has none, or where
+    // systemd-resolved does not run.
+    virtual Status revertLinkDns(const std::string &ifname) = 0;
+    // Traffic: one RDMA-CM connection with a peer, as a listener or a
+    // client (platform/rdma-test.hpp). Blocks until the exchange is over,
+    // failed, timed out or cancelled. A platform without a data path (the
+    // simulated host, a sysfs tree) refuses it with IBNM_ERROR_NOT_SUPPORTED.
+    virtual Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec);
 };
+
+inline Result<RdmaTestOutcome> Platform::runRdmaTest(const RdmaTestSpec &)
+{
+    return Error(IBNM_ERROR_NOT_SUPPORTED, _("this host has no RDMA data path to test"));
+}
 
 } // namespace ibnm::platform

@@ -71,6 +71,9 @@ Status onlySet(const std::string &property, Op op);
 Status setString(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setSlaveType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
+Status setVpnType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
+Status setVpnData(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
+Status makeSecondary(NMConnection *c, NMSetting *vpn);
 Status setMtu(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 template <size_t Length>
 Status setHwaddr(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);

@@ -35,6 +35,8 @@ std::vector<std::string_view> allowedSettings(NMConnection *c)
         s.push_back(NM_SETTING_WIRED_SETTING_NAME);
     } else if (t == NM_SETTING_WIRED_SETTING_NAME)
         s.push_back(NM_SETTING_WIRED_SETTING_NAME);
+    else if (t == NM_SETTING_VPN_SETTING_NAME)
+        s.push_back(NM_SETTING_VPN_SETTING_NAME);
     NMSettingConnection *sc = nm_connection_get_setting_connection(c);
     const char *slaveType = sc ? nm_setting_connection_get_slave_type(sc) : nullptr;
     if (slaveType == nullptr) {
@@ -64,6 +66,8 @@ const PropertyRule kProperties[] = {
     {"802-3-ethernet.mac-address", setHwaddr<6>},
     {"802-3-ethernet.mtu", setMtu},
     {"bond.options", setBondOptions},
+    {"vpn.service-type", setVpnType},
+    {"vpn.data", setVpnData},
     {"ipv4.method", setIpMethod},
     {"ipv4.addresses", setAddresses},
     {"ipv4.gateway", setGateway},
@@ -115,6 +119,7 @@ const Alias kAliases[] = {
     {"gw4", "ipv4.gateway"},
     {"ip6", "ipv6.addresses", setIpAlias},
     {"gw6", "ipv6.gateway"},
+    {"vpn-type", "vpn.service-type"},
 };
 
 // A bond alias sets one option: "mode active-backup" is bond.options mode=active-backup.
@@ -147,6 +152,9 @@ Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &va
     if (op == Op::Add)
         return badWord(key, _("'+' is not allowed for a key with one value"));
     bool remove = op == Op::Remove || value.empty();
+    // An RDMA secondary keeps them in vpn.data.
+    if (userkeys::isSecondary(ctx.connection))
+        return userkeys::set(ctx.connection, key, remove ? nullptr : value.c_str());
     if (!remove)
         if (auto st = userkeys::validate(key, value); !st)
             return st;

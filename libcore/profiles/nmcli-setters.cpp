@@ -9,6 +9,7 @@
 
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
+#include "libcore/profiles/user-keys.hpp"
 
 #include <arpa/inet.h>
 
@@ -205,10 +206,16 @@ Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const
         if (!t.alias.empty())
             words.push_back(t.alias);
     }
-    auto word = matchWord(property, value, words);
-    if (!word)
-        return std::move(word).error();
-    std::string type = *word;
+    // ibnm's own word `rdma`: an RDMA secondary, a VPN profile of ibnm's
+    // service (nm-ibnm-service) whose vpn.data holds the rdma.* keys.
+    bool rdma = value == "rdma";
+    std::string type = NM_SETTING_VPN_SETTING_NAME;
+    if (!rdma) {
+        auto word = matchWord(property, value, words);
+        if (!word)
+            return std::move(word).error();
+        type = *word;
+    }
     for (const auto &t : typeNames())
         if (t.alias == type)
             type = std::string(t.name);
@@ -217,15 +224,59 @@ Status setType(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const
     if (!ctx.adding && (old == nullptr || type != old))
         return notValid(property, _("the type of an existing profile cannot be changed"));
     if (type != NM_SETTING_INFINIBAND_SETTING_NAME && type != NM_SETTING_BOND_SETTING_NAME &&
-        type != NM_SETTING_WIRED_SETTING_NAME)
+        type != NM_SETTING_WIRED_SETTING_NAME && type != NM_SETTING_VPN_SETTING_NAME)
         return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("ibnm handles infiniband, bond and ethernet profiles, not '%s'"), type.c_str()))
+                     strprintf(_("ibnm handles infiniband, bond and ethernet profiles and RDMA secondaries (type "
+                                 "rdma), not '%s'"),
+                               type.c_str()))
             .withContext(property);
     if (old != nullptr && type != old)
         return notValid(property, _("the type is given twice"));
     g_object_set(s, NM_SETTING_CONNECTION_TYPE, type.c_str(), nullptr);
-    ensureSetting(ctx.connection, type.c_str());
+    NMSetting *typed = ensureSetting(ctx.connection, type.c_str());
+    if (rdma)
+        return makeSecondary(ctx.connection, typed);
     return {};
+}
+
+// An RDMA secondary: ibnm's VPN service, and the ibnm keys given before
+// `type rdma` (in [user] then) moved into its vpn.data.
+Status makeSecondary(NMConnection *c, NMSetting *vpn)
+{
+    g_object_set(vpn, NM_SETTING_VPN_SERVICE_TYPE, userkeys::kVpnServiceType, nullptr);
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
+    if (user == nullptr)
+        return {};
+    for (const auto &[key, value] : userkeys::data(c)) {
+        if (!userkeys::isIbnmKey(key))
+            continue;
+        if (auto st = userkeys::validate(key, value, userkeys::Store::VpnData); !st)
+            return st;
+        nm_setting_vpn_add_data_item(NM_SETTING_VPN(vpn), key.c_str(), value.c_str());
+        nm_setting_user_set_data(user, key.c_str(), nullptr, nullptr);
+    }
+    return {};
+}
+
+// vpn.service-type (nmcli's `vpn-type`): ibnm handles its own service only.
+Status setVpnType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+{
+    if (auto st = onlySet(property, op); !st)
+        return st;
+    if (value != "ibnm" && value != userkeys::kVpnServiceType)
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("ibnm handles the VPN type ibnm (%s, RDMA secondaries) only, not '%s'"),
+                               userkeys::kVpnServiceType, value.c_str()))
+            .withContext(property);
+    g_object_set(s, NM_SETTING_VPN_SERVICE_TYPE, userkeys::kVpnServiceType, nullptr);
+    return {};
+}
+
+// vpn.data: ibnm takes the RDMA keys as words of their own.
+Status setVpnData(Ctx &, NMSetting *, const std::string &property, Op, const std::string &)
+{
+    return badWord(property, _("give the RDMA settings as words of their own (rdma.link-type rxe "
+                               "rdma.roce-tos 106 ...): ibnm writes them into vpn.data"));
 }
 Status setSlaveType(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
 {

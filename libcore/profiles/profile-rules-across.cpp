@@ -293,36 +293,149 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
     return out;
 }
 
+namespace {
+
+// Whether `o` sets RDMA options on the RDMA device behind its own interface
+// (not a soft link of its own): rdma.roce-mode, -tos, traffic class, rules,
+// roce-enable or TTL. The first key it sets in *key.
+bool setsDeviceRdma(NMConnection *o, std::string *key)
+{
+    auto options = userkeys::parse(o);
+    if (!options || options->linkType)
+        return false;
+    const std::pair<bool, const char *> keys[] = {
+        {bool(options->roceMode), "rdma.roce-mode"},       {bool(options->roceTos), "rdma.roce-tos"},
+        {bool(options->trafficClass), "rdma.traffic-class"}, {!options->tcRules.empty(), "rdma.traffic-class-rules"},
+        {bool(options->roceEnable), "rdma.roce-enable"},     {bool(options->ttl), "rdma.ttl"}};
+    for (const auto &[set, name] : keys)
+        if (set) {
+            *key = name;
+            return true;
+        }
+    return false;
+}
+
+// A profile of `profiles` that takes a port out of its RoCE LAG bond (no
+// master, or another one): the device splits, and the port's own comes back
+// (model::roceLagSplit), which the profile's rdma.* keys then configure.
+void portsLeavingLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                     const std::vector<model::RoceLag> &lags, const std::vector<NMConnection *> &all,
+                     std::vector<Finding> &out)
+{
+    for (NMConnection *p : profiles) {
+        if (typeOf(p) != NM_SETTING_WIRED_SETTING_NAME)
+            continue;
+        for (const auto &lag : lags) {
+            if (std::find(lag.ports.begin(), lag.ports.end(), ifnameOf(p)) == lag.ports.end())
+                continue;
+            std::string master = masterOf(p);
+            bool stays = master == lag.bond || std::any_of(all.begin(), all.end(), [&](NMConnection *b) {
+                             return ifnameOf(b) == lag.bond && (master == idOf(b) || master == str(nm_connection_get_uuid(b)));
+                         });
+            if (stays)
+                continue;
+            std::string own;
+            for (const auto &split : model::roceLagSplit(host, lag))
+                if (split.netdev == ifnameOf(p))
+                    own = split.device.name;
+            out.push_back(make(p, "connection.master", IBNM_SEVERITY_WARNING,
+                               strprintf(_("connection.master: %s is a port of %s, which backs the RoCE LAG device %s; "
+                                           "this profile takes it out of the bond, and the driver splits %s into one "
+                                           "RDMA device per port (%s gets %s back)"),
+                                         ifnameOf(p).c_str(), lag.bond.c_str(), lag.device.c_str(), lag.device.c_str(),
+                                         ifnameOf(p).c_str(), own.c_str()),
+                               strprintf(_("Set connection.master %s and slave-type bond to keep RoCE LAG."),
+                                         lag.bond.c_str())));
+        }
+    }
+}
+
+// A bond profile `b` that puts its two Ethernet ports `portProfiles` into
+// RoCE LAG mode: their own RDMA devices go (model::predictRoceLag), with
+// what another known profile sets on them.
+void devicesMergedAway(NMConnection *b, const std::string &mode, const std::vector<NMConnection *> &portProfiles,
+                       const model::Host &host, const std::vector<NMConnection *> &all, std::vector<Finding> &out)
+{
+    // Only two Ethernet ports make one (not IPoIB bonds: no lookup for them).
+    if (portProfiles.size() != 2 || std::any_of(portProfiles.begin(), portProfiles.end(), [](NMConnection *p) {
+            return typeOf(p) != NM_SETTING_WIRED_SETTING_NAME;
+        }))
+        return;
+    std::vector<std::string> ports = {ifnameOf(portProfiles[0]), ifnameOf(portProfiles[1])};
+    auto merged = model::predictRoceLag(host, mode, ports);
+    if (!merged)
+        return;
+    for (NMConnection *o : all) {
+        std::string key;
+        if (o == b || std::find(ports.begin(), ports.end(), ifnameOf(o)) == ports.end())
+            continue;
+        const model::Netdev *nd = host.findNetdev(ifnameOf(o));
+        if (nd == nullptr || nd->rdmaDevice.empty() || !setsDeviceRdma(o, &key))
+            continue;
+        out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
+                           strprintf(_("bond.options: this bond puts %s into RoCE LAG mode: the driver replaces "
+                                       "its RDMA device %s with %s, and what profile '%s' sets on %s (%s) goes "
+                                       "with it"),
+                                     nd->name.c_str(), nd->rdmaDevice.c_str(), merged->c_str(), idOf(o).c_str(),
+                                     nd->rdmaDevice.c_str(), key.c_str()),
+                           strprintf(_("Move the rdma.* options of '%s' to this bond's profile: they then go to "
+                                       "the RoCE LAG device."),
+                                     idOf(o).c_str()),
+                           {o}));
+    }
+}
+
+} // namespace
+
 std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, const model::Host &host,
                                   const std::vector<NMConnection *> *context)
 {
     std::vector<Finding> out;
     auto lags = model::roceLags(host);
-    if (lags.empty())
-        return out;
     const auto &all = context ? *context : profiles;
+    // Nothing to find without a bond profile or a RoCE LAG on the host.
+    bool bondProfiles = std::any_of(profiles.begin(), profiles.end(),
+                                    [](NMConnection *c) { return typeOf(c) == NM_SETTING_BOND_SETTING_NAME; });
+    if (lags.empty() && !bondProfiles)
+        return out;
+    // The bond ports of every profile by the reference to their bond
+    // (interface, id or UUID), looked up once.
+    std::unordered_map<std::string, std::vector<NMConnection *>> portsByMaster;
+    std::unordered_map<NMConnection *, size_t> position;
+    for (size_t i = 0; i < all.size(); i++)
+        if (NMConnection *p = all[i]; slaveTypeOf(p) == NM_SETTING_BOND_SETTING_NAME && !masterOf(p).empty()) {
+            portsByMaster[masterOf(p)].push_back(p);
+            position.emplace(p, i);
+        }
+    // In the order of `all`.
+    auto portsOf = [&](NMConnection *b) {
+        std::vector<NMConnection *> v;
+        for (const std::string &ref : {ifnameOf(b), idOf(b), str(nm_connection_get_uuid(b))})
+            if (auto it = portsByMaster.find(ref); !ref.empty() && it != portsByMaster.end())
+                for (NMConnection *p : it->second)
+                    if (std::find(v.begin(), v.end(), p) == v.end())
+                        v.push_back(p);
+        std::sort(v.begin(), v.end(), [&](NMConnection *x, NMConnection *y) { return position[x] < position[y]; });
+        return v;
+    };
+    portsLeavingLag(profiles, host, lags, all, out);
     for (NMConnection *b : profiles) {
         if (typeOf(b) != NM_SETTING_BOND_SETTING_NAME)
             continue;
         std::string ifname = ifnameOf(b);
-        auto lag = std::find_if(lags.begin(), lags.end(), [&](const model::RoceLag &l) { return l.bond == ifname; });
-        if (lag == lags.end())
-            continue;
         NMSettingBond *sb = nm_connection_get_setting_bond(b);
         const char *m = sb ? nm_setting_bond_get_option_by_name(sb, NM_SETTING_BOND_OPTION_MODE) : nullptr;
         std::string mode = model::bondModeName(m ? m : "");
+        std::vector<NMConnection *> portProfiles = portsOf(b);
+        auto lag = std::find_if(lags.begin(), lags.end(), [&](const model::RoceLag &l) { return l.bond == ifname; });
+        if (lag == lags.end()) {
+            devicesMergedAway(b, mode, portProfiles, host, all, out);
+            continue;
+        }
         // The bond's ports as the profiles name them (by interface, id or UUID).
         std::vector<std::string> ports;
-        std::vector<NMConnection *> portProfiles;
-        for (NMConnection *p : all) {
-            if (slaveTypeOf(p) != NM_SETTING_BOND_SETTING_NAME)
-                continue;
-            std::string master = masterOf(p);
-            if (master == ifname || master == idOf(b) || master == str(nm_connection_get_uuid(b))) {
-                ports.push_back(ifnameOf(p));
-                portProfiles.push_back(p);
-            }
-        }
+        for (NMConnection *p : portProfiles)
+            ports.push_back(ifnameOf(p));
         std::string why = model::roceLagBreak(*lag, mode, ports);
         if (!why.empty())
             out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
@@ -332,7 +445,7 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
                                          ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),
                                _("Keep the bond in active-backup, balance-xor or 802.3ad with exactly both ports of "
                                  "the card."),
-                                 portProfiles));
+                               portProfiles));
     }
     return out;
 }

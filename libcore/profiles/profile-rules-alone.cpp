@@ -9,6 +9,7 @@
 #include "libcore/profiles/nmcli-args.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/profiles/user-keys.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 namespace ibnm::rules {
@@ -91,6 +92,44 @@ std::vector<Finding> checkOptions(NMConnection *profile)
                              "function; RDMA over Ethernet stops there, for every application"),
                            _("Disable RoCE only on functions that carry Ethernet traffic alone.")));
     return out;
+}
+
+std::vector<Finding> checkLinkMtu(NMConnection *profile)
+{
+    // The MTU ibnm sets on the profile's own interface: an Ethernet NIC's
+    // (not a bond port's, which takes its bond's) or a bond's.
+    std::string type = typeOf(profile);
+    std::string property;
+    guint32 mtu = 0;
+    if (type == NM_SETTING_BOND_SETTING_NAME) {
+        if (auto *ib = nm_connection_get_setting_infiniband(profile); ib && nm_setting_infiniband_get_mtu(ib)) {
+            property = "infiniband.mtu";
+            mtu = nm_setting_infiniband_get_mtu(ib);
+        }
+    } else if (type != NM_SETTING_WIRED_SETTING_NAME || !masterOf(profile).empty()) {
+        return {};
+    }
+    if (mtu == 0)
+        if (auto *wired = nm_connection_get_setting_wired(profile); wired && nm_setting_wired_get_mtu(wired)) {
+            property = "802-3-ethernet.mtu";
+            mtu = nm_setting_wired_get_mtu(wired);
+        }
+    if (mtu == 0)
+        return {};
+    // NetworkManager stores the profile and, activating it, leaves the MTU
+    // as it was (FACTS.md); ibnm refuses it, so that check, dry run and up
+    // agree (docs/differences-from-nmcli.md).
+    std::optional<unsigned> max;
+    if (type == NM_SETTING_BOND_SETTING_NAME)
+        max = model::kBondMaxMtu;
+    Status st = model::linkMtuAccepted(ifnameOf(profile), mtu, max);
+    if (st.ok())
+        return {};
+    std::string hint = max ? strprintf(_("Set %s between %u and %u, or 0 for the automatic MTU."), property.c_str(),
+                                       model::kEthMinMtu, *max)
+                           : strprintf(_("Set %s to %u or more, or 0 for the automatic MTU."), property.c_str(),
+                                       model::kEthMinMtu);
+    return {make(profile, property, IBNM_SEVERITY_ERROR, property + ": " + st.error().message(), hint)};
 }
 
 } // namespace ibnm::rules

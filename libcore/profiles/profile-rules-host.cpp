@@ -6,6 +6,7 @@
 
 #include "libcore/profiles/profile-rules-private.hpp"
 
+#include "libcore/activation/desired.hpp"
 #include "libcore/model/host-index.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
@@ -227,6 +228,38 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, c
         checkMtu(profile, ib, at, out);
     checkPkey(profile, ib, index, at, out);
     return out;
+}
+
+bool needsResolver(NMConnection *profile)
+{
+    std::string type = typeOf(profile);
+    if (!masterOf(profile).empty() ||
+        (type != NM_SETTING_INFINIBAND_SETTING_NAME && type != NM_SETTING_WIRED_SETTING_NAME &&
+         type != NM_SETTING_BOND_SETTING_NAME))
+        return false;
+    return !activation::dnsOf(profile).empty();
+}
+
+std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone)
+{
+    // With NetworkManager, NetworkManager gives them to its DNS backend.
+    if (!standalone || host == nullptr || !needsResolver(profile))
+        return {};
+    std::string property;
+    activation::dnsOf(profile, &property);
+    if (!host->resolver)
+        return {make(profile, property, IBNM_SEVERITY_INFO,
+                     strprintf(_("%s: without NetworkManager, ibnm gives the DNS servers and search domains to "
+                                 "systemd-resolved; whether it runs here was not asked"),
+                               property.c_str()))};
+    if (host->resolver->running)
+        return {};
+    return {make(profile, property, IBNM_SEVERITY_WARNING,
+                 strprintf(_("%s: not applied: without NetworkManager, ibnm gives the DNS servers and search domains "
+                             "to systemd-resolved, and %s; up leaves them out"),
+                           property.c_str(), host->resolver->reason.c_str()),
+                 _("Start systemd-resolved (systemctl enable --now systemd-resolved), or let NetworkManager "
+                   "activate the profile."))};
 }
 
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)

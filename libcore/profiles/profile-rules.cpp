@@ -125,11 +125,14 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkNetworkManager(c));
         append(checkHost(c, host, host ? &*index : nullptr));
         append(checkOptions(c));
+        append(checkLinkMtu(c));
+        append(checkDns(c, host, standalone));
     }
     append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));
     if (host)
         append(checkRoceLag(profiles, *host, context));
+    append(checkSecondaries(profiles, host, context));
     if (host) {
         // A profile whose interface is not there (yet) waits for it, as
         // NetworkManager's does: a warning (rule 7), and its plan, which

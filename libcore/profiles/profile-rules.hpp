@@ -68,6 +68,20 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
 // (Rule 7, an interface the host lacks yet, is checkAll()'s: profile-rules-private.hpp.)
 std::vector<Finding> checkOptions(NMConnection *profile);
 
+// Rule 5b: an Ethernet interface's or a bond's MTU outside what the kernel
+// takes (model::linkMtuAccepted: below 68, a bond's above 65535), whatever
+// the host: an error naming the property that holds it.
+std::vector<Finding> checkLinkMtu(NMConnection *profile);
+
+// Rule 5c (standalone, with a host): a profile's DNS servers and search
+// domains (ipv4.dns, ...), which ibnm gives systemd-resolved: where it does
+// not run nothing applies them, a warning naming the property; where the
+// host was read without asking, an info.
+std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone);
+// Whether checking `profile` asks systemd-resolved's state
+// (model::Host::resolver): it gives DNS to its own interface.
+bool needsResolver(NMConnection *profile);
+
 // Rule 6 (with a host): what the planner refuses, each profile alone and
 // then all together: `up --dry-run` of these profiles refuses exactly then.
 // `standalone`: ibnm brings the profiles up itself (activation::resolve).
@@ -75,6 +89,13 @@ std::vector<Finding> checkOptions(NMConnection *profile);
 // more than `profiles`.
 std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
                                bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
+
+// Rule 7: RDMA secondaries (VPN profiles of nm-ibnm-service) planned on the
+// device of each base profile that lists them in connection.secondaries
+// (looked up in `context`, else `profiles`), and base profiles that carry
+// rdma.* keys in [user] as well as an RDMA secondary.
+std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                      const std::vector<NMConnection *> *context = nullptr);
 
 // Whether the rules and the planner, checking `profiles` against `host` as
 // read without the GID tables (model::Host::withGidTables false), could ask

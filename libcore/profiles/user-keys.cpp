@@ -204,7 +204,7 @@ const std::vector<KeyInfo> &keys()
         {kTrafficClassRules, "RULE[;RULE...]", checkRules},
         {kRoceEnable, "yes|no", checkBool},
         {kTtl, "0-255", checkByte},
-        {kUmcast, "yes|no", checkBool},
+        {kUmcast, "yes|no", checkBool, false},
     };
     return table;
 }
@@ -224,7 +224,20 @@ bool isIbnmKey(std::string_view key)
 
 Status validate(std::string_view key, std::string_view value)
 {
-    if (const KeyInfo *k = find(key))
+    return validate(key, value, Store::User);
+}
+
+Status validate(std::string_view key, std::string_view value, Store store)
+{
+    const KeyInfo *k = find(key);
+    if (store == Store::VpnData && !(k && k->inSecondary))
+        return Error(IBNM_ERROR_INVALID_ARGUMENT,
+                     k ? _("not a setting of an RDMA secondary: it configures the IPoIB interface; set it in the "
+                           "[user] keys of the base profile")
+                       : _("not an RDMA setting of ibnm (vpn.data of an RDMA secondary takes the rdma.* keys "
+                           "of ibnm-keyfile(5))"))
+            .withProperty(std::string(key));
+    if (k)
         return k->validate(key, value);
     if (isIbnmKey(key))
         return Error(IBNM_ERROR_INVALID_ARGUMENT, _("unknown ibnm key")).withProperty(std::string(key));
@@ -238,11 +251,11 @@ Status validateAs(std::string_view key, std::string_view name, std::string_view 
     return k->validate(name, value);
 }
 
-Result<Options> parse(const std::map<std::string, std::string> &data)
+Result<Options> parse(const std::map<std::string, std::string> &data, Store store)
 {
     Options o;
     for (const auto &[key, value] : data) {
-        if (Status s = validate(key, value); !s.ok())
+        if (Status s = validate(key, value, store); !s.ok())
             return std::move(s).error();
         if (key == kLinkType)
             o.linkType = parseLinkType(value);
@@ -268,15 +281,84 @@ Result<Options> parse(const std::map<std::string, std::string> &data)
 
 Result<Options> parse(NMConnection *connection)
 {
-    std::map<std::string, std::string> data;
+    return parse(data(connection), storeOf(connection));
+}
+
+bool isSecondary(NMConnection *connection)
+{
+    NMSettingVpn *vpn = nm_connection_get_setting_vpn(connection);
+    return vpn && g_strcmp0(nm_setting_vpn_get_service_type(vpn), kVpnServiceType) == 0 &&
+           g_strcmp0(nm_connection_get_connection_type(connection), NM_SETTING_VPN_SETTING_NAME) == 0;
+}
+
+Store storeOf(NMConnection *connection)
+{
+    return isSecondary(connection) ? Store::VpnData : Store::User;
+}
+
+namespace {
+
+void addItem(const char *key, const char *value, gpointer data)
+{
+    (*static_cast<std::map<std::string, std::string> *>(data))[key] = value ? value : "";
+}
+
+} // namespace
+
+std::map<std::string, std::string> data(NMConnection *connection)
+{
+    std::map<std::string, std::string> out;
+    if (isSecondary(connection)) {
+        nm_setting_vpn_foreach_data_item(nm_connection_get_setting_vpn(connection), addItem, &out);
+        return out;
+    }
     auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
     guint n = 0;
     const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
-    for (guint i = 0; i < n; i++) {
-        const char *v = nm_setting_user_get_data(user, keys[i]);
-        data[keys[i]] = v ? v : "";
+    for (guint i = 0; i < n; i++)
+        addItem(keys[i], nm_setting_user_get_data(user, keys[i]), &out);
+    return out;
+}
+
+const char *get(NMConnection *connection, std::string_view key)
+{
+    std::string k(key);
+    if (isSecondary(connection))
+        return nm_setting_vpn_get_data_item(nm_connection_get_setting_vpn(connection), k.c_str());
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    return user ? nm_setting_user_get_data(user, k.c_str()) : nullptr;
+}
+
+Status set(NMConnection *connection, std::string_view key, const char *value)
+{
+    Store store = storeOf(connection);
+    std::string k(key);
+    // Removing a key ibnm knows (in vpn.data: an RDMA key) needs no valid
+    // value; any other is refused as validate() refuses it.
+    const KeyInfo *known = find(key);
+    bool removable = known && (store == Store::User || known->inSecondary);
+    if (value != nullptr || !removable)
+        if (Status s = validate(key, value ? value : "", store); !s.ok())
+            return s;
+    if (store == Store::VpnData) {
+        NMSettingVpn *vpn = nm_connection_get_setting_vpn(connection);
+        if (value)
+            nm_setting_vpn_add_data_item(vpn, k.c_str(), value);
+        else
+            nm_setting_vpn_remove_data_item(vpn, k.c_str());
+        return {};
     }
-    return parse(data);
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    if (user == nullptr) {
+        if (value == nullptr)
+            return {};
+        user = NM_SETTING_USER(nm_setting_user_new());
+        nm_connection_add_setting(connection, NM_SETTING(user));
+    }
+    GErrorPtr err;
+    if (!nm_setting_user_set_data(user, k.c_str(), value, outPtr(err)))
+        return Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(k);
+    return {};
 }
 
 std::map<std::string, std::string> format(const Options &o)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated kernel's address and route operations (fake-platform.hpp):
 // addresses in the kernel's normal form, routes whose gateway must be on a
-// subnet of the interface, each through mutate() (fake-platform-private.hpp).
+// subnet of the interface, each through mutate() (fake-platform-private.hpp);
+// and systemd-resolved's per-link DNS, where the simulated host runs it.
 #include "config.h"
 
 #include "libcore/simulator/fake-platform-private.hpp"
@@ -128,9 +129,18 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
                                strprintf(_("“%s” is not an address with a prefix length"), route.dest.c_str()));
         if (!nd->up)
             return kernelError(ENETDOWN, ifname, IBNM_ERROR_PLATFORM);
-        if (!r.gateway.empty() &&
+        // fib_check_nh(), ip6_validate_gw(): the gateway must be on link: on
+        // the subnet of an address of the interface or of a route without
+        // gateway through it; IPv6 also takes any link-local gateway.
+        auto gateway = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(r.gateway.c_str()));
+        bool linkLocal = gateway && g_inet_address_get_is_link_local(gateway.get()) &&
+                         g_inet_address_get_family(gateway.get()) == G_SOCKET_FAMILY_IPV6;
+        if (!r.gateway.empty() && !linkLocal &&
             std::none_of(nd->addresses.begin(), nd->addresses.end(),
-                         [&](const std::string &a) { return inSubnet(r.gateway, a); }))
+                         [&](const std::string &a) { return inSubnet(r.gateway, a); }) &&
+            std::none_of(nd->routes.begin(), nd->routes.end(), [&](const model::Route &d) {
+                return d.gateway.empty() && inSubnet(r.gateway, d.dest);
+            }))
             return kernelError(ENETUNREACH, ifname, IBNM_ERROR_PLATFORM,
                                strprintf(_("the gateway %s is not on a subnet of %s"), r.gateway.c_str(),
                                          ifname.c_str()));
@@ -153,6 +163,60 @@ Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &
         if (it == nd->routes.end())
             return kernelError(ESRCH, ifname, IBNM_ERROR_NOT_FOUND, route.dest);
         nd->routes.erase(it);
+        return {};
+    });
+}
+
+// --- systemd-resolved ------------------------------------------------------------
+
+Result<model::Resolver> FakePlatform::readResolver()
+{
+    model::Resolver r;
+    auto s = transact(false, [&] {
+        r = state_.resolver;
+        return Status();
+    });
+    if (!s.ok())
+        return std::move(s).error();
+    if (!r.running)
+        r.reason = _("systemd-resolved does not run on this simulated host");
+    return r;
+}
+
+Status FakePlatform::setLinkDns(const std::string &ifname, const model::LinkDns &dns)
+{
+    std::string servers, domains;
+    for (const auto &x : dns.servers)
+        servers += (servers.empty() ? "" : ";") + x;
+    for (const auto &x : dns.domains)
+        domains += (domains.empty() ? "" : ";") + x;
+    return mutate("setLinkDns", ifname, {ifname, servers, domains}, [&]() -> Status {
+        // SetLinkDNS, SetLinkDomains: the service must be on the bus, the link
+        // known, every server an address.
+        if (!state_.resolver.running)
+            return kernelError(ECONNREFUSED, ifname, IBNM_ERROR_NOT_SUPPORTED, _("systemd-resolved does not run"));
+        if (findNetdev(index_, state_.host, ifname) == nullptr)
+            return noSuchNetdev(ifname);
+        for (const auto &x : dns.servers) {
+            auto a = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(x.c_str()));
+            if (!a)
+                return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
+                                   strprintf(_("'%s' is not an IP address"), x.c_str()));
+        }
+        if (dns.empty())
+            state_.resolver.links.erase(ifname);
+        else
+            state_.resolver.links[ifname] = dns;
+        return {};
+    });
+}
+
+Status FakePlatform::revertLinkDns(const std::string &ifname)
+{
+    return mutate("revertLinkDns", ifname, {ifname}, [&]() -> Status {
+        // RevertLink: nothing to give back where the service does not run or
+        // holds nothing for the link.
+        state_.resolver.links.erase(ifname);
         return {};
     });
 }

@@ -196,6 +196,16 @@ void derive(model::Host &h)
             for (size_t i : it->second)
                 b.ports.push_back(h.netdevs[i].name);
     }
+    // A netdev's PCI function is its RDMA device's (a port of a card):
+    // /sys/class/net/<if>/device, which LAG mode does not change.
+    {
+        std::unordered_map<std::string, const model::Device *> devices;
+        for (const auto &d : h.devices)
+            devices.emplace(d.name, &d);
+        for (auto &n : h.netdevs)
+            if (auto it = devices.find(n.rdmaDevice); it != devices.end() && n.link.empty())
+                n.pciAddress = it->second->pciAddress;
+    }
     // (Renames and hides devices, changes netdevs' RDMA ports: neither the
     // netdevs nor their names.)
     applyLags(h, ports);

@@ -41,7 +41,7 @@ const std::vector<std::string> &fakeOperationNames()
         "deleteLink",       "addAddress",       "removeAddress",  "addRoute",           "removeRoute",
         "addSoftLink",      "deleteSoftLink",   "setDefaultRoceMode", "setDefaultRoceTos", "removeRoceDefaults",
         "setTrafficClass",  "clearTrafficClass", "setTtl",        "prepare",          "setTrafficClassRule",
-        "setRoceEnabled",
+        "setRoceEnabled",   "setLinkDns",       "revertLinkDns",
     };
     return names;
 }

@@ -135,6 +135,8 @@ std::string formatHostDescription(const FakeState &st)
     w.group("host");
     w.string("kernel-release", h.kernelRelease);
     w.string("child-naming", h.childNaming == model::ChildNaming::Upstream ? "upstream" : "ofed");
+    if (st.resolver.running)
+        w.boolean("resolved", true);
     w.group("simulation");
     w.number("operations", st.operations);
     for (const auto &d : h.devices) {
@@ -199,6 +201,10 @@ std::string formatHostDescription(const FakeState &st)
             w.nonEmpty("rdma-port", n.rdmaDevice + "/" + std::to_string(n.rdmaPort));
         w.nonEmpty("link", n.link);
         w.nonEmpty("master", n.master);
+        if (auto dns = st.resolver.links.find(n.name); dns != st.resolver.links.end()) {
+            w.nonEmpty("dns", joinList(dns->second.servers));
+            w.nonEmpty("dns-search", joinList(dns->second.domains));
+        }
         if (auto it = ipoib.find(n.name); it != ipoib.end()) {
             const model::IpoibNetdev *ib = it->second;
             w.nonEmpty("parent", ib->parent);

@@ -12,6 +12,8 @@
 #include <functional>
 #include <set>
 
+#include <arpa/inet.h>
+
 namespace ibnm::platform {
 
 using model::IpoibMode;
@@ -33,6 +35,10 @@ Status Parser::parseHost(const std::string &g)
         else
             return choiceError(g, "child-naming", v, "upstream, ofed");
     }
+    auto resolved = boolean(g, "resolved");
+    if (!resolved.ok())
+        return std::move(resolved).error();
+    st_.resolver.running = resolved->value_or(false);
     return {};
 }
 
@@ -218,6 +224,15 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
                             strprintf(_("not a route (DEST/LEN [via GATEWAY] [metric N]): “%s”"), r.c_str()));
         n.routes.push_back(*route);
     }
+    // systemd-resolved's DNS for the link: servers are addresses.
+    model::LinkDns dns{splitList(str(g, "dns")), splitList(str(g, "dns-search"))};
+    for (const auto &a : dns.servers) {
+        unsigned char bytes[16];
+        if (inet_pton(AF_INET, a.c_str(), bytes) != 1 && inet_pton(AF_INET6, a.c_str(), bytes) != 1)
+            return keyError(g, "dns", strprintf(_("not an IP address: “%s”"), a.c_str()));
+    }
+    if (!dns.empty())
+        st_.resolver.links[id] = std::move(dns);
     n.link = str(g, "link");
     if (n.kind == "vlan" && n.link.empty())
         return groupError(g, strprintf(_("missing key “%s”"), "link"));

@@ -31,7 +31,7 @@ namespace {
 // The keys each kind of group takes (systemd-networkd style: one table says
 // what a section may contain; the parsers below read them).
 const std::map<std::string, std::set<std::string>> kGroupKeys = {
-    {"host", {"kernel-release", "child-naming"}},
+    {"host", {"kernel-release", "child-naming", "resolved"}},
     {"simulation", {"operations"}},
     {"device",
      {"driver", "node-type", "node-guid", "fw-ver", "hca-type", "board-id", "pci-address", "enhanced-ipoib",
@@ -42,7 +42,7 @@ const std::map<std::string, std::set<std::string>> kGroupKeys = {
       "pkeys", "port-guid", "default-roce-mode", "default-roce-tos", "traffic-class", "traffic-class-rules", "ttl"}},
     {"netdev",
      {"ifindex", "type", "kind", "address", "mtu", "max-mtu", "up", "addresses", "routes", "rdma-port", "link", "master",
-      "original-mtu", "parent", "pkey", "mode", "umcast"}},
+      "original-mtu", "parent", "pkey", "mode", "umcast", "dns", "dns-search"}},
     {"bond", {"mode", "miimon", "primary", "active-port", "fail-over-mac"}},
     {"soft-link", {"type", "netdev"}},
 };

@@ -178,6 +178,8 @@ Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
                                            [&](const auto &x) { return x.name == name; }),
                             h.netdevs.end());
             index_.invalidate();
+            // systemd-resolved forgets a link that is gone.
+            state_.resolver.links.erase(name);
             return {};
         }
         return kernelError(ENODEV, parent, IBNM_ERROR_NOT_FOUND,
@@ -324,6 +326,31 @@ void releaseFromBond(model::Netdev &port, std::optional<unsigned> mtuBeforeEnsla
         port.mtu = *mtuBeforeEnslave;
 }
 
+// ipoib_open() and ipoib_stop() (drivers/infiniband/ulp/ipoib/
+// ipoib_main.c): an IPoIB port's interface that comes up opens each of its
+// P_Key children that is down ("Bring up any child interfaces too"); one
+// that goes down closes each that is up ("Bring down any child interfaces
+// too"), which flushes what dev_close() flushes. Call after `parent`'s link
+// went from `wasUp` to its state now.
+void parentLinkChanged(model::Host &h, StateIndex &ix, const std::string &parent, bool wasUp)
+{
+    const model::Netdev *p = findNetdev(ix, h, parent);
+    if (p == nullptr || p->up == wasUp || p->type != 32 || ix.childCount(h, parent) == 0)
+        return;
+    bool up = p->up;
+    for (const auto &ib : h.ipoib) {
+        if (ib.parent != parent)
+            continue;
+        model::Netdev *child = findNetdev(ix, h, ib.name);
+        if (child == nullptr || child->up == up)
+            continue;
+        if (up)
+            child->up = true;
+        else
+            closeNetdev(*child);
+    }
+}
+
 } // namespace
 
 Status FakePlatform::setUp(const std::string &ifname, bool up)
@@ -332,10 +359,12 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
         model::Netdev *nd = findNetdev(index_, state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
+        bool was = nd->up;
         if (up)
             nd->up = true;
         else
             closeNetdev(*nd);
+        parentLinkChanged(state_.host, index_, ifname, was);
         return {};
     });
 }
@@ -468,8 +497,13 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         nd->master = bondName;
         index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), std::string());
         // bond_enslave() opens the port (dev_open).
+        bool wasUp = nd->up;
         nd->up = true;
-        if (bond->activePort.empty() || bond->primary == port)
+        parentLinkChanged(h, index_, port, wasUp);
+        // Only the modes with one active port have one (bond_uses_primary():
+        // active-backup, balance-tlb, balance-alb).
+        bool oneActive = bond->mode == "active-backup" || bond->mode == "balance-tlb" || bond->mode == "balance-alb";
+        if (oneActive && (bond->activePort.empty() || bond->primary == port))
             bond->activePort = port;
         return {};
     });
@@ -507,8 +541,10 @@ Status FakePlatform::release(const std::string &port)
             }
         }
         std::string master = nd->master;
+        bool wasUp = nd->up;
         releaseFromBond(*nd, takeOriginalMtu(port));
         index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), master);
+        parentLinkChanged(h, index_, port, wasUp);
         return {};
     });
 }
@@ -545,9 +581,14 @@ Status FakePlatform::deleteLink(const std::string &ifname)
                                        }),
                         h.devices.end());
         // Deleting a bond releases its ports (as release()).
+        std::vector<std::pair<std::string, bool>> released;
         for (auto &n : h.netdevs)
-            if (isGone(n.master))
+            if (isGone(n.master)) {
+                released.emplace_back(n.name, n.up);
                 releaseFromBond(n, takeOriginalMtu(n.name));
+            }
+        for (const auto &[name, wasUp] : released)
+            parentLinkChanged(h, index_, name, wasUp);
         for (auto &b : h.bonds)
             if (isGone(b.activePort))
                 b.activePort.clear();
@@ -562,6 +603,8 @@ Status FakePlatform::deleteLink(const std::string &ifname)
         index_.invalidate();
         state_.maxMtu.erase(ifname);
         state_.originalMtu.erase(ifname);
+        for (const auto &name : gone)
+            state_.resolver.links.erase(name);
         return {};
     });
 }

@@ -62,6 +62,11 @@ struct FakeState {
     // A bond port's MTU before it joined (bond_enslave() keeps it as
     // original_mtu; release puts it back).
     std::map<std::string, unsigned> originalMtu;
+    // systemd-resolved: whether it runs on the simulated host and the DNS it
+    // holds per link (host file: [host] resolved=, [netdev] dns=,
+    // dns-search=). Not a kernel object: readHost() leaves it out, as the
+    // Linux platform does; readResolver() reads it.
+    model::Resolver resolver;
     uint64_t operations = 0;
 };
 
@@ -102,7 +107,7 @@ public:
     const char *kind() const override { return "fake"; }
     // With a state directory: <dir>/activations.lock (another file than the
     // per-operation lock, which each operation takes and drops).
-    Result<UniqueFd> lockActivations() override;
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override;
     Result<model::Host> readHost() override;
     // The whole snapshot: the state is in memory, there is nothing to save.
     Result<model::Host> readGidTables() override { return readHost(); }
@@ -136,6 +141,12 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    // systemd-resolved (fake-addresses.cpp).
+    Result<model::Resolver> readResolver() override;
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
+    // The simulated host moves no traffic: refused, never pretended.
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override;
 
     // --- simulation controls (not kernel operations, not counted) ---
 

@@ -260,3 +260,16 @@ Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
 }
 
 } // namespace ibnm::platform
+
+namespace ibnm::platform {
+
+Result<RdmaTestOutcome> FakePlatform::runRdmaTest(const RdmaTestSpec &)
+{
+    // A simulated host has GID tables but no wire: a test would have to
+    // make up its figures.
+    return Error(IBNM_ERROR_NOT_SUPPORTED,
+                 _("the simulated host has no RDMA data path: 'ibnm rdma test' sends real traffic, over RDMA devices "
+                   "of this machine (make check-kernel runs it on the kernel lab's rxe and siw links)"));
+}
+
+} // namespace ibnm::platform

@@ -8,6 +8,7 @@
 #include "libcore/simulator/fake-platform-private.hpp"
 
 #include "libcore/simulator/fake-host-file.hpp"
+#include "libcore/simulator/fake-host-file-private.hpp"
 #include "libcore/support/file-lock.hpp"
 #include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
@@ -239,11 +240,11 @@ Status FakePlatform::reset()
     });
 }
 
-Result<UniqueFd> FakePlatform::lockActivations()
+Result<UniqueFd> FakePlatform::lockActivations(int64_t waitUntil)
 {
     if (stateDir_.empty())
         return UniqueFd();
-    return lockFileExclusive(stateDir_ + "/activations.lock");
+    return lockFileExclusive(stateDir_ + "/activations.lock", waitUntil, _("the activation lock"));
 }
 
 // --- the journal's records, done again ----------------------------------------
@@ -344,6 +345,10 @@ Status FakePlatform::replay(const journal::Record &r)
                                           model::TcRule{static_cast<int>(g_ascii_strtoll(a[2].c_str(), nullptr, 10)), a[3], a[4]});
          }}},
         {"setRoceEnabled", {2, [](FakePlatform &p, const Args &a) { return p.setRoceEnabled(a[0], toNum(a[1]) != 0); }}},
+        {"setLinkDns", {3, [](FakePlatform &p, const Args &a) {
+             return p.setLinkDns(a[0], model::LinkDns{hostfile::splitList(a[1]), hostfile::splitList(a[2])});
+         }}},
+        {"revertLinkDns", {1, [](FakePlatform &p, const Args &a) { return p.revertLinkDns(a[0]); }}},
     };
     auto it = ops.find(r.op);
     if (it == ops.end() || it->second.args != r.args.size())

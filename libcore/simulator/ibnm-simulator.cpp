@@ -62,7 +62,8 @@ IbnmHost *ibnm_simulator_new_host(const char *host_file, const char *state_dir, 
  * @error: return location for a #GError
  *
  * Forgets every change made to a simulated host (deletes its state) so it
- * is again as its host file describes it. Fails with
+ * is again as its host file describes it, as after a reboot: no profile is
+ * active any more. Fails with
  * %IBNM_ERROR_NOT_SUPPORTED on a host that is not simulated.
  *
  * Returns: %TRUE on success
@@ -79,9 +80,14 @@ gboolean ibnm_simulator_reset(IbnmHost *host, GError **error)
             return ibnm::Error(IBNM_ERROR_NOT_SUPPORTED, _("only a simulated host can be reset"));
         if (auto st = fake->reset(); !st.ok())
             return st;
-        // The /etc files settings wrote for this host (its state too).
+        // The /etc files settings wrote for this host (its state too), and
+        // its active connections (a reset is a reboot: /run is empty again).
         const char *dir = ibnm_host_get_runtime_dir(host);
-        return dir ? ibnm::removeTree(ibnm::simulatedHostFilesRoot(dir)) : ibnm::Status();
+        if (dir == nullptr)
+            return ibnm::Status();
+        if (auto st = ibnm::removeTree(std::string(dir) + "/active"); !st.ok())
+            return st;
+        return ibnm::removeTree(ibnm::simulatedHostFilesRoot(dir));
     });
 }
 

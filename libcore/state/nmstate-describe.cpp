@@ -51,7 +51,7 @@ JsonNode *ipNode(NMConnection *c, bool v6)
 
 } // namespace
 
-JsonNodePtr describe(const std::vector<NMConnection *> &stored, const model::Host *host)
+JsonNodePtr describe(const std::vector<NMConnection *> &stored, const std::set<std::string> *active)
 {
     JsonBuilderPtr b(json_builder_new());
     json_builder_begin_object(b.get());
@@ -70,11 +70,7 @@ JsonNodePtr describe(const std::vector<NMConnection *> &stored, const model::Hos
         json_builder_add_string_value(b.get(), name.c_str());
         json_builder_set_member_name(b.get(), "type");
         json_builder_add_string_value(b.get(), t.c_str());
-        bool up = true;
-        if (host) {
-            const model::Netdev *n = host->findNetdev(name);
-            up = n && n->up;
-        }
+        bool up = active == nullptr || active->count(nm_connection_get_uuid(c)) > 0;
         json_builder_set_member_name(b.get(), "state");
         json_builder_add_string_value(b.get(), up ? "up" : "down");
         guint32 mtu = 0;

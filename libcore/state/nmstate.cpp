@@ -366,6 +366,25 @@ class StoredIndex {
     std::unordered_map<std::string, NMConnection *> byId_;
 };
 
+// A bond port's profile has no IP settings: NetworkManager's normalization
+// removes them (nm_connection_normalize(), for a connection with a
+// controller). `enabled: false`, which nmstate writes for a port, asks for
+// what the stored port already is: its arguments are dropped, so that the
+// document applies again as a no-op instead of asking to set IP on a port.
+void dropDisabledIp(Args &args)
+{
+    Args kept;
+    for (size_t i = 0; i + 1 < args.size(); i += 2) {
+        const std::string &key = args[i], &value = args[i + 1];
+        bool method = key == "ipv4.method" || key == "ipv6.method";
+        bool addresses = key == "ipv4.addresses" || key == "ipv6.addresses";
+        if ((method && value == "disabled") || (addresses && value.empty()))
+            continue;
+        kept.insert(kept.end(), {key, value});
+    }
+    args = std::move(kept);
+}
+
 std::vector<const char *> cargv(const Args &args)
 {
     std::vector<const char *> v;
@@ -399,6 +418,10 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
             auto list = array(json_object_get_member(*top, "interfaces"), "interfaces");
             if (!list)
                 return std::move(list).error();
+            if (json_array_get_length(*list) > kMaxInterfaces)
+                return invalid(strprintf(_("the document lists %u interfaces, more than the %zu ibnm applies at once"),
+                                         json_array_get_length(*list), kMaxInterfaces))
+                    .withContext("interfaces");
             std::set<std::string> seen;
             for (guint i = 0; i < json_array_get_length(*list); i++) {
                 auto e = readEntry(json_array_get_element(*list, i), i);
@@ -441,6 +464,7 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
             }
             if (it->state == InterfaceState::Absent)
                 return invalid(_("an absent interface cannot be a port")).withContext(it->path);
+            dropDisabledIp(it->args);
             it->args.insert(it->args.end(), {"connection.master", bond, "connection.slave-type", "bond"});
         }
         // A bond whose document lists its ports has those ports only: a

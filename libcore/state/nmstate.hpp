@@ -18,6 +18,7 @@
 
 #include <NetworkManager.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ namespace ibnm::state {
 
 // The extension key under which an interface carries ibnm's RDMA keys.
 inline constexpr const char *kExtensionKey = "ibnm-rdma";
+
+// The most interfaces one document may list (each becomes a profile read,
+// planned and written in one transaction).
+inline constexpr size_t kMaxInterfaces = 65536;
 
 enum class InterfaceState { Up, Down, Absent };
 enum class ChangeKind { None, Add, Modify, Delete };
@@ -47,8 +52,9 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                                  const std::string &filename);
 
 // The stored infiniband, bond and ethernet profiles as a document of the
-// same schema; an interface's state is up when `host` has it up (no host:
-// every profile is up). plan() of this document changes nothing.
-JsonNodePtr describe(const std::vector<NMConnection *> &stored, const model::Host *host);
+// same schema; an interface's state is up when its profile's UUID is in
+// `active` (no set: every profile is up). plan() of this document, applied,
+// changes nothing.
+JsonNodePtr describe(const std::vector<NMConnection *> &stored, const std::set<std::string> *active);
 
 } // namespace ibnm::state

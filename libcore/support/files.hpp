@@ -29,6 +29,10 @@ struct AtomicWriteOptions {
     // simulator turns it off: a simulated host need not survive a power
     // cut, and two fsyncs made each simulated operation cost 5-10 ms.
     bool durable = true;
+    // The temporary file's name says which process writes it
+    // (".<name>.ibnm-<pid>-<start time>.XXXXXX"): removeDeadWritersFiles()
+    // removes it once that process has ended, never while it runs.
+    bool tagWriter = false;
 };
 
 // Writes `content` to a temporary file in the directory of `path` (a hidden
@@ -38,35 +42,68 @@ struct AtomicWriteOptions {
 // it was. Errors name `path` or its directory, never the temporary file.
 Status atomicWriteFile(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
 
-// Atomic replacement of many files, durable with one sync instead of two
-// per file (`ibnm apply` of a thousand profiles): add() writes each content
-// to its temporary file, unsynced; commit() syncs the file system once
-// (syncfs), renames every temporary file over its path and fsyncs each
-// directory once; a file added without opts.replace does not replace one
-// that appeared meanwhile (commit() fails with IBNM_ERROR_EXISTS, the files
-// renamed before it stay). A crash before commit() leaves every path as it was; one
-// during the renames leaves each path old or new, never partly written.
-// Temporary files not committed are removed by the destructor.
+// One change of many files, durable with one sync instead of two per file
+// (`ibnm apply` of a thousand profiles), and all or nothing across a crash
+// when it has a journal. add() writes each content to its temporary file,
+// unsynced; remove() names a file to delete; commit() syncs the file
+// system once (syncfs), then, with more than one change and a journal
+// path, writes the journal (an intent file, as git's index.lock or a
+// database's write-ahead log: every rename and deletion, durable before
+// any of them), renames every temporary file over its path and deletes the
+// removed files, fsyncs each directory once, and deletes the journal.
+// Before the journal is on disk nothing is visible; once it is, the change
+// is decided: a crash leaves the journal, and rollForwardJournal() (the
+// next writer) completes it, while a reader meanwhile takes the files as
+// readJournal() says they will be. A file added without opts.replace does
+// not replace one that exists (commit() fails with IBNM_ERROR_EXISTS before
+// anything is visible). Temporary files not committed are removed by the
+// destructor.
 class AtomicWriteBatch {
 public:
-    AtomicWriteBatch() = default;
+    explicit AtomicWriteBatch(std::string journal = {}) : journal_(std::move(journal)) {}
     AtomicWriteBatch(const AtomicWriteBatch &) = delete;
     AtomicWriteBatch &operator=(const AtomicWriteBatch &) = delete;
     ~AtomicWriteBatch();
 
     Status add(const std::string &path, std::string_view content, const AtomicWriteOptions &opts = {});
-    // `renamed` (optional) gets the paths now holding their new content,
-    // also when commit() fails partway (their directories are synced).
-    Status commit(std::vector<std::string> *renamed = nullptr);
+    void remove(const std::string &path);
+    // `done` (optional) gets the paths that now hold their new content or
+    // are gone, also when commit() fails partway (their directories are
+    // synced).
+    Status commit(std::vector<std::string> *done = nullptr);
 
 private:
     struct Pending {
-        std::string temporary;
+        std::string temporary; // empty: remove `path`
         std::string path;
         bool replace; // opts.replace: else renamed with RENAME_NOREPLACE
     };
+    Status writeJournal() const;
     std::vector<Pending> pending_;
+    std::string journal_;
 };
+
+// What a journal left by a writer that did not finish says: each file that
+// gets new content (from its temporary file, while that still exists) and
+// each file that goes, in order. std::nullopt when there is no journal.
+struct JournalEntry {
+    std::string temporary; // empty: `path` is removed
+    std::string path;
+    bool replace = true;
+};
+Result<std::optional<std::vector<JournalEntry>>> readJournal(const std::string &journal);
+
+// Completes the change the journal `journal` records, if there is one
+// (every rename whose temporary file is still there, every removal), makes
+// it durable and deletes the journal. A journal that does not parse is
+// deleted (it is written whole or not at all: only damage makes one).
+// Safe to run again after a crash during it.
+Status rollForwardJournal(const std::string &journal);
+
+// Removes the temporary files in `dir` whose writer (their name says it,
+// AtomicWriteOptions::tagWriter) has ended; those of running writers stay.
+// Returns how many it removed.
+size_t removeDeadWritersFiles(const std::string &dir);
 
 // Removes `path` and everything below it (symbolic links are removed, not
 // followed); an absent path is removed already.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Every JSON text ibnm prints, written in one place: the CLI's -j output
-// (cli/output.cpp, which opens json-glib at run time) and the state
-// documents (`ibnm show-state -j`, libcore/state/document.cpp, linked with
-// json-glib) both call jsonText(): json-glib's generator, its layout, and
-// the correction of what it writes wrong. Header-only: the CLI links no part
-// of libibnm's internals for it, and json-glib's header only declares.
+// (cli/output.cpp) and the state documents (`ibnm show-state -j`,
+// libcore/state/document.cpp) both call jsonText(): json-glib's generator,
+// its layout, and the correction of what it writes wrong. Header-only: the
+// CLI links no part of libibnm's internals for it.
 #pragma once
 
 #include <glib-object.h>
@@ -39,35 +38,16 @@ inline std::string jsonEscapeUnitSeparators(const char *generated)
     return out;
 }
 
-// json-glib's generator functions that jsonText() calls: the linked ones
-// (linkedJsonGenerator()) or the CLI's, opened at run time (jsonGlib() of
-// cli/output.hpp).
-struct JsonGeneratorFunctions {
-    decltype(&json_generator_new) generatorNew;
-    decltype(&json_generator_set_pretty) setPretty;
-    decltype(&json_generator_set_indent) setIndent;
-    decltype(&json_generator_set_root) setRoot;
-    decltype(&json_generator_to_data) toData;
-};
-
-// The functions of a program or library linked with json-glib. Inline: a
-// program that never calls it (the CLI) refers to none of them.
-inline JsonGeneratorFunctions linkedJsonGenerator()
-{
-    return {&json_generator_new, &json_generator_set_pretty, &json_generator_set_indent, &json_generator_set_root,
-        &json_generator_to_data};
-}
-
 // The text of `root` as ibnm prints every JSON document: json-glib's
 // generator, pretty with kJsonIndent (or compact, on one line), every U+001F
 // escaped (above), and a final newline.
-inline std::string jsonText(const JsonGeneratorFunctions &json, JsonNode *root, bool pretty = true)
+inline std::string jsonText(JsonNode *root, bool pretty = true)
 {
-    std::unique_ptr<JsonGenerator, decltype(&g_object_unref)> gen(json.generatorNew(), g_object_unref);
-    json.setPretty(gen.get(), pretty);
-    json.setIndent(gen.get(), kJsonIndent);
-    json.setRoot(gen.get(), root);
-    std::unique_ptr<gchar, decltype(&g_free)> data(json.toData(gen.get(), nullptr), g_free);
+    std::unique_ptr<JsonGenerator, decltype(&g_object_unref)> gen(json_generator_new(), g_object_unref);
+    json_generator_set_pretty(gen.get(), pretty);
+    json_generator_set_indent(gen.get(), kJsonIndent);
+    json_generator_set_root(gen.get(), root);
+    std::unique_ptr<gchar, decltype(&g_free)> data(json_generator_to_data(gen.get(), nullptr), g_free);
     return jsonEscapeUnitSeparators(data.get()) + "\n";
 }
 

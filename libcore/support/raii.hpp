@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Owning handles for every C resource libibnm touches: GLib, GObject, libnl,
-// libibverbs and file descriptors. Each releases its resource exactly once.
+// libibverbs, librdmacm, libkmod and file descriptors. Each releases its resource exactly once.
 //
 //   GCharPtr s(g_strdup("x"));          // unique_ptr with the right deleter
 //   GErrorPtr err;  foo(outPtr(err));   // a GError** out-parameter
@@ -14,6 +14,7 @@
 
 #include <infiniband/verbs.h>
 #include <libkmod.h>
+#include <rdma/rdma_cma.h>
 #include <netlink/cache.h>
 #include <netlink/msg.h>
 #include <netlink/addr.h>
@@ -49,6 +50,12 @@ namespace detail {
 inline void closeIbvDevice(ibv_context *ctx) noexcept { (void)ibv_close_device(ctx); }
 inline void freeStrv(char **v) noexcept { g_strfreev(v); }
 inline void freeGString(GString *s) noexcept { g_string_free(s, TRUE); }
+inline void deallocPd(ibv_pd *pd) noexcept { (void)ibv_dealloc_pd(pd); }
+inline void deregMr(ibv_mr *mr) noexcept { (void)ibv_dereg_mr(mr); }
+inline void destroyCq(ibv_cq *cq) noexcept { (void)ibv_destroy_cq(cq); }
+inline void destroyCompChannel(ibv_comp_channel *c) noexcept { (void)ibv_destroy_comp_channel(c); }
+inline void destroyQp(ibv_qp *qp) noexcept { (void)ibv_destroy_qp(qp); }
+inline void destroyCmId(rdma_cm_id *id) noexcept { (void)rdma_destroy_id(id); }
 } // namespace detail
 
 // GLib
@@ -77,8 +84,26 @@ using RtnlRoutePtr = CPtr<rtnl_route, rtnl_route_put>;
 // libibverbs
 using IbvDeviceListPtr = CPtr<ibv_device *, ibv_free_device_list>;
 using IbvContextPtr = CPtr<ibv_context, detail::closeIbvDevice>;
+using IbvPdPtr = CPtr<ibv_pd, detail::deallocPd>;
+using IbvMrPtr = CPtr<ibv_mr, detail::deregMr>;
+using IbvCompChannelPtr = CPtr<ibv_comp_channel, detail::destroyCompChannel>;
+// Acknowledge its events (ibv_ack_cq_events()) before it goes.
+using IbvCqPtr = CPtr<ibv_cq, detail::destroyCq>;
+// A QP made with ibv_create_qp() (not rdma_create_qp(): it is destroyed
+// with ibv_destroy_qp(), and the rdma_cm_id it serves does not own it).
+using IbvQpPtr = CPtr<ibv_qp, detail::destroyQp>;
 
-// libkmod: opened at run time, not linked (linux-platform-private.hpp, kmodApi()).
+// librdmacm. Destroy in this order: the QP, MRs, CQ and PD of an id, then
+// the id (rdma_destroy_id() waits for its events to be acknowledged), then
+// its event channel: declare them in the reverse order.
+using RdmaEventChannelPtr = CPtr<rdma_event_channel, rdma_destroy_event_channel>;
+using RdmaCmIdPtr = CPtr<rdma_cm_id, detail::destroyCmId>;
+using RdmaCmEventPtr = CPtr<rdma_cm_event, rdma_ack_cm_event>;
+using RdmaAddrinfoPtr = CPtr<rdma_addrinfo, rdma_freeaddrinfo>;
+
+// libkmod
+using KmodCtxPtr = CPtr<kmod_ctx, kmod_unref>;
+using KmodModulePtr = CPtr<kmod_module, kmod_module_unref>;
 
 // Adapts a unique_ptr to a C out-parameter (T**): the pointer the callee
 // stores is adopted when the full expression ends.

@@ -520,16 +520,28 @@ TEST(ActivationIp, ModeChangeOnAnUpLinkReaddsItsRoutes)
     EXPECT_EQ(p->readHost()->findNetdev("mlx4_ib0")->routes.size(), 3u);
 }
 
-TEST(ActivationIp, UnreachableGatewayIsRefusedAndRolledBack)
+// A gateway outside the profile's subnets: a host route to it first, as
+// NetworkManager adds (model::withOnlinkRoutes; the kernel alone refuses the
+// default route). A route the kernel refuses still rolls everything back.
+TEST(ActivationIp, OffLinkGatewayGetsAHostRouteAndARefusedRouteRollsBack)
 {
     auto p = makeHost();
     std::string before = snapshot(*p);
     std::vector<ConnPtr> v{withStaticIp(ipoib("ib", "mlx4_ib0", "datagram", 0), "203.0.113.1")};
     Report r = upAll(*p, v);
-    EXPECT_FALSE(r.ok);
-    EXPECT_TRUE(r.rolledBack);
-    EXPECT_NE(r.error.find("203.0.113.1"), std::string::npos) << r.error;
-    EXPECT_EQ(snapshot(*p), before);
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p->readHost();
+    const auto &routes = h->findNetdev("mlx4_ib0")->routes;
+    auto at = [&](const model::Route &x) { return std::find(routes.begin(), routes.end(), x) - routes.begin(); };
+    EXPECT_LT(at({"203.0.113.1/32", "", 0}), at({"0.0.0.0/0", "203.0.113.1", 0}));
+    EXPECT_LT(at({"0.0.0.0/0", "203.0.113.1", 0}), ptrdiff_t(routes.size()));
+
+    auto q = makeHost();
+    q->failNext("addRoute", ENETUNREACH);
+    Report f = upAll(*q, v);
+    EXPECT_FALSE(f.ok);
+    EXPECT_TRUE(f.rolledBack);
+    EXPECT_EQ(snapshot(*q), before);
 }
 
 TEST(ActivationIp, FailureAtEveryStepWithRoutesRollsBack)

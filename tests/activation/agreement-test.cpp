@@ -26,6 +26,7 @@
 #include "libcore/model/ipoib.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
+#include "tests/activation/example-hosts.hpp"
 #include "tests/profiles/profile-test-util.hpp"
 #include "tests/simulator/fake-test-util.hpp"
 #include "tests/test-util.hpp"
@@ -129,43 +130,15 @@ std::vector<HostCase> hostCases()
 {
     std::vector<HostCase> v;
     unsigned seed = 1;
-    for (const char *f : {"cx6-mlx5-ib.host", "ethernet-only.host", "mlx4-dual-port.host", "mlx5-roce.host"}) {
-        GCharPtr text;
-        gsize len = 0;
-        std::string path = test::srcPath(std::string("examples/hosts/") + f);
-        char *raw = nullptr;
-        EXPECT_TRUE(g_file_get_contents(path.c_str(), &raw, &len, nullptr)) << path;
-        text.reset(raw);
-        v.push_back({f, raw ? raw : "", seed++ * 7919});
-    }
+    for (const char *f : {"cx6-mlx5-ib.host", "ethernet-only.host", "mlx4-dual-port.host", "mlx5-roce.host"})
+        v.push_back({f, test::exampleHost(f), seed++ * 7919});
     v.push_back({"two-ports-long-names", kTwoPortsLongNames, 104729});
     return v;
 }
 
-// What a host offers the generator.
-struct Names {
-    std::vector<std::string> ipoib;     // port interfaces
-    std::vector<std::string> macs;      // their addresses
-    std::vector<std::string> ethernet;  // Ethernet NICs
-};
-
-Names namesOf(const model::Host &h)
-{
-    Names n;
-    for (const auto &ib : h.ipoib)
-        if (ib.parent.empty()) {
-            n.ipoib.push_back(ib.name);
-            n.macs.push_back(ib.address);
-        }
-    for (const auto &nd : h.netdevs)
-        if (nd.type == 1 && nd.kind.empty())
-            n.ethernet.push_back(nd.name);
-    return n;
-}
-
 class Generator {
 public:
-    Generator(unsigned seed, Names names) : rng_(seed), n_(std::move(names)) {}
+    Generator(unsigned seed, test::Names names) : rng_(seed), n_(std::move(names)) {}
 
     // A set of 1-4 profiles as nmcli arguments.
     std::vector<std::vector<std::string>> set()
@@ -335,7 +308,7 @@ private:
     }
 
     std::mt19937 rng_;
-    Names n_;
+    test::Names n_;
     std::set<std::string> bonded_;
 };
 
@@ -454,7 +427,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
     auto probe = std::make_unique<FakePlatform>(*state);
     auto first = probe->readHost();
     ASSERT_TRUE(first.ok());
-    Generator gen(hc.seed, namesOf(*first));
+    Generator gen(hc.seed, test::namesOf(*first));
 
     unsigned sets = 0, refused = 0, applied = 0, grammar = 0;
     unsigned faults = 0;

@@ -232,8 +232,16 @@ TEST(ApplyApi, DryRunAndDownPrepareNothing)
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
     ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, nullptr, nullptr));
-    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    // Not active: nothing to take down (and nothing prepared for it).
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_ACTIVE));
     EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
+    // Active: taking it down loads nothing more.
+    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    size_t prepared = hostFakePlatform(host.get())->prepared().size();
+    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    EXPECT_EQ(hostFakePlatform(host.get())->prepared().size(), prepared);
 }
 
 TEST(ApplyApi, ModuleThatCannotLoadStopsBeforeAnyStep)

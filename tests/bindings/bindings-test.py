@@ -14,7 +14,7 @@ try:
     gi.require_version("Ibnm", "0.1")
     gi.require_version("IbnmSimulator", "0.1")
     gi.require_version("NM", "1.0")
-    from gi.repository import GLib, GObject, Ibnm, IbnmSimulator, NM
+    from gi.repository import Gio, GLib, GObject, Ibnm, IbnmSimulator, NM
 except (ImportError, ValueError) as e:
     print("SKIP: PyGObject or a typelib is missing (%s): install python3-gi and gir1.2-nm-1.0" % e)
     sys.exit(77)
@@ -28,7 +28,8 @@ class Construction(unittest.TestCase):
         # What a binding does for Ibnm.X(): g_object_new() without arguments.
         # Each type must give an object whose getters work.
         for name in ["Host", "Settings", "Inventory", "Profile", "Finding", "Step", "ApplyReport",
-                     "Gid", "RdmaPort", "RdmaDevice", "IpoibInterface", "SoftLink", "StateChange"]:
+                     "Gid", "RdmaPort", "RdmaDevice", "IpoibInterface", "SoftLink", "StateChange",
+                     "RdmaTest", "RdmaTestResult", "RdmaPath"]:
             obj = getattr(Ibnm, name)()
             for attr in dir(obj):
                 if not attr.startswith("get_") or attr in ("get_property", "get_properties", "get_data",
@@ -156,6 +157,61 @@ class SimulatedHost(unittest.TestCase):
         self.assertEqual(len(mode), 1)
         self.assertEqual(mode[0].get_related_profiles(), ["port"])
         self.assertTrue(mode[0].involves("port"))
+
+
+class RdmaTest(unittest.TestCase):
+    """`ibnm rdma test` as a library call: introspectable, asynchronous with
+    a GCancellable, and refused by a simulated host, which has no data path."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.host = IbnmSimulator.new_host(HOST, os.path.join(self.tmp.name, "state"))
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_properties_and_a_profile(self):
+        test = Ibnm.RdmaTest.new(self.host)
+        self.assertEqual(test.props.port, 4266)
+        self.assertEqual(test.props.tos, -1)
+        test.props.address = "192.0.2.2"
+        test.props.count = 10
+        profile = Ibnm.Profile.new_from_args(["type", "ethernet", "con-name", "rxe0", "ifname", "enp1s0"])
+        self.assertTrue(profile.set_user_option("rdma.roce-tos", "106"))
+        self.assertTrue(profile.set_user_option("rdma.roce-mode", "v2"))
+        self.assertTrue(test.set_profile(profile.get_connection()))
+        self.assertEqual(test.props.interface, "enp1s0")
+        self.assertEqual(test.props.tos, 106)
+        self.assertEqual(test.props.roce_mode, int(Ibnm.RoceMode.V2))
+
+    def test_the_simulated_host_refuses(self):
+        test = Ibnm.RdmaTest.new(self.host)
+        test.props.address = "192.0.2.2"
+        with self.assertRaises(GLib.Error) as cm:
+            test.run(None)
+        self.assertEqual(cm.exception.domain, "ibnm-error-quark")
+        self.assertEqual(cm.exception.code, int(Ibnm.Error.NOT_SUPPORTED))
+        self.assertIn("simulated host has no RDMA data path", cm.exception.message)
+
+    def test_asynchronously_too(self):
+        test = Ibnm.RdmaTest.new(self.host)
+        test.props.listen = True
+        loop = GLib.MainLoop()
+        outcome = {}
+
+        def done(source, result):
+            try:
+                source.run_finish(result)
+                outcome["result"] = True
+            except GLib.Error as e:
+                outcome["error"] = e
+            loop.quit()
+
+        test.run_async(Gio.Cancellable(), done)
+        GLib.timeout_add_seconds(10, loop.quit)
+        loop.run()
+        self.assertNotIn("result", outcome)
+        self.assertEqual(outcome["error"].code, int(Ibnm.Error.NOT_SUPPORTED))
 
 
 if __name__ == "__main__":

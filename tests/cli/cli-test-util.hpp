@@ -103,13 +103,15 @@ public:
     }
     std::string keyfileDir() const { return tmp_ / "keyfiles"; }
     std::string stateDir() const { return tmp_ / "state"; }
-    // The names of the files in the keyfile store.
+    // The names of the files in the keyfile store, but its lock file
+    // (".ibnm.lock", which every writer records itself in).
     std::vector<std::string> keyfiles() const
     {
         std::vector<std::string> names;
         if (GDir *d = g_dir_open(keyfileDir().c_str(), 0, nullptr)) {
             while (const char *n = g_dir_read_name(d))
-                names.emplace_back(n);
+                if (std::strcmp(n, ".ibnm.lock") != 0)
+                    names.emplace_back(n);
             g_dir_close(d);
         }
         return names;

@@ -38,10 +38,13 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
     EXPECT_EQ(complete("ibnm rdma link add rxe0 type "), "rxe siw");
     EXPECT_EQ(complete("ibnm rdma roce-mode mlx5_0 "), "v1 v2");
     EXPECT_EQ(complete("ibnm rdma roce-enable mlx5_0 "), "yes no");
-    EXPECT_EQ(complete("ibnm rdma t"), "traffic-class");
+    EXPECT_EQ(complete("ibnm rdma t"), "traffic-class test");
+    EXPECT_EQ(complete("ibnm rdma test 192.0.2.2 --p"), "--port --profile --ping-size");
     EXPECT_EQ(complete("ibnm connection modify x rdma.traffic-class"),
               "rdma.traffic-class rdma.traffic-class-rules");
     EXPECT_EQ(complete("ibnm --col"), "--color");
+    EXPECT_EQ(complete("ibnm connection add type "), "infiniband bond ethernet rdma");
+    EXPECT_EQ(complete("ibnm connection add type rdma second"), "secondary-of");
     EXPECT_EQ(complete("ibnm connection modify x infiniband.p"), "infiniband.p-key infiniband.parent");
 }
 

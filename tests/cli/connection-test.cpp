@@ -234,8 +234,10 @@ TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
     EXPECT_NE(r.out.find("x "), std::string::npos);
     // As nmcli: the first word in nmcli's order; "d" is down, "m" modify.
     EXPECT_EQ(cli.run({"con", "m", "x", "mtu", "2044"}).status, 0);
+    // x is not active: nmcli's answer to `down` of it.
     Result down = cli.run({"--dry-run", "connection", "d", "x"});
-    EXPECT_EQ(down.status, 0) << down.err;
+    EXPECT_EQ(down.status, 10) << down.err;
+    EXPECT_NE(down.err.find("Error: 'x' is not an active connection."), std::string::npos) << down.err;
     EXPECT_EQ(cli.keyfiles().size(), 1u);
     EXPECT_EQ(cli.run({"connection", "de", "x"}).status, 0);
     EXPECT_TRUE(cli.keyfiles().empty());

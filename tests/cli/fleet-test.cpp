@@ -722,4 +722,28 @@ TEST(CliApplyRecord, AFailedApplyRemovesTheRecord)
     EXPECT_FALSE(parseJson(r.out).get("changed")->b) << r.out;
 }
 
+// Bond ports that say `ipv4: {enabled: false}` (as nmstate writes a port)
+// apply once, and again as a no-op: a port's profile has no IP settings,
+// and the second apply refused (exit 2) to set them (issue 28).
+TEST(CliApply, PortsWithIpDisabledApplyAgainAsANoOp)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    const char *doc = R"(interfaces:
+  - name: bond0
+    type: bond
+    link-aggregation: {mode: active-backup, options: {fail_over_mac: active}, port: [mlx5_ib0, mlx5_ib1]}
+    ipv4: {enabled: true, address: [{ip: 192.0.2.1, prefix-length: 24}]}
+  - {name: mlx5_ib0, type: infiniband, ipv4: {enabled: false}, ipv6: {enabled: false}}
+  - {name: mlx5_ib1, type: infiniband, ipv4: {enabled: false}}
+)";
+    Result first = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(first.status, 0) << first.out << first.err;
+    EXPECT_TRUE(parseJson(first.out).get("changed")->b) << first.out;
+    std::string stored = cli.snapshot();
+    Result again = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(again.status, 0) << again.out << again.err;
+    EXPECT_FALSE(parseJson(again.out).get("changed")->b) << again.out;
+    EXPECT_EQ(cli.snapshot(), stored);
+}
+
 } // namespace

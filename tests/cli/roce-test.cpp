@@ -185,8 +185,10 @@ TEST(CliRoce, RoceLagShownInStatusAndShow)
     EXPECT_EQ(field(cli, "mlx5_bond_0", "GENERAL.ROCE-LAG"), "bond0 (p4p1, p4p2)");
 }
 
-// rdma.* keys on the bond profile go to mlx5_bond_0; taking the bond down
-// splits the card's device again, as the driver does.
+// rdma.* keys on the bond profile go to mlx5_bond_0. The bond was there
+// before the activation: taking the profile down puts back what it changed
+// (the traffic class) and leaves the bond, as NetworkManager deletes only
+// the software devices its activation created.
 TEST(CliRoce, RoceLagBondProfileUpAndDown)
 {
     Cli cli("mlx5-roce-lag.host");
@@ -207,8 +209,10 @@ TEST(CliRoce, RoceLagBondProfileUpAndDown)
     EXPECT_EQ(field(cli, "mlx5_bond_0", "PORT1.TRAFFIC-CLASS"), "104");
     Result down = cli.run({"connection", "down", "bond0"});
     ASSERT_EQ(down.status, 0) << down.out << down.err;
+    EXPECT_EQ(down.out.find("delete-bond"), std::string::npos) << down.out;
     Result st = cli.run({"-t", "-f", "DEVICE,TYPE,LINK", "device", "status"});
-    EXPECT_NE(st.out.find("mlx5_0/1:rdma:p4p1"), std::string::npos) << st.out;
-    EXPECT_NE(st.out.find("mlx5_1/1:rdma:p4p2"), std::string::npos) << st.out;
-    EXPECT_EQ(st.out.find("mlx5_bond_0"), std::string::npos) << st.out;
+    EXPECT_NE(st.out.find("mlx5_bond_0/1:rdma-lag:bond0"), std::string::npos) << st.out;
+    EXPECT_NE(field(cli, "mlx5_bond_0", "PORT1.TRAFFIC-CLASS"), "104");
+    // The ports were brought up with their bond, and went down with it.
+    EXPECT_EQ(cli.run({"-t", "connection", "show", "--active"}).out, "");
 }

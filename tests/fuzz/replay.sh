@@ -22,4 +22,4 @@ for name in $FUZZ_NAMES; do
     echo "fuzz-$name: an input failed:"; tail -n 30 "$bin/fuzz-$name.replay.log"; exit 1; }
   total=$((total + n))
 done
-echo "replay: $total inputs through 6 harnesses, no crash"
+echo "replay: $total inputs through $(echo $FUZZ_NAMES | wc -w) harnesses, no crash"

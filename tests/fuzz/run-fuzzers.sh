@@ -10,7 +10,7 @@ build=${1:?usage: run-fuzzers.sh BUILDDIR}
 seconds=${FUZZ_SECONDS:-60}
 # A fixed seed by default: CI replays what a developer ran (README.md).
 seed=${FUZZ_SEED:-1}
-names="keyfile-dir ifcfg nmcli-args host-file sysfs netlink"
+names="keyfile-dir ifcfg nmcli-args host-file sysfs netlink apply"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for name in $names; do

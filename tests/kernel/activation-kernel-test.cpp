@@ -11,12 +11,14 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
+#include "libcore/profiles/profile-rules.hpp"
 #include "tests/activation/activation-test-util.hpp"
 #include "tests/test-util.hpp"
 
 #include <NetworkManager.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -217,3 +219,113 @@ TEST_F(ActivationKernel, BondWithStaticAddressRoutesAndGateway)
 }
 
 } // namespace
+
+// --- issue 27 item 4: facts checked on Debian's kernel --------------------------------
+
+namespace {
+
+// An IPv4 setting: manual, `address`, `gateway` and `dns` where given.
+void ip4(NMConnection *c, const char *address, const char *gateway, const char *dns = nullptr)
+{
+    NMSetting *s = nm_setting_ip4_config_new();
+    g_object_set(s, NM_SETTING_IP_CONFIG_METHOD, "manual", NM_SETTING_IP_CONFIG_GATEWAY, gateway, nullptr);
+    nm_setting_ip_config_add_address(NM_SETTING_IP_CONFIG(s), nm_ip_address_new(AF_INET, address, 24, nullptr));
+    if (dns) {
+        nm_setting_ip_config_add_dns(NM_SETTING_IP_CONFIG(s), dns);
+        nm_setting_ip_config_add_dns_search(NM_SETTING_IP_CONFIG(s), "example.com");
+    }
+    nm_connection_add_setting(c, s);
+}
+
+} // namespace
+
+// The kernel refuses a bond MTU below 68 ("mtu less than device minimum");
+// the rules and the planner say so first (model::linkMtuAccepted), so that
+// nothing is created.
+TEST_F(ActivationKernel, BondMtuBelow68IsRefusedByTheKernelAndBeforeIt)
+{
+    ASSERT_TRUE(sh("ip link add kbond0 type bond"));
+    EXPECT_FALSE(sh("ip link set kbond0 mtu 60 2>/dev/null")) << "the kernel took a bond MTU of 60";
+    auto st = p_->setMtu("kbond0", 60);
+    ASSERT_FALSE(st.ok());
+    EXPECT_EQ(st.error().errnum(), EINVAL) << st.error().toString();
+    ASSERT_TRUE(sh("ip link delete kbond0"));
+
+    auto bond = profile("bond", NM_SETTING_BOND_SETTING_NAME, "kbond0", {});
+    NMSetting *wired = nm_setting_wired_new();
+    g_object_set(wired, NM_SETTING_WIRED_MTU, 60u, nullptr);
+    nm_connection_add_setting(bond.get(), wired);
+    auto findings = rules::checkAll({bond.get()}, nullptr);
+    EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
+        return f.severity == IBNM_SEVERITY_ERROR && f.property == "802-3-ethernet.mtu";
+    }));
+    Report r = upAll({bond});
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.operations, 0u);
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(h->findNetdev("kbond0"), nullptr);
+}
+
+// The kernel refuses a route through a gateway outside every subnet of the
+// interface (ENETUNREACH); with the host route NetworkManager adds first it
+// takes it, and down removes both.
+TEST_F(ActivationKernel, OffLinkGatewayGetsAHostRouteFirst)
+{
+    ASSERT_TRUE(sh("ip link set kact1 up && ip addr add 192.0.2.81/24 dev kact1"));
+    auto refused = p_->addRoute("kact1", {"0.0.0.0/0", "198.51.100.1", 0});
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().errnum(), ENETUNREACH) << refused.error().toString();
+    ASSERT_TRUE(sh("ip addr flush dev kact1"));
+
+    auto eth = profile("eth", "802-3-ethernet", "kact1", {});
+    ip4(eth.get(), "192.0.2.81", "198.51.100.1");
+    Report r = upAll({eth});
+    ASSERT_TRUE(r.ok) << r.error;
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    const auto *nd = h->findNetdev("kact1");
+    ASSERT_NE(nd, nullptr);
+    auto has = [&](const model::Route &x) { return std::find(nd->routes.begin(), nd->routes.end(), x) != nd->routes.end(); };
+    EXPECT_TRUE(has({"198.51.100.1/32", "", 0}));
+    EXPECT_TRUE(has({"0.0.0.0/0", "198.51.100.1", 0}));
+    EXPECT_EQ(upAll({eth}).operations, 0u) << "the routes read back from the kernel must match";
+    Report d = downAll({eth});
+    ASSERT_TRUE(d.ok) << d.error;
+    auto after = p_->readHost();
+    ASSERT_TRUE(after.ok());
+    EXPECT_TRUE(after->findNetdev("kact1")->routes.empty());
+}
+
+// The guest runs no systemd-resolved (no system bus): readResolver() says
+// so, check warns that the DNS servers are not applied, up leaves them out
+// and says so in a note, and giving a link back is nothing to do.
+TEST_F(ActivationKernel, DnsWithoutSystemdResolvedIsNotAppliedAndSaid)
+{
+    auto r = p_->readResolver();
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    ASSERT_FALSE(r->running) << "this test expects a guest without systemd-resolved";
+    EXPECT_NE(r->reason.find("systemd-resolved"), std::string::npos) << r->reason;
+    auto set = p_->setLinkDns("kact1", {{"192.0.2.53"}, {}});
+    ASSERT_FALSE(set.ok());
+    EXPECT_EQ(set.error().code(), IBNM_ERROR_NOT_SUPPORTED);
+    EXPECT_TRUE(p_->revertLinkDns("kact1").ok());
+
+    auto eth = profile("eth", "802-3-ethernet", "kact1", {});
+    ip4(eth.get(), "192.0.2.82", "192.0.2.254", "192.0.2.53");
+    auto h = p_->readHost();
+    ASSERT_TRUE(h.ok());
+    h->resolver = *r;
+    auto findings = rules::checkAll({eth.get()}, &*h, nullptr, true);
+    EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
+        return f.severity == IBNM_SEVERITY_WARNING && f.property == "ipv4.dns";
+    }));
+    auto d = resolve(raw({eth}), raw({eth}), true);
+    ASSERT_TRUE(d.ok());
+    Report up1 = up(*p_, *h, *d, Options{});
+    ASSERT_TRUE(up1.ok) << up1.error;
+    EXPECT_TRUE(std::any_of(up1.notes.begin(), up1.notes.end(), [](const Note &n) {
+        return n.message.find("not applied") != std::string::npos;
+    }));
+    ASSERT_TRUE(downAll({eth}).ok);
+}

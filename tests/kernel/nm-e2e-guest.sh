@@ -1,13 +1,20 @@
 #!/bin/bash
 # The README's story end to end, INSIDE the kernel lab's guest (make
-# check-kernel): the real NetworkManager 1.42, its D-Bus and nm-dispatcher,
-# with ibnm as `make install` lays it out (STAGE, copied over /), on
+# check-kernel, CI's package stage; tests/kernel/nm-e2e.sh starts it): the
+# real NetworkManager 1.42, its D-Bus and nm-dispatcher, with ibnm as
+# `make install` or the .deb packages lay it out (STAGE, copied over /), on
 # Debian's kernel with real rdma_rxe, siw and configfs rdma_cm, none of them
 # loaded beforehand. Prints "PASS: ..." / "FAIL: ..." per check and exits
 # with the number of failures.
+#
+#   nm-e2e-guest.sh STAGE PREFIX LIBIBNM HOOK
+# LIBIBNM and HOOK: where libibnm.so.0 and the dispatcher hook 90-ibnm are
+# installed (their paths under STAGE).
 set -u
 stage=$1
-prefix=${2:-/usr/local}
+prefix=$2
+libibnm=$3
+hook=$4
 fails=0
 check() { # check NAME COMMAND...: runs the command, counts a failure
   local name=$1; shift
@@ -26,10 +33,20 @@ export PATH=$prefix/bin:$PATH
 mkdir -p /etc/NetworkManager/system-connections /var/lib/NetworkManager /run/NetworkManager /run/dbus/services
 [ -e /var/run ] || ln -s /run /var/run
 # The library where the dynamic linker looks (ldconfig's job on a host; the
-# guest has no ld.so.conf for /usr/local/lib).
-cp -a "$prefix"/lib/libibnm.so* /usr/lib/x86_64-linux-gnu/
-# The hook where NetworkManager looks for it.
-[ ! -d "$prefix"/etc/NetworkManager/dispatcher.d ] || cp -a "$prefix"/etc/NetworkManager/dispatcher.d /etc/NetworkManager/
+# guest has no ld.so.conf for /usr/local/lib): the packages put it there.
+case ${libibnm%/*} in
+  /usr/lib/x86_64-linux-gnu | /lib/x86_64-linux-gnu | /usr/lib) ;;
+  *) cp -a "${libibnm%/*}"/libibnm.so* /usr/lib/x86_64-linux-gnu/ ;;
+esac
+# The hook where NetworkManager looks for packages' scripts: the packages
+# (and make install with --prefix=/usr) put it there; a /usr/local install's
+# goes there as an admin would put it.
+case ${hook%/90-ibnm} in
+  /usr/lib/NetworkManager/dispatcher.d | /etc/NetworkManager/dispatcher.d) ;;
+  *) mkdir -p /usr/lib/NetworkManager && cp -a "${hook%/90-ibnm}" /usr/lib/NetworkManager/ ;;
+esac
+check "the hook and its links where NetworkManager looks" eval \
+  '[ -x /usr/lib/NetworkManager/dispatcher.d/90-ibnm ] || [ -x /etc/NetworkManager/dispatcher.d/90-ibnm ]'
 echo 0123456789abcdef0123456789abcdef > /etc/machine-id
 cat > /etc/NetworkManager/NetworkManager.conf <<EOF
 [main]

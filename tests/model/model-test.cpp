@@ -6,6 +6,7 @@
 
 #include "libcore/model/bond.hpp"
 #include "libcore/model/ipoib.hpp"
+#include "libcore/model/netdev.hpp"
 #include "libcore/model/rdma.hpp"
 
 #include <gtest/gtest.h>
@@ -375,4 +376,143 @@ TEST(RoceLag, ModesAndPortsThatKeepIt)
     EXPECT_NE(roceLagBreak(lag, "balance-rr", {"p4p1", "p4p2"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1", "p4p2", "eth9"}), "");
     EXPECT_NE(roceLagBreak(lag, "802.3ad", {"p4p1"}), "");
+}
+
+// dev_validate_mtu(): ETH_MIN_MTU for NICs and bonds, the device's maximum
+// (a bond's ETH_MAX_MTU); the kernel lab saw "mtu less than device minimum".
+TEST(LinkFacts, MtuBelow68OrAboveTheMaximumIsRefused)
+{
+    EXPECT_FALSE(linkMtuAccepted("eth0", 67, std::nullopt).ok());
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().errnum(), EINVAL);
+    EXPECT_EQ(linkMtuAccepted("eth0", 60, std::nullopt).error().code(), IBNM_ERROR_INVALID_PROPERTY);
+    EXPECT_TRUE(linkMtuAccepted("eth0", 68, std::nullopt).ok());
+    EXPECT_TRUE(linkMtuAccepted("bond0", kBondMaxMtu, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("bond0", kBondMaxMtu + 1, kBondMaxMtu).ok());
+    EXPECT_FALSE(linkMtuAccepted("eth0", 9001, 9000u).ok());
+}
+
+// fib_check_nh() / ip6_validate_gw(): a gateway is on link on the subnet of
+// an address or of a route without gateway; IPv6 link-local always.
+TEST(RouteFacts, GatewayOnLinkOnASubnetOrDirectRoute)
+{
+    std::vector<std::string> addresses = {"192.0.2.10/24", "2001:db8::10/64"};
+    EXPECT_TRUE(gatewayOnLink("192.0.2.1", addresses, {}));
+    EXPECT_FALSE(gatewayOnLink("198.51.100.1", addresses, {}));
+    EXPECT_TRUE(gatewayOnLink("198.51.100.1", addresses, {{"198.51.100.0/30", "", 0}}));
+    EXPECT_FALSE(gatewayOnLink("198.51.100.1", addresses, {{"198.51.100.0/30", "192.0.2.1", 0}}));
+    EXPECT_TRUE(gatewayOnLink("2001:db8::1", addresses, {}));
+    EXPECT_FALSE(gatewayOnLink("2001:db8:1::1", addresses, {}));
+    EXPECT_TRUE(gatewayOnLink("fe80::1", {}, {}));
+    EXPECT_FALSE(gatewayOnLink("192.0.2.1", {"192.0.2.10/32"}, {}));
+    EXPECT_TRUE(gatewayOnLink("192.0.2.129", {"192.0.2.130/25"}, {}));
+    EXPECT_FALSE(gatewayOnLink("192.0.2.1", {"192.0.2.130/25"}, {}));
+}
+
+// nm_l3_config_data_add_dependent_onlink_routes(): a copy of the route to
+// its gateway alone (/32, /128, no gateway, same metric) before it, once.
+TEST(RouteFacts, NetworkManagerAddsAHostRouteToAnOffLinkGateway)
+{
+    std::vector<Route> routes = {{"0.0.0.0/0", "198.51.100.1", 0},
+                                 {"203.0.113.0/24", "198.51.100.1", 0},
+                                 {"::/0", "2001:db8:1::1", 10},
+                                 {"198.18.0.0/15", "192.0.2.1", 0}};
+    auto out = withOnlinkRoutes({"192.0.2.10/24", "2001:db8::10/64"}, routes);
+    std::vector<std::string> shown;
+    for (const auto &r : out)
+        shown.push_back(formatRoute(r));
+    EXPECT_EQ(shown, (std::vector<std::string>{"198.51.100.1/32", "0.0.0.0/0 via 198.51.100.1",
+                                               "203.0.113.0/24 via 198.51.100.1", "2001:db8:1::1/128 metric 10",
+                                               "::/0 via 2001:db8:1::1 metric 10", "198.18.0.0/15 via 192.0.2.1"}));
+    // On-link gateways need nothing.
+    EXPECT_EQ(withOnlinkRoutes({"198.51.100.10/24", "2001:db8:1::10/64", "192.0.2.10/24"}, routes).size(),
+              routes.size());
+}
+
+namespace {
+
+Host pathHost()
+{
+    Host h;
+    Device rxe;
+    rxe.name = "rxe0";
+    rxe.nodeType = "1: CA";
+    Port p;
+    p.number = 1;
+    p.linkLayer = LinkLayer::Ethernet;
+    p.gids = {{0, "fe80:0000:0000:0000:0000:00ff:fe00:0001", GidType::RoceV2, "ra"},
+              {1, "0000:0000:0000:0000:0000:ffff:c633:6401", GidType::RoceV2, "ra"},
+              {2, "0000:0000:0000:0000:0000:ffff:c633:6401", GidType::IbRoceV1, "ra"}};
+    rxe.ports = {p};
+    Device siw;
+    siw.name = "siw0";
+    siw.nodeType = "4: RNIC";
+    Port s;
+    s.number = 1;
+    s.linkLayer = LinkLayer::Ethernet;
+    s.gids = {{0, "4294:baff:fecf:8521:0000:0000:0000:0000", GidType::IbRoceV1, ""}};
+    siw.ports = {s};
+    Device ib;
+    ib.name = "mlx5_0";
+    ib.nodeType = "1: CA";
+    Port i;
+    i.number = 1;
+    i.linkLayer = LinkLayer::InfiniBand;
+    i.gids = {{0, "fe80:0000:0000:0000:0002:c903:0031:7851", GidType::IbRoceV1, ""}};
+    ib.ports = {i};
+    h.devices = {rxe, siw, ib};
+    Netdev ra;
+    ra.name = "ra";
+    ra.addresses = {"198.51.100.1/24"};
+    Netdev sa;
+    sa.name = "sa";
+    sa.addresses = {"192.0.2.1/24"};
+    Netdev ib0;
+    ib0.name = "ib0";
+    ib0.rdmaDevice = "mlx5_0";
+    ib0.rdmaPort = 1;
+    h.netdevs = {ra, sa, ib0};
+    return h;
+}
+
+} // namespace
+
+TEST(RdmaPathFacts, ProtocolFollowsTheNodeTypeLinkLayerAndGidType)
+{
+    Host h = pathHost();
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], GidType::RoceV2), RdmaProtocol::RoceV2);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], GidType::IbRoceV1), RdmaProtocol::RoceV1);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[0], h.devices[0].ports[0], std::nullopt), RdmaProtocol::Unknown);
+    // siw's GID type reads "IB/RoCE v1", yet it is iWARP.
+    EXPECT_EQ(rdmaProtocolOf(h.devices[1], h.devices[1].ports[0], GidType::IbRoceV1), RdmaProtocol::Iwarp);
+    EXPECT_EQ(rdmaProtocolOf(h.devices[2], h.devices[2].ports[0], GidType::IbRoceV1), RdmaProtocol::InfiniBand);
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::RoceV2), "RoCE v2");
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::Iwarp), "iWARP");
+    EXPECT_STREQ(rdmaProtocolName(RdmaProtocol::Unknown), "");
+}
+
+TEST(RdmaPathFacts, DescribedThroughTheGidTable)
+{
+    Host h = pathHost();
+    RdmaPath v2 = describeRdmaPath(h, "rxe0", 1, "198.51.100.1", 1u);
+    EXPECT_EQ(v2.protocol, RdmaProtocol::RoceV2);
+    EXPECT_EQ(v2.netdev, "ra");
+    EXPECT_EQ(v2.gid, "0000:0000:0000:0000:0000:ffff:c633:6401");
+    EXPECT_EQ(v2.gidIndex, 1u);
+    EXPECT_EQ(describeRdmaPath(h, "rxe0", 1, "198.51.100.1", 2u).protocol, RdmaProtocol::RoceV1);
+    // iWARP: no GID; the netdev is the one holding the address.
+    RdmaPath iw = describeRdmaPath(h, "siw0", 1, "192.0.2.1", 0u);
+    EXPECT_EQ(iw.protocol, RdmaProtocol::Iwarp);
+    EXPECT_EQ(iw.netdev, "sa");
+    EXPECT_FALSE(iw.gidIndex);
+    EXPECT_EQ(iw.gid, "");
+    // InfiniBand: the port's netdev.
+    RdmaPath ib = describeRdmaPath(h, "mlx5_0", 1, "10.0.0.1", 0u);
+    EXPECT_EQ(ib.protocol, RdmaProtocol::InfiniBand);
+    EXPECT_EQ(ib.netdev, "ib0");
+    // A device the host does not have: only what was given.
+    RdmaPath none = describeRdmaPath(h, "mlx4_9", 2, "10.0.0.1", 3u);
+    EXPECT_EQ(none.device, "mlx4_9");
+    EXPECT_EQ(none.port, 2u);
+    EXPECT_EQ(none.protocol, RdmaProtocol::Unknown);
+    EXPECT_EQ(none.netdev, "");
 }

@@ -799,6 +799,45 @@ TYPED_TEST_P(PlatformContract, IpoibUmcast)
     }
 }
 
+// --- DNS (systemd-resolved) ----------------------------------------------------
+
+// Where systemd-resolved runs, a link's DNS servers and search domains are
+// set, read back in order and given back (RevertLink; again: nothing to
+// do). Where it does not, readResolver() says why, setting is refused as not
+// supported, and giving back does nothing.
+TYPED_TEST_P(PlatformContract, ResolvedLinkDnsSetReadAndReverted)
+{
+    std::string eth = this->ethernet("ibnmdns0");
+    ASSERT_FALSE(eth.empty());
+    auto r = this->p().readResolver();
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    ibnm::model::LinkDns dns{{"192.0.2.53", "2001:db8::53"}, {"example.com", "~corp.example"}};
+    auto set = this->p().setLinkDns(eth, dns);
+    if (!r->running) {
+        EXPECT_FALSE(r->reason.empty());
+        ASSERT_FALSE(set.ok());
+        EXPECT_EQ(set.error().code(), IBNM_ERROR_NOT_SUPPORTED) << set.error().toString();
+        auto revert = this->p().revertLinkDns(eth);
+        EXPECT_TRUE(revert.ok()) << revert.error().toString();
+        return;
+    }
+    ASSERT_TRUE(set.ok()) << set.error().toString();
+    auto after = this->p().readResolver();
+    ASSERT_TRUE(after.ok());
+    ASSERT_EQ(after->links.count(eth), 1u);
+    EXPECT_EQ(after->links.at(eth).servers, dns.servers);
+    EXPECT_EQ(after->links.at(eth).domains, dns.domains);
+    auto revert = this->p().revertLinkDns(eth);
+    ASSERT_TRUE(revert.ok()) << revert.error().toString();
+    auto reverted = this->p().readResolver();
+    ASSERT_TRUE(reverted.ok());
+    EXPECT_EQ(reverted->links.count(eth), 0u);
+    auto again = this->p().revertLinkDns(eth);
+    EXPECT_TRUE(again.ok()) << again.error().toString();
+    // A link that does not exist is refused.
+    EXPECT_FALSE(this->p().setLinkDns("ibnmnosuch0", dns).ok());
+}
+
 REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, GidTablesListWhatReadHostLists,
                             RxeGidsFollowAddresses,
                             SiwLinkAppearsWithMacGid, RxeAndSiwShareANetdev, SoftLinkDisappearsOnDelete,
@@ -810,4 +849,5 @@ REGISTER_TYPED_TEST_SUITE_P(PlatformContract, RxeLinkAppearsWithRoceV2Gids, GidT
                             BondMiimonAndPrimaryChangeUnderItsPorts,
                             EnslavingIntoAMissingBondFails, IpoibChildOnAnEthernetParentIsRefused,
                             IpoibChildNameAndFullMembershipBit, IpoibInvalidPkeysAreRefused,
-                            IpoibConnectedModeWhereSupported, EnhancedIpoibRefusesConnectedMode, IpoibUmcast);
+                            IpoibConnectedModeWhereSupported, EnhancedIpoibRefusesConnectedMode, IpoibUmcast,
+                            ResolvedLinkDnsSetReadAndReverted);

@@ -109,9 +109,9 @@ TEST(AtomicFileBatch, ANewFileDoesNotReplaceOneThatAppearedMeanwhile)
         EXPECT_NE(s.error().toString().find(b), std::string::npos) << s.error().toString();
     }
     EXPECT_EQ(readFile(b), "theirs\n");
-    // What was renamed before stays; no temporary file is left behind.
-    EXPECT_EQ(readFile(a), "new a\n");
-    EXPECT_EQ(names(dir), (std::vector<std::string>{"a.nmconnection", "b.nmconnection"}));
+    // All or nothing: a is not written either; no temporary file is left.
+    EXPECT_FALSE(g_file_test(a.c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_EQ(names(dir), (std::vector<std::string>{"b.nmconnection"}));
 }
 
 TEST(AtomicFileBatch, AnUncommittedBatchLeavesNothing)
@@ -231,11 +231,11 @@ TEST(AtomicFile, WriterKilledAtRandomPointsLeavesOldOrNew)
 }
 
 // ibnm apply's store write: when a new profile's file cannot be renamed
-// because another writer created that file meanwhile, the store forgets the
-// profile it did not write, so the clean-up (deleting what the apply added)
-// never removes the other writer's file; a profile updated before the
-// failure keeps its new content, one after it is, in memory, what its file
-// still holds.
+// because another writer created that file meanwhile, the batch makes no
+// change at all (all or nothing, before its journal), and the store forgets
+// the profile it did not write, so the clean-up (deleting what the apply
+// added) never removes the other writer's file; a profile the batch updated
+// is, in memory, what its file still holds.
 TEST(AtomicFileBatch, AFailedBatchLeavesTheStoreAsTheDiskIs)
 {
     TempDir dir;
@@ -268,7 +268,7 @@ TEST(AtomicFileBatch, AFailedBatchLeavesTheStoreAsTheDiskIs)
 
     store.beginBatch();
     NMConnection *a2 = connected(a), *c2 = connected(c);
-    ASSERT_TRUE(store.update(a2).ok()); // renamed before the failure
+    ASSERT_TRUE(store.update(a2).ok()); // not renamed either
     auto bPath = store.add(b);          // its rename fails
     ASSERT_TRUE(bPath.ok());
     ASSERT_TRUE(store.update(c2).ok()); // never renamed
@@ -278,8 +278,8 @@ TEST(AtomicFileBatch, AFailedBatchLeavesTheStoreAsTheDiskIs)
     EXPECT_EQ(s.error().code(), IBNM_ERROR_EXISTS);
     EXPECT_NE(s.error().toString().find(*bPath), std::string::npos) << s.error().toString();
 
-    EXPECT_EQ(modeOf(uA), "connected");
-    EXPECT_NE(readFile(*aPath).find("transport-mode=connected"), std::string::npos);
+    EXPECT_EQ(modeOf(uA), "datagram");
+    EXPECT_EQ(readFile(*aPath).find("transport-mode=connected"), std::string::npos);
     EXPECT_EQ(modeOf(uB), "absent");
     EXPECT_EQ(modeOf(uC), "datagram");
     EXPECT_EQ(readFile(*cPath), cBytes);

@@ -81,7 +81,7 @@ LockedRun whileLocked(const test::TempDir &dir, const std::function<bool(GError 
                       const std::function<void()> &whileHeld = {}, bool untilDone = false)
 {
     LockedRun run;
-    auto held = lockFileExclusive(dir / "state/activations.lock");
+    auto held = lockFileExclusive(dir / "state/activations.lock", kLockWaitForever, "the activation lock");
     EXPECT_TRUE(held.ok()) << held.error().toString();
     if (!held.ok())
         return run;

@@ -93,11 +93,12 @@ TEST(KeyfileStore, AddWritesNetworkManagersFileWith0600)
         EXPECT_EQ(st.st_gid, 0u);
     }
     EXPECT_EQ(readFile(path), keyfileText(c));
-    // Only the profile: no temporary file is left behind.
+    // Only the profile (and the store's lock file): no temporary file is
+    // left behind.
     GDir *d = g_dir_open(dir.path().c_str(), 0, nullptr);
     int n = 0;
-    while (g_dir_read_name(d))
-        n++;
+    while (const char *name = g_dir_read_name(d))
+        n += std::string(name) != ".ibnm.lock";
     g_dir_close(d);
     EXPECT_EQ(n, 1);
     g_object_unref(c);

@@ -93,6 +93,9 @@ inline std::string snapshot(platform::FakePlatform &p, bool addressesAsSet = fal
         return {};
     platform::FakeState st;
     st.host = *h;
+    // systemd-resolved's DNS per link, which readHost() leaves out.
+    if (auto r = p.readResolver(); r.ok())
+        st.resolver = std::move(r).value();
     if (addressesAsSet)
         for (auto &n : st.host.netdevs)
             std::sort(n.addresses.begin(), n.addresses.end());

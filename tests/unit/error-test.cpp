@@ -42,8 +42,13 @@ TEST(ErrorDomain, EnumIsRegisteredWithNicks)
     v = g_enum_get_value(klass, IBNM_ERROR_ACTIVATION_FAILED);
     ASSERT_NE(v, nullptr);
     EXPECT_STREQ(v->value_nick, "activation-failed");
-    // One value per enumerator: FAILED .. ACTIVATION_FAILED.
-    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_ACTIVATION_FAILED + 1));
+    // Standalone active connections (ibnm_apply_down()), after them.
+    v = g_enum_get_value(klass, IBNM_ERROR_NOT_ACTIVE);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->value_nick, "not-active");
+    EXPECT_EQ(IBNM_ERROR_NOT_ACTIVE, IBNM_ERROR_ACTIVATION_FAILED + 1);
+    // One value per enumerator: FAILED .. NOT_ACTIVE.
+    EXPECT_EQ(klass->n_values, guint(IBNM_ERROR_NOT_ACTIVE + 1));
     g_type_class_unref(klass);
 }
 

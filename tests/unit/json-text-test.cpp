@@ -68,7 +68,7 @@ TEST(JsonText, EscapesEveryControlCharacter)
         // this test says the correction can go).
         EXPECT_NE(std::string(raw.get()).find('\x1f'), std::string::npos);
         EXPECT_EQ(jsonEscapeUnitSeparators(raw.get()).find('\x1f'), std::string::npos);
-        std::string text = jsonText(linkedJsonGenerator(), root.get(), pretty);
+        std::string text = jsonText(root.get(), pretty);
         expectPrintable(text);
         EXPECT_NE(text.find("\\u001f"), std::string::npos) << text;
         EXPECT_EQ(readBack(text), name);
@@ -85,7 +85,7 @@ TEST(JsonText, StateDocumentsUseIt)
     const std::string name = everyControlCharacter();
     auto root = document(name);
     std::string text = state::toJson(root.get());
-    EXPECT_EQ(text, jsonText(linkedJsonGenerator(), root.get()));
+    EXPECT_EQ(text, jsonText(root.get()));
     expectPrintable(text);
     EXPECT_NE(text.find("\\u001f"), std::string::npos) << text;
     EXPECT_EQ(text.back(), '\n');

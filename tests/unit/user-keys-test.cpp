@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "libcore/profiles/user-keys.hpp"
+#include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
 
@@ -145,4 +146,114 @@ TEST(UserKeys, DscpValuesAndTrafficClassRules)
     for (const char *bad : {"dscp:64", "dscp:", "dscp:1.5", "256"})
         EXPECT_FALSE(validate("rdma.roce-tos", bad).ok()) << bad;
     EXPECT_FALSE(validate("rdma.roce-enable", "maybe").ok());
+}
+
+// --- RDMA secondaries: vpn.data, read by the same parser -------------------
+
+namespace {
+
+// A VPN profile of nm-ibnm-service (an RDMA secondary) with `items` in its
+// vpn.data, or an Ethernet profile with them in [user].
+GObjectPtr<NMConnection> profileWith(bool secondary, const std::map<std::string, std::string> &items)
+{
+    auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
+    NMSetting *sc = nm_setting_connection_new();
+    g_object_set(sc, NM_SETTING_CONNECTION_ID, "p", NM_SETTING_CONNECTION_UUID, "5c7e3a60-3a2b-4f0e-8a55-9d1e2f3a4b5c",
+                 NM_SETTING_CONNECTION_TYPE, secondary ? NM_SETTING_VPN_SETTING_NAME : NM_SETTING_WIRED_SETTING_NAME,
+                 nullptr);
+    nm_connection_add_setting(c.get(), sc);
+    if (secondary) {
+        NMSetting *vpn = nm_setting_vpn_new();
+        g_object_set(vpn, NM_SETTING_VPN_SERVICE_TYPE, kVpnServiceType, nullptr);
+        for (const auto &[k, v] : items)
+            nm_setting_vpn_add_data_item(NM_SETTING_VPN(vpn), k.c_str(), v.c_str());
+        nm_connection_add_setting(c.get(), vpn);
+    } else {
+        NMSetting *user = nm_setting_user_new();
+        for (const auto &[k, v] : items)
+            nm_setting_user_set_data(NM_SETTING_USER(user), k.c_str(), v.c_str(), nullptr);
+        nm_connection_add_setting(c.get(), user);
+    }
+    return c;
+}
+
+} // namespace
+
+// Every case of the key table gives the same verdict, value and error in
+// vpn.data as in [user]: one parser reads both (the RDMA keys; ipoib.*
+// configures the IPoIB interface of a base profile and is refused there).
+TEST(UserKeysSecondary, EveryRdmaKeyParsesAsInUserKeys)
+{
+    unsigned compared = 0;
+    for (const char *key : {"rdma.link-type", "rdma.link-name", "rdma.roce-mode", "rdma.roce-tos",
+                            "rdma.traffic-class", "rdma.traffic-class-rules", "rdma.roce-enable", "rdma.ttl"}) {
+        for (const char *value : {"rxe", "SIW", "rxe0", "v1", "RoCE v2", "106", "dscp:26", "256", "-1", "yes", "no",
+                                  "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24", "", "a b"}) {
+            auto asUser = parse(profileWith(false, {{key, value}}).get());
+            auto asVpn = parse(profileWith(true, {{key, value}}).get());
+            ASSERT_EQ(asUser.ok(), asVpn.ok()) << key << "=" << value;
+            if (asUser.ok()) {
+                EXPECT_EQ(format(*asUser), format(*asVpn)) << key << "=" << value;
+            } else {
+                EXPECT_EQ(asUser.error().toString(), asVpn.error().toString());
+                EXPECT_EQ(asUser.error().code(), asVpn.error().code());
+            }
+            compared++;
+        }
+    }
+    EXPECT_EQ(compared, 8u * 14u);
+}
+
+TEST(UserKeysSecondary, ReadsVpnDataNotUserOfASecondary)
+{
+    auto c = profileWith(true, {{"rdma.link-type", "rxe"}, {"rdma.roce-tos", "dscp:26"}});
+    EXPECT_TRUE(isSecondary(c.get()));
+    EXPECT_EQ(storeOf(c.get()), Store::VpnData);
+    // [user] keys of a secondary are not its settings.
+    NMSetting *user = nm_setting_user_new();
+    nm_setting_user_set_data(NM_SETTING_USER(user), "rdma.ttl", "9", nullptr);
+    nm_connection_add_setting(c.get(), user);
+    auto r = parse(c.get());
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_EQ(r->linkType, model::SoftLinkType::Rxe);
+    EXPECT_EQ(r->roceTos, std::optional<unsigned>(104));
+    EXPECT_FALSE(r->ttl);
+    EXPECT_STREQ(get(c.get(), "rdma.roce-tos"), "dscp:26");
+    // Another VPN service's profile is no secondary.
+    g_object_set(nm_connection_get_setting_vpn(c.get()), NM_SETTING_VPN_SERVICE_TYPE,
+                 "org.freedesktop.NetworkManager.openvpn", nullptr);
+    EXPECT_FALSE(isSecondary(c.get()));
+}
+
+TEST(UserKeysSecondary, RefusesWhatIsNoRdmaKeyNamingIt)
+{
+    for (const char *key : {"ipoib.umcast", "other.key", "rdma.linktype", "remote"}) {
+        auto r = parse(profileWith(true, {{key, "yes"}}).get());
+        ASSERT_FALSE(r.ok()) << key;
+        EXPECT_EQ(r.error().code(), IBNM_ERROR_INVALID_ARGUMENT) << key;
+        EXPECT_EQ(r.error().toString().rfind(std::string(key) + ": ", 0), 0u) << r.error().toString();
+    }
+    // In [user] a key of another namespace belongs to someone else.
+    EXPECT_TRUE(parse(profileWith(false, {{"other.key", "yes"}}).get()).ok());
+}
+
+TEST(UserKeysSecondary, SetWritesTheProfilesOwnStore)
+{
+    auto vpn = profileWith(true, {});
+    ASSERT_TRUE(set(vpn.get(), "rdma.roce-tos", "106").ok());
+    EXPECT_STREQ(nm_setting_vpn_get_data_item(nm_connection_get_setting_vpn(vpn.get()), "rdma.roce-tos"), "106");
+    EXPECT_EQ(nm_connection_get_setting(vpn.get(), NM_TYPE_SETTING_USER), nullptr);
+    Status bad = set(vpn.get(), "rdma.ttl", "300");
+    EXPECT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().context(), "rdma.ttl");
+    EXPECT_EQ(nm_setting_vpn_get_data_item(nm_connection_get_setting_vpn(vpn.get()), "rdma.ttl"), nullptr);
+    EXPECT_FALSE(set(vpn.get(), "ipoib.umcast", "yes").ok());
+    ASSERT_TRUE(set(vpn.get(), "rdma.roce-tos", nullptr).ok());
+    EXPECT_EQ(nm_setting_vpn_get_num_data_items(nm_connection_get_setting_vpn(vpn.get())), 0u);
+
+    auto eth = profileWith(false, {});
+    ASSERT_TRUE(set(eth.get(), "rdma.roce-tos", "106").ok());
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(eth.get(), NM_TYPE_SETTING_USER));
+    ASSERT_NE(user, nullptr);
+    EXPECT_STREQ(nm_setting_user_get_data(user, "rdma.roce-tos"), "106");
 }

@@ -10,6 +10,7 @@
 
 #include "libcore/platform/linux/sysfs.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/module-path.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -22,8 +23,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-
-#include <dlfcn.h>
 
 namespace ibnm::platform {
 
@@ -92,27 +91,11 @@ Result<ModuleApi> openModule(const std::string &path)
     return api;
 }
 
-// The build tree's module when this code runs from the build tree (an
-// uninstalled libibnm.so, cli/ibnm, a test), else the installed one.
+// The installed module, or the one $IBNM_MODULE_PATH names (the build
+// tree's, for the tests: support/module-path.hpp).
 std::string defaultModulePath()
 {
-    Dl_info info{};
-    std::string self;
-    // The main program's dli_fname is its argv[0], maybe relative.
-    if (dladdr(reinterpret_cast<void *>(&defaultModulePath), &info) != 0 && info.dli_fname != nullptr &&
-        g_path_is_absolute(info.dli_fname))
-        self = info.dli_fname;
-    else
-        self = "/proc/self/exe";
-    std::unique_ptr<char, decltype(&free)> real(realpath(self.c_str(), nullptr), free);
-    std::unique_ptr<char, decltype(&free)> builddir(realpath(IBNM_BUILDDIR, nullptr), free);
-    if (real && builddir && g_str_has_prefix(real.get(), (std::string(builddir.get()) + "/").c_str())) {
-        GCharPtr uninstalled(g_build_filename(builddir.get(), "libcore", ".libs", kModuleName, nullptr));
-        if (g_file_test(uninstalled.get(), G_FILE_TEST_EXISTS))
-            return uninstalled.get();
-    }
-    GCharPtr installed(g_build_filename(PKGLIBDIR, kModuleName, nullptr));
-    return installed.get();
+    return modulePath(kModuleName, PKGLIBDIR);
 }
 
 // The Linux platform of openLinuxPlatform(). Without netlink and verbs (a
@@ -128,12 +111,12 @@ public:
 
     const char *kind() const override { return "linux"; }
 
-    Result<UniqueFd> lockActivations() override
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override
     {
         // As LinuxPlatform: a tree read from files has nothing to serialise.
         if (options_.readOnly)
             return UniqueFd();
-        return call(&Platform::lockActivations);
+        return call(&Platform::lockActivations, waitUntil);
     }
     Result<model::Host> readHost() override
     {
@@ -244,6 +227,22 @@ public:
     Status setRoceEnabled(const std::string &device, bool enabled) override
     {
         return call(&Platform::setRoceEnabled, device, enabled);
+    }
+    Result<model::Resolver> readResolver() override { return call(&Platform::readResolver); }
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override
+    {
+        return call(&Platform::setLinkDns, ifname, dns);
+    }
+    Status revertLinkDns(const std::string &ifname) override { return call(&Platform::revertLinkDns, ifname); }
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override
+    {
+        // A tree read from files has devices but no wire.
+        if (options_.readOnly)
+            return Error(IBNM_ERROR_NOT_SUPPORTED,
+                         strprintf(_("the host under %s is a sysfs tree read from files: it has no RDMA data path to "
+                                     "test"),
+                                   options_.sysfsRoot.c_str()));
+        return call(&Platform::runRdmaTest, spec);
     }
 
 private:

@@ -2,8 +2,8 @@
 // What the files of the Linux platform share (linux-platform.cpp,
 // linux-read.cpp, linux-addresses.cpp, linux-rdma.cpp): the netlink socket
 // and its helpers, and the LinuxPlatform class, whose methods they define.
-// Nothing outside libcore/platform/linux/ includes it (but the test of
-// kmodApi()): the rest of ibnm knows the platform through linux-platform.hpp.
+// Nothing outside libcore/platform/linux/ includes it: the rest of ibnm knows
+// the platform through linux-platform.hpp.
 #pragma once
 
 #include "libcore/platform/linux/linux-platform.hpp"
@@ -59,27 +59,15 @@ Status sendAck(NlSocket &s, nl_msg *msg, const std::string &context);
 Status dump(NlSocket &s, nl_msg *request, const std::function<Status(nlmsghdr *)> &onMessage, const char *context);
 Error noSuchInterface(const std::string &name);
 
-// libkmod, which loads kernel modules (LinuxPlatform::prepare()): opened when
-// a module is to be loaded, not linked, so that the read-only commands, which
-// never load one, do not map it and libcrypto behind it (1.5 ms of their
-// start-up here). Its soname since libkmod 1 (2011).
-inline constexpr const char *kKmodSoname = "libkmod.so.2";
-struct KmodApi {
-    decltype(&kmod_new) newContext;
-    decltype(&kmod_unref) unref;
-    decltype(&kmod_module_new_from_name) moduleNewFromName;
-    decltype(&kmod_module_unref) moduleUnref;
-    decltype(&kmod_module_get_initstate) moduleGetInitstate;
-    decltype(&kmod_module_probe_insert_module) moduleProbeInsertModule;
-};
-// nullptr when libkmod cannot be opened or lacks one of them.
-const KmodApi *kmodApi();
 Error noSuchDevice(const std::string &name);
 // The link to change, by name (its ifindex and name only).
 Result<RtnlLinkPtr> getLink(NlSocket &, const std::string &name);
 Result<std::vector<rdma::DeviceInfo>> rdmaDevices(NlSocket &s);
 // Every port of every RDMA device, as `rdma link show` lists them.
 Result<std::vector<rdma::PortInfo>> rdmaPorts(NlSocket &s);
+// The bytes of a verbs MTU (enum ibv_mtu: IBV_MTU_256 = 1 ... IBV_MTU_4096 =
+// 5, 256 << (n - 1)); 0 for any other value.
+unsigned mtuBytes(ibv_mtu mtu);
 // Polls `done` every 20 ms for up to `ms` milliseconds.
 bool waitUntil(const std::function<bool()> &done, int ms = 3000);
 
@@ -89,7 +77,7 @@ public:
 
     const char *kind() const override { return "linux"; }
 
-    Result<UniqueFd> lockActivations() override;
+    Result<UniqueFd> lockActivations(int64_t waitUntil) override;
     Result<model::Host> readHost() override;
     Result<model::Host> readGidTables() override;
     Result<model::Host> readHostWithoutGidTables() override;
@@ -124,6 +112,13 @@ public:
     Status setTtl(const std::string &device, unsigned port, unsigned ttl) override;
     Status setTrafficClassRule(const std::string &device, unsigned port, const model::TcRule &rule) override;
     Status setRoceEnabled(const std::string &device, bool enabled) override;
+    // rdma-test.cpp: on librdmacm.
+    Result<RdmaTestOutcome> runRdmaTest(const RdmaTestSpec &spec) override;
+
+    // linux-resolved.cpp: systemd-resolved over GDBus.
+    Result<model::Resolver> readResolver() override;
+    Status setLinkDns(const std::string &ifname, const model::LinkDns &dns) override;
+    Status revertLinkDns(const std::string &ifname) override;
 
 private:
     Status writable() const

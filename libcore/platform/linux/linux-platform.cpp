@@ -13,6 +13,7 @@
 #include "libcore/platform/linux/ipoib-netlink.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
 #include "libcore/support/file-lock.hpp"
+#include "libcore/support/i18n.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -226,7 +227,7 @@ Result<NlSocket *> LinuxPlatform::socket(int protocol)
 
 // --- locking ---------------------------------------------------------------------
 
-Result<UniqueFd> LinuxPlatform::lockActivations()
+Result<UniqueFd> LinuxPlatform::lockActivations(int64_t waitUntil)
 {
     // A tree read from files changes only by hand: nothing to serialise.
     if (options_.readOnly)
@@ -234,7 +235,8 @@ Result<UniqueFd> LinuxPlatform::lockActivations()
     // /run: one lock per boot, as NetworkManager keeps its run state there.
     if (g_mkdir_with_parents(kActivationLockDir, 0755) != 0)
         return Error::fromErrno(errno, kActivationLockDir);
-    return lockFileExclusive(std::string(kActivationLockDir) + "/activations.lock");
+    return lockFileExclusive(std::string(kActivationLockDir) + "/activations.lock", waitUntil,
+                             _("the activation lock"));
 }
 
 // --- IPoIB ---------------------------------------------------------------------

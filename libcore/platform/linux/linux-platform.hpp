@@ -70,8 +70,9 @@ constexpr uint32_t layoutFingerprint()
 constexpr uint64_t kModuleAbi = (uint64_t(kPlatformInterfaceVersion) << 32)
     | detail::layoutFingerprint<Platform, LinuxOptions, IpoibChildSpec, BondSpec, Prerequisites, model::Host,
         model::Device, model::Port, model::Gid, model::TcRule, model::Route, model::Netdev, model::IpoibNetdev,
-        model::Bond, model::SoftLink, Error, Result<model::Host>, Result<std::string>, Status, Result<UniqueFd>,
-        std::string, std::optional<unsigned>, std::set<model::SoftLinkType>>();
+        model::Bond, model::SoftLink, model::LinkDns, model::Resolver, Error, Result<model::Host>,
+        Result<model::Resolver>, Result<std::string>, Status, Result<UniqueFd>, std::string, std::optional<unsigned>,
+        std::set<model::SoftLinkType>>();
 
 // The options for this process: IBNM_SYSFS_ROOT=DIR reads the tree under
 // DIR read only (configfs under DIR/kernel/config), without netlink or verbs.

@@ -9,8 +9,6 @@
 #include "libcore/model/rdma.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
 
-#include <gmodule.h>
-
 #include <cerrno>
 #include <cstring>
 
@@ -106,30 +104,20 @@ constexpr const char *kRdmaCmModule = "rdma_ucm";
 // statfs(2) f_type of configfs (fs/configfs/mount.c; not in linux/magic.h).
 constexpr long kConfigfsMagic = 0x62656570;
 
-template <typename Fn>
-bool kmodSymbol(GModule *module, const char *name, Fn *out)
-{
-    gpointer p = nullptr;
-    if (!g_module_symbol(module, name, &p) || p == nullptr)
-        return false;
-    *out = reinterpret_cast<Fn>(p);
-    return true;
-}
-
 // What `modprobe NAME` does, through libkmod: the module and its
 // dependencies, honouring the blacklist; nothing when it is loaded already
 // or built in.
-Status loadModule(const KmodApi &kmod, kmod_ctx *ctx, const char *name)
+Status loadModule(kmod_ctx *ctx, const char *name)
 {
     kmod_module *raw = nullptr;
-    int rc = kmod.moduleNewFromName(ctx, name, &raw);
-    std::unique_ptr<kmod_module, kmod_module *(*)(kmod_module *)> mod(raw, kmod.moduleUnref);
+    int rc = kmod_module_new_from_name(ctx, name, &raw);
+    KmodModulePtr mod(raw);
     if (rc == 0) {
-        int state = kmod.moduleGetInitstate(mod.get());
+        int state = kmod_module_get_initstate(mod.get());
         if (state == KMOD_MODULE_LIVE || state == KMOD_MODULE_BUILTIN)
             return {};
-        rc = kmod.moduleProbeInsertModule(mod.get(), KMOD_PROBE_APPLY_BLACKLIST, nullptr, nullptr, nullptr,
-                                          nullptr);
+        rc = kmod_module_probe_insert_module(mod.get(), KMOD_PROBE_APPLY_BLACKLIST, nullptr, nullptr, nullptr,
+                                             nullptr);
         if (rc > 0)
             return Error(IBNM_ERROR_NOT_SUPPORTED,
                          strprintf(_("cannot load the kernel module %s: it is blacklisted"), name));
@@ -142,35 +130,13 @@ Status loadModule(const KmodApi &kmod, kmod_ctx *ctx, const char *name)
 
 } // namespace
 
-const KmodApi *kmodApi()
-{
-    static const KmodApi *api = []() -> const KmodApi * {
-        static KmodApi k{};
-        GModule *module = g_module_open(kKmodSoname, GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
-        if (module == nullptr)
-            return nullptr;
-        if (!kmodSymbol(module, "kmod_new", &k.newContext) || !kmodSymbol(module, "kmod_unref", &k.unref) ||
-            !kmodSymbol(module, "kmod_module_new_from_name", &k.moduleNewFromName) ||
-            !kmodSymbol(module, "kmod_module_unref", &k.moduleUnref) ||
-            !kmodSymbol(module, "kmod_module_get_initstate", &k.moduleGetInitstate) ||
-            !kmodSymbol(module, "kmod_module_probe_insert_module", &k.moduleProbeInsertModule)) {
-            g_module_close(module);
-            return nullptr;
-        }
-        g_module_make_resident(module);
-        return &k;
-    }();
-    return api;
-}
-
 Status LinuxPlatform::prepare(const Prerequisites &needs)
 {
     if (needs.empty())
         return {};
     if (auto st = writable(); !st)
         return st;
-    // What is there already needs nothing, libkmod included (a host
-    // without libkmod2 still takes settings whose modules are loaded): a
+    // What is there already needs nothing, not even the module index: a
     // module whose initstate is "live", as kmod_module_get_initstate() reads
     // it, and configfs mounted.
     auto live = [this](const char *name) {
@@ -187,22 +153,18 @@ Status LinuxPlatform::prepare(const Prerequisites &needs)
         done = done && live(softLinkModule(type));
     if (done)
         return {};
-    const KmodApi *kmod = kmodApi();
-    if (kmod == nullptr)
-        return Error(IBNM_ERROR_NOT_SUPPORTED,
-                     strprintf(_("cannot load the kernel modules: %s is missing"), kKmodSoname));
-    std::unique_ptr<kmod_ctx, kmod_ctx *(*)(kmod_ctx *)> ctx(kmod->newContext(nullptr, nullptr), kmod->unref);
+    KmodCtxPtr ctx(kmod_new(nullptr, nullptr));
     if (!ctx)
         return Error(IBNM_ERROR_NOT_SUPPORTED, _("cannot read the kernel's module index"));
     for (auto type : needs.softLinkDrivers)
-        if (auto st = loadModule(*kmod, ctx.get(), softLinkModule(type)); !st)
+        if (auto st = loadModule(ctx.get(), softLinkModule(type)); !st)
             return st;
     if (!needs.rdmaCmConfigfs)
         return {};
     // configfs at configfsRoot, as systemd's sys-kernel-config.mount does.
     struct statfs fs {};
     if (::statfs(options_.configfsRoot.c_str(), &fs) != 0 || fs.f_type != kConfigfsMagic) {
-        if (auto st = loadModule(*kmod, ctx.get(), "configfs"); !st)
+        if (auto st = loadModule(ctx.get(), "configfs"); !st)
             return st;
         if (::mount("configfs", options_.configfsRoot.c_str(), "configfs", 0, nullptr) != 0 && errno != EBUSY)
             return Error(IBNM_ERROR_NOT_SUPPORTED,
@@ -210,7 +172,7 @@ Status LinuxPlatform::prepare(const Prerequisites &needs)
                                    g_strerror(errno)),
                          errno);
     }
-    return loadModule(*kmod, ctx.get(), kRdmaCmModule);
+    return loadModule(ctx.get(), kRdmaCmModule);
 }
 
 Status LinuxPlatform::setDefaultRoceMode(const std::string &device, unsigned port, model::RoceMode mode)

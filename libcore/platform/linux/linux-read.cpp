@@ -31,12 +31,12 @@ std::string formatAddress(nl_addr *a, unsigned prefixlen)
     return std::string(buf) + "/" + std::to_string(prefixlen);
 }
 
+} // namespace
+
 unsigned mtuBytes(ibv_mtu mtu)
 {
     return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0u;
 }
-
-} // namespace
 
 // --- reading ---------------------------------------------------------------------
 

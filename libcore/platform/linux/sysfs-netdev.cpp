@@ -17,6 +17,18 @@ namespace ibnm::platform::sysfs {
 
 namespace {
 
+// "0000:03:00.0": domain, bus, device and function in hex, as the PCI bus
+// names its devices.
+bool isPciAddress(const std::string &s)
+{
+    if (s.size() != 12 || s[4] != ':' || s[7] != ':' || s[10] != '.')
+        return false;
+    for (size_t i = 0; i < s.size(); i++)
+        if (i != 4 && i != 7 && i != 10 && !g_ascii_isxdigit(s[i]))
+            return false;
+    return true;
+}
+
 // "active-backup 1" -> "active-backup"; "none 0" -> "none".
 std::string firstWord(const std::string &s)
 {
@@ -75,6 +87,12 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
         nd.kind = "bond";
     else if (nd.type == 32 && nd.kind.empty())
         nd.kind = "ipoib";
+
+    // The PCI function behind it (device -> ../../../0000:03:00.0); none
+    // for a virtual netdev or another bus, or a dump whose "device" is no
+    // link.
+    if (auto device = readLinkName(join(dir, "device")); device && device->has_value() && isPciAddress(**device))
+        nd.pciAddress = **device;
 
     auto master = readLinkName(join(dir, "master"));
     if (!master)

@@ -34,6 +34,10 @@ thread_local const Confinement *tlConfinement = nullptr;
 // read (a FIFO would block for ever).
 constexpr int kNotRegular = EMEDIUMTYPE;
 
+// How often openConfined() retries an open that failed for a moment (EAGAIN
+// from a racing rename, EINTR): a rename storm passes long before.
+constexpr int kOpenRetries = 16;
+
 } // namespace
 
 ConfineTo::ConfineTo(const std::string &root) : outer_(tlConfinement)
@@ -55,20 +59,32 @@ ConfineTo::~ConfineTo()
 }
 
 // open(2) of `path`, beneath the current confinement's root when it is
-// under it. -1 with errno set on failure.
+// under it. -1 with errno set on failure. The one place every sysfs read
+// opens its file (the CLI's and the dispatcher hook's alike): a transient
+// failure is retried here, at most kOpenRetries times. openat2() with
+// RESOLVE_BENEATH fails with EAGAIN when a rename or mount anywhere on the
+// system raced with a lookup through "..", which every sysfs link has
+// (FACTS.md; handle_dots() in fs/namei.c: "userspace should retry"); EINTR
+// is a signal arriving meanwhile.
 int openConfined(const char *path, int flags)
 {
     const Confinement *c = tlConfinement;
     size_t n = c ? c->prefix.size() : 0;
-    if (c != nullptr && c->fd && std::strncmp(path, c->prefix.c_str(), n) == 0) {
-        struct open_how how {};
-        how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
-        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-        long fd = ::syscall(SYS_openat2, c->fd.get(), path + n, &how, sizeof how);
-        if (fd >= 0 || errno != ENOSYS)
+    for (int attempt = 0;; attempt++) {
+        long fd = -1;
+        if (c != nullptr && c->fd && std::strncmp(path, c->prefix.c_str(), n) == 0) {
+            struct open_how how {};
+            how.flags = static_cast<uint64_t>(flags | O_CLOEXEC);
+            how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+            fd = ::syscall(SYS_openat2, c->fd.get(), path + n, &how, sizeof how);
+            if (fd < 0 && errno == ENOSYS)
+                fd = ::open(path, flags | O_CLOEXEC);
+        } else {
+            fd = ::open(path, flags | O_CLOEXEC);
+        }
+        if (fd >= 0 || (errno != EAGAIN && errno != EINTR) || attempt >= kOpenRetries)
             return static_cast<int>(fd);
     }
-    return ::open(path, flags | O_CLOEXEC);
 }
 
 // Reads the file into buf (size kMaxAttrSize): returns the length, or -errno.

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/python
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """ibnm.rdma.state: apply a desired state with `ibnm -j apply`."""
 
@@ -10,6 +10,7 @@ DOCUMENTATION = r"""
 ---
 module: state
 short_description: Apply an InfiniBand/IPoIB/RDMA desired state with ibnm
+version_added: "0.1.0"
 description:
   - Runs C(ibnm -j apply -) with the desired state on standard input, as one
     transaction on the host. In check mode runs C(ibnm --dry-run).
@@ -33,6 +34,20 @@ options:
   simulate_state:
     description: The simulated host's state directory (IBNM_SIMULATE_STATE).
     type: path
+requirements:
+  - ibnm on the managed host (the package of the same name), which this
+    module runs.
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details: C(ibnm --dry-run apply) plans the change and makes none.
+  diff_mode:
+    support: full
+    details: The keyfile lines of each profile that change.
+  platform:
+    platforms: posix
 author:
   - ibnm developers
 """

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The executor for active connections (engine.hpp: reactivate(),
+// deactivate()): the teardown of their records (planner-teardown.cpp) and
+// the plan of what comes up after it, run as one transaction through the
+// engine's execute(), verified by reading the host back and undone whole
+// on failure.
+#include "config.h"
+
+#include "libcore/activation/planner.hpp"
+
+#include "libcore/support/i18n.hpp"
+
+namespace ibnm::activation {
+
+using detail::execute;
+using detail::finish;
+using detail::makePlan;
+using detail::makeTeardownPlan;
+using detail::planningFailed;
+using detail::rollback;
+using detail::Step;
+using detail::verifyUp;
+using model::Host;
+using platform::Platform;
+
+namespace {
+
+void failed(Report &report, const Error &e)
+{
+    report.ok = false;
+    report.error = e.toString();
+    report.errorCode = e.code();
+    report.failure = e;
+}
+
+// What of `record` the host `h` still shows after its teardown (a TTL whose
+// old value the kernel did not show cannot be put back, and does not
+// count); the first such object is the error.
+Status verifyDown(const Host &h, const ActiveRecord &record)
+{
+    ActiveRecord left = prune(record, h, false);
+    if (!left.owns())
+        return {};
+    std::string object;
+    if (!left.created.empty())
+        object = left.created.front().name;
+    else if (!left.interfaces.empty())
+        object = left.interfaces.front().name;
+    else if (!left.bonds.empty())
+        object = left.bonds.front().name;
+    else if (!left.rdmaPorts.empty())
+        object = strprintf("%s/%u", left.rdmaPorts.front().device.c_str(), left.rdmaPorts.front().port);
+    else
+        object = left.rdmaDevices.front().device;
+    return Error(IBNM_ERROR_PLATFORM,
+                 strprintf(_("verification failed: %s"), _("what the activation changed is not as it was before")))
+        .withContext(object)
+        .withProfile(record.id);
+}
+
+} // namespace
+
+Host afterTeardown(const Host &host, const std::vector<ActiveRecord> &replaced)
+{
+    if (replaced.empty())
+        return host;
+    Report scratch;
+    return makeTeardownPlan(host, replaced, scratch).after;
+}
+
+Report reactivate(Platform &platform, const Host &host, const std::vector<ActiveRecord> &replaced,
+                  const Desired &desired, const Options &options)
+{
+    Report report;
+    detail::TeardownPlan teardown = makeTeardownPlan(host, replaced, report);
+    auto planned = makePlan(teardown.after, desired, options, report);
+    if (!planned.ok())
+        return planningFailed(std::move(report), std::move(planned).error());
+    std::vector<Step> steps = std::move(teardown.steps);
+    for (auto &s : *planned)
+        steps.push_back(std::move(s));
+    if (!options.dryRun && !steps.empty() && options.prepare)
+        if (Status st = options.prepare(); !st.ok())
+            return planningFailed(std::move(report), std::move(st).error());
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
+        auto after = platform.readHost();
+        Status verified = after.ok() ? verifyUp(*after, desired, options.rdmaOnly) : Status(std::move(after).error());
+        if (!verified.ok()) {
+            failed(report, verified.error());
+            rollback(platform, steps, steps.size(), report, &host);
+        }
+    }
+    finish(steps, report);
+    return report;
+}
+
+Report deactivate(Platform &platform, const Host &host, const std::vector<ActiveRecord> &records,
+                  const Options &options)
+{
+    Report report;
+    detail::TeardownPlan teardown = makeTeardownPlan(host, records, report);
+    std::vector<Step> &steps = teardown.steps;
+    if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
+        auto after = platform.readHost();
+        Status verified = after.ok() ? Status() : Status(std::move(after).error());
+        for (const auto &r : records)
+            if (verified.ok())
+                verified = verifyDown(*after, r);
+        if (!verified.ok()) {
+            failed(report, verified.error());
+            rollback(platform, steps, steps.size(), report, &host);
+        }
+    }
+    finish(steps, report);
+    return report;
+}
+
+} // namespace ibnm::activation

@@ -1,0 +1,234 @@
+#!/bin/sh
+# What `make install` lays out, checked as installed (issue 29): this build
+# tree installed into a DESTDIR, then the installed files themselves, never
+# the sources they came from:
+#  - no libtool archive (.la) and no path of the build or source tree in any
+#    installed file (binaries included);
+#  - the boot unit passes systemd-analyze verify, its ExecStart is the
+#    installed ibnm;
+#  - the dispatcher hook is in NetworkManager's directory for packages, with
+#    its pre-up.d/pre-down.d links, and runs the installed ibnm-dispatcher;
+#  - the installed ibnm runs (--version, device status, connection show,
+#    which opens the installed ibnm-cli.so), loads nothing of the build tree,
+#    and links libkmod and json-glib (package tools see them);
+#  - the simulator is not installed unless configured with
+#    --enable-simulator, and the demo passes with the installed ibnm;
+#  - the man pages pass mandoc -Tlint and every file they name is installed;
+#  - bash completion, the documents and the Ansible collection are installed;
+#  - make uninstall leaves no file behind.
+# Makefile.am gives the configured directories in IBNM_INSTALL_DIRS.
+set -eu
+: "${top_builddir:?}" "${top_srcdir:?}" "${IBNM_INSTALL_DIRS:?}"
+for kv in $IBNM_INSTALL_DIRS; do
+  eval "inst_${kv%%=*}=\${kv#*=}"
+done
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ibnm-install.XXXXXX")
+trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+dest=$tmp/root
+status=0
+fail() { echo "check-install: FAIL: $*"; status=1; }
+
+${MAKE:-make} -C "$top_builddir" install DESTDIR="$dest" > "$tmp/install.log" 2>&1 ||
+  { tail -n 40 "$tmp/install.log"; echo "check-install: FAIL: make install"; exit 1; }
+find "$dest" \( -type f -o -type l \) | sed "s|^$dest||" | LC_ALL=C sort > "$tmp/files"
+echo "check-install: $(wc -l < "$tmp/files") files installed under $inst_prefix"
+
+# --- no .la, no build path --------------------------------------------------
+if grep '\.la$' "$tmp/files"; then fail "libtool archives installed"; fi
+# The installed files as they run: ELF files without their debugging
+# sections, whose DW_AT_comp_dir names the build directory as debuggers
+# need (distributions move it to -dbgsym/-debuginfo packages).
+scan=$tmp/scan
+(cd "$dest" && find . -type f) | while read -r f; do
+  mkdir -p "$scan/${f%/*}"
+  if [ "$(head -c 4 "$dest/$f" | tail -c 3)" = ELF ] && command -v strip > /dev/null 2>&1; then
+    strip --strip-debug -o "$scan/$f" "$dest/$f"
+  else
+    cp "$dest/$f" "$scan/$f"
+  fi
+done
+# A directory as an extended regular expression.
+ere() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'; }
+for dir in "$(cd "$top_builddir" && pwd -P)" "$(cd "$top_srcdir" && pwd -P)" "$top_builddir" "$top_srcdir"; do
+  # Paths under the install prefix are not build paths (distcheck installs
+  # into a prefix inside the source tree).
+  LC_ALL=C grep -raoE "$(ere "$dir")[^[:space:][:cntrl:]\"']*" "$scan" 2>/dev/null |
+    sed "s|^$scan||" | grep -v ":$(ere "$inst_prefix")" > "$tmp/buildpaths" || true
+  if [ -s "$tmp/buildpaths" ]; then
+    sed 's|^|  |' "$tmp/buildpaths" | sort -u | head -n 20
+    fail "installed files name the build or source tree ($dir)"
+  fi
+done
+
+# --- the boot unit ----------------------------------------------------------
+unit=$dest$inst_systemdsystemunitdir/ibnm.service
+if [ ! -f "$unit" ]; then
+  fail "no ibnm.service in $inst_systemdsystemunitdir"
+else
+  if grep -n '@[a-z_]*@' "$unit"; then fail "ibnm.service has unsubstituted @...@"; fi
+  grep -q "^ExecStart=$inst_bindir/ibnm " "$unit" || fail "ibnm.service does not start $inst_bindir/ibnm"
+  if command -v systemd-analyze > /dev/null 2>&1; then
+    # verify checks every Exec*= program in --root: the installed ibnm at
+    # its installed path, and the system's sh and echo the unit also runs.
+    vroot=$tmp/verify-root
+    mkdir -p "$vroot$inst_bindir" "$vroot/bin" "$vroot$inst_systemdsystemunitdir"
+    cp "$dest$inst_bindir/ibnm" "$vroot$inst_bindir/"
+    cp /bin/sh /bin/echo "$vroot/bin/"
+    cp "$unit" "$vroot$inst_systemdsystemunitdir/"
+    out=$(cd "$tmp" && SYSTEMD_LOG_LEVEL=notice systemd-analyze verify --man=no --root="$vroot" \
+      "$vroot$inst_systemdsystemunitdir/ibnm.service" 2>&1) ||
+      { echo "$out"; fail "systemd-analyze verify failed on the installed unit"; }
+    # Units it names that this machine may not have (rdma-core) are not errors.
+    if printf '%s\n' "$out" | grep -v -e 'rdma-hw.target' -e 'rdma-load-modules' -e '^$' | grep -q .; then
+      echo "$out"; fail "systemd-analyze verify reported problems"
+    fi
+  else
+    echo "check-install: systemd-analyze is absent: the unit is not verified (package systemd)"
+  fi
+fi
+
+# --- the dispatcher hook ------------------------------------------------------
+hookdir=$dest$inst_nmdispatcherdir
+if [ ! -x "$hookdir/90-ibnm" ] || [ -L "$hookdir/90-ibnm" ]; then
+  fail "no executable hook $inst_nmdispatcherdir/90-ibnm"
+else
+  [ "$(stat -c %a "$hookdir/90-ibnm")" = 755 ] || fail "90-ibnm is not mode 0755 (NetworkManager skips it)"
+  grep -q "^exec $inst_libexecdir/ibnm/ibnm-dispatcher " "$hookdir/90-ibnm" ||
+    fail "90-ibnm does not run $inst_libexecdir/ibnm/ibnm-dispatcher"
+  [ -x "$dest$inst_libexecdir/ibnm/ibnm-dispatcher" ] || fail "no $inst_libexecdir/ibnm/ibnm-dispatcher"
+fi
+for d in pre-up.d pre-down.d; do
+  [ "$(readlink "$hookdir/$d/90-ibnm" 2>/dev/null)" = ../90-ibnm ] ||
+    fail "$inst_nmdispatcherdir/$d/90-ibnm is not a link to ../90-ibnm"
+done
+# NetworkManager reads its nmlibdir's dispatcher.d ($prefix/lib, never the
+# multiarch libdir) and /etc's: the default is the first.
+case $inst_nmdispatcherdir in
+  "$inst_prefix/lib/NetworkManager/dispatcher.d" | */etc/NetworkManager/dispatcher.d) ;;
+  *) echo "check-install: note: the hook is in $inst_nmdispatcherdir (--with-nm-dispatcher-dir)" ;;
+esac
+
+# --- the installed ibnm ----------------------------------------------------------
+# The installed libraries and modules stand in for $libdir and $pkglibdir;
+# nothing of the build tree (IBNM_MODULE_PATH is the build tree's in make check).
+ibnm=$dest$inst_bindir/ibnm
+run_installed() {
+  env -u IBNM_SIMULATE -u IBNM_SIMULATE_STATE -u IBNM_SYSFS_ROOT LC_ALL=C LANGUAGE= \
+    LD_LIBRARY_PATH="$dest$inst_libdir" IBNM_MODULE_PATH="$dest$inst_pkglibdir" "$ibnm" "$@"
+}
+mkdir -p "$tmp/sys/class/net" "$tmp/sys/class/infiniband" "$tmp/keyfiles"
+if ! version=$(run_installed --version 2>&1); then
+  fail "installed ibnm --version: $version"
+else
+  case $version in *"${PACKAGE_VERSION:-0}"*) ;; *) fail "ibnm --version says '$version'" ;; esac
+  echo "check-install: installed: $version"
+fi
+run_installed --sysfs-root "$tmp/sys" device status > "$tmp/out" 2>&1 ||
+  { cat "$tmp/out"; fail "installed ibnm device status"; }
+# A command of the full CLI: the installed ibnm-cli.so, libibnm.so, libnm.
+LD_DEBUG=files run_installed --keyfile-dir "$tmp/keyfiles" --sysfs-root "$tmp/sys" connection show \
+  > "$tmp/out" 2> "$tmp/debug" || { cat "$tmp/out"; grep -v '^ *[0-9]*:' "$tmp/debug"; fail "installed ibnm connection show"; }
+loaded=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' "$tmp/debug" | sort -u)
+printf '%s\n' "$loaded" | grep -q "^$dest$inst_pkglibdir/ibnm-cli.so" || fail "connection show did not load the installed ibnm-cli.so"
+if printf '%s\n' "$loaded" | grep -e "$top_builddir" -e "$(cd "$top_builddir" && pwd -P)"; then
+  fail "the installed ibnm loaded files of the build tree"
+fi
+run_installed --offline connection add type infiniband con-name ib0 ifname ib0 > "$tmp/out" 2>&1 &&
+  grep -q '^type=infiniband' "$tmp/out" || { cat "$tmp/out"; fail "installed ibnm --offline connection add"; }
+# Package tools find the run-time dependencies in the ELF files.
+needed() { LC_ALL=C readelf -d "$1" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+if command -v readelf > /dev/null 2>&1; then
+  needed "$dest$inst_pkglibdir/ibnm-linux.so" | grep -q '^libkmod\.so\.' || fail "ibnm-linux.so does not link libkmod"
+  needed "$ibnm" | grep -q '^libjson-glib-1\.0\.so\.' || fail "ibnm does not link json-glib"
+fi
+
+# --- the simulator: apart from the product ------------------------------------
+sim=$(grep -e 'libibnm-simulator' -e 'IbnmSimulator' -e 'ibnm-simulator\.h' -e '/hosts/' "$tmp/files" || true)
+if [ "${IBNM_INSTALL_SIMULATOR:-no}" = yes ]; then
+  [ -e "$dest$inst_libdir/libibnm-simulator.so.0" ] || fail "--enable-simulator: libibnm-simulator.so.0 not installed"
+  hosts=$dest$inst_pkgdatadir/hosts
+  simlibs=$dest$inst_libdir
+else
+  [ -z "$sim" ] || { echo "$sim"; fail "the simulator is installed without --enable-simulator"; }
+  # The product's ibnm says what is missing (unless this machine has a
+  # simulator installed at the real $libdir, where the loader looks last).
+  if [ ! -e "$inst_libdir/libibnm-simulator.so.0" ]; then
+    if run_installed --simulate "$top_srcdir/examples/hosts/mlx4-dual-port.host" device status > "$tmp/out" 2>&1; then
+      fail "ibnm --simulate worked without the simulator installed"
+    fi
+    grep -q 'is ibnm installed with it' "$tmp/out" || { cat "$tmp/out"; fail "ibnm --simulate without the simulator: no clear error"; }
+  fi
+  # The demo then runs the installed ibnm with this build's simulator, as
+  # the ibnm-simulator package adds it beside the installed libibnm.so.
+  hosts=$top_srcdir/examples/hosts
+  simlibs=$dest$inst_libdir:$top_builddir/libcore/.libs
+fi
+cat > "$tmp/ibnm" <<EOF
+#!/bin/sh
+LD_LIBRARY_PATH='$simlibs' IBNM_MODULE_PATH='$dest$inst_pkglibdir' exec '$ibnm' "\$@"
+EOF
+chmod +x "$tmp/ibnm"
+IBNM="$tmp/ibnm" IBNM_DEMO_HOSTS="$hosts" LC_ALL=C LANGUAGE= sh "$top_srcdir/examples/demo.sh" > "$tmp/demo.log" 2>&1 ||
+  { tail -n 30 "$tmp/demo.log"; fail "make demo's procedures with the installed ibnm"; }
+
+# --- man pages ------------------------------------------------------------------
+pages=$(grep "^$inst_mandir/man[0-9]/" "$tmp/files" || true)
+[ -n "$pages" ] || fail "no man page installed"
+for page in $pages; do
+  if command -v mandoc > /dev/null 2>&1; then
+    mandoc -Tlint -Wwarning "$dest$page" || fail "mandoc -Tlint: $page"
+  fi
+  if command -v man > /dev/null 2>&1; then
+    w=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$dest$page" 2>&1 > /dev/null) || true
+    [ -z "$w" ] || { echo "$w"; fail "man --warnings: $page"; }
+  fi
+  # Every file the page names in ibnm's installed directories is installed.
+  sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$dest$page" | grep -o '/usr/[A-Za-z0-9._/-]*[A-Za-z0-9_/]' |
+    sort -u | while read -r p; do
+      case $p in
+        /usr/share/doc/ibnm/*) f=$inst_docdir/${p#/usr/share/doc/ibnm/} ;;
+        /usr/share/ibnm/*) f=$inst_pkgdatadir/${p#/usr/share/ibnm/}
+          [ "${IBNM_INSTALL_SIMULATOR:-no}" = yes ] || continue ;;
+        /usr/lib/NetworkManager/dispatcher.d/*) f=$inst_nmdispatcherdir/${p#/usr/lib/NetworkManager/dispatcher.d/} ;;
+        /usr/libexec/ibnm/*) f=$inst_libexecdir/ibnm/${p#/usr/libexec/ibnm/} ;;
+        /usr/lib/ibnm/*) f=$inst_pkglibdir/${p#/usr/lib/ibnm/} ;;
+        *) continue ;;
+      esac
+      [ -e "$dest$f" ] || echo "$page names $p: $f is not installed"
+    done > "$tmp/missing"
+  [ ! -s "$tmp/missing" ] || { cat "$tmp/missing"; fail "a man page names a file that is not installed"; }
+done
+
+# --- completion, documents, translations, the Ansible collection ---------------
+comp=$dest$inst_bashcompletiondir/ibnm
+if [ ! -f "$comp" ]; then
+  fail "no bash completion in $inst_bashcompletiondir"
+elif command -v bash > /dev/null 2>&1; then
+  bash -c ". '$comp' && complete -p ibnm" > /dev/null 2>&1 || fail "the installed completion does not complete ibnm"
+fi
+for doc in README.md json-schema.md declarative-state.md differences-from-nmcli.md; do
+  [ -f "$dest$inst_docdir/$doc" ] || fail "$inst_docdir/$doc not installed"
+done
+for lang in de fr; do
+  [ -f "$dest$inst_localedir/$lang/LC_MESSAGES/ibnm.mo" ] || fail "no $lang catalogue in $inst_localedir"
+done
+coll=$dest$inst_datadir/ansible/collections/ansible_collections/ibnm/rdma
+for f in galaxy.yml README.md meta/runtime.yml plugins/modules/state.py; do
+  [ -f "$coll/$f" ] || fail "Ansible collection: $f not installed"
+done
+[ "$(head -n 1 "$coll/plugins/modules/state.py" 2>/dev/null)" = '#!/usr/bin/python' ] ||
+  fail "the Ansible module's shebang is not #!/usr/bin/python (Ansible requires it)"
+if command -v ansible-doc > /dev/null 2>&1; then
+  ANSIBLE_HOME=$tmp/ansible ANSIBLE_COLLECTIONS_PATH=$dest$inst_datadir/ansible/collections \
+    ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=false ansible-doc -t module ibnm.rdma.state > "$tmp/out" 2>&1 &&
+    grep -q 'check_mode' "$tmp/out" || { cat "$tmp/out"; fail "ansible-doc cannot read the installed module"; }
+fi
+
+# --- make uninstall -------------------------------------------------------------
+${MAKE:-make} -C "$top_builddir" uninstall DESTDIR="$dest" > "$tmp/uninstall.log" 2>&1 ||
+  { tail -n 20 "$tmp/uninstall.log"; fail "make uninstall"; }
+left=$(find "$dest" \( -type f -o -type l \) | sed "s|^$dest||")
+[ -z "$left" ] || { echo "$left"; fail "make uninstall left files"; }
+
+[ $status -eq 0 ] && echo "check-install: the installed tree passes"
+exit $status
