@@ -395,7 +395,7 @@ gboolean runActive(IbnmHost *host, std::vector<NMConnection *> selected, const s
         auto deadline = hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : hostPlatform(host);
         bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-        return underActivationLock(platform, dryRun, out, [&]() -> Result<Report> {
+        return underActivationLock(host, platform, dryRun, out, [&]() -> Result<Report> {
             auto snapshot = platform.readHost();
             if (!snapshot.ok())
                 return std::move(snapshot).error();

@@ -126,7 +126,7 @@ gboolean ibnm_transaction_undo(IbnmTransaction *self, IbnmApplyReport **report, 
         IbnmHost *host = priv->host.get();
         auto deadline = ibnm::hostDeadlinePlatform(host);
         auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
-        return ibnm::apply::underActivationLock(platform, false, report,
+        return ibnm::apply::underActivationLock(host, platform, false, report,
                                                 [&]() -> ibnm::Result<ibnm::activation::Report> {
                                                     return priv->log.undo(platform);
                                                 });

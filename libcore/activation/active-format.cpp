@@ -191,7 +191,7 @@ std::string formatRecord(const ActiveRecord &r)
     json_builder_end_array(b);
     json_builder_end_object(b);
     JsonNode *root = json_builder_get_root(b);
-    std::string text = jsonText(linkedJsonGenerator(), root);
+    std::string text = jsonText(root);
     json_node_unref(root);
     return text;
 }
