@@ -262,6 +262,16 @@ std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bo
                    "activate the profile."))};
 }
 
+std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone)
+{
+    // With a host, the planner's verdict (checkPlan) refuses it.
+    NMSettingConnection *sc = nm_connection_get_setting_connection(profile);
+    if (!standalone || host != nullptr || (sc && nm_setting_connection_get_master(sc)) || !activation::wantsDhcp(profile))
+        return {};
+    return {make(profile, "ipv4.method", IBNM_SEVERITY_WARNING,
+                 strprintf("ipv4.method: %s", activation::dhcpRefusal().c_str()))};
+}
+
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)
 {
     std::optional<model::HostIndex> index;

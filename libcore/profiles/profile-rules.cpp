@@ -127,6 +127,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkOptions(c));
         append(checkLinkMtu(c));
         append(checkDns(c, host, standalone));
+        append(checkStandaloneDhcp(c, host, standalone));
     }
     append(checkBonds(profiles, host, context));
     append(checkAcross(profiles, host));

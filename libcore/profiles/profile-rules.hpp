@@ -78,6 +78,10 @@ std::vector<Finding> checkLinkMtu(NMConnection *profile);
 // not run nothing applies them, a warning naming the property; where the
 // host was read without asking, an info.
 std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone);
+// Without a host and without NetworkManager: an IPoIB profile addressed by
+// DHCP, which standalone `up` refuses (activation::dhcpRefusal()): a warning,
+// since NetworkManager activates it.
+std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone);
 // Whether checking `profile` asks systemd-resolved's state
 // (model::Host::resolver): it gives DNS to its own interface.
 bool needsResolver(NMConnection *profile);
