@@ -403,7 +403,8 @@ Result<NMIPRoute *> parseRoute(const std::string &property, int family, const st
     if (auto slash = dest.find('/'); slash != std::string::npos) {
         auto p = parseUint(dest.substr(slash + 1), prefix);
         if (!p || dest.size() == slash + 1)
-            return badValue(property, syntax);
+            return badValue(property, strprintf(_("invalid prefix '%s'; <0-%u> allowed."),
+                                                dest.substr(slash + 1).c_str(), prefix));
         prefix = unsigned(*p);
         dest.resize(slash);
     }
@@ -436,8 +437,14 @@ Result<NMIPRoute *> parseRoute(const std::string &property, int family, const st
         GHashTableIter it;
         gpointer name, v;
         g_hash_table_iter_init(&it, parsed);
-        while (g_hash_table_iter_next(&it, &name, &v))
+        while (g_hash_table_iter_next(&it, &name, &v)) {
+            // libnm 1.42 keeps the values floating in the table, whose
+            // destructor unrefs them: owned by the table first, so that
+            // the route's reference is one of its own.
+            if (g_variant_is_floating(static_cast<GVariant *>(v)))
+                g_variant_ref_sink(static_cast<GVariant *>(v));
             nm_ip_route_set_attribute(route, static_cast<const char *>(name), static_cast<GVariant *>(v));
+        }
         g_hash_table_unref(parsed);
     }
     return route;

@@ -291,7 +291,9 @@ TEST(CliApply, NmstateIoBondOverInfinibandExample)
     for (const char *port : {"mlx5_ib0.80ff", "mlx5_ib1.80fe"})
         EXPECT_NE(keyfileOf(cli, port).find("master=bond0"), std::string::npos) << port;
     EXPECT_NE(keyfileOf(cli, "bond0").find("mode=active-backup"), std::string::npos);
-    EXPECT_TRUE(has(devices(cli), "bond0"));
+    Result show = cli.run({"show-state"});
+    EXPECT_NE(show.out.find("- name: 'bond0'\n  type: 'bond'\n  state: 'up'"), std::string::npos) << show.out;
+    EXPECT_TRUE(has(devices(cli), "mlx5_ib1.80fe"));
 }
 
 // pkey '0xffff' is nmstate's marker of a base interface: no P_Key child.
