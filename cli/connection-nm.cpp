@@ -23,11 +23,9 @@ namespace ibnm::cli {
 
 namespace {
 
-// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode); 3,
-// NMC_RESULT_ERROR_TIMEOUT_EXPIRED, is cli.hpp's kExitTimeout.
-constexpr int kExitActivationFailed = 4;   // NMC_RESULT_ERROR_CON_ACTIVATION
-constexpr int kExitDeactivationFailed = 5; // NMC_RESULT_ERROR_CON_DEACTIVATION
-constexpr int kExitNotRunning = 8;         // NMC_RESULT_ERROR_NM_NOT_RUNNING
+// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode); 3, 4 and 5
+// (timeout, activation and deactivation failed) are cli.hpp's.
+constexpr int kExitNotRunning = 8; // NMC_RESULT_ERROR_NM_NOT_RUNNING
 
 // nmcli's --wait defaults: "Activation can take quite a long time, use 90
 // seconds" (do_connection_up); 10 for down (do_connection_down).

@@ -46,7 +46,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
     std::unordered_map<std::string, NMConnection *> byId;
     auto finding = [&](NMConnection *c, const Error &e) {
         if (byId.empty())
-            for (NMConnection *o : profiles)
+            for (NMConnection *o : context ? *context : profiles)
                 byId[idOf(o)] = o;
         NMConnection *who = c;
         if (!e.profile().empty())
@@ -160,6 +160,7 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkOptions(c));
         append(checkLinkMtu(c));
         append(checkDns(c, host, standalone));
+        append(checkStandaloneDhcp(c, host, standalone));
     }
     append(checkBonds(profiles, host, context));
     append(checkAcrossIn(profiles, host, context));
@@ -167,11 +168,20 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkRoceLag(profiles, *host, context));
     append(checkSecondaries(profiles, host, context));
     if (host) {
+        // A profile whose interface is not there (yet) waits for it, as
+        // NetworkManager's does: a warning (rule 7), and its plan, which
+        // `up` refuses for that reason, is left out of the planner's verdict.
+        std::unordered_set<NMConnection *> waiting;
+        append(checkPresence(profiles, *host, *index, &waiting));
+        std::vector<NMConnection *> present;
+        for (NMConnection *c : profiles)
+            if (!waiting.count(c))
+                present.push_back(c);
         // What `up` would refuse that no rule above names: the planner's
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
         // repeated; the profiles the plan's error involves join that one's.
-        for (auto &f : checkPlan(profiles, *host, standalone, context)) {
+        for (auto &f : checkPlan(present, *host, standalone, context ? context : &profiles)) {
             auto known = std::find_if(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());

@@ -33,6 +33,9 @@ struct NmcliResult {
     int status = -1; // exit status: 0 written, 1 verification failed, 2 bad arguments
     std::string out;
     std::string err;
+    // nmcli's warnings ("Warning: master='bond0' doesn't refer to any
+    // existing profile."), which it prints on stdout before the keyfile.
+    std::string warnings;
 };
 
 std::string nmcliPath()
@@ -74,10 +77,13 @@ NmcliResult runTool(const Args &argv, const std::string &input = {})
     g_free(out);
     g_free(err);
     r.status = g_subprocess_get_if_exited(proc.get()) ? g_subprocess_get_exit_status(proc.get()) : -1;
-    // nmcli prints its warnings ("Warning: master='bond0' doesn't refer to
-    // any existing profile.") on stdout before the keyfile: not part of it.
-    while (g_str_has_prefix(r.out.c_str(), "Warning: "))
-        r.out.erase(0, r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1);
+    // nmcli prints its warnings on stdout before the keyfile: compared on
+    // their own (ibnm must print the same), not part of the keyfile.
+    while (g_str_has_prefix(r.out.c_str(), "Warning: ")) {
+        size_t end = r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1;
+        r.warnings += r.out.substr(0, end);
+        r.out.erase(0, end);
+    }
     return r;
 }
 
@@ -278,6 +284,7 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
         // The CLI on the same arguments: nmcli's exit status and output.
         NmcliResult cli = runAdd(ibnmPath(), args);
         EXPECT_EQ(cli.status, expectedStatus(nm)) << show(args) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+        EXPECT_EQ(cli.warnings, nm.warnings) << show(args);
         exit1 += cli.status == 1;
         exit2 += cli.status == 2;
         // nmcli 1.42 exits 0 without writing anything for a bad value of a
@@ -371,6 +378,7 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
             compared++;
             NmcliResult cli = runModify(ibnmPath(), keyfile, change);
             EXPECT_EQ(cli.status, expectedStatus(nm)) << show(shown) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+            EXPECT_EQ(cli.warnings, nm.warnings) << show(shown);
             exit1 += cli.status == 1;
             exit2 += cli.status == 2;
             if (nmcliAccepts) {
@@ -556,8 +564,9 @@ void compareAdd(const Args &args, bool viaCli, Tally &t)
     if (viaCli) {
         t.cli++;
         NmcliResult cli = runAdd(ibnmPath(), args);
-        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out))
-            t.mismatch(show(args) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err);
+        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out) || cli.warnings != nm.warnings)
+            t.mismatch(show(args) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err +
+                       cli.warnings + "  nmcli warned: " + nm.warnings);
     }
 }
 
@@ -595,8 +604,9 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
     if (viaCli) {
         t.cli++;
         NmcliResult cli = runModify(ibnmPath(), keyfile, change);
-        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out))
-            t.mismatch(show(shown) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err);
+        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out) || cli.warnings != nm.warnings)
+            t.mismatch(show(shown) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err +
+                       cli.warnings + "  nmcli warned: " + nm.warnings);
     }
 }
 
