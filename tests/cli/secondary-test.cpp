@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tests/cli/cli-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <glib.h>
 #include <glib/gstdio.h>

@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "tests/profiles/profile-test-util.hpp"
-#include "tests/test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <gio/gio.h>
 #include <gtest/gtest.h>

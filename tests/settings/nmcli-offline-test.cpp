@@ -6,6 +6,7 @@
 
 #include "ibnm-settings.h"
 #include "settings-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <functional>
 
