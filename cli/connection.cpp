@@ -284,8 +284,16 @@ int cmdAdd(Context &ctx, const Args &args)
 int cmdModify(Context &ctx, const Args &argsIn)
 {
     Args args = argsIn;
-    if (!args.empty() && args[0] == "--temporary")
+    if (!args.empty() && args[0] == "--temporary") {
+        // nmcli keeps such a change in NetworkManager's memory only; ibnm
+        // has no in-memory profiles, and writing the change to disk would
+        // make it permanent: refused. With --offline nothing is stored, as
+        // with nmcli --offline.
+        if (!ctx.options.offline)
+            return usageError(_(kConnectionUsage), _("'--temporary' is not supported: ibnm keeps no in-memory "
+                                                     "profiles (use nmcli with NetworkManager running)"));
         args.erase(args.begin());
+    }
     ErrorPtr err;
     if (ctx.options.offline) {
         // nmcli --offline: the keyfile comes on stdin, no ID.

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "tests/cli/cli-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -326,6 +327,41 @@ TEST(CliConnection, DeleteExportImport)
     EXPECT_EQ(cli.keyfiles().size(), 1u);
 }
 
+// nmcli's --temporary keeps a change in NetworkManager's memory; ibnm keeps
+// no profile in memory, so it refuses (exit 2) and writes nothing: never a
+// "temporary" change made permanent on disk.
+TEST(CliConnection, TemporaryModifyAndImportAreRefusedAndWriteNothing)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    std::string before = cli.snapshot();
+    Result m = cli.run({"connection", "modify", "--temporary", "mlx4_ib0", "mtu", "2044"});
+    EXPECT_EQ(m.status, 2) << m.err;
+    EXPECT_NE(m.err.find("--temporary"), std::string::npos) << m.err;
+    EXPECT_EQ(cli.snapshot(), before);
+
+    std::string path = cli.tmp() / "exported.nmconnection";
+    ASSERT_EQ(cli.run({"connection", "export", "mlx4_ib0", path}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "delete", "mlx4_ib0"}).status, 0);
+    Result i = cli.run({"connection", "import", "--temporary", "type", "keyfile", "file", path});
+    EXPECT_EQ(i.status, 2) << i.err;
+    EXPECT_NE(i.err.find("--temporary"), std::string::npos) << i.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+// With --offline nothing is stored: --temporary is taken, as nmcli --offline
+// takes it, and the keyfile goes to stdout.
+TEST(CliOffline, TemporaryModifyPrintsTheKeyfile)
+{
+    Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
+                                  "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"});
+    ASSERT_EQ(base.status, 0) << base.err;
+    Result r = ibnm::test::spawn(
+        {ibnm::test::cliPath(), "--offline", "connection", "modify", "--temporary", "mtu", "2044"}, {}, base.out);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("mtu=2044"), std::string::npos) << r.out;
+}
+
 TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
 {
     Cli cli("mlx4-dual-port.host");
@@ -348,14 +384,6 @@ TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
 
 // --- --offline against nmcli --offline ---------------------------------------------
 
-std::string findNmcli()
-{
-    char *p = g_find_program_in_path("nmcli");
-    std::string s = p ? p : "";
-    g_free(p);
-    return s;
-}
-
 const std::vector<std::vector<std::string>> kOfflineAdds = {
     {"type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu",
      "65520"},
@@ -374,9 +402,7 @@ const std::vector<std::vector<std::string>> kOfflineAdds = {
 
 TEST(CliOffline, AddIsByteEqualToNmcli)
 {
-    std::string nmcli = findNmcli();
-    if (nmcli.empty())
-        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     for (auto args : kOfflineAdds) {
         args.insert(args.end(), {"connection.uuid", "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});
         std::vector<std::string> n = {nmcli, "--offline", "connection", "add"};
@@ -393,9 +419,7 @@ TEST(CliOffline, AddIsByteEqualToNmcli)
 
 TEST(CliOffline, ModifyReadsStdinLikeNmcli)
 {
-    std::string nmcli = findNmcli();
-    if (nmcli.empty())
-        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
                                   "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "connection.uuid",
                                   "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tests/cli/cli-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <gtest/gtest.h>
 
@@ -68,22 +69,12 @@ std::vector<SeedCommand> seedCommands()
     return out;
 }
 
-std::string nmcliPath()
-{
-    char *p = g_find_program_in_path("nmcli");
-    std::string s = p ? p : "";
-    g_free(p);
-    return s;
-}
-
 TEST(CliSeeds, EveryNmcliCommandRunsAsNmcliWould)
 {
     auto commands = seedCommands();
     if (commands.empty())
         IBNM_LAB_SKIP("no seeds at " + sharedDir() + "/seeds (set IBNM_SHARED_DIR)");
-    std::string nmcli = nmcliPath();
-    if (nmcli.empty())
-        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager); it is the oracle";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
 
     // Each seed file is one procedure on a fresh host and store.
     std::string current;
