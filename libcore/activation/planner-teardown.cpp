@@ -40,6 +40,7 @@ public:
     void children(const ActiveRecord &r);
     void interfaces(const ActiveRecord &r);
     void bonds(const ActiveRecord &r);
+    void dns(const ActiveRecord &r);
 
     TeardownPlan finish() { return {std::move(steps_), std::move(h_)}; }
 
@@ -539,10 +540,42 @@ void Teardown::bonds(const ActiveRecord &r)
             deleteBond(r.id, c);
 }
 
+// What systemd-resolved held for each link before the activation gave it
+// DNS, back (as planner.cpp's set-dns undo): RevertLink where it held
+// none, its servers and domains otherwise. The undo gives the link what it
+// holds now, where the host says (else the activation's, as the record
+// does not keep them: RevertLink then).
+void Teardown::dns(const ActiveRecord &r)
+{
+    for (const auto &d : r.dns) {
+        std::optional<model::LinkDns> now;
+        if (h_.resolver) {
+            if (!h_.resolver->running)
+                continue;
+            if (auto it = h_.resolver->links.find(d.link); it != h_.resolver->links.end())
+                now = it->second;
+        }
+        Op back = now ? Op([link = d.link, v = *now](Platform &p) { return p.setLinkDns(link, v); })
+                      : Op([link = d.link](Platform &p) { return p.revertLinkDns(link); });
+        if (d.had)
+            add("set-dns", d.link, dnsDetail(d.before), r.id,
+                [link = d.link, v = d.before](Platform &p) { return p.setLinkDns(link, v); }, back);
+        else
+            add("revert-dns", d.link, _("give the link back to systemd-resolved's own DNS configuration"), r.id,
+                [link = d.link](Platform &p) { return p.revertLinkDns(link); }, back);
+        if (h_.resolver) {
+            if (d.had)
+                h_.resolver->links[d.link] = d.before;
+            else
+                h_.resolver->links.erase(d.link);
+        }
+    }
+}
+
 } // namespace
 
 // The steps that take the activations of `records` down, and the host
-// after them. In the reverse order of activation: RDMA settings and soft
+// after them. In the reverse order of activation: DNS, RDMA settings and soft
 // links, then P_Key children, then the interfaces the activations changed
 // (out of their bonds first), then the bonds they created.
 TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> &records, Report &report)
@@ -551,6 +584,8 @@ TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> 
     for (const auto &r : records)
         now.push_back(prune(r, host));
     Teardown t(host, report);
+    for (const auto &r : now)
+        t.dns(r);
     for (const auto &r : now)
         t.rdma(r);
     for (const auto &r : now)

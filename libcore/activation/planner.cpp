@@ -137,7 +137,8 @@ std::string commaList(const std::vector<std::string> &v)
     return s;
 }
 
-// The step text of giving `dns` to systemd-resolved.
+} // namespace
+
 std::string dnsDetail(const model::LinkDns &dns)
 {
     if (dns.domains.empty())
@@ -147,8 +148,6 @@ std::string dnsDetail(const model::LinkDns &dns)
     return strprintf(_("give systemd-resolved the DNS servers %s and the search domains %s"),
                      commaList(dns.servers).c_str(), commaList(dns.domains).c_str());
 }
-
-} // namespace
 
 bool Planner::dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
 {

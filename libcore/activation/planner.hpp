@@ -287,6 +287,9 @@ Result<std::vector<Step>> makePlan(
 // `host`, in order (the reverse of up).
 std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
 
+// The step text of giving `dns` to systemd-resolved (planner.cpp).
+std::string dnsDetail(const model::LinkDns &dns);
+
 // planner-teardown.cpp: the steps that deactivate the active connections
 // of `records` on `host` (what they created deleted, what they changed put
 // back), and the host as the kernel leaves it after them.
