@@ -284,6 +284,18 @@ void Teardown::rdma(const ActiveRecord &r)
     }
 }
 
+// `routes` in an order the kernel adds them in: those without gateway (a
+// host route NetworkManager adds to an off-link gateway,
+// model::withOnlinkRoutes) before the routes through a gateway they make
+// on link, which the kernel refuses before (ENETUNREACH). Removing, the
+// reverse.
+std::vector<model::Route> directFirst(std::vector<model::Route> routes, bool direct = true)
+{
+    std::stable_partition(routes.begin(), routes.end(),
+                          [direct](const model::Route &r) { return r.gateway.empty() == direct; });
+    return routes;
+}
+
 // Re-creating a deleted interface (the undo of its deletion): its addresses
 // and routes as they were, the kernel's own link-local address excepted
 // (the kernel adds it again when the link comes up).
@@ -294,7 +306,7 @@ Status readdIp(Platform &p, const std::string &name, const std::vector<std::stri
         if (g_ascii_strncasecmp(a.c_str(), "fe80:", 5) != 0)
             if (Status s = p.addAddress(name, a); !s.ok())
                 return s;
-    for (const auto &r : routes)
+    for (const auto &r : directFirst(routes))
         if (Status s = p.addRoute(name, r); !s.ok())
             return s;
     return {};
@@ -396,7 +408,7 @@ void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, 
             [name = nd.name, a](Platform &p) { return p.removeAddress(name, a); });
         nd.addresses.push_back(a);
     }
-    for (const auto &rt : lost.routes) {
+    for (const auto &rt : directFirst(lost.routes)) {
         if (std::find(c.addedRoutes.begin(), c.addedRoutes.end(), rt) != c.addedRoutes.end())
             continue;
         add("add-route", nd.name, strprintf(_("add route %s"), model::formatRoute(rt).c_str()), origin,
@@ -431,7 +443,7 @@ void Teardown::interfaces(const ActiveRecord &r)
             lost = releasePort(*nd);
             mtuKnown = false;
         }
-        for (const auto &rt : c.addedRoutes)
+        for (const auto &rt : directFirst(c.addedRoutes, false))
             if (std::find(nd->routes.begin(), nd->routes.end(), rt) != nd->routes.end()) {
                 add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(rt).c_str()), origin,
                     [name, rt](Platform &p) { return p.removeRoute(name, rt); },
