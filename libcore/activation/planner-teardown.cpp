@@ -30,6 +30,9 @@ using model::Netdev;
 struct Lost {
     std::vector<std::string> addresses;
     std::vector<model::Route> routes;
+    // Puts its P_Key children back as they were once it is open again
+    // (they went down with it, model::childAfterParentLink).
+    Op children = [](Platform &) { return Status{}; };
 };
 
 class Teardown {
@@ -64,6 +67,7 @@ private:
     model::Port *port(const std::string &device, unsigned number);
 
     // The kernel's side of each step, on the host copy.
+    Op followedBy(const std::string &parent, bool up);
     Lost close(Netdev &nd);
     void removeNetdev(const std::string &name);
     Lost releasePort(Netdev &nd);
@@ -91,12 +95,31 @@ model::Port *Teardown::port(const std::string &device, unsigned number)
     return nullptr;
 }
 
-// dev_close(): down, its IPv6 addresses and routes flushed.
+// The P_Key children of `parent` follow its link going up or down
+// (ipoib_open(), ipoib_stop(): model::childAfterParentLink); the op that
+// brings them back as they were once the parent's link is back.
+Op Teardown::followedBy(const std::string &parent, bool up)
+{
+    std::vector<Netdev> before;
+    for (const auto &ib : h_.ipoib)
+        if (ib.parent == parent)
+            if (const Netdev *c = h_.findNetdev(ib.name))
+                before.push_back(*c);
+    std::vector<Netdev> after = followParent(before, up);
+    for (const auto &c : after)
+        if (Netdev *n = netdev(c.name))
+            *n = c;
+    return convergeChildren(followParent(after, !up), before);
+}
+
+// dev_close(): down, its IPv6 addresses and routes flushed, its P_Key
+// children closed.
 Lost Teardown::close(Netdev &nd)
 {
     Lost lost;
     if (!nd.up)
         return lost;
+    lost.children = followedBy(nd.name, false);
     nd.up = false;
     for (const auto &a : nd.addresses)
         if (model::flushedOnLinkDown(a))
@@ -383,11 +406,14 @@ void Teardown::takeDown(const std::string &origin, Netdev &nd, Lost &lost, std::
 {
     Lost now = close(nd);
     add("set-down", nd.name, std::move(detail), origin, [name = nd.name](Platform &p) { return p.setUp(name, false); },
-        [name = nd.name, now](Platform &p) -> Status {
-            if (Status s = p.setUp(name, true); !s.ok())
-                return s;
-            return readdIp(p, name, now.addresses, now.routes);
-        });
+        andThen(
+            [name = nd.name, now](Platform &p) -> Status {
+                if (Status s = p.setUp(name, true); !s.ok())
+                    return s;
+                return readdIp(p, name, now.addresses, now.routes);
+            },
+            now.children));
+    lost.children = andThen(lost.children, now.children);
     lost.addresses.insert(lost.addresses.end(), now.addresses.begin(), now.addresses.end());
     lost.routes.insert(lost.routes.end(), now.routes.begin(), now.routes.end());
 }
@@ -398,7 +424,7 @@ void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, 
 {
     add("set-up", nd.name, _("set the link up again"), origin,
         [name = nd.name](Platform &p) { return p.setUp(name, true); },
-        [name = nd.name](Platform &p) { return p.setUp(name, false); });
+        andThen([name = nd.name](Platform &p) { return p.setUp(name, false); }, followedBy(nd.name, true)));
     nd.up = true;
     for (const auto &a : lost.addresses) {
         if (contains(c.addedAddresses, a) || g_ascii_strncasecmp(a.c_str(), "fe80:", 5) == 0)
@@ -430,17 +456,22 @@ void Teardown::interfaces(const ActiveRecord &r)
         Lost lost;
         bool mtuKnown = true;
         if (c.master && nd->master != *c.master && !nd->master.empty()) {
-            add("release", name, strprintf(_("remove from bond %s"), nd->master.c_str()), origin,
-                [name](Platform &p) { return p.release(name); },
-                [name, bond = nd->master, mtu = nd->mtu, up = nd->up](Platform &p) -> Status {
-                    // Enslaving opens the port again (dev_open in bond_enslave()).
-                    if (Status s = p.enslave(name, bond); !s.ok())
-                        return s;
-                    if (Status s = p.setMtu(name, mtu); !s.ok())
-                        return s;
-                    return up ? Status{} : p.setUp(name, false);
-                });
+            std::string bond = nd->master;
+            unsigned mtu = nd->mtu;
+            bool up = nd->up;
             lost = releasePort(*nd);
+            add("release", name, strprintf(_("remove from bond %s"), bond.c_str()), origin,
+                [name](Platform &p) { return p.release(name); },
+                andThen(
+                    [name, bond, mtu, up](Platform &p) -> Status {
+                        // Enslaving opens the port again (dev_open in bond_enslave()).
+                        if (Status s = p.enslave(name, bond); !s.ok())
+                            return s;
+                        if (Status s = p.setMtu(name, mtu); !s.ok())
+                            return s;
+                        return up ? Status{} : p.setUp(name, false);
+                    },
+                    lost.children));
             mtuKnown = false;
         }
         for (const auto &rt : directFirst(c.addedRoutes, false))

@@ -203,8 +203,6 @@ void Planner::planDnsRevert(const std::string &origin, const std::string &ifname
         });
 }
 
-namespace {
-
 // `children` after their parent's link went from up to down or from down to
 // up (model::childAfterParentLink): what the kernel does to P_Key children.
 std::vector<model::Netdev> followParent(std::vector<model::Netdev> children, bool parentUp)
@@ -256,8 +254,6 @@ Op andThen(Op undo, Op more)
         return more(p);
     };
 }
-
-} // namespace
 
 std::vector<model::Netdev> &Planner::children(const std::string &parent)
 {
