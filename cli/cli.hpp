@@ -31,6 +31,8 @@ constexpr int kExitOk = 0;
 constexpr int kExitFailed = 1;  // validation failed, the kernel or a store refused
 constexpr int kExitUsage = 2;   // a bad argument: the word is named, usage shown
 constexpr int kExitTimeout = 3; // waited as long as -w allows (another's lock held)
+constexpr int kExitActivationFailed = 4;   // NMC_RESULT_ERROR_CON_ACTIVATION: up failed or was refused
+constexpr int kExitDeactivationFailed = 5; // NMC_RESULT_ERROR_CON_DEACTIVATION: down failed
 constexpr int kExitNotFound = 10; // no such connection, device or link (nmcli's 10)
 
 // Owning handles: the CLI holds every C object in one of these, the

@@ -81,9 +81,12 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
                     rc = printKeyfile(c.get());
         return rc;
     }
-    IbnmSettings *s = ctx.settings();
+    // The store locked from the check of the first profile to the write of
+    // the last, as for one profile (a dry run writes nothing: no lock).
+    ctx.setDefaultWait(25);
+    IbnmSettings *s = ctx.settings(!ctx.options.dryRun);
     if (!s)
-        return kExitFailed;
+        return ctx.storeFailure();
     std::vector<std::string> added;
     auto undo = [&]() {
         for (const auto &uuid : added) {
@@ -123,6 +126,11 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
 int cmdImport(Context &ctx, const Args &args)
 {
     std::string type = "keyfile", file;
+    // nmcli imports such a profile into NetworkManager's memory only; ibnm
+    // has none, and writing it to disk would make it permanent: refused.
+    if (!args.empty() && args[0] == "--temporary")
+        return usageError(_(kConnectionUsage), _("'--temporary' is not supported: ibnm keeps no in-memory "
+                                                 "profiles (use nmcli with NetworkManager running)"));
     for (size_t i = 0; i < args.size(); i += 2) {
         if (i + 1 >= args.size())
             return usageError(_(kConnectionUsage), _("value is missing for '%s'"), args[i].c_str());
@@ -130,7 +138,7 @@ int cmdImport(Context &ctx, const Args &args)
             type = args[i + 1];
         else if (args[i] == "file")
             file = args[i + 1];
-        else if (args[i] != "--temporary")
+        else
             return usageError(_(kConnectionUsage), _("argument '%s' not understood"), args[i].c_str());
     }
     if (file.empty())

@@ -23,11 +23,9 @@ namespace ibnm::cli {
 
 namespace {
 
-// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode); 3,
-// NMC_RESULT_ERROR_TIMEOUT_EXPIRED, is cli.hpp's kExitTimeout.
-constexpr int kExitActivationFailed = 4;   // NMC_RESULT_ERROR_CON_ACTIVATION
-constexpr int kExitDeactivationFailed = 5; // NMC_RESULT_ERROR_CON_DEACTIVATION
-constexpr int kExitNotRunning = 8;         // NMC_RESULT_ERROR_NM_NOT_RUNNING
+// nmcli's exit statuses (src/nmcli/nmcli.h: NMCResultCode); 3, 4 and 5
+// (timeout, activation and deactivation failed) are cli.hpp's.
+constexpr int kExitNotRunning = 8; // NMC_RESULT_ERROR_NM_NOT_RUNNING
 
 // nmcli's --wait defaults: "Activation can take quite a long time, use 90
 // seconds" (do_connection_up); 10 for down (do_connection_down).
@@ -271,6 +269,7 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
     const char *ifname = sel.ifname.empty() ? nullptr : sel.ifname.c_str();
     std::vector<Outcome> outcomes;
     std::vector<Obj<IbnmApplyReport>> plans;
+    PtrArray activated(g_ptr_array_new());
     int rc = kExitOk;
     for (const Pick &p : sel.picks) {
         NMConnection *c = p.connection;
@@ -305,6 +304,8 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
                             path.get());
             else if (textOutput(ctx) && wait > 0)
                 std::printf(_("Connection successfully activated (D-Bus active path: %s)\n"), path.get());
+            if (wait > 0)
+                g_ptr_array_add(activated.get(), c);
         } else {
             o.ok = false;
             o.error = err->message;
@@ -319,6 +320,8 @@ int upThroughNetworkManager(Context &ctx, IbnmSettings *s, const Selection &sel)
         printJson(ctx, outcomes, plans);
     else if (ctx.options.dryRun)
         std::printf("%s", _("Dry run: nothing was changed.\n"));
+    else if (rc == kExitOk)
+        printRdmaTestHint(ctx, activated.get()); // last, as standalone (cli/connection.cpp)
     return rc;
 }
 

@@ -225,7 +225,9 @@ int cmdShow(Context &ctx, const Args &argsIn)
     bool files = t.shows(ctx, "FILENAME");
     std::vector<Cell> devices(all->len);
     bool nm = g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0;
-    if (activeOnly || t.shows(ctx, "DEVICE") || t.shows(ctx, "ACTIVE") || t.shows(ctx, "STATE"))
+    // Standalone, whether a profile is active is whether it has a device
+    // (below): asked whatever the fields, since it decides the order.
+    if (activeOnly || !nm || t.shows(ctx, "DEVICE") || t.shows(ctx, "ACTIVE") || t.shows(ctx, "STATE"))
         devices = activeDevices(ctx, s, all.get());
     // nmcli's default order (--order active:name:path): active profiles
     // first, each part by name (the store lists them by name).

@@ -142,7 +142,11 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         }
         inv = inventory.get();
     }
-    PtrArray findings(ibnm_check_profiles(all.get(), inv));
+    // Without a host, the warnings of standalone ibnm too (a DHCP-addressed
+    // IPoIB profile, which NetworkManager activates and standalone `up`
+    // refuses); with one, as NetworkManager would activate the profile.
+    bool standalone = settings && g_strcmp0(ibnm_settings_get_backend_name(settings), "networkmanager") != 0;
+    PtrArray findings(ibnm_check_profiles_standalone(all.get(), inv, standalone && inv == nullptr));
     const char *id = ibnm_profile_get_id(profile);
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
@@ -187,6 +191,30 @@ bool nameIsFree(IbnmSettings *s, const char *id)
     return true;
 }
 
+// nmcli's warning, on standard output as nmcli prints it (g_print), for
+// each `master` word that names no bond profile of `s` by UUID, name or
+// interface name (normalized_master_for_slave() in nmcli's connections.c;
+// without a store, as `--offline`, none does).
+void warnUnknownMasters(char **masters, IbnmSettings *s)
+{
+    if (masters == nullptr || *masters == nullptr)
+        return;
+    PtrArray all = s ? allConnections(s) : PtrArray(g_ptr_array_new());
+    for (char **m = masters; *m; m++) {
+        bool found = false;
+        for (guint i = 0; i < all->len && !found; i++) {
+            auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
+            if (!nm_connection_is_type(c, NM_SETTING_BOND_SETTING_NAME))
+                continue;
+            found = g_strcmp0(nm_connection_get_uuid(c), *m) == 0 || g_strcmp0(nm_connection_get_id(c), *m) == 0 ||
+                    g_strcmp0(nm_connection_get_interface_name(c), *m) == 0;
+        }
+        if (!found)
+            std::printf(_("Warning: master='%s' doesn't refer to any existing profile.\n"), *m);
+    }
+    std::fflush(stdout);
+}
+
 int printKeyfile(NMConnection *c)
 {
     ErrorPtr err;
@@ -210,19 +238,27 @@ int cmdAdd(Context &ctx, const Args &args)
     std::string base = takeSecondaryOf(words); // an RDMA secondary's base profile
     auto argv = cargv(words);
     ErrorPtr err;
-    Obj<IbnmProfile> profile(ibnm_profile_new_from_args(argv.data(), Out(err)));
-    if (!profile)
+    GStrvPtr masters;
+    Obj<IbnmProfile> profile(ibnm_profile_new_from_args_full(argv.data(), Out(masters), Out(err)));
+    if (!profile) {
+        // nmcli warned about the `master` words it parsed before the fault.
+        if (masters && *masters)
+            warnUnknownMasters(masters.get(), ctx.options.offline ? nullptr : ctx.settings());
         return argumentsError(err.get());
+    }
     // --offline is nmcli --offline: the profile verifies (above), nothing
     // else is known (no store, no host), so no ibnm rules run.
-    if (ctx.options.offline && base.empty())
+    if (ctx.options.offline && base.empty()) {
+        warnUnknownMasters(masters.get(), nullptr);
         return printKeyfile(ibnm_profile_get_connection(profile.get()));
+    }
     if (ctx.options.offline)
         return usageError(_(kConnectionUsage), _("secondary-of changes a stored profile: not with --offline"));
     ctx.setDefaultWait(25);
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return ctx.storeFailure();
+    warnUnknownMasters(masters.get(), s);
     if (!nameIsFree(s, ibnm_profile_get_id(profile.get())))
         return kExitFailed;
     std::string baseUuid;
@@ -248,8 +284,16 @@ int cmdAdd(Context &ctx, const Args &args)
 int cmdModify(Context &ctx, const Args &argsIn)
 {
     Args args = argsIn;
-    if (!args.empty() && args[0] == "--temporary")
+    if (!args.empty() && args[0] == "--temporary") {
+        // nmcli keeps such a change in NetworkManager's memory only; ibnm
+        // has no in-memory profiles, and writing the change to disk would
+        // make it permanent: refused. With --offline nothing is stored, as
+        // with nmcli --offline.
+        if (!ctx.options.offline)
+            return usageError(_(kConnectionUsage), _("'--temporary' is not supported: ibnm keeps no in-memory "
+                                                     "profiles (use nmcli with NetworkManager running)"));
         args.erase(args.begin());
+    }
     ErrorPtr err;
     if (ctx.options.offline) {
         // nmcli --offline: the keyfile comes on stdin, no ID.
@@ -261,7 +305,10 @@ int cmdModify(Context &ctx, const Args &argsIn)
             return usageError(_(kConnectionUsage), _("no property to modify"));
         Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
         auto argv = cargv(args);
-        if (!ibnm_profile_modify_from_args(profile.get(), argv.data(), Out(err)))
+        GStrvPtr masters;
+        bool parsed = ibnm_profile_modify_from_args_full(profile.get(), argv.data(), Out(masters), Out(err));
+        warnUnknownMasters(masters.get(), nullptr);
+        if (!parsed)
             return argumentsError(err.get());
         return printKeyfile(c.get());
     }
@@ -281,7 +328,10 @@ int cmdModify(Context &ctx, const Args &argsIn)
     Obj<NMConnection> copy(nm_simple_connection_new_clone(stored));
     Obj<IbnmProfile> profile(ibnm_profile_new(copy.get()));
     auto argv = cargv(args, i);
-    if (!ibnm_profile_modify_from_args(profile.get(), argv.data(), Out(err)))
+    GStrvPtr masters;
+    bool parsed = ibnm_profile_modify_from_args_full(profile.get(), argv.data(), Out(masters), Out(err));
+    warnUnknownMasters(masters.get(), s);
+    if (!parsed)
         return argumentsError(err.get());
     if (!validate(ctx, profile.get(), s))
         return kExitFailed;
@@ -556,12 +606,14 @@ int upDown(Context &ctx, const Args &args, bool up)
     ErrorPtr err;
     gboolean ok = up ? ibnm_apply_up(host, picked.get(), all.get(), flags, Out(report), Out(err))
                      : ibnm_apply_down(host, picked.get(), all.get(), flags, Out(report), Out(err));
-    if (!report) {
-        if (err)
-            return reportError(err.get());
-        return kExitFailed;
-    }
-    rc = printReport(ctx, report.get());
+    // nmcli's statuses: an activation that fails or is refused exits 4, a
+    // deactivation 5 (a timeout stays 3, an unknown profile 10).
+    auto asNmcli = [up](int status) {
+        return status != kExitFailed ? status : up ? kExitActivationFailed : kExitDeactivationFailed;
+    };
+    if (!report)
+        return asNmcli(err ? reportError(err.get()) : kExitFailed);
+    rc = asNmcli(printReport(ctx, report.get()));
     if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
         if (ctx.options.dryRun) {
             std::printf(_("Dry run: nothing was changed.\n"));

@@ -75,6 +75,8 @@ const HelpLine kCommandHelp[] = {
     {"rdma roce-enable DEVICE [yes|no]", N_("mlx5 RoCE on or off")},
     {"rdma ttl DEVICE[/PORT] [0-255]", N_("mlx5 TTL of RC QPs")},
     {"rdma memlock [write]", N_("the memlock limit of group rdma")},
+    {"rdma test PEER|--listen [ADDRESS] [--profile NAME] [--tos TOS] [--gid-index N]",
+     N_("prove the RDMA path carries traffic: latency, bandwidth, both sides' paths")},
     {"check [--opensm] [PROFILE...]", N_("check profiles against the host (--opensm: partitions.conf lines)")},
     {"apply FILE|-", N_("apply a desired state (nmstate YAML/JSON) in one transaction")},
     {"show-state", N_("the stored profiles as a desired state")},

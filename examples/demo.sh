@@ -86,7 +86,7 @@ refused 1 connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.
 ok connection add type infiniband con-name mlx4_ib0.8002 ifname mlx4_ib0.8002 parent mlx4_ib0 p-key 0x8002
 say "Without NetworkManager ibnm does no DHCP: check and up refuse ipv4.method auto on IPoIB"
 echo "# (NetworkManager does DHCP over IPoIB with the port GUID's client id). This child has no IP:"
-refused 1 connection up mlx4_ib0.8002
+refused 4 connection up mlx4_ib0.8002
 ok connection modify mlx4_ib0.8002 ipv4.method disabled ipv6.method disabled
 ok connection modify mlx4_ib0 ipv4.method manual ipv4.addresses 192.0.2.1/24 ipv4.gateway 192.0.2.254 ipv4.dns 192.0.2.253
 ok connection modify mlx4_ib0 ipv6.method manual ipv6.addresses 2001:db8:1::1/32 ipv6.gateway 2001:db8:1::fffe ipv6.dns 2001:db8:1::fffd
@@ -147,7 +147,7 @@ echo "\$ ibnm --offline connection add type ethernet con-name rxe-v1 ... > rxe-v
 "$IBNM" --offline connection add type ethernet con-name rxe-v1 ifname enp0s1 rdma.link-type rxe rdma.link-name rxe1 \
     rdma.roce-mode v1 > "$WORK/keyfiles/rxe-v1.nmconnection" && chmod 600 "$WORK/keyfiles/rxe-v1.nmconnection"
 refused 1 check rxe-v1
-refused 1 connection up rxe-v1
+refused 4 connection up rxe-v1
 say "The memlock policy for group rdma (seed: core RDMA limits):"
 ok rdma memlock
 ok rdma memlock write

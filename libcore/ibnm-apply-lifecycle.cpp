@@ -234,8 +234,26 @@ void settle(ActiveStore &store, const Records &before, const UpPlan &plan, const
     }
 }
 
+// `host` with systemd-resolved's state, where DNS is given or given back
+// (readHost() does not ask: a D-Bus call only those need), as runApply().
+Status withResolver(platform::Platform &platform, model::Host &host, bool needed)
+{
+    if (!needed || host.resolver)
+        return {};
+    auto resolver = platform.readResolver();
+    if (!resolver.ok())
+        return std::move(resolver).error();
+    host.resolver = std::move(resolver).value();
+    return {};
+}
+
+bool givesDns(const std::vector<ActiveRecord> &records)
+{
+    return std::any_of(records.begin(), records.end(), [](const ActiveRecord &r) { return !r.dns.empty(); });
+}
+
 Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store, const Records &records,
-                                const model::Host &snapshot, const std::vector<NMConnection *> &selectedIn,
+                                const model::Host &snapshotIn, const std::vector<NMConnection *> &selectedIn,
                                 const std::vector<NMConnection *> &everything, IbnmApplyFlags flags,
                                 const std::function<void(const model::Host &)> &settled)
 {
@@ -243,10 +261,14 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
     bool withIp = !(flags & IBNM_APPLY_FLAGS_NO_IP);
     // As NetworkManager activates a port's controller with it, a port
     // whose bond is not on the host brings its bond profile up too.
-    auto planned = planUp(withMissingBonds(selectedIn, everything, snapshot), everything, records, snapshot, withIp);
+    auto planned = planUp(withMissingBonds(selectedIn, everything, snapshotIn), everything, records, snapshotIn, withIp);
     if (!planned.ok())
         return std::move(planned).error();
     const UpPlan &plan = *planned;
+    model::Host snapshot = snapshotIn;
+    if (Status st = withResolver(platform, snapshot, activation::needsResolver(plan.desired) || givesDns(plan.replaced));
+        !st.ok())
+        return std::move(st).error();
     model::Host after = activation::afterTeardown(snapshot, plan.replaced);
     // What `ibnm check` refuses, on the host as the teardown leaves it
     // (check asks the same planner), before anything changes.
@@ -317,9 +339,10 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
 }
 
 Result<Report> deactivateProfiles(platform::Platform &platform, ActiveStore &store, const Records &records,
-                                  const model::Host &snapshot, const std::vector<NMConnection *> &selected,
+                                  const model::Host &snapshotIn, const std::vector<NMConnection *> &selected,
                                   IbnmApplyFlags flags, const std::function<void(const model::Host &)> &settled)
 {
+    model::Host snapshot = snapshotIn;
     // As nmcli: `down` of a profile that is not active is an error and
     // changes nothing ("Error: 'X' is not an active connection.", exit 10;
     // checked in the NM lab).
@@ -333,6 +356,20 @@ Result<Report> deactivateProfiles(platform::Platform &platform, ActiveStore &sto
         if (std::none_of(chosen.begin(), chosen.end(), [&](const ActiveRecord &r) { return r.uuid == uuid; }))
             chosen.push_back(it->second);
     }
+    // A base's RDMA secondaries are deactivated with it (NetworkManager
+    // deactivates the VPN connections on a device that goes down; checked in
+    // the kernel lab: tests/kernel/nm-vpn-guest.sh).
+    for (NMConnection *c : selected) {
+        NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+        guint n = sc ? nm_setting_connection_get_num_secondaries(sc) : 0;
+        for (guint i = 0; i < n; i++) {
+            const char *secondary = nm_setting_connection_get_secondary(sc, i);
+            auto it = secondary ? records.find(secondary) : records.end();
+            if (it != records.end() &&
+                std::none_of(chosen.begin(), chosen.end(), [&](const ActiveRecord &r) { return r.uuid == secondary; }))
+                chosen.push_back(it->second);
+        }
+    }
     Report notes;
     // A bond's ports are deactivated with it (NetworkManager releases a
     // controller's ports when it deactivates).
@@ -343,6 +380,8 @@ Result<Report> deactivateProfiles(platform::Platform &platform, ActiveStore &sto
                                        strprintf(_("deactivated with its bond %s"), bondOf(chosen[i], snapshot).c_str())});
                 chosen.push_back(*port);
             }
+    if (Status st = withResolver(platform, snapshot, givesDns(chosen)); !st.ok())
+        return std::move(st).error();
     activation::Options options;
     options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
     Report report = activation::deactivate(platform, snapshot, chosen, options);

@@ -129,16 +129,52 @@ IbnmProfile *ibnm_profile_new(NMConnection *connection)
  */
 IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
 {
+    return ibnm_profile_new_from_args_full(argv, nullptr, error);
+}
+
+namespace {
+
+char **toStrv(const std::vector<std::string> &words)
+{
+    char **out = g_new0(char *, words.size() + 1);
+    for (size_t i = 0; i < words.size(); i++)
+        out[i] = g_strdup(words[i].c_str());
+    return out;
+}
+
+} // namespace
+
+/**
+ * ibnm_profile_new_from_args_full:
+ * @argv: (array zero-terminated=1): the arguments of `nmcli connection add`
+ * @masters: (out) (optional) (array zero-terminated=1) (transfer full): the
+ *   value of each `master` word parsed, in order, also when a later word is
+ *   refused; nmcli warns about each one that names no existing profile
+ *   ("Warning: master='bond0' doesn't refer to any existing profile.")
+ * @error: return location for a #GError naming the word or property at fault
+ *
+ * As ibnm_profile_new_from_args(), telling also which controllers the
+ * arguments named, so that the caller can compare them with its profiles.
+ *
+ * Returns: (transfer full): the profile, or NULL with @error set.
+ *
+ * Since: 0.1
+ */
+IbnmProfile *ibnm_profile_new_from_args_full(const char *const *argv, char ***masters, GError **error)
+{
     g_return_val_if_fail(argv != nullptr, nullptr);
     g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
     IbnmProfile *profile = nullptr;
+    std::vector<std::string> named;
     ibnm::guard(error, [&]() -> ibnm::Status {
-        auto c = ibnm::nmcli::connectionAdd(toVector(argv));
+        auto c = ibnm::nmcli::connectionAdd(toVector(argv), &named);
         if (!c)
             return std::move(c).error();
         profile = ibnm_profile_new(c->get());
         return {};
     });
+    if (masters)
+        *masters = toStrv(named);
     return profile;
 }
 
@@ -158,10 +194,38 @@ IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error)
  */
 gboolean ibnm_profile_modify_from_args(IbnmProfile *self, const char *const *argv, GError **error)
 {
+    return ibnm_profile_modify_from_args_full(self, argv, nullptr, error);
+}
+
+/**
+ * ibnm_profile_modify_from_args_full:
+ * @profile: an #IbnmProfile
+ * @argv: (array zero-terminated=1): the arguments of `nmcli connection modify`
+ *   after the profile's name
+ * @masters: (out) (optional) (array zero-terminated=1) (transfer full): the
+ *   value of each `master` word parsed, in order, also when a later word is
+ *   refused (as ibnm_profile_new_from_args_full())
+ * @error: return location for a #GError naming the word or property at fault
+ *
+ * As ibnm_profile_modify_from_args(), telling also which controllers the
+ * arguments named.
+ *
+ * Returns: %TRUE on success; %FALSE with @error set, @profile unchanged
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_profile_modify_from_args_full(IbnmProfile *self, const char *const *argv, char ***masters,
+                                            GError **error)
+{
     g_return_val_if_fail(IBNM_IS_PROFILE(self), FALSE);
     g_return_val_if_fail(argv != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
-    return ibnm::guard(error, [&]() { return ibnm::nmcli::connectionModify(conn(self), toVector(argv)); });
+    std::vector<std::string> named;
+    gboolean ok =
+        ibnm::guard(error, [&]() { return ibnm::nmcli::connectionModify(conn(self), toVector(argv), &named); });
+    if (masters)
+        *masters = toStrv(named);
+    return ok;
 }
 
 /**

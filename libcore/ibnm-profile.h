@@ -32,6 +32,9 @@ G_DECLARE_FINAL_TYPE(IbnmProfile, ibnm_profile, IBNM, PROFILE, GObject)
 IbnmProfile *ibnm_profile_new(NMConnection *connection);
 IbnmProfile *ibnm_profile_new_from_args(const char *const *argv, GError **error);
 gboolean ibnm_profile_modify_from_args(IbnmProfile *profile, const char *const *argv, GError **error);
+IbnmProfile *ibnm_profile_new_from_args_full(const char *const *argv, char ***masters, GError **error);
+gboolean ibnm_profile_modify_from_args_full(IbnmProfile *profile, const char *const *argv, char ***masters,
+                                            GError **error);
 
 NMConnection *ibnm_profile_get_connection(IbnmProfile *profile);
 

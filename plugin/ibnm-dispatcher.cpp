@@ -26,20 +26,25 @@
 // non-zero exit and goes on. So when pre-up fails, the hook asks
 // NetworkManager over D-Bus to disconnect the device it failed to provision
 // (the README's "Using ibnm with NetworkManager" says why this way), and
-// `nmcli connection up` fails; the reason goes to syslog and stderr.
+// `nmcli connection up` fails; the reason goes to syslog and stderr. That
+// conversation with NetworkManager is bounded (kNetworkManagerTimeoutMs, well
+// under the dispatcher's 600 s limit for a script): a NetworkManager that
+// does not answer is logged and the hook exits.
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/raii.hpp"
 #include "plugin/test-config.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
-#include <glib/gi18n.h>
 
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include <fcntl.h>
@@ -47,7 +52,18 @@
 #include <syslog.h>
 #include <unistd.h>
 
+using ibnm::GCharPtr;
+using ibnm::GErrorPtr;
+using ibnm::GObjectPtr;
+using ibnm::outPtr;
+
 namespace {
+
+// How long the hook waits for NetworkManager over D-Bus (connecting and
+// asking it to disconnect a device) before it gives up: NetworkManager's
+// dispatcher kills a script after 600 s (nm-dispatcher.c, SCRIPT_TIMEOUT),
+// and pre-up holds the activation meanwhile.
+constexpr unsigned kNetworkManagerTimeoutMs = 10000;
 
 std::string gUuid = "-";
 
@@ -68,20 +84,18 @@ void logLine(int priority, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *raw = g_strdup_vprintf(fmt, ap);
+    GCharPtr raw(g_strdup_vprintf(fmt, ap));
     va_end(ap);
     // A profile id or interface name with a newline or an escape sequence
     // must not forge a log line or drive a terminal: control characters
     // (and backslashes) are escaped, UTF-8 text is kept.
-    char *msg = g_strescape(raw, kKeepUnescaped);
-    g_free(raw);
-    syslog(priority, "%s: %s", gUuid.c_str(), msg);
-    std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", gUuid.c_str(), msg);
+    GCharPtr msg(g_strescape(raw.get(), kKeepUnescaped));
+    syslog(priority, "%s: %s", gUuid.c_str(), msg.get());
+    std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", gUuid.c_str(), msg.get());
     if (gLog) {
-        std::fprintf(gLog, "%s: %s\n", gUuid.c_str(), msg);
+        std::fprintf(gLog, "%s: %s\n", gUuid.c_str(), msg.get());
         std::fflush(gLog);
     }
-    g_free(msg);
 }
 
 bool hasIbnmKeys(NMConnection *c)
@@ -102,15 +116,15 @@ bool hasIbnmKeys(NMConnection *c)
 // CLI's), a regular file of at most IBNM_KEYFILE_MAX_SIZE bytes, holding
 // the profile `uuid`. Anything else is logged and nullptr returned: the
 // profile then comes from NetworkManager, which checked the file it read.
-NMConnection *loadTrustedKeyfile(const char *filename, const char *uuid)
+GObjectPtr<NMConnection> loadTrustedKeyfile(const char *filename, const char *uuid)
 {
-    int fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
+    ibnm::UniqueFd fd(open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (!fd)
         return nullptr;
     struct stat st {};
     std::string data;
     const char *refused = nullptr;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
         refused = _("not a regular file");
     else if (st.st_uid != 0)
         refused = _("not owned by root");
@@ -121,27 +135,25 @@ NMConnection *loadTrustedKeyfile(const char *filename, const char *uuid)
     if (refused == nullptr) {
         char buf[8192];
         ssize_t n;
-        while ((n = read(fd, buf, sizeof buf)) > 0 && data.size() <= size_t(IBNM_KEYFILE_MAX_SIZE))
+        while ((n = read(fd.get(), buf, sizeof buf)) > 0 && data.size() <= size_t(IBNM_KEYFILE_MAX_SIZE))
             data.append(buf, size_t(n));
         if (n < 0 || data.size() > size_t(IBNM_KEYFILE_MAX_SIZE))
             refused = _("cannot be read whole");
     }
-    close(fd);
+    fd.reset();
     if (refused) {
         logLine(LOG_WARNING, _("%s: %s; ignored, the profile comes from NetworkManager"), filename, refused);
         return nullptr;
     }
-    GError *error = nullptr;
-    NMConnection *c = ibnm_keyfile_from_data(data.c_str(), filename, &error);
-    if (c == nullptr) {
+    GErrorPtr error;
+    auto c = GObjectPtr<NMConnection>::adopt(ibnm_keyfile_from_data(data.c_str(), filename, outPtr(error)));
+    if (!c) {
         logLine(LOG_WARNING, "%s", error->message);
-        g_error_free(error);
         return nullptr;
     }
-    if (g_strcmp0(nm_connection_get_uuid(c), uuid) != 0) {
+    if (g_strcmp0(nm_connection_get_uuid(c.get()), uuid) != 0) {
         logLine(LOG_WARNING, _("%s holds profile %s, not %s (CONNECTION_UUID); ignored"), filename,
-                nm_connection_get_uuid(c), uuid);
-        g_object_unref(c);
+                nm_connection_get_uuid(c.get()), uuid);
         return nullptr;
     }
     return c;
@@ -150,24 +162,18 @@ NMConnection *loadTrustedKeyfile(const char *filename, const char *uuid)
 // The profile: from its keyfile when NetworkManager says where it is (no
 // D-Bus round trip) and the file may be trusted, else from NetworkManager
 // over D-Bus.
-NMConnection *loadProfile(const char *uuid, GError **error)
+GObjectPtr<NMConnection> loadProfile(const char *uuid, GError **error)
 {
     const char *filename = g_getenv("CONNECTION_FILENAME");
     if (filename && g_str_has_suffix(filename, ".nmconnection"))
-        if (NMConnection *c = loadTrustedKeyfile(filename, uuid))
+        if (auto c = loadTrustedKeyfile(filename, uuid))
             return c;
-    IbnmSettings *settings = ibnm_settings_new_networkmanager(error);
-    if (settings == nullptr)
+    auto settings = GObjectPtr<IbnmSettings>::adopt(ibnm_settings_new_networkmanager(error));
+    if (!settings || !ibnm_settings_load(settings.get(), error))
         return nullptr;
-    NMConnection *c = nullptr;
-    if (ibnm_settings_load(settings, error)) {
-        c = ibnm_settings_find(settings, uuid);
-        if (c)
-            g_object_ref(c);
-        else
-            g_set_error(error, IBNM_ERROR, IBNM_ERROR_NOT_FOUND, _("NetworkManager has no profile %s"), uuid);
-    }
-    g_object_unref(settings);
+    auto c = GObjectPtr<NMConnection>::retain(ibnm_settings_find(settings.get(), uuid));
+    if (!c)
+        g_set_error(error, IBNM_ERROR, IBNM_ERROR_NOT_FOUND, _("NetworkManager has no profile %s"), uuid);
     return c;
 }
 
@@ -176,57 +182,137 @@ void logReport(IbnmApplyReport *report)
     if (report == nullptr)
         return;
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
+    ibnm::CPtr<GEnumClass, g_type_class_unref> k(static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_STATE)));
     for (guint i = 0; i < steps->len; i++) {
         auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-        GEnumClass *k = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_STATE));
-        GEnumValue *v = g_enum_get_value(k, ibnm_step_get_state(s));
+        GEnumValue *v = g_enum_get_value(k.get(), ibnm_step_get_state(s));
         logLine(ibnm_step_get_state(s) == IBNM_STEP_STATE_FAILED ? LOG_ERR : LOG_INFO, "%s %s %s: %s%s%s",
                 v ? v->value_nick : "?", ibnm_step_get_action(s), ibnm_step_get_object(s), ibnm_step_get_detail(s),
                 ibnm_step_get_error(s) ? ": " : "", ibnm_step_get_error(s) ? ibnm_step_get_error(s) : "");
-        g_type_class_unref(k);
     }
     for (const char *const *n = ibnm_apply_report_get_notes(report); *n; n++)
         logLine(LOG_NOTICE, "%s", *n);
 }
 
+// One asynchronous D-Bus call's outcome. Shared with its callback, which
+// may come after the hook gave up waiting (and then finds nobody waiting).
+struct Call {
+    bool done = false;
+    GObjectPtr<GObject> result;
+    GErrorPtr error;
+};
+using CallPtr = std::shared_ptr<Call>;
+
+void onClientReady(GObject *, GAsyncResult *result, gpointer data)
+{
+    std::unique_ptr<CallPtr> call(static_cast<CallPtr *>(data));
+    (*call)->result = GObjectPtr<GObject>::adopt(G_OBJECT(nm_client_new_finish(result, outPtr((*call)->error))));
+    (*call)->done = true;
+}
+
 void onDisconnected(GObject *device, GAsyncResult *result, gpointer data)
 {
-    auto *error = static_cast<GError **>(data);
-    nm_device_disconnect_finish(NM_DEVICE(device), result, error);
-    if (*error == nullptr)
-        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_NONE, "");
+    std::unique_ptr<CallPtr> call(static_cast<CallPtr *>(data));
+    nm_device_disconnect_finish(NM_DEVICE(device), result, outPtr((*call)->error));
+    (*call)->done = true;
+}
+
+gboolean onDeadline(gpointer)
+{
+    return G_SOURCE_REMOVE;
+}
+
+// Runs `context` until `call` is done, or until `deadline` (monotonic
+// microseconds): false then, the call cancelled and left to its callback.
+bool waitFor(GMainContext *context, const Call &call, GCancellable *cancellable, gint64 deadline)
+{
+    while (!call.done) {
+        gint64 left = deadline - g_get_monotonic_time();
+        if (left <= 0) {
+            g_cancellable_cancel(cancellable);
+            return false;
+        }
+        ibnm::CPtr<GSource, g_source_unref> timer(g_timeout_source_new(guint(left / 1000 + 1)));
+        g_source_set_callback(timer.get(), onDeadline, nullptr, nullptr);
+        g_source_attach(timer.get(), context);
+        g_main_context_iteration(context, TRUE);
+        g_source_destroy(timer.get());
+    }
+    return true;
 }
 
 // A failed pre-up: asks NetworkManager to disconnect `iface` while it is
 // activating the profile `uuid`, so the activation fails instead of going
 // on as if provisioning had worked. Disconnect (not deactivating the
 // active connection) also stops autoconnect from retrying the profile on
-// that device until it is activated by hand.
-void disconnectDevice(const char *iface, const char *uuid)
+// that device until it is activated by hand. Connecting to NetworkManager
+// and its answer together take at most `timeoutMs`.
+void disconnectDevice(const char *iface, const char *uuid, unsigned timeoutMs)
 {
-    GError *error = nullptr;
-    NMClient *client = nm_client_new(nullptr, &error);
-    if (client == nullptr) {
-        logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"), error->message);
-        g_error_free(error);
-        return;
-    }
-    NMDevice *device = nm_client_get_device_by_iface(client, iface);
+    gint64 deadline = g_get_monotonic_time() + gint64(timeoutMs) * 1000;
+    ibnm::GMainContextPtr context(g_main_context_new());
+    g_main_context_push_thread_default(context.get());
+    auto cancellable = GObjectPtr<GCancellable>::adopt(g_cancellable_new());
+    auto connected = std::make_shared<Call>();
+    nm_client_new_async(cancellable.get(), onClientReady, new CallPtr(connected));
+    bool answered = waitFor(context.get(), *connected, cancellable.get(), deadline);
+    auto *client = connected->result ? NM_CLIENT(connected->result.get()) : nullptr;
+    NMDevice *device = client ? nm_client_get_device_by_iface(client, iface) : nullptr;
     NMActiveConnection *ac = device ? nm_device_get_active_connection(device) : nullptr;
-    if (ac == nullptr || g_strcmp0(nm_active_connection_get_uuid(ac), uuid) != 0) {
+    auto disconnected = std::make_shared<Call>();
+    if (!answered) {
+        logLine(LOG_ERR, _("NetworkManager did not answer within %u ms: the activation could not be stopped"),
+                timeoutMs);
+    } else if (client == nullptr) {
+        logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"), connected->error->message);
+    } else if (ac == nullptr || g_strcmp0(nm_active_connection_get_uuid(ac), uuid) != 0) {
         logLine(LOG_ERR, _("NetworkManager is not activating %s on %s: nothing to stop"), uuid, iface);
-        g_object_unref(client);
-        return;
+    } else {
+        nm_device_disconnect_async(device, cancellable.get(), onDisconnected, new CallPtr(disconnected));
+        if (!waitFor(context.get(), *disconnected, cancellable.get(), deadline))
+            logLine(LOG_ERR, _("NetworkManager did not answer within %u ms: the activation could not be stopped"),
+                    timeoutMs);
+        else if (disconnected->error)
+            logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"),
+                    disconnected->error->message);
+        else
+            logLine(LOG_ERR, _("asked NetworkManager to disconnect %s: the activation fails"), iface);
     }
-    nm_device_disconnect_async(device, nullptr, onDisconnected, &error);
-    while (error == nullptr)
-        g_main_context_iteration(nullptr, TRUE);
-    if (error->domain == G_IO_ERROR && error->code == G_IO_ERROR_NONE)
-        logLine(LOG_ERR, _("asked NetworkManager to disconnect %s: the activation fails"), iface);
-    else
-        logLine(LOG_ERR, _("cannot ask NetworkManager to stop the activation: %s"), error->message);
-    g_error_free(error);
-    g_object_unref(client);
+    g_main_context_pop_thread_default(context.get());
+}
+
+// pre-up or pre-down of `profile` on `iface`: the apply, its report in the
+// log, and on a failed pre-up the request that NetworkManager stop.
+int provision(const ibnm::plugin::TestConfig &config, NMConnection *profile, const char *iface, const char *action,
+              bool up, const char *uuid)
+{
+    unsigned timeoutMs = config.timeoutMs ? config.timeoutMs : 5000;
+    gint64 deadline = g_get_monotonic_time() + gint64(timeoutMs) * 1000;
+    GErrorPtr error;
+    auto host = GObjectPtr<IbnmHost>::adopt(ibnm::plugin::hostFor(config, outPtr(error)));
+    if (!host) {
+        logLine(LOG_ERR, _("%s: %s"), action, error->message);
+        return 1;
+    }
+    ibnm_host_set_deadline(host.get(), deadline);
+    ibnm::GPtrArrayPtr profiles(g_ptr_array_new());
+    g_ptr_array_add(profiles.get(), profile);
+    IbnmApplyReport *raw = nullptr;
+    auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP);
+    logLine(LOG_INFO, _("%s of %s (%s) on %s"), action, nm_connection_get_id(profile), uuid, iface);
+    gboolean ok = up ? ibnm_apply_up(host.get(), profiles.get(), nullptr, flags, &raw, outPtr(error))
+                     : ibnm_apply_down(host.get(), profiles.get(), nullptr, flags, &raw, outPtr(error));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    logReport(report.get());
+    if (ok) {
+        logLine(LOG_INFO, _("%s done: %u operations"), action,
+                report ? ibnm_apply_report_get_operations(report.get()) : 0u);
+        return 0;
+    }
+    logLine(LOG_ERR, _("%s failed: %s"), action, error->message);
+    if (up)
+        disconnectDevice(iface, uuid, config.timeoutMs ? config.timeoutMs : kNetworkManagerTimeoutMs);
+    return 1;
 }
 
 } // namespace
@@ -237,23 +323,19 @@ int main(int argc, char **argv)
     // see them.
     ibnm::plugin::dropTestEnvironment();
     std::setlocale(LC_ALL, "");
-    bindtextdomain(GETTEXT_PACKAGE, LOCALEDIR);
-    bind_textdomain_codeset(GETTEXT_PACKAGE, "UTF-8");
-    textdomain(GETTEXT_PACKAGE);
+    ibnm::bindTextDomain();
     openlog("ibnm-dispatcher", LOG_PID, LOG_DAEMON);
 
     ibnm::plugin::TestConfig config;
     {
-        GError *error = nullptr;
-        if (!ibnm::plugin::takeTestConfig(argc, argv, config, &error)) {
-            std::fprintf(stderr, "ibnm-dispatcher: %s: %s\n", argv[2], error->message);
-            g_error_free(error);
+        GErrorPtr error;
+        if (!ibnm::plugin::takeTestConfig(argc, argv, config, outPtr(error))) {
+            std::fprintf(stderr, "ibnm-dispatcher: %s\n", error->message);
             return 2;
         }
     }
     if (!config.log.empty())
         gLog = std::fopen(config.log.c_str(), "ae");
-    gint64 deadline = g_get_monotonic_time() + gint64(config.timeoutMs ? config.timeoutMs : 5000) * 1000;
 
     if (argc < 3) {
         std::fprintf(stderr, _("Usage: %s INTERFACE ACTION (run by NetworkManager's dispatcher)\n"), argv[0]);
@@ -265,56 +347,16 @@ int main(int argc, char **argv)
     const char *uuid = g_getenv("CONNECTION_UUID");
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
         return 0;
-    {
-        // The log prefix is escaped as the messages are.
-        char *escaped = g_strescape(uuid, kKeepUnescaped);
-        gUuid = escaped;
-        g_free(escaped);
-    }
+    // The log prefix is escaped as the messages are.
+    gUuid = GCharPtr(g_strescape(uuid, kKeepUnescaped)).get();
 
-    GError *error = nullptr;
-    NMConnection *profile = loadProfile(uuid, &error);
-    if (profile == nullptr) {
+    GErrorPtr error;
+    auto profile = loadProfile(uuid, outPtr(error));
+    if (!profile) {
         logLine(LOG_ERR, _("%s: cannot read the profile: %s"), action, error ? error->message : "?");
-        g_clear_error(&error);
         return 1;
     }
-    if (!hasIbnmKeys(profile)) {
-        g_object_unref(profile);
+    if (!hasIbnmKeys(profile.get()))
         return 0;
-    }
-
-    int rc = 0;
-    IbnmHost *host = ibnm::plugin::hostFor(config, &error);
-    if (host == nullptr) {
-        logLine(LOG_ERR, _("%s: %s"), action, error->message);
-        g_clear_error(&error);
-        g_object_unref(profile);
-        return 1;
-    }
-    ibnm_host_set_deadline(host, deadline);
-    GPtrArray *profiles = g_ptr_array_new();
-    g_ptr_array_add(profiles, profile);
-    IbnmApplyReport *report = nullptr;
-    auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP);
-    logLine(LOG_INFO, _("%s of %s (%s) on %s"), action, nm_connection_get_id(profile), uuid, argv[1]);
-    gboolean ok = up ? ibnm_apply_up(host, profiles, nullptr, flags, &report, &error)
-                     : ibnm_apply_down(host, profiles, nullptr, flags, &report, &error);
-    logReport(report);
-    if (!ok) {
-        logLine(LOG_ERR, _("%s failed: %s"), action, error->message);
-        g_clear_error(&error);
-        rc = 1;
-        if (up)
-            disconnectDevice(argv[1], uuid);
-    } else {
-        logLine(LOG_INFO, _("%s done: %u operations"), action,
-                report ? ibnm_apply_report_get_operations(report) : 0u);
-    }
-    if (report)
-        g_object_unref(report);
-    g_ptr_array_unref(profiles);
-    g_object_unref(host);
-    g_object_unref(profile);
-    return rc;
+    return provision(config, profile.get(), argv[1], action, up, uuid);
 }

@@ -327,8 +327,21 @@ Status KeyfileBackend::commitBatch()
     auto batch = std::move(batch_);
     if (!batch)
         return {};
+    // Readers hold the commit byte shared while they read the store
+    // (load()): the renames happen while this writer holds it exclusively,
+    // so a reader sees all of the batch or none of it (one that started
+    // before the journal was written read the files as they were).
+    if (lock_.isOpen())
+        if (Status st = lock_.lock(kCommitByte, true, lockDeadline(lockWait_)); !st.ok()) {
+            revertUnwritten({});
+            batchOld_.clear();
+            batchRemoved_.clear();
+            return st;
+        }
     std::vector<std::string> done;
     Status s = batch->commit(&done);
+    if (lock_.isOpen())
+        lock_.unlock(kCommitByte);
     if (!s.ok())
         revertUnwritten(done);
     batchOld_.clear();

@@ -15,6 +15,10 @@
 #    --enable-simulator, and the demo passes with the installed ibnm;
 #  - the man pages pass mandoc -Tlint and every file they name is installed;
 #  - bash completion, the documents and the Ansible collection are installed;
+#  - NetworkManager's VPN plugin (when configured): the .name file in
+#    NetworkManager's VPN directory names the installed service and libnm
+#    plugin, libnm reads it and loads that plugin, the editor pages are
+#    installed, the D-Bus policy parses and owns the .name file's service;
 #  - make uninstall leaves no file behind.
 # Makefile.am gives the configured directories in IBNM_INSTALL_DIRS.
 set -eu
@@ -206,7 +210,7 @@ if [ ! -f "$comp" ]; then
 elif command -v bash > /dev/null 2>&1; then
   bash -c ". '$comp' && complete -p ibnm" > /dev/null 2>&1 || fail "the installed completion does not complete ibnm"
 fi
-for doc in README.md json-schema.md declarative-state.md differences-from-nmcli.md; do
+for doc in README.md json-schema.md declarative-state.md active-connections.md differences-from-nmcli.md; do
   [ -f "$dest$inst_docdir/$doc" ] || fail "$inst_docdir/$doc not installed"
 done
 for lang in de fr; do
@@ -222,6 +226,61 @@ if command -v ansible-doc > /dev/null 2>&1; then
   ANSIBLE_HOME=$tmp/ansible ANSIBLE_COLLECTIONS_PATH=$dest$inst_datadir/ansible/collections \
     ANSIBLE_COLLECTIONS_SCAN_SYS_PATH=false ansible-doc -t module ibnm.rdma.state > "$tmp/out" 2>&1 &&
     grep -q 'check_mode' "$tmp/out" || { cat "$tmp/out"; fail "ansible-doc cannot read the installed module"; }
+fi
+
+# --- NetworkManager's VPN plugin ---------------------------------------------------
+name=$dest$inst_nmvpndir/nm-ibnm-service.name
+if [ -n "${IBNM_INSTALL_NMPLUGINS:-}" ]; then
+  if [ ! -f "$name" ]; then
+    fail "no nm-ibnm-service.name in $inst_nmvpndir"
+  else
+    if grep -n '@[A-Z_]*@' "$name"; then fail "nm-ibnm-service.name has unsubstituted @...@"; fi
+    key() { sed -n "s/^$1=//p" "$name" | head -n 1; }
+    [ "$(key program)" = "$inst_libexecdir/nm-ibnm-service" ] ||
+      fail "nm-ibnm-service.name: program=$(key program), not $inst_libexecdir/nm-ibnm-service"
+    [ -x "$dest$(key program)" ] || fail "nm-ibnm-service.name: program $(key program) is not installed"
+    [ "$(key plugin)" = "$inst_nmplugindir/libnm-vpn-plugin-ibnm.so" ] ||
+      fail "nm-ibnm-service.name: plugin=$(key plugin), not in $inst_nmplugindir"
+    [ -f "$dest$(key plugin)" ] || fail "nm-ibnm-service.name: plugin $(key plugin) is not installed"
+    service=$(key service)
+  fi
+  for la in $IBNM_INSTALL_NMPLUGINS; do
+    so=${la##*/}
+    [ -f "$dest$inst_nmplugindir/${so%.la}.so" ] || fail "$inst_nmplugindir/${so%.la}.so is not installed"
+  done
+  # libnm as nmcli and nm-connection-editor use it: the installed .name file
+  # read, its service, and the plugin it names loaded (the installed path,
+  # rewritten into the DESTDIR).
+  if [ -f "$name" ] && "${PYTHON3:-/usr/bin/python3}" -c 'import gi; gi.require_version("NM", "1.0")' 2> /dev/null; then
+    sed "s|^plugin=|plugin=$dest|" "$name" > "$tmp/nm-ibnm-service.name"
+    LD_LIBRARY_PATH="$dest$inst_libdir" "${PYTHON3:-/usr/bin/python3}" - "$tmp/nm-ibnm-service.name" > "$tmp/out" 2>&1 <<'PY' ||
+import sys, gi
+gi.require_version("NM", "1.0")
+from gi.repository import NM
+info = NM.VpnPluginInfo.new_from_file(sys.argv[1])
+assert info.get_service() == "org.freedesktop.NetworkManager.ibnm", info.get_service()
+plugin = info.load_editor_plugin()
+assert plugin is not None and plugin.props.service == info.get_service(), plugin
+print("libnm loaded", info.get_plugin(), "for", plugin.props.service)
+PY
+      { cat "$tmp/out"; fail "libnm cannot read the installed nm-ibnm-service.name or load its plugin"; }
+    echo "check-install: $(cat "$tmp/out")"
+  else
+    echo "check-install: PyGObject with NM 1.0 is absent: libnm did not load the installed VPN plugin"
+  fi
+  policy=$dest$inst_dbusconfdir/nm-ibnm-service.conf
+  if [ ! -f "$policy" ]; then
+    fail "no D-Bus policy nm-ibnm-service.conf in $inst_dbusconfdir"
+  else
+    owned=$("${PYTHON3:-/usr/bin/python3}" -c 'import sys, xml.dom.minidom as d
+for a in d.parse(sys.argv[1]).getElementsByTagName("allow"):
+    if a.getAttribute("own_prefix"): print(a.getAttribute("own_prefix"))' "$policy" 2>&1) ||
+      { echo "$owned"; fail "the installed D-Bus policy is not well-formed XML"; }
+    [ -z "${service:-}" ] || [ "$owned" = "$service" ] ||
+      fail "the D-Bus policy lets root own '$owned', the .name file's service is '$service'"
+  fi
+elif [ -e "$name" ]; then
+  fail "nm-ibnm-service.name installed without the VPN plugin"
 fi
 
 # --- make uninstall -------------------------------------------------------------

@@ -43,6 +43,24 @@ check() {
 check "$top_builddir/libcore/.libs/libibnm.so" "$top_srcdir/libcore/libibnm.ver"
 check "$top_builddir/libcore/.libs/libibnm-simulator.so" "$top_srcdir/libcore/simulator/libibnm-simulator.ver"
 
+# Debian's symbols file lists every public symbol with the upstream version
+# that brought it: one it lacks, dpkg-gensymbols adds with the Debian
+# revision, which lintian refuses (symbols-file-contains-current-version-
+# with-debian-revision) and which would make packages depend on this
+# revision for no reason.
+symbols="$top_srcdir/debian/libibnm0.symbols"
+if [ -f "$symbols" ]; then
+  listed "$top_srcdir/libcore/libibnm.ver" | grep '@IBNM_0\.1$' > "$tmp.public" || true
+  awk '/^ ibnm_[a-z_0-9]*@IBNM_0\.1 / { print $1 }' "$symbols" | LC_ALL=C sort -u > "$tmp.debian"
+  if ! cmp -s "$tmp.public" "$tmp.debian"; then
+    echo "check-symbols: debian/libibnm0.symbols differs from libibnm.ver's IBNM_0.1 (- ver, + symbols file):"
+    diff -u "$tmp.public" "$tmp.debian" | tail -n +3 || true
+    status=1
+  else
+    echo "check-symbols: debian/libibnm0.symbols lists the $(wc -l < "$tmp.public") public symbols"
+  fi
+fi
+
 # The modules that libibnm or the read-only CLI open (ibnm-linux.so) or that
 # link libibnm.so (libibnm-simulator.so) register no GType: a type is
 # libibnm.so's (or the read-only CLI's), and GObject refuses a second

@@ -189,6 +189,18 @@ std::string formatRecord(const ActiveRecord &r)
         json_builder_end_object(b);
     }
     json_builder_end_array(b);
+    json_builder_set_member_name(b, "dns");
+    json_builder_begin_array(b);
+    for (const auto &d : r.dns) {
+        json_builder_begin_object(b);
+        member(b, "link", d.link);
+        if (d.had) {
+            strings(b, "servers", d.before.servers);
+            strings(b, "domains", d.before.domains);
+        }
+        json_builder_end_object(b);
+    }
+    json_builder_end_array(b);
     json_builder_end_object(b);
     JsonNode *root = json_builder_get_root(b);
     std::string text = jsonText(root);
@@ -422,6 +434,18 @@ Result<ActiveRecord> parseRecord(const std::string &text, const std::string &wha
             d.roceEnabled = rd.boolean(o, "roce-enable");
         r.rdmaDevices.push_back(std::move(d));
     });
+    // Absent from records written before systemd-resolved got DNS.
+    if (rd.has(root, "dns"))
+        eachObject(rd, root, "dns", [&](JsonObject *o) {
+            DnsChange d;
+            d.link = rd.string(o, "link");
+            d.had = rd.has(o, "servers") || rd.has(o, "domains");
+            if (d.had) {
+                d.before.servers = stringList(rd, o, "servers");
+                d.before.domains = stringList(rd, o, "domains");
+            }
+            r.dns.push_back(std::move(d));
+        });
     if (rd.error)
         return *rd.error;
     return r;

@@ -40,7 +40,8 @@ bool RdmaPortChange::empty() const
 
 bool ActiveRecord::owns() const
 {
-    return !created.empty() || !interfaces.empty() || !bonds.empty() || !rdmaPorts.empty() || !rdmaDevices.empty();
+    return !created.empty() || !interfaces.empty() || !bonds.empty() || !rdmaPorts.empty() || !rdmaDevices.empty() ||
+           !dns.empty();
 }
 
 namespace {
@@ -157,6 +158,25 @@ void rdmaFootprint(ActiveRecord &r, const DesiredRdma &x, const model::Host &bef
     }
 }
 
+// What systemd-resolved held for `link` before the activation gives it
+// `dns` (as planner.cpp's planDns(): nothing where it does not run or
+// already holds those).
+void dnsFootprint(ActiveRecord &r, const std::string &link, const model::LinkDns &dns, const model::Host &before)
+{
+    if (dns.empty() || !before.resolver || !before.resolver->running)
+        return;
+    DnsChange c;
+    c.link = link;
+    if (auto it = before.resolver->links.find(link); it != before.resolver->links.end()) {
+        c.had = true;
+        c.before = it->second;
+    }
+    if (c.before == dns ||
+        std::any_of(r.dns.begin(), r.dns.end(), [&](const DnsChange &d) { return d.link == link; }))
+        return;
+    r.dns.push_back(std::move(c));
+}
+
 } // namespace
 
 ActiveRecord footprint(const Desired &desired, const std::string &uuid, const model::Host &before)
@@ -188,12 +208,15 @@ ActiveRecord footprint(const Desired &desired, const std::string &uuid, const mo
         if (x.umcast)
             c.umcast = ib->umcast;
         addedIp(c, *nd, x.ip);
+        dnsFootprint(r, nd->name, x.ip.dns, before);
     }
     for (const auto &x : desired.ethernet) {
         if (!mine(x.origin))
             continue;
-        if (const model::Netdev *nd = before.findNetdev(x.ifname))
+        if (const model::Netdev *nd = before.findNetdev(x.ifname)) {
             addedIp(interfaceEntry(r, *nd), *nd, x.ip);
+            dnsFootprint(r, nd->name, x.ip.dns, before);
+        }
     }
     for (const auto &x : desired.bonds) {
         if (!mine(x.origin))
@@ -209,6 +232,7 @@ ActiveRecord footprint(const Desired &desired, const std::string &uuid, const mo
         }
         r.bonds.push_back({b->name, b->miimon, b->primary});
         addedIp(interfaceEntry(r, *nd), *nd, x.ip);
+        dnsFootprint(r, nd->name, x.ip.dns, before);
     }
     for (const auto &x : desired.rdma) {
         if (!mine(x.origin))
@@ -351,6 +375,7 @@ ActiveRecord prune(const ActiveRecord &record, const model::Host &host, bool kee
     out.bonds.clear();
     out.rdmaPorts.clear();
     out.rdmaDevices.clear();
+    out.dns.clear();
     for (const auto &c : record.created)
         if (auto there = stillThere(c, host))
             out.created.push_back(std::move(*there));
@@ -377,6 +402,19 @@ ActiveRecord prune(const ActiveRecord &record, const model::Host &host, bool kee
         const model::Device *dev = host.findDevice(d.device);
         if (dev && d.roceEnabled && dev->roceEnabled.value_or(true) != *d.roceEnabled)
             out.rdmaDevices.push_back(d);
+    }
+    // A link's DNS counts as changed unless the host says systemd-resolved
+    // holds what it held before (not read: unknown, kept).
+    for (const auto &d : record.dns) {
+        if (host.resolver && !host.resolver->running)
+            continue;
+        if (host.resolver) {
+            auto it = host.resolver->links.find(d.link);
+            bool has = it != host.resolver->links.end();
+            if (d.had ? has && it->second == d.before : !has)
+                continue;
+        }
+        out.dns.push_back(d);
     }
     return out;
 }
@@ -486,6 +524,13 @@ ActiveRecord merge(const ActiveRecord &older, ActiveRecord record)
             record.rdmaDevices.push_back(o);
         else
             keepOlder(it->roceEnabled, o.roceEnabled);
+    }
+    for (const auto &o : older.dns) {
+        auto it = std::find_if(record.dns.begin(), record.dns.end(), [&](const DnsChange &d) { return d.link == o.link; });
+        if (it == record.dns.end())
+            record.dns.push_back(o);
+        else
+            *it = o;
     }
     return record;
 }

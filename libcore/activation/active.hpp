@@ -82,6 +82,16 @@ struct RdmaDeviceChange {
     std::optional<bool> roceEnabled;
 };
 
+// The DNS systemd-resolved held for a link before the activation gave it
+// the profile's (planner.cpp's set-dns): `had` false, none (down gives the
+// link back with RevertLink); otherwise `before`, set again by down.
+struct DnsChange {
+    std::string link;
+    bool had = false;
+    model::LinkDns before;
+    bool operator==(const DnsChange &o) const { return link == o.link && had == o.had && before == o.before; }
+};
+
 struct ActiveRecord {
     // "activated": the activation completed and was verified. "activating":
     // written before the first step (what the activation may create or
@@ -100,6 +110,7 @@ struct ActiveRecord {
     std::vector<BondChange> bonds;
     std::vector<RdmaPortChange> rdmaPorts;
     std::vector<RdmaDeviceChange> rdmaDevices;
+    std::vector<DnsChange> dns;
     // Nothing created or changed.
     bool owns() const;
 };

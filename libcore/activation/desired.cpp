@@ -97,6 +97,22 @@ std::vector<model::Route> routesOf(NMConnection *c)
 
 } // namespace
 
+std::string dhcpRefusal()
+{
+    return _("automatic (DHCP) addressing on IPoIB is done by NetworkManager, and ibnm has no DHCP "
+             "client: bring the profile up with 'nmcli connection up', or set ipv4.method to "
+             "manual, link-local or disabled");
+}
+
+bool wantsDhcp(NMConnection *c)
+{
+    if (!nm_connection_is_type(c, NM_SETTING_INFINIBAND_SETTING_NAME))
+        return false;
+    auto *ip4 = NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
+    const char *m4 = ip4 ? nm_setting_ip_config_get_method(ip4) : nullptr;
+    return m4 == nullptr || g_strcmp0(m4, "auto") == 0;
+}
+
 model::LinkDns dnsOf(NMConnection *c, std::string *property)
 {
     std::vector<std::string> servers[2], search[2];
@@ -402,13 +418,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             // DHCP over IPoIB needs a client that sends the client identifier
             // derived from the port GUID (model::dhcpClientId); NetworkManager's
             // does, ibnm has none.
-            auto *ip4 = NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
-            const char *m4 = ip4 ? nm_setting_ip_config_get_method(ip4) : nullptr;
-            if (standalone && withIp && x.master.empty() && (m4 == nullptr || g_strcmp0(m4, "auto") == 0))
-                return Error(IBNM_ERROR_NOT_SUPPORTED,
-                             _("automatic (DHCP) addressing on IPoIB is done by NetworkManager, and ibnm has no DHCP "
-                               "client: bring the profile up with 'nmcli connection up', or set ipv4.method to "
-                               "manual, link-local or disabled"))
+            if (standalone && withIp && x.master.empty() && wantsDhcp(c))
+                return Error(IBNM_ERROR_NOT_SUPPORTED, dhcpRefusal())
                     .withProperty("ipv4.method")
                     .withProfile(origin.id);
             d.ipoib.push_back(std::move(x));

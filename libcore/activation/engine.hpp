@@ -167,5 +167,9 @@ inline constexpr const char *kMemlockPolicyPath = "/etc/security/limits.d/90-ibn
 inline constexpr const char *kUdevRulesPath = "/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
 std::string memlockPolicy();
 std::string udevRules(const std::vector<NMConnection *> &profiles);
+// The port GUID by which those rules name `profile`'s interface (the last
+// 8 bytes of its mac-address, "00:02:c9:03:00:31:78:51"), or "" when the
+// profile gets no rule.
+std::string udevRulePortGuid(NMConnection *profile);
 
 } // namespace ibnm::activation

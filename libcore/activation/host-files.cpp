@@ -40,18 +40,25 @@ std::string udevString(const std::string &value)
 
 } // namespace
 
+std::string udevRulePortGuid(NMConnection *profile)
+{
+    // Base IPoIB profiles with both an interface name and a MAC address.
+    NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(profile);
+    if (ib == nullptr || nm_connection_get_interface_name(profile) == nullptr ||
+        nm_setting_infiniband_get_p_key(ib) >= 0)
+        return {};
+    const char *mac = nm_setting_infiniband_get_mac_address(ib);
+    return model::portGuidBytes(mac ? mac : "");
+}
+
 std::string udevRules(const std::vector<NMConnection *> &profiles)
 {
     std::string out = "# Written by ibnm: persistent names for IPoIB ports, matched by the last 8 bytes\n"
                       "# of the hardware address (the port GUID), as rdma-core's persistent-ipoib.rules.\n";
     std::vector<std::string> lines;
     for (NMConnection *c : profiles) {
-        NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
         const char *ifname = nm_connection_get_interface_name(c);
-        if (ib == nullptr || ifname == nullptr || nm_setting_infiniband_get_p_key(ib) >= 0)
-            continue;
-        const char *mac = nm_setting_infiniband_get_mac_address(ib);
-        std::string guid = model::portGuidBytes(mac ? mac : "");
+        std::string guid = udevRulePortGuid(c);
         if (guid.empty())
             continue;
         lines.push_back(strprintf("ACTION==\"add\", SUBSYSTEM==\"net\", DRIVERS==\"?*\", ATTR{type}==\"32\", "

@@ -10,6 +10,8 @@
 
 #include "libcore/support/i18n.hpp"
 
+#include <algorithm>
+
 namespace ibnm::activation {
 
 using detail::execute;
@@ -50,8 +52,10 @@ Status verifyDown(const Host &h, const ActiveRecord &record)
         object = left.bonds.front().name;
     else if (!left.rdmaPorts.empty())
         object = strprintf("%s/%u", left.rdmaPorts.front().device.c_str(), left.rdmaPorts.front().port);
-    else
+    else if (!left.rdmaDevices.empty())
         object = left.rdmaDevices.front().device;
+    else
+        object = left.dns.front().link;
     return Error(IBNM_ERROR_PLATFORM,
                  strprintf(_("verification failed: %s"), _("what the activation changed is not as it was before")))
         .withContext(object)
@@ -103,6 +107,15 @@ Report deactivate(Platform &platform, const Host &host, const std::vector<Active
     if (!options.dryRun && !steps.empty() && execute(platform, steps, report, &host)) {
         auto after = platform.readHost();
         Status verified = after.ok() ? Status() : Status(std::move(after).error());
+        // What systemd-resolved holds, where DNS was given back.
+        bool dns = std::any_of(records.begin(), records.end(), [](const ActiveRecord &r) { return !r.dns.empty(); });
+        if (verified.ok() && dns) {
+            auto resolver = platform.readResolver();
+            if (resolver.ok())
+                after->resolver = std::move(resolver).value();
+            else
+                verified = std::move(resolver).error();
+        }
         for (const auto &r : records)
             if (verified.ok())
                 verified = verifyDown(*after, r);

@@ -25,8 +25,10 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
             return;
         if (!nd->master.empty())
             planner.planRelease(origin, *nd);
-        for (const auto &r : ip.routes)
-            if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+        // In the reverse of up's order: a route through a gateway before the
+        // host route that makes the gateway on link (model::withOnlinkRoutes).
+        for (auto it = ip.routes.rbegin(); it != ip.routes.rend(); ++it)
+            if (const model::Route &r = *it; std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
                 planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
                             origin, [name, r](Platform &p) { return p.removeRoute(name, r); },
                             [name, r](Platform &p) { return p.addRoute(name, r); });

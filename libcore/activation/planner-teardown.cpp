@@ -30,6 +30,9 @@ using model::Netdev;
 struct Lost {
     std::vector<std::string> addresses;
     std::vector<model::Route> routes;
+    // Puts its P_Key children back as they were once it is open again
+    // (they went down with it, model::childAfterParentLink).
+    Op children = [](Platform &) { return Status{}; };
 };
 
 class Teardown {
@@ -40,6 +43,7 @@ public:
     void children(const ActiveRecord &r);
     void interfaces(const ActiveRecord &r);
     void bonds(const ActiveRecord &r);
+    void dns(const ActiveRecord &r);
 
     TeardownPlan finish() { return {std::move(steps_), std::move(h_)}; }
 
@@ -63,6 +67,7 @@ private:
     model::Port *port(const std::string &device, unsigned number);
 
     // The kernel's side of each step, on the host copy.
+    Op followedBy(const std::string &parent, bool up);
     Lost close(Netdev &nd);
     void removeNetdev(const std::string &name);
     Lost releasePort(Netdev &nd);
@@ -90,12 +95,31 @@ model::Port *Teardown::port(const std::string &device, unsigned number)
     return nullptr;
 }
 
-// dev_close(): down, its IPv6 addresses and routes flushed.
+// The P_Key children of `parent` follow its link going up or down
+// (ipoib_open(), ipoib_stop(): model::childAfterParentLink); the op that
+// brings them back as they were once the parent's link is back.
+Op Teardown::followedBy(const std::string &parent, bool up)
+{
+    std::vector<Netdev> before;
+    for (const auto &ib : h_.ipoib)
+        if (ib.parent == parent)
+            if (const Netdev *c = h_.findNetdev(ib.name))
+                before.push_back(*c);
+    std::vector<Netdev> after = followParent(before, up);
+    for (const auto &c : after)
+        if (Netdev *n = netdev(c.name))
+            *n = c;
+    return convergeChildren(followParent(after, !up), before);
+}
+
+// dev_close(): down, its IPv6 addresses and routes flushed, its P_Key
+// children closed.
 Lost Teardown::close(Netdev &nd)
 {
     Lost lost;
     if (!nd.up)
         return lost;
+    lost.children = followedBy(nd.name, false);
     nd.up = false;
     for (const auto &a : nd.addresses)
         if (model::flushedOnLinkDown(a))
@@ -283,6 +307,18 @@ void Teardown::rdma(const ActiveRecord &r)
     }
 }
 
+// `routes` in an order the kernel adds them in: those without gateway (a
+// host route NetworkManager adds to an off-link gateway,
+// model::withOnlinkRoutes) before the routes through a gateway they make
+// on link, which the kernel refuses before (ENETUNREACH). Removing, the
+// reverse.
+std::vector<model::Route> directFirst(std::vector<model::Route> routes, bool direct = true)
+{
+    std::stable_partition(routes.begin(), routes.end(),
+                          [direct](const model::Route &r) { return r.gateway.empty() == direct; });
+    return routes;
+}
+
 // Re-creating a deleted interface (the undo of its deletion): its addresses
 // and routes as they were, the kernel's own link-local address excepted
 // (the kernel adds it again when the link comes up).
@@ -293,7 +329,7 @@ Status readdIp(Platform &p, const std::string &name, const std::vector<std::stri
         if (g_ascii_strncasecmp(a.c_str(), "fe80:", 5) != 0)
             if (Status s = p.addAddress(name, a); !s.ok())
                 return s;
-    for (const auto &r : routes)
+    for (const auto &r : directFirst(routes))
         if (Status s = p.addRoute(name, r); !s.ok())
             return s;
     return {};
@@ -370,11 +406,14 @@ void Teardown::takeDown(const std::string &origin, Netdev &nd, Lost &lost, std::
 {
     Lost now = close(nd);
     add("set-down", nd.name, std::move(detail), origin, [name = nd.name](Platform &p) { return p.setUp(name, false); },
-        [name = nd.name, now](Platform &p) -> Status {
-            if (Status s = p.setUp(name, true); !s.ok())
-                return s;
-            return readdIp(p, name, now.addresses, now.routes);
-        });
+        andThen(
+            [name = nd.name, now](Platform &p) -> Status {
+                if (Status s = p.setUp(name, true); !s.ok())
+                    return s;
+                return readdIp(p, name, now.addresses, now.routes);
+            },
+            now.children));
+    lost.children = andThen(lost.children, now.children);
     lost.addresses.insert(lost.addresses.end(), now.addresses.begin(), now.addresses.end());
     lost.routes.insert(lost.routes.end(), now.routes.begin(), now.routes.end());
 }
@@ -385,7 +424,7 @@ void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, 
 {
     add("set-up", nd.name, _("set the link up again"), origin,
         [name = nd.name](Platform &p) { return p.setUp(name, true); },
-        [name = nd.name](Platform &p) { return p.setUp(name, false); });
+        andThen([name = nd.name](Platform &p) { return p.setUp(name, false); }, followedBy(nd.name, true)));
     nd.up = true;
     for (const auto &a : lost.addresses) {
         if (contains(c.addedAddresses, a) || g_ascii_strncasecmp(a.c_str(), "fe80:", 5) == 0)
@@ -395,7 +434,7 @@ void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, 
             [name = nd.name, a](Platform &p) { return p.removeAddress(name, a); });
         nd.addresses.push_back(a);
     }
-    for (const auto &rt : lost.routes) {
+    for (const auto &rt : directFirst(lost.routes)) {
         if (std::find(c.addedRoutes.begin(), c.addedRoutes.end(), rt) != c.addedRoutes.end())
             continue;
         add("add-route", nd.name, strprintf(_("add route %s"), model::formatRoute(rt).c_str()), origin,
@@ -417,20 +456,25 @@ void Teardown::interfaces(const ActiveRecord &r)
         Lost lost;
         bool mtuKnown = true;
         if (c.master && nd->master != *c.master && !nd->master.empty()) {
-            add("release", name, strprintf(_("remove from bond %s"), nd->master.c_str()), origin,
-                [name](Platform &p) { return p.release(name); },
-                [name, bond = nd->master, mtu = nd->mtu, up = nd->up](Platform &p) -> Status {
-                    // Enslaving opens the port again (dev_open in bond_enslave()).
-                    if (Status s = p.enslave(name, bond); !s.ok())
-                        return s;
-                    if (Status s = p.setMtu(name, mtu); !s.ok())
-                        return s;
-                    return up ? Status{} : p.setUp(name, false);
-                });
+            std::string bond = nd->master;
+            unsigned mtu = nd->mtu;
+            bool up = nd->up;
             lost = releasePort(*nd);
+            add("release", name, strprintf(_("remove from bond %s"), bond.c_str()), origin,
+                [name](Platform &p) { return p.release(name); },
+                andThen(
+                    [name, bond, mtu, up](Platform &p) -> Status {
+                        // Enslaving opens the port again (dev_open in bond_enslave()).
+                        if (Status s = p.enslave(name, bond); !s.ok())
+                            return s;
+                        if (Status s = p.setMtu(name, mtu); !s.ok())
+                            return s;
+                        return up ? Status{} : p.setUp(name, false);
+                    },
+                    lost.children));
             mtuKnown = false;
         }
-        for (const auto &rt : c.addedRoutes)
+        for (const auto &rt : directFirst(c.addedRoutes, false))
             if (std::find(nd->routes.begin(), nd->routes.end(), rt) != nd->routes.end()) {
                 add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(rt).c_str()), origin,
                     [name, rt](Platform &p) { return p.removeRoute(name, rt); },
@@ -539,10 +583,42 @@ void Teardown::bonds(const ActiveRecord &r)
             deleteBond(r.id, c);
 }
 
+// What systemd-resolved held for each link before the activation gave it
+// DNS, back (as planner.cpp's set-dns undo): RevertLink where it held
+// none, its servers and domains otherwise. The undo gives the link what it
+// holds now, where the host says (else the activation's, as the record
+// does not keep them: RevertLink then).
+void Teardown::dns(const ActiveRecord &r)
+{
+    for (const auto &d : r.dns) {
+        std::optional<model::LinkDns> now;
+        if (h_.resolver) {
+            if (!h_.resolver->running)
+                continue;
+            if (auto it = h_.resolver->links.find(d.link); it != h_.resolver->links.end())
+                now = it->second;
+        }
+        Op back = now ? Op([link = d.link, v = *now](Platform &p) { return p.setLinkDns(link, v); })
+                      : Op([link = d.link](Platform &p) { return p.revertLinkDns(link); });
+        if (d.had)
+            add("set-dns", d.link, dnsDetail(d.before), r.id,
+                [link = d.link, v = d.before](Platform &p) { return p.setLinkDns(link, v); }, back);
+        else
+            add("revert-dns", d.link, _("give the link back to systemd-resolved's own DNS configuration"), r.id,
+                [link = d.link](Platform &p) { return p.revertLinkDns(link); }, back);
+        if (h_.resolver) {
+            if (d.had)
+                h_.resolver->links[d.link] = d.before;
+            else
+                h_.resolver->links.erase(d.link);
+        }
+    }
+}
+
 } // namespace
 
 // The steps that take the activations of `records` down, and the host
-// after them. In the reverse order of activation: RDMA settings and soft
+// after them. In the reverse order of activation: DNS, RDMA settings and soft
 // links, then P_Key children, then the interfaces the activations changed
 // (out of their bonds first), then the bonds they created.
 TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> &records, Report &report)
@@ -551,6 +627,8 @@ TeardownPlan makeTeardownPlan(const Host &host, const std::vector<ActiveRecord> 
     for (const auto &r : records)
         now.push_back(prune(r, host));
     Teardown t(host, report);
+    for (const auto &r : now)
+        t.dns(r);
     for (const auto &r : now)
         t.rdma(r);
     for (const auto &r : now)

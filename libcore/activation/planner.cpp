@@ -137,7 +137,8 @@ std::string commaList(const std::vector<std::string> &v)
     return s;
 }
 
-// The step text of giving `dns` to systemd-resolved.
+} // namespace
+
 std::string dnsDetail(const model::LinkDns &dns)
 {
     if (dns.domains.empty())
@@ -147,8 +148,6 @@ std::string dnsDetail(const model::LinkDns &dns)
     return strprintf(_("give systemd-resolved the DNS servers %s and the search domains %s"),
                      commaList(dns.servers).c_str(), commaList(dns.domains).c_str());
 }
-
-} // namespace
 
 bool Planner::dnsApplies(const std::string &origin, const std::string &ifname, const model::LinkDns &dns)
 {
@@ -204,8 +203,6 @@ void Planner::planDnsRevert(const std::string &origin, const std::string &ifname
         });
 }
 
-namespace {
-
 // `children` after their parent's link went from up to down or from down to
 // up (model::childAfterParentLink): what the kernel does to P_Key children.
 std::vector<model::Netdev> followParent(std::vector<model::Netdev> children, bool parentUp)
@@ -257,8 +254,6 @@ Op andThen(Op undo, Op more)
         return more(p);
     };
 }
-
-} // namespace
 
 std::vector<model::Netdev> &Planner::children(const std::string &parent)
 {

@@ -287,6 +287,17 @@ Result<std::vector<Step>> makePlan(
 // `host`, in order (the reverse of up).
 std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report);
 
+// planner.cpp: P_Key children `children` after their parent's link went
+// down (parentUp false) or up (model::childAfterParentLink); the op that
+// brings each child from `now` to `target` (link, addresses, routes it
+// lacks); `undo`, then `more`.
+std::vector<model::Netdev> followParent(std::vector<model::Netdev> children, bool parentUp);
+Op convergeChildren(std::vector<model::Netdev> now, const std::vector<model::Netdev> &target);
+Op andThen(Op undo, Op more);
+
+// The step text of giving `dns` to systemd-resolved (planner.cpp).
+std::string dnsDetail(const model::LinkDns &dns);
+
 // planner-teardown.cpp: the steps that deactivate the active connections
 // of `records` on `host` (what they created deleted, what they changed put
 // back), and the host as the kernel leaves it after them.

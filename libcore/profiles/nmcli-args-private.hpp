@@ -60,6 +60,9 @@ struct Ctx {
     // not parse (exit 2) wins, as in nmcli.
     // One a property; a later value that replaces the list drops it.
     std::vector<std::pair<std::string, Error>> deferred;
+    // The values of the `master` words parsed so far, in order (nmcli warns
+    // about each one that names no stored profile as it parses it).
+    std::vector<std::string> *masters = nullptr;
 };
 
 using Setter = Status (*)(Ctx &, NMSetting *, const std::string &property, Op, const std::string &value);
@@ -81,6 +84,7 @@ Status setPkey(Ctx &, NMSetting *s, const std::string &property, Op op, const st
 Status setTransportMode(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setIpMethod(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setAddresses(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
+Status setRoutes(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setIpAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op, const std::string &value);
 Status setGateway(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value);
 Status setDns(Ctx &ctx, NMSetting *s, const std::string &property, Op op, const std::string &value);

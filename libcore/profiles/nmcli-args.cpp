@@ -71,11 +71,13 @@ const PropertyRule kProperties[] = {
     {"ipv4.method", setIpMethod},
     {"ipv4.addresses", setAddresses},
     {"ipv4.gateway", setGateway},
+    {"ipv4.routes", setRoutes},
     {"ipv4.dns", setDns},
     {"ipv4.dns-search", setDnsSearch},
     {"ipv6.method", setIpMethod},
     {"ipv6.addresses", setAddresses},
     {"ipv6.gateway", setGateway},
+    {"ipv6.routes", setRoutes},
     {"ipv6.dns", setDns},
     {"ipv6.dns-search", setDnsSearch},
 };
@@ -85,6 +87,8 @@ Status setMasterAlias(Ctx &ctx, NMSetting *s, const std::string &property, Op op
 {
     if (value.empty())
         return badValue(property, _("master is required"));
+    if (ctx.masters)
+        ctx.masters->push_back(value);
     return setString(ctx, s, property, op, value);
 }
 
@@ -361,11 +365,12 @@ std::optional<bool> sameValue(NMSetting *a, NMSetting *b, GParamSpec *pspec)
 
 } // namespace
 
-Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args)
+Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args, std::vector<std::string> *masters)
 {
     auto connection = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
     ensureSetting(connection.get(), NM_SETTING_CONNECTION_SETTING_NAME);
     Ctx ctx{connection.get(), true};
+    ctx.masters = masters;
     if (auto st = applyAll(ctx, args); !st)
         return std::move(st).error();
     NMSettingConnection *sc = nm_connection_get_setting_connection(connection.get());
@@ -391,10 +396,12 @@ Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &a
     return connection;
 }
 
-Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args)
+Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args,
+                                                    std::vector<std::string> *masters)
 {
     auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(connection));
     Ctx ctx{copy.get(), false};
+    ctx.masters = masters;
     if (auto st = applyAll(ctx, args); !st)
         return std::move(st).error();
     if (auto st = normalize(copy.get()); !st)
@@ -402,9 +409,10 @@ Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, co
     return copy;
 }
 
-Status connectionModify(NMConnection *connection, const std::vector<std::string> &args)
+Status connectionModify(NMConnection *connection, const std::vector<std::string> &args,
+                        std::vector<std::string> *masters)
 {
-    auto copy = connectionModified(connection, args);
+    auto copy = connectionModified(connection, args, masters);
     if (!copy)
         return std::move(copy).error();
     nm_connection_replace_settings_from_connection(connection, copy->get());

@@ -21,7 +21,11 @@ namespace ibnm::nmcli {
 
 // A new, normalized connection from `connection add` arguments, with the
 // defaults nmcli gives a new profile (id, uuid, transport-mode datagram...).
-Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args);
+// `masters`, when given, receives the value of each `master` word parsed, in
+// order, also when a later word fails (nmcli warns about those naming no
+// stored profile as it parses them).
+Result<GObjectPtr<NMConnection>> connectionAdd(const std::vector<std::string> &args,
+                                               std::vector<std::string> *masters = nullptr);
 
 // nmcli's short name of a connection type, as its tables show it
 // ("ethernet" for "802-3-ethernet"); other types, and nullptr, unchanged.
@@ -29,11 +33,13 @@ const char *typeShortName(const char *type);
 
 // `connection`, modified by `connection modify` arguments and normalized.
 // On error `connection` is unchanged.
-Status connectionModify(NMConnection *connection, const std::vector<std::string> &args);
+Status connectionModify(NMConnection *connection, const std::vector<std::string> &args,
+                        std::vector<std::string> *masters = nullptr);
 // A modified, normalized copy of `connection`, which stays as it is (one
 // copy fewer than connectionModify() on a clone: `ibnm apply` compares
 // each stored profile with what the document makes of it).
-Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args);
+Result<GObjectPtr<NMConnection>> connectionModified(NMConnection *connection, const std::vector<std::string> &args,
+                                                    std::vector<std::string> *masters = nullptr);
 // Whether `args` leave `connection`, a normalized profile (as the settings
 // store keeps them), exactly as it is, decided without copying the profile:
 // the arguments run against fresh settings holding only the properties they

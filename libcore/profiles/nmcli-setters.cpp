@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace ibnm::nmcli {
 
@@ -376,6 +377,112 @@ Status setAddresses(Ctx &, NMSetting *s, const std::string &property, Op op, con
     }
     for (auto *a : parsed)
         nm_ip_address_unref(a);
+    return status;
+}
+
+namespace {
+
+// One route as nmcli reads it (libnm-client-aux's route parser, nmcli 1.42):
+// `ip[/prefix] [next-hop] [metric] [attribute=val]...`; the attributes are
+// libnm's (nm_ip_route_get_variant_attribute_spec(): table, src, onlink...).
+Result<NMIPRoute *> parseRoute(const std::string &property, int family, const std::string &text)
+{
+    const char *syntax = _("The valid syntax is: 'ip[/prefix] [next-hop] [metric] [attribute=val]... "
+                           "[,ip[/prefix] ...]'.");
+    GStrvPtr words(g_strsplit_set(strip(text).c_str(), " \t", -1));
+    std::vector<std::string> plain, attributes;
+    for (char **w = words.get(); *w; w++) {
+        if (**w == '\0')
+            continue;
+        (std::strchr(*w, '=') ? attributes : plain).push_back(*w);
+    }
+    if (plain.empty() || plain.size() > 3)
+        return badValue(property, syntax);
+    std::string dest = plain[0];
+    unsigned prefix = family == AF_INET ? 32 : 128;
+    if (auto slash = dest.find('/'); slash != std::string::npos) {
+        auto p = parseUint(dest.substr(slash + 1), prefix);
+        if (!p || dest.size() == slash + 1)
+            return badValue(property, strprintf(_("invalid prefix '%s'; <0-%u> allowed."),
+                                                dest.substr(slash + 1).c_str(), prefix));
+        prefix = unsigned(*p);
+        dest.resize(slash);
+    }
+    if (!nm_utils_ipaddr_valid(family, dest.c_str()))
+        return badValue(property, strprintf(_("invalid route: Invalid IPv%c address '%s'. %s"),
+                                            family == AF_INET ? '4' : '6', dest.c_str(), syntax));
+    std::string hop;
+    gint64 metric = -1;
+    for (size_t i = 1; i < plain.size(); i++) {
+        if (hop.empty() && metric < 0 && nm_utils_ipaddr_valid(family, plain[i].c_str())) {
+            hop = plain[i];
+        } else if (auto m = parseUint(plain[i], G_MAXUINT32); m && metric < 0) {
+            metric = gint64(*m);
+        } else {
+            return badValue(property, syntax);
+        }
+    }
+    GErrorPtr err;
+    NMIPRoute *route = nm_ip_route_new(family, dest.c_str(), prefix, hop.empty() ? nullptr : hop.c_str(), metric,
+                                       outPtr(err));
+    if (route == nullptr)
+        return badValue(property, strprintf(_("invalid route: %s. %s"), err->message, syntax));
+    for (const auto &a : attributes) {
+        GHashTable *parsed = nm_utils_parse_variant_attributes(a.c_str(), ' ', '=', FALSE,
+                                                               nm_ip_route_get_variant_attribute_spec(), outPtr(err));
+        if (parsed == nullptr) {
+            nm_ip_route_unref(route);
+            return badValue(property, strprintf(_("invalid option '%s': %s."), a.c_str(), err->message));
+        }
+        GHashTableIter it;
+        gpointer name, v;
+        g_hash_table_iter_init(&it, parsed);
+        while (g_hash_table_iter_next(&it, &name, &v)) {
+            // libnm 1.42 keeps the values floating in the table, whose
+            // destructor unrefs them: owned by the table first, so that
+            // the route's reference is one of its own.
+            if (g_variant_is_floating(static_cast<GVariant *>(v)))
+                g_variant_ref_sink(static_cast<GVariant *>(v));
+            nm_ip_route_set_attribute(route, static_cast<const char *>(name), static_cast<GVariant *>(v));
+        }
+        g_hash_table_unref(parsed);
+    }
+    return route;
+}
+
+} // namespace
+
+// ipv4.routes / ipv6.routes: a list as nmcli takes it (`+`/`-`, `-N`).
+Status setRoutes(Ctx &, NMSetting *s, const std::string &property, Op op, const std::string &value)
+{
+    auto *ip = NM_SETTING_IP_CONFIG(s);
+    if (auto idx = removalIndex(op, value)) {
+        if (*idx < nm_setting_ip_config_get_num_routes(ip))
+            nm_setting_ip_config_remove_route(ip, *idx);
+        return {};
+    }
+    std::vector<NMIPRoute *> parsed;
+    Status status;
+    for (const auto &item : splitList(value, false)) {
+        auto r = parseRoute(property, familyOf(s), item);
+        if (!r) {
+            status = std::move(r).error();
+            break;
+        }
+        parsed.push_back(*r);
+    }
+    if (status) {
+        if (op == Op::Set)
+            nm_setting_ip_config_clear_routes(ip);
+        for (auto *r : parsed) {
+            if (op == Op::Remove)
+                nm_setting_ip_config_remove_route_by_value(ip, r);
+            else
+                nm_setting_ip_config_add_route(ip, r);
+        }
+    }
+    for (auto *r : parsed)
+        nm_ip_route_unref(r);
     return status;
 }
 

@@ -196,21 +196,18 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, c
                            strprintf(_("%s: no inventory of the host; the host checks were skipped"),
                                      property.c_str())));
     } else if (netdev.empty()) {
-        if (!child)
-            out.push_back(make(profile, mac ? "infiniband.mac-address" : "connection.interface-name",
-                               IBNM_SEVERITY_ERROR,
-                               mac ? strprintf(_("infiniband.mac-address: no IPoIB interface of this host has the "
-                                                 "port GUID of %s"),
-                                               mac)
-                                   : std::string(_("connection.interface-name: neither an interface name nor a MAC "
-                                                   "address names the device"))));
+        // A MAC no port has yet is rule 7's (checkPresence).
+        if (!child && !mac)
+            out.push_back(make(profile, "connection.interface-name", IBNM_SEVERITY_ERROR,
+                               _("connection.interface-name: neither an interface name nor a MAC address names the "
+                                 "device")));
+    } else if (index->findNetdev(netdev) == nullptr) {
+        // Absent (yet): rule 7's warning (checkPresence).
     } else if (index->findIpoib(netdev) == nullptr || !index->findIpoib(netdev)->parent.empty()) {
         // The planner cannot bring up an IPoIB profile on something that is
         // not an IPoIB port's interface.
-        std::string what = index->findNetdev(netdev) == nullptr
-                               ? strprintf(_("%s: '%s' does not exist on this host"), property.c_str(), netdev.c_str())
-                               : strprintf(_("%s: '%s' is not the interface of an IPoIB port"), property.c_str(),
-                                           netdev.c_str());
+        std::string what =
+            strprintf(_("%s: '%s' is not the interface of an IPoIB port"), property.c_str(), netdev.c_str());
         out.push_back(make(profile, property, IBNM_SEVERITY_ERROR, what,
                            child ? _("Check the parent's name (ibnm device status lists the IPoIB interfaces).")
                                  : _("Check the interface name (ibnm device status lists the IPoIB interfaces).")));
@@ -263,6 +260,16 @@ std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bo
                            property.c_str(), host->resolver->reason.c_str()),
                  _("Start systemd-resolved (systemctl enable --now systemd-resolved), or let NetworkManager "
                    "activate the profile."))};
+}
+
+std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone)
+{
+    // With a host, the planner's verdict (checkPlan) refuses it.
+    NMSettingConnection *sc = nm_connection_get_setting_connection(profile);
+    if (!standalone || host != nullptr || (sc && nm_setting_connection_get_master(sc)) || !activation::wantsDhcp(profile))
+        return {};
+    return {make(profile, "ipv4.method", IBNM_SEVERITY_WARNING,
+                 strprintf("ipv4.method: %s", activation::dhcpRefusal().c_str()))};
 }
 
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)

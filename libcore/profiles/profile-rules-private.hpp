@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ibnm::rules {
@@ -93,6 +94,13 @@ inline std::string netdevByMac(const model::Host *host, const char *mac)
 // Host's own lookups scan it, which made checking N profiles on a host of N
 // interfaces quadratic).
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, const model::HostIndex *index);
+
+// Rule 7 (profile-rules-presence.cpp): a warning, with code
+// IBNM_ERROR_NOT_FOUND, for each profile whose interface (a child's parent,
+// a MAC-only profile's port) `host` does not have (yet); those profiles are
+// added to `waiting`. checkHost() leaves these cases to it.
+std::vector<Finding> checkPresence(const std::vector<NMConnection *> &profiles, const model::Host &host,
+                                   const model::HostIndex &index, std::unordered_set<NMConnection *> *waiting);
 
 // Rule 8 (profile-rules-priority.cpp): the RoCE priority of rdma.roce-tos
 // against the port's VLAN egress maps and DCB PFC.

@@ -46,7 +46,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
     std::unordered_map<std::string, NMConnection *> byId;
     auto finding = [&](NMConnection *c, const Error &e) {
         if (byId.empty())
-            for (NMConnection *o : profiles)
+            for (NMConnection *o : context ? *context : profiles)
                 byId[idOf(o)] = o;
         NMConnection *who = c;
         if (!e.profile().empty())
@@ -113,6 +113,39 @@ bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Ho
     return false;
 }
 
+namespace {
+
+// The rules across profiles for `profiles`, with the others of `context`
+// (the store: `connection up` checks the profiles it brings up against every
+// stored one). Of two profiles for one P_Key child the later in the store's
+// order is the error, as `ibnm check NAME` (all profiles, NAME's findings)
+// says: check, the dry run and up agree on which one.
+std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                   const std::vector<NMConnection *> *context)
+{
+    if (context == nullptr || context->empty())
+        return checkAcross(profiles, host);
+    std::unordered_set<std::string> ids;
+    for (NMConnection *c : profiles)
+        ids.insert(str(nm_connection_get_id(c)));
+    std::vector<NMConnection *> all = *context;
+    std::unordered_set<NMConnection *> inContext(context->begin(), context->end());
+    for (NMConnection *c : profiles)
+        if (!inContext.count(c))
+            all.push_back(c);
+    // Two profiles for one interface named by its name are not refused here:
+    // `up` of one deactivates the other, as NetworkManager does on a device
+    // (planUp(); NetworkManager lab).
+    std::vector<Finding> out = checkAcross(profiles, host);
+    for (auto &f : checkAcross(all, host))
+        if (ids.count(f.profileId) && f.property == "infiniband.p-key" &&
+            std::find(out.begin(), out.end(), f) == out.end())
+            out.push_back(std::move(f));
+    return out;
+}
+
+} // namespace
+
 std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
                               const std::vector<NMConnection *> *context, bool standalone)
 {
@@ -127,19 +160,29 @@ std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const
         append(checkOptions(c));
         append(checkLinkMtu(c));
         append(checkDns(c, host, standalone));
+        append(checkStandaloneDhcp(c, host, standalone));
         append(checkRocePriority(c, host, host ? &*index : nullptr));
     }
     append(checkBonds(profiles, host, context));
-    append(checkAcross(profiles, host));
+    append(checkAcrossIn(profiles, host, context));
     if (host)
         append(checkRoceLag(profiles, *host, context));
     append(checkSecondaries(profiles, host, context));
     if (host) {
+        // A profile whose interface is not there (yet) waits for it, as
+        // NetworkManager's does: a warning (rule 7), and its plan, which
+        // `up` refuses for that reason, is left out of the planner's verdict.
+        std::unordered_set<NMConnection *> waiting;
+        append(checkPresence(profiles, *host, *index, &waiting));
+        std::vector<NMConnection *> present;
+        for (NMConnection *c : profiles)
+            if (!waiting.count(c))
+                present.push_back(c);
         // What `up` would refuse that no rule above names: the planner's
         // verdict, so that check and up --dry-run always agree. An error a
         // rule already gave for the same profile and property is not
         // repeated; the profiles the plan's error involves join that one's.
-        for (auto &f : checkPlan(profiles, *host, standalone, context)) {
+        for (auto &f : checkPlan(present, *host, standalone, context ? context : &profiles)) {
             auto known = std::find_if(out.begin(), out.end(), [&](const Finding &o) {
                 return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                        (o.property == f.property || f.property.empty());

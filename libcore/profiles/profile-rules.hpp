@@ -28,7 +28,10 @@ struct Finding {
     IbnmSeverity severity = IBNM_SEVERITY_INFO;
     std::string message;  // translated, prefixed with the property
     std::string hint;     // translated, may be empty
-    IbnmError code = IBNM_ERROR_INVALID_PROPERTY; // of an error: what up would fail with
+    // Of an error: what up would fail with. IBNM_ERROR_NOT_FOUND on a
+    // warning: the profile's interface is not there yet (rule 7), and `up`
+    // fails until it is.
+    IbnmError code = IBNM_ERROR_INVALID_PROPERTY;
     // The ids of the other profiles a rule looked at to find this: a bond's
     // ports, the profile that claims the same name (IbnmFinding:related-profiles).
     std::vector<std::string> related;
@@ -62,6 +65,7 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
 
 // Rule 5: combinations of ibnm's [user] options that no host accepts.
+// (Rule 7, an interface the host lacks yet, is checkAll()'s: profile-rules-private.hpp.)
 std::vector<Finding> checkOptions(NMConnection *profile);
 
 // Rule 5b: an Ethernet interface's or a bond's MTU outside what the kernel
@@ -74,6 +78,10 @@ std::vector<Finding> checkLinkMtu(NMConnection *profile);
 // not run nothing applies them, a warning naming the property; where the
 // host was read without asking, an info.
 std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone);
+// Without a host and without NetworkManager: an IPoIB profile addressed by
+// DHCP, which standalone `up` refuses (activation::dhcpRefusal()): a warning,
+// since NetworkManager activates it.
+std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone);
 // Whether checking `profile` asks systemd-resolved's state
 // (model::Host::resolver): it gives DNS to its own interface.
 bool needsResolver(NMConnection *profile);

@@ -7,6 +7,8 @@
 
 #include "libcore/simulator/fake-platform-private.hpp"
 
+#include "libcore/simulator/fake-host-file.hpp"
+
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -146,7 +148,7 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
                                          ifname.c_str()));
         if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             return kernelError(EEXIST, ifname, IBNM_ERROR_EXISTS, r.dest);
-        nd->routes.push_back(r);
+        insertRoute(nd->routes, std::move(r));
         return {};
     });
 }

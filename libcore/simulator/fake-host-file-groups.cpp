@@ -257,7 +257,7 @@ Status Parser::parseNetdev(const std::string &g, const std::string &id)
         if (!route)
             return keyError(g, "routes",
                             strprintf(_("not a route (DEST/LEN [via GATEWAY] [metric N]): “%s”"), r.c_str()));
-        n.routes.push_back(*route);
+        insertRoute(n.routes, std::move(*route));
     }
     // systemd-resolved's DNS for the link: servers are addresses.
     model::LinkDns dns{splitList(str(g, "dns")), splitList(str(g, "dns-search"))};

@@ -9,7 +9,9 @@
 
 #include "libcore/model/rdma.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include <arpa/inet.h>
 
@@ -241,6 +243,62 @@ model::Device softLinkDevice(const std::string &name, SoftLinkType type, const m
     p.smLid = 0;
     d.ports.push_back(std::move(p));
     return d;
+}
+
+namespace {
+
+struct RouteKey {
+    bool v6 = false;
+    unsigned char bytes[16] = {};
+    unsigned len = 0;
+};
+
+RouteKey routeKey(const model::Route &r)
+{
+    RouteKey k;
+    size_t slash = r.dest.find('/');
+    k.v6 = r.dest.find(':') != std::string::npos;
+    inet_pton(k.v6 ? AF_INET6 : AF_INET, r.dest.substr(0, slash).c_str(), k.bytes);
+    guint64 len = 0;
+    if (slash != std::string::npos)
+        g_ascii_string_to_unsigned(r.dest.c_str() + slash + 1, 10, 0, k.v6 ? 128 : 32, &len, nullptr);
+    k.len = unsigned(len);
+    return k;
+}
+
+bool bit(const RouteKey &k, unsigned i)
+{
+    return (k.bytes[i / 8] >> (7 - i % 8)) & 1;
+}
+
+// -1: `a` is listed before `b`, 1: after, 0: same place.
+int kernelOrder(const model::Route &ra, const model::Route &rb)
+{
+    RouteKey a = routeKey(ra), b = routeKey(rb);
+    if (a.v6 != b.v6)
+        return a.v6 ? 1 : -1;
+    if (!a.v6) {
+        if (int c = memcmp(a.bytes, b.bytes, 4))
+            return c < 0 ? -1 : 1;
+    } else {
+        for (unsigned i = 0; i < std::min(a.len, b.len); i++)
+            if (bit(a, i) != bit(b, i))
+                return bit(a, i) ? 1 : -1;
+    }
+    if (a.len != b.len)
+        return a.len > b.len ? -1 : 1;
+    if (ra.metric != rb.metric)
+        return ra.metric < rb.metric ? -1 : 1;
+    return 0;
+}
+
+} // namespace
+
+void insertRoute(std::vector<model::Route> &routes, model::Route route)
+{
+    auto at = std::find_if(routes.begin(), routes.end(),
+                           [&](const model::Route &r) { return kernelOrder(route, r) < 0; });
+    routes.insert(at, std::move(route));
 }
 
 } // namespace ibnm::platform

@@ -41,6 +41,16 @@ std::string portGuidFromIpoibAddress(const std::string &address);
 // reverse is model::formatRoute()).
 std::optional<model::Route> parseRoute(const std::string &text);
 
+// `route` into `routes` where the kernel lists it: a dump walks the FIB,
+// not the order routes were added. IPv4 before IPv6 (two tables). IPv4
+// (fib_trie, leaf_walk_rcu()): by destination address, and for one
+// address the longer prefix first (fib_insert_alias() keeps a leaf's
+// aliases by suffix length), then by metric. IPv6 (fib6_walk_continue():
+// left, right, then the node): a more specific prefix before the prefix
+// that holds it (the default route last), others by their first differing
+// bit; then by metric. Equal otherwise: added after.
+void insertRoute(std::vector<model::Route> &routes, model::Route route);
+
 // Text forms shared by the parser and the writer.
 const char *linkLayerName(model::LinkLayer l);
 const char *roceModeName(model::RoceMode m); // "IB/RoCE v1", "RoCE v2"

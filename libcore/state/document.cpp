@@ -10,6 +10,7 @@
 #include <yaml.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -265,6 +266,69 @@ std::string memberName(std::string_view raw, bool escaped)
     return std::string(raw);
 }
 
+// The escape at text[at] (a backslash in a "..." string): one of JSON's
+// (RFC 8259 section 7), or refused. json-glib's scanner, GScanner's heir,
+// also reads C's octal escapes: "\\615" became the byte 0x8d, a string
+// that is not UTF-8, which nothing after the parser can write or compare.
+Status checkEscape(std::string_view text, size_t at, size_t line, const std::string &filename)
+{
+    if (at + 1 >= text.size())
+        return {}; // json-glib reports the open string
+    char e = text[at + 1];
+    if (e != '\0' && std::strchr("\"\\/bfnrt", e))
+        return {};
+    if (e == 'u') {
+        std::string_view hex = text.substr(at + 2, 4);
+        if (hex.size() == 4 && std::all_of(hex.begin(), hex.end(), [](char h) { return g_ascii_isxdigit(h); }))
+            return {};
+        return syntaxError(filename, line, _("\\u in a string must be followed by four hexadecimal digits"));
+    }
+    std::string shown = g_ascii_isprint(e) ? std::string(1, e) : strprintf("\\x%02x", unsigned(guchar(e)));
+    return syntaxError(filename, line,
+                       strprintf(_("'\\%s' is not a JSON escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX are)"),
+                                 shown.c_str()));
+}
+
+// Every string of the tree, member names included, is UTF-8: what json-glib
+// decodes from \\uXXXX escapes (a lone surrogate) is not checked by it.
+Status checkUtf8(JsonNode *n, const std::string &filename, const std::string &path)
+{
+    auto bad = [&](const std::string &where) {
+        return Error(IBNM_ERROR_INVALID_VALUE, _("a string is not valid UTF-8 (an escape encodes no character)"))
+            .withContext(where.empty() ? filename : filename + ": " + where);
+    };
+    switch (JSON_NODE_TYPE(n)) {
+    case JSON_NODE_OBJECT: {
+        JsonObject *o = json_node_get_object(n);
+        GList *members = json_object_get_members(o);
+        Status st;
+        for (GList *m = members; m && st; m = m->next) {
+            const char *name = static_cast<const char *>(m->data);
+            if (!g_utf8_validate(name, -1, nullptr))
+                st = bad(path);
+            else
+                st = checkUtf8(json_object_get_member(o, name), filename, path.empty() ? name : path + "." + name);
+        }
+        g_list_free(members);
+        return st;
+    }
+    case JSON_NODE_ARRAY: {
+        JsonArray *a = json_node_get_array(n);
+        for (guint i = 0; i < json_array_get_length(a); i++)
+            if (auto st = checkUtf8(json_array_get_element(a, i), filename, strprintf("%s[%u]", path.c_str(), i)); !st)
+                return st;
+        return {};
+    }
+    case JSON_NODE_VALUE:
+        if (json_node_get_value_type(n) == G_TYPE_STRING && !g_utf8_validate(json_node_get_string(n), -1, nullptr))
+            return bad(path);
+        return {};
+    case JSON_NODE_NULL:
+        return {};
+    }
+    return {};
+}
+
 // json-glib 1.6 (Debian 12) parses recursively with no bound (a document
 // nested 100,000 deep overflows the stack; 1.10 added
 // JSON_PARSER_MAX_RECURSION_DEPTH), keeps the last of two members of one
@@ -310,6 +374,8 @@ Status checkJson(std::string_view text, const std::string &filename)
                 if (c == '"' && text[i] == '\\') {
                     if (text.substr(i + 1, 5) == "u0000")
                         return nulCharacter(filename, line);
+                    if (auto st = checkEscape(text, i, line, filename); !st)
+                        return st;
                     escaped = true;
                     i++;
                 }
@@ -353,6 +419,8 @@ Result<JsonNodePtr> parseJson(std::string_view text, const std::string &filename
     JsonNode *root = json_parser_get_root(parser.get());
     if (!root)
         return Error(IBNM_ERROR_INVALID_VALUE, _("the document is empty")).withContext(filename);
+    if (auto st = checkUtf8(root, filename, ""); !st)
+        return std::move(st).error();
     return JsonNodePtr(json_node_copy(root));
 }
 

@@ -13,7 +13,9 @@
 #include "libcore/profiles/user-keys.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -168,6 +170,65 @@ Status extensionArgs(JsonObject *o, const std::string &path, Args &args)
     return result;
 }
 
+// nmstate's `infiniband:` (InfiniBandConfig): base-iface, pkey ('0xffff',
+// nmstate's marker of a base interface, is no P_Key) and mode, which nmstate
+// takes in lower case only (its enum refuses `Connected`).
+Status infinibandArgs(JsonObject *ib, const std::string &name, const std::string &at, Args &args)
+{
+    if (auto st = onlyKnown(ib, {"base-iface", "pkey", "mode"}, at); !st)
+        return st;
+    std::map<std::string, std::string> v;
+    for (const char *key : {"base-iface", "pkey", "mode"}) {
+        if (!json_object_has_member(ib, key))
+            continue;
+        auto r = scalar(json_object_get_member(ib, key), at + "." + key);
+        if (!r)
+            return std::move(r).error();
+        v[key] = *r;
+    }
+    bool base = false;
+    if (v.count("pkey")) {
+        const std::string &text = v["pkey"];
+        char *end = nullptr;
+        unsigned long n = text.empty() ? 0 : std::strtoul(text.c_str(), &end, 0);
+        base = end && *end == '\0' && n == 0xffff;
+        if (base && v.count("base-iface") && v["base-iface"] != name)
+            return invalid(strprintf(_("pkey 0xffff marks a base interface, which has no base-iface but "
+                                       "itself ('%s')"),
+                                     v["base-iface"].c_str()))
+                .withContext(at + ".base-iface");
+    }
+    if (v.count("mode") && v["mode"] != "datagram" && v["mode"] != "connected")
+        return invalid(strprintf(_("'%s' is not a mode; use datagram or connected (in lower case, as nmstate)"),
+                                 v["mode"].c_str()))
+            .withContext(at + ".mode");
+    if (v.count("base-iface") && !base)
+        args.insert(args.end(), {"infiniband.parent", v["base-iface"]});
+    if (v.count("pkey"))
+        args.insert(args.end(), {"infiniband.p-key", base ? "default" : v["pkey"]});
+    if (v.count("mode"))
+        args.insert(args.end(), {"infiniband.transport-mode", v["mode"]});
+    return {};
+}
+
+// A bond's settings: nmstate's `link-aggregation`, or its alias `bond`.
+JsonObject *bondSettings(JsonObject *o)
+{
+    for (const char *key : {"link-aggregation", "bond"})
+        if (json_object_has_member(o, key) && JSON_NODE_HOLDS_OBJECT(json_object_get_member(o, key)))
+            return json_object_get_object_member(o, key);
+    return nullptr;
+}
+
+// The list of ports of bond settings: `port`, or its alias `ports`.
+JsonNode *portList(JsonObject *la)
+{
+    for (const char *key : {"port", "ports"})
+        if (la && json_object_has_member(la, key))
+            return json_object_get_member(la, key);
+    return nullptr;
+}
+
 struct Entry {
     std::string name;
     std::string path; // "interfaces[3]"
@@ -194,11 +255,14 @@ Result<Entry> readEntry(JsonNode *node, guint index)
         return invalid(_("the interface has no name")).withContext(e.path + ".name");
     e.name = *name;
     e.path += " '" + e.name + "'";
-    if (auto st = onlyKnown(*o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "ipv4", "ipv6",
-                                 kExtensionKey},
+    if (auto st = onlyKnown(*o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "bond", "ipv4",
+                                 "ipv6", kExtensionKey},
                             e.path);
         !st)
         return std::move(st).error();
+    if (json_object_has_member(*o, "link-aggregation") && json_object_has_member(*o, "bond"))
+        return invalid(_("'bond' is nmstate's other name of 'link-aggregation': give one of them"))
+            .withContext(e.path + ".bond");
     if (json_object_has_member(*o, "state")) {
         auto s = scalar(json_object_get_member(*o, "state"), e.path + ".state");
         if (!s)
@@ -239,27 +303,17 @@ Result<Entry> readEntry(JsonNode *node, guint index)
             return std::move(ib).error();
         if (e.type != "infiniband")
             return invalid(_("only an interface of type infiniband has these settings")).withContext(at);
-        if (auto st = onlyKnown(*ib, {"base-iface", "pkey", "mode"}, at); !st)
+        if (auto st = infinibandArgs(*ib, e.name, at, e.args); !st)
             return std::move(st).error();
-        for (auto [key, property] : {std::pair{"base-iface", "infiniband.parent"},
-                                     std::pair{"pkey", "infiniband.p-key"},
-                                     std::pair{"mode", "infiniband.transport-mode"}}) {
-            if (!json_object_has_member(*ib, key))
-                continue;
-            auto v = scalar(json_object_get_member(*ib, key), at + "." + key);
-            if (!v)
-                return std::move(v).error();
-            e.args.insert(e.args.end(), {property, *v});
-        }
     }
-    if (JsonNode *n = member("link-aggregation")) {
-        std::string at = e.path + ".link-aggregation";
+    if (JsonNode *n = member("link-aggregation") ? member("link-aggregation") : member("bond")) {
+        std::string at = e.path + (member("link-aggregation") ? ".link-aggregation" : ".bond");
         auto la = object(n, at);
         if (!la)
             return std::move(la).error();
         if (e.type != "bond")
             return invalid(_("only an interface of type bond has these settings")).withContext(at);
-        if (auto st = onlyKnown(*la, {"mode", "options", "port"}, at); !st)
+        if (auto st = onlyKnown(*la, {"mode", "options", "port", "ports"}, at); !st)
             return std::move(st).error();
         std::string options;
         if (json_object_has_member(*la, "mode")) {
@@ -310,13 +364,13 @@ Result<Entry> readEntry(JsonNode *node, guint index)
 Result<std::vector<std::string>> portsOf(const Entry &e)
 {
     std::vector<std::string> ports;
-    if (e.type != "bond" || !json_object_has_member(e.object, "link-aggregation"))
+    if (e.type != "bond")
         return ports;
-    JsonObject *la = json_object_get_object_member(e.object, "link-aggregation");
-    if (!la || !json_object_has_member(la, "port"))
+    JsonNode *named = portList(bondSettings(e.object));
+    if (named == nullptr)
         return ports;
     std::string at = e.path + ".link-aggregation.port";
-    auto list = array(json_object_get_member(la, "port"), at);
+    auto list = array(named, at);
     if (!list)
         return std::move(list).error();
     for (guint i = 0; i < json_array_get_length(*list); i++) {
@@ -332,10 +386,7 @@ Result<std::vector<std::string>> portsOf(const Entry &e)
 // empty): then they are all of them.
 bool hasPortList(const Entry &e)
 {
-    if (!json_object_has_member(e.object, "link-aggregation"))
-        return false;
-    JsonObject *la = json_object_get_object_member(e.object, "link-aggregation");
-    return la && json_object_has_member(la, "port");
+    return portList(bondSettings(e.object)) != nullptr;
 }
 
 // The stored profile of an interface: the first whose interface name it is,
@@ -394,10 +445,264 @@ std::vector<const char *> cargv(const Args &args)
     return v;
 }
 
+// One route of `routes.config` (nmstate 2.x's RouteEntry, the keys ibnm
+// handles): destination, next-hop-address, next-hop-interface, metric,
+// table-id, and `state: absent`, which removes the stored routes that match
+// every key given.
+struct RouteEntry {
+    std::string path;
+    std::string destination, hop, interface;
+    std::optional<std::string> metric, table;
+    bool absent = false;
+    bool v6() const { return destination.find(':') != std::string::npos; }
+    bool isDefault() const { return destination == "0.0.0.0/0" || destination == "::/0"; }
+    // The route as nmcli writes it: `ip[/prefix] [next-hop] [metric] [table=N]`.
+    std::string nmcli() const
+    {
+        std::string out = destination;
+        if (!hop.empty())
+            out += " " + hop;
+        if (metric)
+            out += " " + *metric;
+        if (table)
+            out += " table=" + *table;
+        return out;
+    }
+};
+
+Result<std::vector<RouteEntry>> readRoutes(JsonNode *node)
+{
+    std::vector<RouteEntry> out;
+    auto routes = object(node, "routes");
+    if (!routes)
+        return std::move(routes).error();
+    if (auto st = onlyKnown(*routes, {"config"}, "routes"); !st)
+        return std::move(st).error();
+    if (!json_object_has_member(*routes, "config"))
+        return out;
+    auto list = array(json_object_get_member(*routes, "config"), "routes.config");
+    if (!list)
+        return std::move(list).error();
+    for (guint i = 0; i < json_array_get_length(*list); i++) {
+        RouteEntry r;
+        r.path = strprintf("routes.config[%u]", i);
+        auto o = object(json_array_get_element(*list, i), r.path);
+        if (!o)
+            return std::move(o).error();
+        if (auto st = onlyKnown(*o, {"destination", "next-hop-address", "next-hop-interface", "metric", "table-id",
+                                     "state"},
+                                r.path);
+            !st)
+            return std::move(st).error();
+        std::map<std::string, std::string> v;
+        for (const char *key : {"destination", "next-hop-address", "next-hop-interface", "metric", "table-id", "state"}) {
+            if (!json_object_has_member(*o, key))
+                continue;
+            auto value = scalar(json_object_get_member(*o, key), r.path + "." + key);
+            if (!value)
+                return std::move(value).error();
+            v[key] = *value;
+        }
+        if (v.count("state") && v["state"] != "absent")
+            return invalid(strprintf(_("'%s' is not a route state; only absent is"), v["state"].c_str()))
+                .withContext(r.path + ".state");
+        r.absent = v.count("state") > 0;
+        r.destination = v["destination"];
+        r.hop = v["next-hop-address"];
+        r.interface = v["next-hop-interface"];
+        if (v.count("metric"))
+            r.metric = v["metric"];
+        if (v.count("table-id"))
+            r.table = v["table-id"];
+        if (!r.absent && r.destination.empty())
+            return invalid(_("a route needs a destination")).withContext(r.path + ".destination");
+        if (!r.absent && r.interface.empty())
+            return invalid(_("a route needs its next-hop-interface (the profile that holds it)"))
+                .withContext(r.path + ".next-hop-interface");
+        if (!r.destination.empty() && r.destination.find('/') == std::string::npos)
+            r.destination += r.v6() ? "/128" : "/32";
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+// Whether the stored route `route` is one `absent` names (every key given
+// matches, as nmstate matches an absent route).
+bool routeMatches(NMIPRoute *route, const RouteEntry &absent)
+{
+    std::string dest = strprintf("%s/%u", nm_ip_route_get_dest(route), nm_ip_route_get_prefix(route));
+    if (!absent.destination.empty() && dest != absent.destination)
+        return false;
+    if (!absent.hop.empty() && g_strcmp0(nm_ip_route_get_next_hop(route), absent.hop.c_str()) != 0)
+        return false;
+    if (absent.metric && std::to_string(nm_ip_route_get_metric(route)) != *absent.metric)
+        return false;
+    if (absent.table) {
+        GVariant *t = nm_ip_route_get_attribute(route, NM_IP_ROUTE_ATTRIBUTE_TABLE);
+        guint32 table = t ? g_variant_get_uint32(t) : 0;
+        if (std::to_string(table) != *absent.table)
+            return false;
+    }
+    return true;
+}
+
+// nmstate's `dns-resolver.config` (server, search): NetworkManager keeps DNS
+// in a profile, and nmstate puts it in the profile of the interface with the
+// default route of the servers' family (IPv4 servers in ipv4.dns, IPv6 ones
+// in ipv6.dns; the search list with the IPv4 servers).
+struct DnsConfig {
+    std::vector<std::string> servers[2]; // IPv4, IPv6
+    std::vector<std::string> search;
+    bool given = false;
+};
+
+Result<DnsConfig> readDns(JsonNode *node)
+{
+    DnsConfig dns;
+    auto o = object(node, "dns-resolver");
+    if (!o)
+        return std::move(o).error();
+    if (auto st = onlyKnown(*o, {"config"}, "dns-resolver"); !st)
+        return std::move(st).error();
+    if (!json_object_has_member(*o, "config"))
+        return dns;
+    auto config = object(json_object_get_member(*o, "config"), "dns-resolver.config");
+    if (!config)
+        return std::move(config).error();
+    if (auto st = onlyKnown(*config, {"server", "search"}, "dns-resolver.config"); !st)
+        return std::move(st).error();
+    dns.given = true;
+    for (const char *key : {"server", "search"}) {
+        if (!json_object_has_member(*config, key))
+            continue;
+        std::string at = std::string("dns-resolver.config.") + key;
+        auto list = array(json_object_get_member(*config, key), at);
+        if (!list)
+            return std::move(list).error();
+        for (guint i = 0; i < json_array_get_length(*list); i++) {
+            auto v = scalar(json_array_get_element(*list, i), strprintf("%s[%u]", at.c_str(), i));
+            if (!v)
+                return std::move(v).error();
+            if (std::string(key) == "server")
+                dns.servers[v->find(':') != std::string::npos].push_back(*v);
+            else
+                dns.search.push_back(*v);
+        }
+    }
+    return dns;
+}
+
+std::string joined(const std::vector<std::string> &items)
+{
+    std::string out;
+    for (const auto &i : items)
+        out += (out.empty() ? "" : ",") + i;
+    return out;
+}
+
 Error fromGError(GError *err)
 {
     auto code = err->domain == IBNM_ERROR ? IbnmError(err->code) : IBNM_ERROR_FAILED;
     return Error(code, err->message);
+}
+
+// The entry of interface `name` (listed, else a stored profile's, added to
+// `entries`), or an error at `path`.
+template <typename Find>
+Result<Entry *> entryFor(std::vector<Entry> &entries, const std::string &name, const std::string &path,
+                         const Find &findStored)
+{
+    auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == name; });
+    if (it == entries.end()) {
+        if (!findStored(name))
+            return invalid(strprintf(_("'%s' is neither listed under interfaces nor a stored profile"), name.c_str()))
+                .withContext(path);
+        Entry e;
+        e.name = name;
+        e.path = path;
+        entries.push_back(std::move(e));
+        it = entries.end() - 1;
+    }
+    if (it->state == InterfaceState::Absent)
+        return invalid(strprintf(_("'%s' is absent in this document"), name.c_str())).withContext(path);
+    return &*it;
+}
+
+// routes: and dns-resolver: as the arguments of the profiles that hold them.
+template <typename Find>
+Status routeAndDnsArgs(JsonObject *top, std::vector<Entry> &entries, const Find &findStored,
+                       const std::vector<NMConnection *> &stored)
+{
+    std::vector<RouteEntry> routes;
+    if (json_object_has_member(top, "routes")) {
+        auto r = readRoutes(json_object_get_member(top, "routes"));
+        if (!r)
+            return std::move(r).error();
+        routes = std::move(*r);
+    }
+    // Absent first (nmstate removes before it adds): by index, last first,
+    // in each stored profile whose routes match.
+    for (NMConnection *c : stored) {
+        const char *ifname = nm_connection_get_interface_name(c);
+        const char *id = nm_connection_get_id(c);
+        std::string name = ifname ? ifname : id ? id : "";
+        for (bool v6 : {false, true}) {
+            NMSettingIPConfig *ip = v6 ? NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip6_config(c))
+                                       : NM_SETTING_IP_CONFIG(nm_connection_get_setting_ip4_config(c));
+            std::vector<guint> gone;
+            for (guint i = 0; ip && i < nm_setting_ip_config_get_num_routes(ip); i++)
+                for (const auto &r : routes)
+                    if (r.absent && (r.interface.empty() || r.interface == name) &&
+                        (r.destination.empty() || r.v6() == v6) && routeMatches(nm_setting_ip_config_get_route(ip, i), r)) {
+                        gone.push_back(i);
+                        break;
+                    }
+            if (gone.empty() || findStored(name) != c)
+                continue;
+            auto e = entryFor(entries, name, "routes.config", findStored);
+            if (!e)
+                return std::move(e).error();
+            for (auto i = gone.rbegin(); i != gone.rend(); ++i)
+                (*e)->args.insert((*e)->args.end(), {std::string(v6 ? "-ipv6" : "-ipv4") + ".routes", std::to_string(*i)});
+        }
+    }
+    std::string defaultOf[2]; // the interface of the first IPv4 / IPv6 default route
+    for (const auto &r : routes) {
+        if (r.absent)
+            continue;
+        auto e = entryFor(entries, r.interface, r.path + ".next-hop-interface", findStored);
+        if (!e)
+            return std::move(e).error();
+        (*e)->args.insert((*e)->args.end(), {std::string(r.v6() ? "+ipv6" : "+ipv4") + ".routes", r.nmcli()});
+        if (r.isDefault() && defaultOf[r.v6()].empty())
+            defaultOf[r.v6()] = r.interface;
+    }
+    if (!json_object_has_member(top, "dns-resolver"))
+        return {};
+    auto dns = readDns(json_object_get_member(top, "dns-resolver"));
+    if (!dns)
+        return std::move(dns).error();
+    if (!dns->given)
+        return {};
+    for (int family = 0; family < 2; family++) {
+        bool search = family == 0;
+        if (dns->servers[family].empty() && !(search && !dns->search.empty()))
+            continue;
+        std::string holder = !defaultOf[family].empty() ? defaultOf[family] : defaultOf[1 - family];
+        if (holder.empty())
+            return invalid(_("NetworkManager keeps DNS in a profile: nmstate puts it in the profile of the interface "
+                             "with the default route, and this document has none (add one under routes.config)"))
+                .withContext("dns-resolver.config");
+        auto e = entryFor(entries, holder, "dns-resolver.config", findStored);
+        if (!e)
+            return std::move(e).error();
+        const char *ip = family ? "ipv6" : "ipv4";
+        if (!dns->servers[family].empty())
+            (*e)->args.insert((*e)->args.end(), {std::string(ip) + ".dns", joined(dns->servers[family])});
+        if (search && !dns->search.empty())
+            (*e)->args.insert((*e)->args.end(), {std::string(ip) + ".dns-search", joined(dns->search)});
+    }
+    return {};
 }
 
 } // namespace
@@ -411,7 +716,7 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
         auto top = object(root, "");
         if (!top)
             return invalid(_("the document must be a mapping with an 'interfaces' list"));
-        if (auto st = onlyKnown(*top, {"interfaces"}, ""); !st)
+        if (auto st = onlyKnown(*top, {"interfaces", "routes", "dns-resolver"}, ""); !st)
             return std::move(st).error();
         std::vector<Entry> entries;
         if (json_object_has_member(*top, "interfaces")) {
@@ -432,6 +737,8 @@ Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection 
                 entries.push_back(std::move(*e));
             }
         }
+        if (auto st = routeAndDnsArgs(*top, entries, findStored, stored); !st)
+            return std::move(st).error();
         // Bond ports: each named port's profile gets the bond as its master,
         // whether the document lists the port or only its profile is stored.
         std::map<std::string, std::string> bondOf;

@@ -257,10 +257,12 @@ TEST(FactOffLinkGateway, UpAddsTheHostRouteFirstAndDownRemovesBoth)
     auto o = agree(exampleHost("ethernet-only.host"), set);
     ASSERT_TRUE(o.upOk) << o.upError;
     ASSERT_TRUE(o.host);
+    // Both there (listed in the kernel's order, not the order added: the
+    // simulated kernel refuses the default route before the host route).
     const auto &routes = o.host->findNetdev("enp0s1")->routes;
     ASSERT_EQ(routes.size(), 2u);
-    EXPECT_EQ(model::formatRoute(routes[0]), "198.51.100.1/32");
-    EXPECT_EQ(model::formatRoute(routes[1]), "0.0.0.0/0 via 198.51.100.1");
+    EXPECT_EQ(model::formatRoute(routes[0]), "0.0.0.0/0 via 198.51.100.1");
+    EXPECT_EQ(model::formatRoute(routes[1]), "198.51.100.1/32");
     // Every single fault rolls back, the host route included.
     everyFaultRollsBack(exampleHost("ethernet-only.host"), set, o.operations);
 }
@@ -288,11 +290,12 @@ TEST(FactOffLinkGateway, DownRemovesTheHostRouteToo)
         << err->message;
     auto up = fake->readHost();
     ASSERT_TRUE(up.ok());
-    // One host route per metric of the routes through the gateway.
+    // One host route per metric of the routes through the gateway (in the
+    // kernel's order: by destination, then metric).
     std::vector<std::string> shown;
     for (const auto &r : up->findNetdev("enp0s1")->routes)
         shown.push_back(model::formatRoute(r));
-    EXPECT_EQ(shown, (std::vector<std::string>{"198.51.100.1/32", "0.0.0.0/0 via 198.51.100.1",
+    EXPECT_EQ(shown, (std::vector<std::string>{"0.0.0.0/0 via 198.51.100.1", "198.51.100.1/32",
                                                "198.51.100.1/32 metric 5", "203.0.113.0/24 via 198.51.100.1 metric 5"}));
     ASSERT_TRUE(ibnm_apply_down(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
         << err->message;

@@ -213,6 +213,31 @@ class RdmaTest(unittest.TestCase):
         self.assertNotIn("result", outcome)
         self.assertEqual(outcome["error"].code, int(Ibnm.Error.NOT_SUPPORTED))
 
+    def test_a_cancelled_run_ends_as_gio_calls_do(self):
+        # The GCancellable reaches the test through the GIR, both ways of
+        # running it: G_IO_ERROR_CANCELLED wins over what the host said.
+        test = Ibnm.RdmaTest.new(self.host)
+        test.props.address = "192.0.2.2"
+        cancellable = Gio.Cancellable()
+        cancellable.cancel()
+        with self.assertRaises(GLib.Error) as cm:
+            test.run(cancellable)
+        self.assertTrue(cm.exception.matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED), cm.exception)
+        loop = GLib.MainLoop()
+        outcome = {}
+
+        def done(source, result):
+            try:
+                source.run_finish(result)
+            except GLib.Error as e:
+                outcome["error"] = e
+            loop.quit()
+
+        test.run_async(cancellable, done)
+        GLib.timeout_add_seconds(10, loop.quit)
+        loop.run()
+        self.assertTrue(outcome["error"].matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED), outcome)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "tests/cli/cli-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -130,6 +131,107 @@ TEST(CliConnection, ValidationAgainstTheHostFailsWithOneAndWritesNothing)
     EXPECT_TRUE(cli.keyfiles().empty());
 }
 
+// An interface the host lacks (yet) is no reason to refuse its profile, as
+// nmcli stores it: Ansible's nmcli module adds a P_Key-named profile without
+// p-key (its first run failed), the seeds add a profile for the name a udev
+// rule gives at the next boot. add and check warn (naming ibnm's rule where
+// it gives the name); `up` fails as nmcli's (exit 4); names the kernel
+// refuses are still refused.
+TEST(CliConnection, AnInterfaceNotThereYetIsAddedWithAWarningAndUpFailsAsNmcli)
+{
+    Cli cli("mlx4-dual-port.host");
+    Result r = cli.run({"connection", "add", "type", "infiniband", "con-name", "ibstor", "ifname", "ibstor",
+                        "ipv4.method", "disabled"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("Warning: connection.interface-name: 'ibstor' does not exist on this host (yet)"),
+              std::string::npos)
+        << r.err;
+    Result ansible = cli.run({"connection", "add", "type", "infiniband", "con-name", "mlx4_ib0.8002", "ifname",
+                              "mlx4_ib0.8002", "ipv4.method", "disabled"});
+    EXPECT_EQ(ansible.status, 0) << ansible.err;
+    Result renamed = cli.run({"connection", "add", "type", "infiniband", "con-name", "fast", "ifname", "ibfast", "mac",
+                              "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:f2", "ipv4.method",
+                              "disabled"});
+    EXPECT_EQ(renamed.status, 0) << renamed.err;
+    EXPECT_NE(renamed.err.find("'ibfast' does not exist on this host yet: 'mlx4_ib0'"), std::string::npos)
+        << renamed.err;
+    EXPECT_NE(renamed.err.find("renamed at next boot by 70-ibnm-persistent-ipoib.rules"), std::string::npos)
+        << renamed.err;
+    EXPECT_EQ(cli.keyfiles().size(), 3u);
+
+    Result check = cli.run({"check"});
+    EXPECT_EQ(check.status, 0) << check.out << check.err;
+    EXPECT_NE(check.out.find("'ibstor' does not exist on this host (yet)"), std::string::npos) << check.out;
+
+    Result up = cli.run({"connection", "up", "ibstor"});
+    EXPECT_EQ(up.status, 4) << up.out << up.err;
+    EXPECT_NE(up.err.find("ibstor"), std::string::npos) << up.err;
+    EXPECT_EQ(up.out.find("successfully"), std::string::npos) << up.out;
+
+    // Names the kernel refuses (dev_valid_name(): '/', more than 15 bytes).
+    for (const char *bad : {"ib/0", "ibstor0123456789"}) {
+        Result refused = cli.run({"connection", "add", "type", "infiniband", "con-name", "bad", "ifname", bad});
+        EXPECT_EQ(refused.status, 1) << bad << ": " << refused.err;
+        EXPECT_NE(refused.err.find("interface-name"), std::string::npos) << refused.err;
+    }
+    EXPECT_EQ(cli.keyfiles().size(), 3u);
+}
+
+// nmcli's warning for a `master` that names no profile (by UUID, name or
+// interface name), on standard output before the rest, as nmcli prints it
+// (offline: CliOffline.AddIsByteEqualToNmcli). ibnm then refuses the port,
+// which no bond profile takes (documented difference).
+TEST(CliConnection, MasterNamingNoProfileIsWarnedAsNmcli)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "bond", "con-name", "b", "ifname", "bond0", "mode",
+                       "active-backup"})
+                  .status,
+              0);
+    Result known = cli.run({"connection", "add", "type", "infiniband", "con-name", "p2", "ifname", "ib2", "master",
+                            "bond0", "slave-type", "bond"});
+    EXPECT_EQ(known.status, 0) << known.err;
+    EXPECT_EQ(known.out.find("Warning"), std::string::npos) << known.out;
+    Result unknown = cli.run({"connection", "add", "type", "infiniband", "con-name", "p1", "ifname", "ib1", "master",
+                              "bond9", "slave-type", "bond"});
+    EXPECT_EQ(unknown.out.find("Warning: master='bond9' doesn't refer to any existing profile.\n"), 0u)
+        << unknown.out;
+    Result modified = cli.run({"connection", "modify", "p2", "master", "bond8"});
+    EXPECT_EQ(modified.out.find("Warning: master='bond8' doesn't refer to any existing profile.\n"), 0u)
+        << modified.out;
+}
+
+// Without NetworkManager, an IPoIB profile addressed by DHCP is stored (as
+// nmcli stores it: NetworkManager activates it) with a warning, since
+// standalone `up` refuses it.
+TEST(CliConnection, DhcpOnIpoibIsWarnedAtAddWithoutNetworkManager)
+{
+    Cli cli;
+    Result r = cli.run({"connection", "add", "type", "infiniband", "con-name", "ib", "ifname", "ib0"});
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.err.find("Warning: ipv4.method: automatic (DHCP) addressing on IPoIB is done by NetworkManager"),
+              std::string::npos)
+        << r.err;
+    Result manual = cli.run({"connection", "add", "type", "infiniband", "con-name", "ib1", "ifname", "ib1",
+                             "ipv4.method", "manual", "ipv4.addresses", "192.0.2.1/24"});
+    EXPECT_EQ(manual.status, 0) << manual.err;
+    EXPECT_EQ(manual.err.find("ipv4.method"), std::string::npos) << manual.err;
+}
+
+// A deactivation that fails exits 5, as nmcli's
+// (NMC_RESULT_ERROR_CON_DEACTIVATION).
+TEST(CliConnection, FailedDownExitsFiveAsNmcli)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "c", "parent", "mlx4_ib0", "p-key",
+                       "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    ASSERT_EQ(cli.run({"connection", "up", "c"}).status, 0);
+    Result down = cli.run({"connection", "down", "c"}, {}, {{"IBNM_FAKE_FAIL", "op=deleteIpoibChild,nth=1,errno=EIO"}});
+    EXPECT_EQ(down.status, 5) << down.out << down.err;
+}
+
 TEST(CliConnection, ShowIdPrintsSettingProperties)
 {
     Cli cli;
@@ -225,6 +327,41 @@ TEST(CliConnection, DeleteExportImport)
     EXPECT_EQ(cli.keyfiles().size(), 1u);
 }
 
+// nmcli's --temporary keeps a change in NetworkManager's memory; ibnm keeps
+// no profile in memory, so it refuses (exit 2) and writes nothing: never a
+// "temporary" change made permanent on disk.
+TEST(CliConnection, TemporaryModifyAndImportAreRefusedAndWriteNothing)
+{
+    Cli cli;
+    ASSERT_EQ(cli.run(kAddMlx4).status, 0);
+    std::string before = cli.snapshot();
+    Result m = cli.run({"connection", "modify", "--temporary", "mlx4_ib0", "mtu", "2044"});
+    EXPECT_EQ(m.status, 2) << m.err;
+    EXPECT_NE(m.err.find("--temporary"), std::string::npos) << m.err;
+    EXPECT_EQ(cli.snapshot(), before);
+
+    std::string path = cli.tmp() / "exported.nmconnection";
+    ASSERT_EQ(cli.run({"connection", "export", "mlx4_ib0", path}).status, 0);
+    ASSERT_EQ(cli.run({"connection", "delete", "mlx4_ib0"}).status, 0);
+    Result i = cli.run({"connection", "import", "--temporary", "type", "keyfile", "file", path});
+    EXPECT_EQ(i.status, 2) << i.err;
+    EXPECT_NE(i.err.find("--temporary"), std::string::npos) << i.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+}
+
+// With --offline nothing is stored: --temporary is taken, as nmcli --offline
+// takes it, and the keyfile goes to stdout.
+TEST(CliOffline, TemporaryModifyPrintsTheKeyfile)
+{
+    Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
+                                  "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"});
+    ASSERT_EQ(base.status, 0) << base.err;
+    Result r = ibnm::test::spawn(
+        {ibnm::test::cliPath(), "--offline", "connection", "modify", "--temporary", "mtu", "2044"}, {}, base.out);
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("mtu=2044"), std::string::npos) << r.out;
+}
+
 TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
 {
     Cli cli("mlx4-dual-port.host");
@@ -247,14 +384,6 @@ TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)
 
 // --- --offline against nmcli --offline ---------------------------------------------
 
-std::string findNmcli()
-{
-    char *p = g_find_program_in_path("nmcli");
-    std::string s = p ? p : "";
-    g_free(p);
-    return s;
-}
-
 const std::vector<std::vector<std::string>> kOfflineAdds = {
     {"type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "transport-mode", "Connected", "mtu",
      "65520"},
@@ -263,13 +392,17 @@ const std::vector<std::vector<std::string>> kOfflineAdds = {
      "192.0.2.1/24", "ipv4.gateway", "192.0.2.254", "ipv4.dns", "192.0.2.253", "ipv6.method", "manual",
      "ipv6.addresses", "2001:db8:1::1/32", "ipv6.gateway", "2001:db8:1::fffe"},
     {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup,miimon=100"},
+    // nmcli's warning (stdout, before the keyfile) for a master naming no profile.
+    {"type", "infiniband", "con-name", "p1", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
+    // Routes, as nmstate's routes: writes them (ipv4.routes with a table).
+    {"type", "infiniband", "con-name", "r", "ifname", "ib0", "ipv4.method", "manual", "ipv4.addresses",
+     "192.0.2.251/24", "ipv4.routes", "0.0.0.0/0 192.0.2.1 150 table=254, 198.51.100.0/24", "ipv6.routes",
+     "::/0 2001:db8::1"},
 };
 
 TEST(CliOffline, AddIsByteEqualToNmcli)
 {
-    std::string nmcli = findNmcli();
-    if (nmcli.empty())
-        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     for (auto args : kOfflineAdds) {
         args.insert(args.end(), {"connection.uuid", "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});
         std::vector<std::string> n = {nmcli, "--offline", "connection", "add"};
@@ -286,9 +419,7 @@ TEST(CliOffline, AddIsByteEqualToNmcli)
 
 TEST(CliOffline, ModifyReadsStdinLikeNmcli)
 {
-    std::string nmcli = findNmcli();
-    if (nmcli.empty())
-        GTEST_SKIP() << "nmcli is not installed (Debian: network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
                                   "con-name", "mlx4_ib0", "ifname", "mlx4_ib0", "connection.uuid",
                                   "5e9d2bc6-4c1f-4d3e-9b7e-2f2a8d0e6a11"});

@@ -98,7 +98,7 @@ TEST(CliFleet, AFailureInOneProfileRollsBackAllOfThem)
     // The third child's creation fails: the first two are undone.
     Result r = cli.run({"-j", "connection", "up", "--all"}, {},
                        {{"IBNM_FAKE_FAIL", "op=createIpoibChild,nth=3,errno=EIO"}});
-    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_EQ(r.status, 4) << r.out << r.err; // nmcli's "activation failed"
     JsonValue v = parseJson(r.out);
     ASSERT_NE(v.get("report"), nullptr) << r.out;
     EXPECT_FALSE(v.get("report")->get("success")->b);
@@ -220,6 +220,93 @@ TEST(CliApply, ShowStateRoundTripsAndJsonInputWorks)
     Result noopJson = cli.run({"-j", "apply", "-"}, json.out);
     ASSERT_EQ(noopJson.status, 0) << noopJson.out << noopJson.err;
     EXPECT_FALSE(parseJson(noopJson.out).get("changed")->b) << noopJson.out;
+}
+
+std::string keyfileOf(const Cli &cli, const std::string &name)
+{
+    char *c = nullptr;
+    g_file_get_contents((cli.keyfileDir() + "/" + name + ".nmconnection").c_str(), &c, nullptr, nullptr);
+    std::string s = c ? c : "";
+    g_free(c);
+    return s;
+}
+
+// RHEL's nmstatectl IPoIB example, as published: its default routes go to
+// the P_Key child's profile (ipv4.routes, ipv6.routes, as nmstate writes
+// them), a second apply changes nothing; `dns-resolver` (RHEL 9's version of
+// the example adds it) goes to the profile with the default route, and a
+// route `state: absent` removes the stored route it matches, only that one.
+TEST(CliApply, RhelsNmstatectlIpoibExampleAppliesWithItsRoutesAndDns)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    std::string doc = fixture("rhel-ipoib-nmstatectl.yml");
+    ASSERT_FALSE(doc.empty());
+    Result r = cli.run({"apply", "-"}, doc);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_TRUE(has(devices(cli), "mlx5_ib0.8002"));
+    std::string kf = keyfileOf(cli, "mlx5_ib0.8002");
+    EXPECT_NE(kf.find("route1=0.0.0.0/0,192.0.2.254\n"), std::string::npos) << kf;
+    EXPECT_NE(kf.find("route1=::/0,2001:db8:1::fffe\n"), std::string::npos) << kf;
+    Result again = cli.run({"-j", "apply", "-"}, doc);
+    ASSERT_EQ(again.status, 0) << again.out << again.err;
+    EXPECT_FALSE(parseJson(again.out).get("changed")->b) << again.out;
+
+    std::string dns = doc + "dns-resolver:\n  config:\n    search:\n    - example.com\n    server:\n"
+                            "    - 192.0.2.200\n    - 2001:db8:1::ffbb\n";
+    Result withDns = cli.run({"apply", "-"}, dns);
+    ASSERT_EQ(withDns.status, 0) << withDns.out << withDns.err;
+    kf = keyfileOf(cli, "mlx5_ib0.8002");
+    EXPECT_NE(kf.find("dns=192.0.2.200;\ndns-search=example.com;\n"), std::string::npos) << kf;
+    EXPECT_NE(kf.find("dns=2001:db8:1::ffbb;\n"), std::string::npos) << kf;
+
+    Result gone = cli.run({"apply", "-"}, "routes:\n  config:\n  - destination: 0.0.0.0/0\n"
+                                          "    next-hop-interface: mlx5_ib0.8002\n    state: absent\n");
+    ASSERT_EQ(gone.status, 0) << gone.out << gone.err;
+    kf = keyfileOf(cli, "mlx5_ib0.8002");
+    EXPECT_EQ(kf.find("route1=0.0.0.0/0"), std::string::npos) << kf;
+    EXPECT_NE(kf.find("route1=::/0,2001:db8:1::fffe\n"), std::string::npos) << kf;
+}
+
+// nmstate.io's "Bond Over Infiniband", as published: `bond:` (nmstate's
+// alias of link-aggregation) is read; its first port's name does not match
+// its P_Key, which NetworkManager refuses, and so does ibnm, naming the
+// name it must have; with that name the example applies, both ports in the
+// bond.
+TEST(CliApply, NmstateIoBondOverInfinibandExample)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    std::string doc = fixture("nmstate-io-bond-over-ib.yml");
+    ASSERT_FALSE(doc.empty());
+    Result asWritten = cli.run({"apply", "-"}, doc);
+    EXPECT_NE(asWritten.status, 0) << asWritten.out;
+    EXPECT_NE(asWritten.err.find("mlx5_ib0.80ff"), std::string::npos) << asWritten.err;
+    EXPECT_EQ(asWritten.err.find("not a key"), std::string::npos) << asWritten.err;
+    EXPECT_TRUE(cli.keyfiles().empty());
+
+    std::string fixed = doc;
+    for (size_t at; (at = fixed.find("mlx5_ib0.80fe")) != std::string::npos;)
+        fixed.replace(at, 13, "mlx5_ib0.80ff");
+    Result r = cli.run({"apply", "-"}, fixed);
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    for (const char *port : {"mlx5_ib0.80ff", "mlx5_ib1.80fe"})
+        EXPECT_NE(keyfileOf(cli, port).find("master=bond0"), std::string::npos) << port;
+    EXPECT_NE(keyfileOf(cli, "bond0").find("mode=active-backup"), std::string::npos);
+    Result show = cli.run({"show-state"});
+    EXPECT_NE(show.out.find("- name: 'bond0'\n  type: 'bond'\n  state: 'up'"), std::string::npos) << show.out;
+    EXPECT_TRUE(has(devices(cli), "mlx5_ib1.80fe"));
+}
+
+// pkey '0xffff' is nmstate's marker of a base interface: no P_Key child.
+TEST(CliApply, PkeyFfffMarksTheBaseInterface)
+{
+    Cli cli(IBNM_TOP_SRCDIR "/tests/cli/state/mlx5-ib0.host");
+    Result r = cli.run({"apply", "-"}, "interfaces:\n- name: mlx5_ib0\n  type: infiniband\n  state: up\n"
+                                       "  infiniband:\n    mode: datagram\n    pkey: '0xffff'\n");
+    ASSERT_EQ(r.status, 0) << r.out << r.err;
+    std::string kf = keyfileOf(cli, "mlx5_ib0");
+    EXPECT_NE(kf.find("[infiniband]\ntransport-mode=datagram\n"), std::string::npos) << kf;
+    EXPECT_EQ(kf.find("p-key"), std::string::npos) << kf;
+    EXPECT_EQ(kf.find("parent"), std::string::npos) << kf;
 }
 
 // Replaces `from` by `to` in the file at `path`, in place (its mode stays).
@@ -444,6 +531,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadDoc{"BadRdmaKey", "interfaces:\n- {name: mlx4_ib0, type: infiniband, ibnm-rdma: {link-type: foo}}\n", 2,
                "rdma.link-type"},
         BadDoc{"Syntax", "interfaces: [\n", 2, "stdin:"},
+        // nmstate's mode is lower case (its enum refuses `Connected`).
+        BadDoc{"ModeInCapitals",
+               "interfaces:\n- {name: mlx4_ib0, type: infiniband, infiniband: {mode: Connected}}\n", 2,
+               "interfaces[0] 'mlx4_ib0'.infiniband.mode: 'Connected' is not a mode"},
+        BadDoc{"BondAndItsAlias",
+               "interfaces:\n- {name: bond0, type: bond, bond: {mode: active-backup}, link-aggregation: {mode: "
+               "active-backup}}\n",
+               2, "interfaces[0] 'bond0'.bond"},
+        BadDoc{"RouteWithoutItsInterface",
+               "interfaces:\n- {name: mlx4_ib0, type: infiniband}\nroutes:\n  config:\n  - {destination: "
+               "0.0.0.0/0, next-hop-address: 192.0.2.1}\n",
+               2, "routes.config[0].next-hop-interface"},
+        BadDoc{"RouteOfAnUnknownInterface",
+               "routes:\n  config:\n  - {destination: 10.0.0.0/8, next-hop-interface: ib7}\n", 2,
+               "routes.config[0].next-hop-interface: 'ib7' is neither listed"},
+        BadDoc{"DnsWithoutADefaultRoute",
+               "interfaces:\n- {name: mlx4_ib0, type: infiniband, ipv4: {enabled: true, address: [{ip: 192.0.2.1, "
+               "prefix-length: 24}]}}\ndns-resolver:\n  config:\n    server: [192.0.2.200]\n",
+               2, "dns-resolver.config"},
         BadDoc{"DatagramMtuAboveTheLink",
                "interfaces:\n- {name: mlx4_ib0.8002, type: infiniband, mtu: 9000, infiniband: {base-iface: "
                "mlx4_ib0, pkey: '0x8002', mode: datagram}}\n",

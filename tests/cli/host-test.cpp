@@ -125,13 +125,14 @@ TEST(CliHost, ReportAsJson)
     EXPECT_EQ(rep->get("notes")->kind, JsonValue::Array);
 }
 
-TEST(CliHost, FailedUpRollsBackAndExitsOne)
+// A failed activation exits 4, as nmcli's (NMC_RESULT_ERROR_CON_ACTIVATION).
+TEST(CliHost, FailedUpRollsBackAndExitsFourAsNmcli)
 {
     Cli cli("mlx4-dual-port.host");
     ASSERT_EQ(cli.run(kAddMlx4).status, 0);
     Result r = cli.run({"-j", "connection", "up", "mlx4_ib0"}, {},
                        {{"IBNM_FAKE_FAIL", "op=setIpoibMode,nth=1,errno=EINVAL"}});
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 4);
     JsonValue v = parseJson(r.out);
     EXPECT_FALSE(v.get("report")->get("success")->b);
     EXPECT_TRUE(v.get("report")->get("rolled-back")->b);

@@ -171,6 +171,60 @@ TEST(CliLifecycle, CheckDryRunAndUpAgreeOnAChangedActiveBond)
     EXPECT_NE(hostNow(cli).find("[bond bond0]\nmode=802.3ad\n"), std::string::npos) << hostNow(cli);
 }
 
+// Two stored profiles for one P_Key child (the second written as nmcli
+// would, with `--offline connection add`: nothing checks it): check calls
+// one of them an error, and the dry run and up of that one refuse it, of the
+// other succeed (sequence rule K1a; up checked its profiles against
+// themselves only and brought either up).
+TEST(CliLifecycle, CheckDryRunAndUpAgreeOnTwoProfilesForOneChild)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddChild).status, 0);
+    Result offline = cli.run({"--offline", "connection", "add", "type", "infiniband", "con-name", "other", "parent",
+                              "mlx4_ib0", "p-key", "0x0002", "ipv4.method", "manual", "ipv4.addresses",
+                              "192.0.2.2/24", "ipv6.method", "disabled"});
+    ASSERT_EQ(offline.status, 0) << offline.err;
+    std::string path = cli.keyfileDir() + "/other.nmconnection";
+    ASSERT_TRUE(g_file_set_contents(path.c_str(), offline.out.c_str(), -1, nullptr));
+    ASSERT_EQ(g_chmod(path.c_str(), 0600), 0);
+    int errors = 0;
+    for (const char *id : {"child", "other"}) {
+        Result check = cli.run({"check", id});
+        Result dry = cli.run({"--dry-run", "connection", "up", id});
+        EXPECT_EQ(dry.status != 0, check.status != 0) << id << ": " << check.out << dry.out << dry.err;
+        Result up = cli.run({"connection", "up", id});
+        EXPECT_EQ(up.status != 0, check.status != 0) << id << ": " << check.out << up.out << up.err;
+        if (check.status != 0) {
+            errors++;
+            EXPECT_NE(up.err.find("already defines the child of mlx4_ib0"), std::string::npos) << up.err;
+        }
+    }
+    EXPECT_EQ(errors, 1);
+}
+
+// A document whose P_Key child a stored profile without interface name
+// already defines (NetworkManager's name of the child, mlx4_ib0.8002): apply
+// refuses the second profile, as `connection add` does, and the store and
+// the host stay as they were (sequence rule K6a; apply stored it and
+// brought it up).
+TEST(CliLifecycle, ApplyRefusesASecondProfileForAStoredChild)
+{
+    Cli cli("mlx4-dual-port.host");
+    ASSERT_EQ(cli.run(kAddChild).status, 0);
+    std::string store = cli.snapshot(), host = hostNow(cli);
+    const std::string doc = R"({"interfaces":[{"name":"mlx4_ib0.8002","type":"infiniband","state":"up",)"
+                            R"("infiniband":{"base-iface":"mlx4_ib0","pkey":"0x8002","mode":"datagram"},)"
+                            R"("ipv4":{"enabled":true,"dhcp":false,"address":[{"ip":"192.0.2.3","prefix-length":24}]},)"
+                            R"("ipv6":{"enabled":false}}]})";
+    Result dry = cli.run({"--dry-run", "apply", "-"}, doc);
+    EXPECT_NE(dry.status, 0) << dry.out << dry.err;
+    Result r = cli.run({"apply", "-"}, doc);
+    EXPECT_NE(r.status, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("already defines the child of mlx4_ib0"), std::string::npos) << r.err;
+    EXPECT_EQ(cli.snapshot(), store);
+    EXPECT_EQ(hostNow(cli), host);
+}
+
 // ibnm killed between two steps of an activation: the record it wrote
 // before the first step names what is on the host ("activating", the child
 // it created); the profile is not shown active, `down` takes away exactly

@@ -210,6 +210,25 @@ TEST(CliNmcliOutput, DeviceOnlyWhereTheProfileIsActive)
     EXPECT_EQ(show(), "base:mlx4_ib0\nchild:\n");
 }
 
+// nmcli's order (active first) whatever the fields asked: `-g NAME,TYPE`
+// shows no DEVICE but lists the active profile first all the same.
+TEST(CliNmcliOutput, ActiveFirstWhateverTheFields)
+{
+    Cli cli("mlx4-dual-port.host");
+    for (const char *name : {"a-base", "b-child"}) {
+        std::vector<std::string> add = {"connection", "add", "type", "infiniband", "con-name", name, "ipv4.method", "disabled"};
+        if (name[0] == 'a')
+            add.insert(add.end(), {"ifname", "mlx4_ib0", "transport-mode", "connected", "mtu", "65520"});
+        else
+            add.insert(add.end(), {"parent", "mlx4_ib0", "p-key", "0x8002"});
+        ASSERT_EQ(cli.run(add).status, 0);
+    }
+    EXPECT_EQ(cli.run({"-g", "NAME,TYPE", "connection", "show"}).out, "a-base:infiniband\nb-child:infiniband\n");
+    ASSERT_EQ(cli.run({"connection", "up", "b-child"}).status, 0);
+    EXPECT_EQ(cli.run({"-g", "NAME,TYPE", "connection", "show"}).out, "b-child:infiniband\na-base:infiniband\n");
+    EXPECT_EQ(cli.run({"-t", "-f", "NAME", "connection", "show"}).out, "b-child\na-base\n");
+}
+
 // A profile the host already matches is not active until `up` brings it up
 // (nothing to change then), and one found by its port GUID shows the
 // interface that has it; `down` ends it.

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tests/cli/cli-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -85,8 +86,7 @@ TEST(CliSecondary, AddTypeRdmaWritesVpnDataAndAttachesToTheBase)
 // `vpn-type ibnm` to the service).
 TEST(CliSecondary, OfflineAddEqualsNmcliOfflineWithVpnData)
 {
-    if (!g_find_program_in_path("nmcli"))
-        GTEST_SKIP() << "no nmcli";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     ibnm::test::TempDir vpn;
     vpn.write("nm-ibnm-service.name", "[VPN Connection]\nname=ibnm\nservice=org.freedesktop.NetworkManager.ibnm\n"
                                       "program=/usr/libexec/nm-ibnm-service\nsupports-multiple-connections=true\n");
@@ -96,7 +96,7 @@ TEST(CliSecondary, OfflineAddEqualsNmcliOfflineWithVpnData)
                            "rdma.traffic-class-rules", "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"});
     ASSERT_EQ(ours.status, 0) << ours.err;
     Result theirs = ibnm::test::spawn(
-        {"nmcli", "--offline", "connection", "add", "type", "vpn", "vpn-type", "ibnm", "con-name", "rdma-a",
+        {nmcli, "--offline", "connection", "add", "type", "vpn", "vpn-type", "ibnm", "con-name", "rdma-a",
          "connection.uuid", kUuid, "vpn.data",
          "rdma.link-type=rxe, rdma.link-name=rxe0, rdma.roce-tos=106, "
          "rdma.traffic-class-rules=tclass\\=16\\,src_ip\\=1.1.1.2\\,dst_ip\\=1.1.1.0/24"},

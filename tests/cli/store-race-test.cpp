@@ -465,6 +465,56 @@ TEST(StoreLockCli, AWriterWaitsAsLongAsDashWAndNamesTheHolder)
                 waited, r.status, now.status);
 }
 
+// `connection import` is a writer like add: a keyfile and a directory of
+// ifcfg files each wait for a held store lock as -w says, then exit 3
+// naming the holder, with nothing written. (The directory's import read
+// the store without the lock, took it at its first write only, and exited
+// 1.)
+TEST(StoreLockCli, ImportWaitsForTheStoreLockAndNamesTheHolder)
+{
+    Cli cli;
+    ibnm::test::TempDir dir;
+    dir.write("ifcfg-bond0", "TYPE=Bond\nDEVICE=bond0\nBONDING_OPTS=\"mode=active-backup miimon=100\"\n"
+                             "BOOTPROTO=none\n");
+    dir.write("ifcfg-ib0", "TYPE=InfiniBand\nDEVICE=ib0\nMASTER=bond0\nONBOOT=yes\n");
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "p", "ifname", "ib1",
+                       "ipv4.method", "disabled"})
+                  .status,
+              0);
+    Result exported = cli.run({"connection", "export", "p"});
+    ASSERT_EQ(exported.status, 0) << exported.err;
+    std::string keyfile = exported.out;
+    size_t at = keyfile.find("uuid=");
+    ASSERT_NE(at, std::string::npos) << keyfile;
+    keyfile.replace(at, keyfile.find('\n', at) - at, "uuid=0b0e6d0e-2a51-4a77-9a0e-0d4c2a5d7e11");
+    at = keyfile.find("id=p\n");
+    ASSERT_NE(at, std::string::npos) << keyfile;
+    keyfile.replace(at, 5, "id=q\n");
+    at = keyfile.find("interface-name=ib1\n");
+    ASSERT_NE(at, std::string::npos) << keyfile;
+    keyfile.replace(at, 19, "interface-name=ib2\n");
+    cli.tmp().write("q.nmconnection", keyfile);
+    std::string before = cli.snapshot();
+    auto held = ibnm::RangeLockFile::open(cli.keyfileDir() + "/.ibnm.lock", false, "the store's lock");
+    ASSERT_TRUE(held.ok()) << held.error().toString();
+    ASSERT_TRUE(held->lock(0, true, ibnm::kLockNoWait).ok());
+    held->recordHolder();
+    for (const std::vector<std::string> &import :
+         {std::vector<std::string>{"connection", "import", "type", "ifcfg-rh", "file", dir.path()},
+          std::vector<std::string>{"connection", "import", "type", "keyfile", "file", cli.tmp() / "q.nmconnection"}}) {
+        std::vector<std::string> args = {"-w", "1"};
+        args.insert(args.end(), import.begin(), import.end());
+        Result r = cli.run(args);
+        EXPECT_EQ(r.status, 3) << import[3] << ": " << r.out << r.err;
+        EXPECT_NE(r.err.find("process " + std::to_string(getpid()) + " ("), std::string::npos) << r.err;
+        EXPECT_EQ(cli.snapshot(), before) << import[3];
+    }
+    held->unlock(0);
+    Result r = cli.run({"-w", "1", "connection", "import", "type", "ifcfg-rh", "file", dir.path()});
+    EXPECT_EQ(r.status, 0) << r.out << r.err;
+    EXPECT_EQ(storedProfiles(cli).size(), 3u);
+}
+
 // The same for the host's activation lock (another activation running).
 TEST(StoreLockCli, AnActivationWaitsAsLongAsDashWAndNamesTheHolder)
 {

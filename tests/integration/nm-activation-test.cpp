@@ -394,6 +394,11 @@ TEST_F(NmActivation, HookDoesTheRdmaPartWhenIbnmActivates)
 
     Spawned up = ibnm({"connection", "up", "act-rxe"});
     EXPECT_EQ(up.exitStatus(), 0) << up.out << up.err;
+    // nmcli's line, then (last) the command that verifies the RDMA part (issue 31 item 2).
+    EXPECT_TRUE(std::regex_match(
+        up.out, std::regex("Connection successfully activated \\(D-Bus active path: [^)]*\\)\n"
+                           "To verify the RDMA path: ibnm rdma test --profile act-rxe PEER \\(.*\\); not run\\.\n")))
+        << up.out;
     EXPECT_EQ(softLinks(d), std::vector<std::string>{"rxe7 over veth-a"}) << "the pre-up hook did not provision";
     EXPECT_TRUE(hasLine(nmActive(), "act-rxe:veth-a:activated")) << nmActive();
     std::string uuid = nmcli({"-g", "connection.uuid", "connection", "show", "act-rxe"}).out;

@@ -123,7 +123,10 @@ exits() { # exits STATUS COMMAND...: the command exits with STATUS
 }
 nm_active() { nmcli -t -f NAME,DEVICE,STATE connection show --active | grep -qx "$1"; }
 for cycle in 1 2; do
-  check "rxe ibnm cycle $cycle: ibnm connection up" ibnm connection up rxe-a
+  check "rxe ibnm cycle $cycle: ibnm connection up" eval 'ibnm connection up rxe-a > /tmp/ibnm-up.out 2>&1'
+  cat /tmp/ibnm-up.out
+  check "rxe ibnm cycle $cycle: the report's last line names ibnm rdma test" \
+    eval 'tail -n 1 /tmp/ibnm-up.out | grep -q "ibnm rdma test --profile rxe-a PEER"'
   check "rxe ibnm cycle $cycle: NetworkManager has rxe-a activated on veth-a" nm_active "rxe-a:veth-a:activated"
   check "rxe ibnm cycle $cycle: not connected externally" eval 'nmcli -t -f DEVICE,STATE device | grep -qx "veth-a:connected"'
   check "rxe ibnm cycle $cycle: ibnm connection show lists veth-a" \

@@ -8,9 +8,14 @@
 # connection.secondaries: `nmcli connection up BASE` makes NetworkManager
 # start nm-ibnm-service, which creates rxe0 and sets the RoCE defaults;
 # RoCE v1 on rxe makes the base fail (exit 4) with nothing left; `down`
-# removes it; a NetworkManager restart keeps it and the next activation's
-# `down` removes it. Prints "PASS: ..." / "FAIL: ..." per check and exits
-# with the number of failures.
+# removes it; a NetworkManager restart keeps it and the next `down`
+# removes it. Prints "PASS: ..." / "FAIL: ..." per check and exits with the
+# number of failures. About 80 s under TCG, most of it NetworkManager's
+# start-ups and activations: the base profiles are keyfiles NetworkManager
+# reads at start (only what the user runs goes through nmcli), and what the
+# NM lab already proves with the same NetworkManager (ibnm connection add
+# type rdma secondary-of, repeated cycles; tests/integration/
+# vpn-lab-test.cpp) is not repeated here.
 set -u
 stage=$1
 prefix=${2:-/usr/local}
@@ -39,6 +44,32 @@ cp -a "$prefix"/lib/libibnm.so* /usr/lib/x86_64-linux-gnu/
 # --prefix=/usr puts it there; the stage's prefix is /usr/local).
 cp "$prefix"/lib/NetworkManager/VPN/nm-ibnm-service.name /usr/lib/NetworkManager/VPN/
 echo 0123456789abcdef0123456789abcdef > /etc/machine-id
+# The base profiles (NetworkManager's keyfile format, as nmcli --offline
+# writes it) and the refused secondary, read by NetworkManager at start.
+keyfile() { # keyfile NAME UUID BODY: a keyfile NetworkManager accepts
+  printf '[connection]\nid=%s\nuuid=%s\n%s\n' "$1" "$2" "$3" > "/etc/NetworkManager/system-connections/$1.nmconnection"
+  chmod 600 "/etc/NetworkManager/system-connections/$1.nmconnection"
+}
+base='type=ethernet
+interface-name=veth-a
+autoconnect=false'
+ip='[ipv4]
+address1=198.51.100.1/24
+method=manual
+[ipv6]
+method=disabled'
+keyfile base-a 6a1d5f8e-0c1b-4b7e-9a55-1b1f7f1e0a01 "$base
+$ip"
+keyfile rdma-bad 6a1d5f8e-0c1b-4b7e-9a55-1b1f7f1e0a02 'type=vpn
+autoconnect=false
+[vpn]
+service-type=org.freedesktop.NetworkManager.ibnm
+rdma.link-type=rxe
+rdma.link-name=rxe9
+rdma.roce-mode=v1'
+keyfile base-bad 6a1d5f8e-0c1b-4b7e-9a55-1b1f7f1e0a03 "$base
+secondaries=6a1d5f8e-0c1b-4b7e-9a55-1b1f7f1e0a02;
+$ip"
 cat > /etc/NetworkManager/NetworkManager.conf <<EOF
 [main]
 plugins=keyfile
@@ -90,9 +121,6 @@ start_nm() {
 check "NetworkManager starts" start_nm
 
 ip link add veth-a type veth peer name veth-b && ip link set veth-b up
-sleep 1
-nmcli connection add type ethernet con-name base-a ifname veth-a autoconnect no \
-  ipv4.method manual ipv4.addresses 198.51.100.1/24 ipv6.method disabled >/dev/null
 check "nmcli adds the RDMA secondary (vpn-type ibnm)" \
   nmcli connection add type vpn vpn-type ibnm con-name rdma-a \
   vpn.data "rdma.link-type=rxe, rdma.link-name=rxe0, rdma.roce-mode=v2, rdma.roce-tos=106"
@@ -100,22 +128,16 @@ check "its service type is ibnm's" \
   grep -q '^service-type=org.freedesktop.NetworkManager.ibnm$' /etc/NetworkManager/system-connections/rdma-a.nmconnection
 check "nmcli attaches it to the base" nmcli connection modify base-a +connection.secondaries rdma-a
 
-for cycle in 1 2; do
-  check "cycle $cycle: nmcli connection up base-a" nmcli connection up base-a
-  check "cycle $cycle: the secondary is active" state_is rdma-a activated
-  check "cycle $cycle: rxe0 over veth-a" has_link rxe0
-  check "cycle $cycle: configfs RoCE mode" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode "RoCE v2"
-  check "cycle $cycle: configfs RoCE ToS" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos 106
-  check "cycle $cycle: nmcli connection down base-a" nmcli connection down base-a
-  check "cycle $cycle: rxe0 removed" wait_for no_link rxe0
-done
+check "nmcli connection up base-a" nmcli connection up base-a
+check "the secondary is active" state_is rdma-a activated
+check "rxe0 over veth-a" has_link rxe0
+check "configfs RoCE mode" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode "RoCE v2"
+check "configfs RoCE ToS" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos 106
+check "nmcli connection down base-a" nmcli connection down base-a
+check "rxe0 removed" wait_for no_link rxe0
 check "the service logged to syslog" in_syslog "nm-ibnm-service.*provisioning rdma-a .* on veth-a"
 
 # A refusal: RoCE v1 on rxe (the kernel takes v2 only).
-nmcli connection add type vpn vpn-type ibnm con-name rdma-bad \
-  vpn.data "rdma.link-type=rxe, rdma.link-name=rxe9, rdma.roce-mode=v1" >/dev/null
-nmcli connection add type ethernet con-name base-bad ifname veth-a autoconnect no \
-  ipv4.method manual ipv4.addresses 198.51.100.1/24 ipv6.method disabled connection.secondaries rdma-bad >/dev/null
 check "RoCE v1 on rxe: nmcli connection up exits 4" up_fails_with base-bad 4
 cat /tmp/up.out
 check "RoCE v1 on rxe: nmcli says the secondary failed" grep -q "A secondary connection of the base connection failed" /tmp/up.out
@@ -127,6 +149,7 @@ check "RoCE v1 on rxe: the base is not active" eval '! state_is base-bad activat
 # A NetworkManager restart keeps what the secondary provisioned.
 check "restart: nmcli connection up base-a" nmcli connection up base-a
 check "restart: rxe0 before" has_link rxe0
+provisioned=$(grep -c "nm-ibnm-service.*provisioning rdma-a" /run/syslog.log)
 kill -TERM "$nm_pid"; wait "$nm_pid" 2>/dev/null
 sleep 1
 check "restart: rxe0 kept with NetworkManager stopped" has_link rxe0
@@ -135,21 +158,13 @@ check "restart: rxe0 still there" has_link rxe0
 # NetworkManager assumes the base's device again and activates its
 # secondaries with it: a new service takes over what the old one made.
 check "restart: the secondary is active again" wait_for state_is rdma-a activated
-check "restart: the new service took over rxe0" in_syslog "nm-ibnm-service.*provisioning rdma-a"
+check "restart: the old service left the host as it was" in_syslog "nm-ibnm-service.*rdma-a: NetworkManager went away"
+check "restart: a new service provisioned rdma-a" \
+  eval '[ "$(grep -c "nm-ibnm-service.*provisioning rdma-a" /run/syslog.log)" -gt "$provisioned" ]'
 check "restart: NetworkManager asked for no gateway" eval '! in_syslog "no VPN gateway address received"'
 check "restart: its RoCE ToS still there" attr_is /sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_tos 106
-check "restart: nmcli connection up base-a again" nmcli connection up base-a
 check "restart: nmcli connection down base-a" nmcli connection down base-a
-check "restart: rxe0 removed by the next activation's down" wait_for no_link rxe0
-
-# ibnm's words over D-Bus: type rdma, attached with secondary-of.
-nmcli connection add type ethernet con-name base-c ifname veth-a autoconnect no \
-  ipv4.method manual ipv4.addresses 198.51.100.1/24 ipv6.method disabled >/dev/null
-check "ibnm connection add type rdma secondary-of base-c" \
-  ibnm connection add type rdma con-name rdma-c secondary-of base-c rdma.link-type rxe rdma.link-name rxe5
-check "ibnm's secondary: nmcli connection up base-c" nmcli connection up base-c
-check "ibnm's secondary: rxe5 over veth-a" has_link rxe5
-check "ibnm's secondary: down removes it" eval 'nmcli connection down base-c >/dev/null && wait_for no_link rxe5'
+check "restart: rxe0 removed by the new service's down" wait_for no_link rxe0
 
 if [ $fails -ne 0 ]; then
   echo "---- syslog"; tail -n 80 /run/syslog.log; echo "---- NetworkManager"; tail -n 20 /run/nm.out

@@ -100,8 +100,11 @@ for dir in ab ba; do
   check "rxe $from->$to: path MTU 1024" eval "is local.mtu 1024 /tmp/c-$dir"
   check "rxe $from->$to: latency and both bandwidths measured" \
     eval "[ -n \"\$(field latency.median-us /tmp/c-$dir)\" ] && [ -n \"\$(field bandwidth.gbps /tmp/c-$dir)\" ] && [ -n \"\$(field bandwidth.reverse-gbps /tmp/c-$dir)\" ]"
+  # At least the pings and one 64 KiB RDMA write went over the veth (over
+  # the loopback it would see none of them); how much more depends on how
+  # fast TCG runs the guest (0.001 Gb/s was seen on a loaded machine).
   rx1=$(cat /sys/class/net/r$to/statistics/rx_bytes)
-  check "rxe $from->$to: the traffic crossed the veth ($((rx1 - rx0)) bytes)" [ $((rx1 - rx0)) -gt 1000000 ]
+  check "rxe $from->$to: the traffic crossed the veth ($((rx1 - rx0)) bytes)" [ $((rx1 - rx0)) -gt $((100 * 64 + 65536)) ]
 done
 cat /tmp/c-ab
 
@@ -142,7 +145,10 @@ t0=$(ms); ibnm -w 3 rdma test 198.18.0.2 > /tmp/f2 2>&1; rc=$?; t1=$(ms)
 cat /tmp/f2
 echo "a peer without an RDMA link: failed after $((t1 - t0)) ms"
 check "a peer without an RDMA link: exit 1, named" eval "[ $rc -eq 1 ] && grep -q '198.18.0.2' /tmp/f2"
-check "a peer without an RDMA link: within the bound (-w 3 a wait)" [ $((t1 - t0)) -lt 12000 ]
+# At most three waits of 3 s (address, route, connection), plus ibnm's
+# start-up, which under TCG on a loaded 2-core machine took up to 3.5 s:
+# 20 s, well short of what an unbounded wait would take.
+check "a peer without an RDMA link: within the bound (-w 3 a wait)" [ $((t1 - t0)) -lt 20000 ]
 $ip link add nordma type dummy && $ip addr add 192.0.2.77/24 dev nordma && $ip link set nordma up
 ibnm rdma test --listen 192.0.2.77 > /tmp/f3 2>&1; rc=$?
 check "listening where no RDMA device is: exit 1, named" \
@@ -182,6 +188,9 @@ cat /tmp/sc-ab
 # Three rounds, each tool in turn, under the same load; the ratio of the
 # medians. ibv_rc_pingpong's usec/iter is its mean round trip, so ibnm's mean
 # is what is compared.
+# verdict EXPRESSION: MET or MISSED, as awk judges the figures measured (the
+# issue's goals; under TCG the figures are what they are, not a failure).
+verdict() { awk "BEGIN { exit !($1) }" && echo MET || echo MISSED; }
 median3() { awk -v a="$1" -v b="$2" -v c="$3" \
   'BEGIN { m = c; if ((a - b) * (c - a) >= 0) m = a; else if ((b - a) * (c - b) >= 0) m = b; print m }'; }
 n=200
@@ -216,12 +225,12 @@ cat /tmp/pp-c /tmp/bw-c 2>/dev/null
 check "ibv_rc_pingpong and ibnm measured latency" [ ${#ref_lat[@]} -eq 3 -a -n "${ref_lat[2]}" -a -n "${our_lat[2]}" ]
 rl=$(median3 "${ref_lat[@]}"); ol=$(median3 "${our_lat[@]}")
 echo "RATIO: latency ibnm/ibv_rc_pingpong = $(awk -v a="$ol" -v b="$rl" 'BEGIN { printf "%.2f", a / b }')" \
-  "(medians of 3: $ol us / $rl usec/iter; goal <= 1.20)"
+  "(medians of 3: $ol us / $rl usec/iter; goal <= 1.20): $(verdict "$ol / $rl <= 1.20")"
 if [ ${#ref_bw[@]} -eq 3 ]; then
   check "ib_write_bw and ibnm measured bandwidth" [ -n "${ref_bw[2]}" -a -n "${our_bw[2]}" ]
   rb=$(median3 "${ref_bw[@]}"); ob=$(median3 "${our_bw[@]}")
   echo "RATIO: bandwidth ibnm/ib_write_bw = $(awk -v a="$ob" -v b="$rb" 'BEGIN { printf "%.2f", a / b }')" \
-    "(medians of 3: $ob / $rb Gb/s; goal >= 0.90)"
+    "(medians of 3: $ob / $rb Gb/s; goal >= 0.90): $(verdict "$ob / $rb >= 0.90")"
 else
   echo "ib_write_bw is not in the guest (perftest): no bandwidth reference"
 fi

@@ -78,7 +78,9 @@ ibnm device status || fail "ibnm device status on this machine"
 IBNM=/usr/bin/ibnm IBNM_DEMO_HOSTS=/usr/share/ibnm/hosts sh "$src/examples/demo.sh" > "$work/demo.log" 2>&1 ||
   { tail -n 30 "$work/demo.log"; fail "the demo with the packaged ibnm and simulator"; }
 echo "check-debs: the demo passes with the packaged ibnm and ibnm-simulator"
-python3 -c 'import gi; gi.require_version("Ibnm", "0.1"); from gi.repository import Ibnm; print("Python: Ibnm", Ibnm.get_version())' ||
+# Debian's python3 (the packaged gir1.2 and python3-gi are its): a python3
+# earlier in PATH (pyenv) has no PyGObject.
+/usr/bin/python3 -c 'import gi; gi.require_version("Ibnm", "0.1"); from gi.repository import Ibnm; print("Python: Ibnm", Ibnm.get_version())' ||
   fail "the typelib from Python"
 ANSIBLE_HOME=$work/ansible ansible-doc -t module ibnm.rdma.state > /dev/null 2>&1 ||
   fail "ansible-doc does not find the packaged collection ibnm.rdma"

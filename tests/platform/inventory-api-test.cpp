@@ -382,7 +382,7 @@ TEST(InventoryApi, CheckReadsTheGidTablesOnlyWhenARuleNeedsThem)
         EXPECT_EQ(found, findingsText(profiles.get(), whole.get()));
         // Without its GID entries p4p1.100 would have "no RDMA device".
         EXPECT_EQ(found.find("no RDMA device is behind"), std::string::npos) << found;
-        bool missing = found.find("no interface p4p1.200 on this host") != std::string::npos;
+        bool missing = found.find("'p4p1.200' does not exist on this host") != std::string::npos;
         EXPECT_EQ(missing, std::string(c.ifname) == "p4p1.200") << found;
     }
 }

@@ -16,6 +16,11 @@
 #include <gtest/gtest.h>
 
 #include <glib/gstdio.h>
+#include <csignal>
+#include <cstring>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <string>
@@ -52,8 +57,9 @@ protected:
         ASSERT_EQ(g_chmod((dir_ / "rdma-enp1s0.nmconnection").c_str(), 0600), 0);
     }
 
-    // Runs the hook; returns its exit status.
-    int run(const char *action)
+    // Runs the hook; returns its exit status. A hook still running after
+    // `limitMs` is killed and the test fails (-1).
+    int run(const char *action, unsigned limitMs = 60000)
     {
         std::string bin = std::string(IBNM_TOP_BUILDDIR) + "/plugin/ibnm-dispatcher";
         std::string host = test::srcPath("examples/hosts/ethernet-only.host");
@@ -68,7 +74,7 @@ protected:
             "CONNECTION_FILENAME=" + (dir_ / "rdma-enp1s0.nmconnection"),
             "DEVICE_IFACE=enp1s0",
             // Never the machine's NetworkManager.
-            "DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/ibnm-test-bus",
+            "DBUS_SYSTEM_BUS_ADDRESS=" + busAddress_,
         };
         env.insert(env.end(), extraEnv_.begin(), extraEnv_.end());
         std::vector<char *> envp, argv{bin.data(), const_cast<char *>("--test-config"), configPath.data(),
@@ -76,11 +82,24 @@ protected:
         for (auto &e : env)
             envp.push_back(e.data());
         envp.push_back(nullptr);
-        int status = -1;
+        GPid pid = 0;
         GErrorPtr err;
-        bool ok = g_spawn_sync(nullptr, argv.data(), envp.data(), G_SPAWN_DEFAULT, nullptr, nullptr, nullptr, nullptr,
-                               &status, outPtr(err));
+        bool ok = g_spawn_async(nullptr, argv.data(), envp.data(), G_SPAWN_DO_NOT_REAP_CHILD, nullptr, nullptr, &pid,
+                                outPtr(err));
         EXPECT_TRUE(ok) << (err ? err->message : "");
+        if (!ok)
+            return -1;
+        int status = -1;
+        gint64 deadline = g_get_monotonic_time() + gint64(limitMs) * 1000;
+        while (waitpid(pid, &status, WNOHANG) == 0) {
+            if (g_get_monotonic_time() > deadline) {
+                kill(pid, SIGKILL);
+                waitpid(pid, &status, 0);
+                ADD_FAILURE() << "the hook was still running after " << limitMs << " ms: killed";
+                return -1;
+            }
+            g_usleep(10000);
+        }
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     }
 
@@ -105,6 +124,7 @@ protected:
 
     test::TempDir dir_;
     std::string uuidEnv_ = kUuid;
+    std::string busAddress_ = "unix:path=/nonexistent/ibnm-test-bus";
     std::vector<std::string> extraEnv_;
     std::string extraConfig_;
 };
@@ -187,6 +207,32 @@ TEST_F(Dispatcher, FailedPreUpRollsBackAndAsksNetworkManagerToStop)
     EXPECT_NE(l.find("undone add-rdma-link rxe0"), std::string::npos) << l;
     // No NetworkManager on this bus: the hook says it could not ask.
     EXPECT_NE(l.find("cannot ask NetworkManager to stop the activation"), std::string::npos) << l;
+}
+
+// A NetworkManager that takes the connection and never answers (here a
+// socket that is listened on and never read) holds a failed pre-up no
+// longer than the hook's time-out: the hook gives up and says so.
+TEST_F(Dispatcher, SilentNetworkManagerIsGivenUpOnInBoundedTime)
+{
+    std::string path = dir_ / "silent-bus";
+    UniqueFd listener(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    ASSERT_TRUE(listener);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    ASSERT_LT(path.size(), sizeof addr.sun_path);
+    std::strcpy(addr.sun_path, path.c_str());
+    ASSERT_EQ(bind(listener.get(), reinterpret_cast<sockaddr *>(&addr), sizeof addr), 0) << std::strerror(errno);
+    ASSERT_EQ(listen(listener.get(), 16), 0);
+    busAddress_ = "unix:path=" + path;
+    extraConfig_ = "timeout-ms=1000\nfake-fail=op=setDefaultRoceTos,nth=1,errno=EINVAL\n";
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}, {"rdma.roce-tos", "106"}});
+    gint64 start = g_get_monotonic_time();
+    EXPECT_EQ(run("pre-up", 15000), 1);
+    gint64 tookMs = (g_get_monotonic_time() - start) / 1000;
+    std::string l = log();
+    EXPECT_NE(l.find("NetworkManager did not answer within 1000 ms"), std::string::npos) << l;
+    EXPECT_GE(tookMs, 1000) << "the hook gave up before its time-out";
+    EXPECT_TRUE(host().softLinks.empty()) << l;
 }
 
 TEST_F(Dispatcher, TimeOutUndoesWhatWasDone)

@@ -17,6 +17,7 @@
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <string>
 
@@ -139,21 +140,33 @@ protected:
                 gSkip = "no display and no Xvfb (.ci/run installs xvfb)";
                 return;
             }
-            int n = 140;
-            while (g_file_test(("/tmp/.X11-unix/X" + std::to_string(n)).c_str(), G_FILE_TEST_EXISTS) ||
-                   g_file_test(("/tmp/.X" + std::to_string(n) + "-lock").c_str(), G_FILE_TEST_EXISTS))
-                n++;
-            std::string display = ":" + std::to_string(n);
-            const char *argv[] = {xvfb, display.c_str(), "-screen", "0", "800x600x24", "-nolisten", "tcp", nullptr};
-            g_spawn_async(nullptr, const_cast<char **>(argv), nullptr,
-                          GSpawnFlags(G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL |
-                                      G_SPAWN_STDERR_TO_DEV_NULL),
-                          nullptr, nullptr, &gXvfb, nullptr);
+            // Xvfb picks a free display itself and writes its number
+            // (-displayfd): the GTK 3 and GTK 4 suites start at once in a
+            // parallel make check, and two that chose the same free number
+            // shared one server, which the first to end took away.
+            int fds[2];
+            if (pipe(fds) != 0) {
+                g_free(xvfb);
+                gSkip = "no pipe for Xvfb's display number";
+                return;
+            }
+            const char *argv[] = {xvfb, "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp", nullptr};
+            gboolean spawned = g_spawn_async_with_fds(
+                nullptr, const_cast<char **>(argv), nullptr,
+                GSpawnFlags(G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDERR_TO_DEV_NULL), nullptr, nullptr, &gXvfb, -1,
+                fds[1], -1, nullptr);
+            close(fds[1]);
             g_free(xvfb);
-            for (int i = 0; i < 200 && !g_file_test(("/tmp/.X11-unix/X" + std::to_string(n)).c_str(),
-                                                     G_FILE_TEST_EXISTS);
-                 i++)
-                g_usleep(20000);
+            std::string number;
+            char ch;
+            while (spawned && read(fds[0], &ch, 1) == 1 && ch != '\n')
+                number += ch;
+            close(fds[0]);
+            if (number.empty()) {
+                gSkip = "Xvfb did not start";
+                return;
+            }
+            std::string display = ":" + number;
             g_setenv("DISPLAY", display.c_str(), TRUE);
         }
 #if GTK_CHECK_VERSION(4, 0, 0)

@@ -8,11 +8,14 @@
 #include "config.h"
 
 #include "tests/profiles/profile-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <gio/gio.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <memory>
 #include <random>
 #include <string_view>
 #include <string>
@@ -33,12 +36,16 @@ struct NmcliResult {
     int status = -1; // exit status: 0 written, 1 verification failed, 2 bad arguments
     std::string out;
     std::string err;
+    // nmcli's warnings ("Warning: master='bond0' doesn't refer to any
+    // existing profile."), which it prints on stdout before the keyfile.
+    std::string warnings;
 };
 
+// nmcli 1.42, the oracle (tests/test-util.hpp): each test skips, saying
+// why, on another version.
 std::string nmcliPath()
 {
-    GCharPtr p(g_find_program_in_path("nmcli"));
-    return p ? p.get() : "";
+    return ibnm::test::nmcliOracle();
 }
 
 // The built ibnm (IBNM_CLI overrides it, as in tests/cli).
@@ -48,58 +55,128 @@ std::string ibnmPath()
     return override ? override : IBNM_TOP_BUILDDIR "/cli/ibnm";
 }
 
-// Runs `argv` in the C locale with `input` on stdin.
-NmcliResult runTool(const Args &argv, const std::string &input = {})
+// One run of nmcli or ibnm: its arguments, its stdin, and (after runAll())
+// what it did.
+struct ToolRun {
+    Args argv;
+    std::string input;
+    NmcliResult result;
+};
+
+// `PROGRAM --offline connection add connection.uuid UUID ARGS` (nmcli or ibnm).
+ToolRun addRun(const std::string &program, const Args &args)
 {
-    auto cargv = argvOf(argv);
-    NmcliResult r;
+    Args argv = {program, "--offline", "connection", "add", "connection.uuid", kUuid};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return {std::move(argv), {}, {}};
+}
+
+// `PROGRAM --offline connection modify ARGS` with `keyfile` on stdin.
+ToolRun modifyRun(const std::string &program, const std::string &keyfile, const Args &args)
+{
+    Args argv = {program, "--offline", "connection", "modify"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return {std::move(argv), keyfile, {}};
+}
+
+// runAll()'s state: the runs, the next to start, how many are running.
+struct Batch {
+    std::vector<ToolRun> &runs;
+    GSubprocessLauncher *launcher;
+    size_t limit, next = 0, running = 0, finished = 0;
+};
+
+struct Pending {
+    Batch *batch;
+    size_t index;
+};
+
+void startRuns(Batch &batch);
+
+void onRunDone(GObject *source, GAsyncResult *result, gpointer data)
+{
+    std::unique_ptr<Pending> pending(static_cast<Pending *>(data));
+    auto proc = ibnm::GObjectPtr<GSubprocess>::adopt(G_SUBPROCESS(source));
+    Batch &batch = *pending->batch;
+    ToolRun &run = batch.runs[pending->index];
+    char *out = nullptr, *err = nullptr;
     GErrorPtr error;
+    if (g_subprocess_communicate_utf8_finish(proc.get(), result, &out, &err, outPtr(error))) {
+        NmcliResult &r = run.result;
+        r.out = out ? out : "";
+        r.err = err ? err : "";
+        r.status = g_subprocess_get_if_exited(proc.get()) ? g_subprocess_get_exit_status(proc.get()) : -1;
+        // nmcli prints its warnings ("Warning: master='bond0' doesn't refer
+        // to any existing profile.") on stdout before the keyfile: not part
+        // of it.
+        // Compared on their own (ibnm must print the same).
+        while (g_str_has_prefix(r.out.c_str(), "Warning: ")) {
+            size_t end = r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1;
+            r.warnings += r.out.substr(0, end);
+            r.out.erase(0, end);
+        }
+    } else {
+        ADD_FAILURE() << run.argv[0] << ": " << error->message;
+    }
+    g_free(out);
+    g_free(err);
+    batch.running--;
+    batch.finished++;
+    startRuns(batch);
+}
+
+void startRuns(Batch &batch)
+{
+    while (batch.running < batch.limit && batch.next < batch.runs.size()) {
+        size_t index = batch.next++;
+        ToolRun &run = batch.runs[index];
+        auto cargv = argvOf(run.argv);
+        GErrorPtr error;
+        GSubprocess *proc = g_subprocess_launcher_spawnv(batch.launcher, cargv.data(), outPtr(error));
+        if (proc == nullptr) {
+            ADD_FAILURE() << "spawning " << run.argv[0] << ": " << error->message;
+            batch.finished++;
+            continue;
+        }
+        batch.running++;
+        g_subprocess_communicate_utf8_async(proc, run.input.c_str(), nullptr, onRunDone, new Pending{&batch, index});
+    }
+}
+
+// Runs every one of `runs` in the C locale, several at a time: the
+// differential tests start thousands of short processes, and starting each
+// only when the one before had ended left the cores waiting (the four took
+// 61% of make check's GoogleTest time run one by one).
+void runAll(std::vector<ToolRun> &runs)
+{
     auto launcher = ibnm::GObjectPtr<GSubprocessLauncher>::adopt(
         g_subprocess_launcher_new(GSubprocessFlags(G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                                    G_SUBPROCESS_FLAGS_STDERR_PIPE)));
     g_subprocess_launcher_setenv(launcher.get(), "LC_ALL", "C", TRUE);
-    auto proc = ibnm::GObjectPtr<GSubprocess>::adopt(
-        g_subprocess_launcher_spawnv(launcher.get(), cargv.data(), outPtr(error)));
-    if (!proc) {
-        ADD_FAILURE() << "spawning " << argv[0] << ": " << error->message;
-        return r;
-    }
-    char *out = nullptr, *err = nullptr;
-    if (!g_subprocess_communicate_utf8(proc.get(), input.c_str(), nullptr, &out, &err, outPtr(error))) {
-        ADD_FAILURE() << argv[0] << ": " << error->message;
-        return r;
-    }
-    r.out = out ? out : "";
-    r.err = err ? err : "";
-    g_free(out);
-    g_free(err);
-    r.status = g_subprocess_get_if_exited(proc.get()) ? g_subprocess_get_exit_status(proc.get()) : -1;
-    // nmcli prints its warnings ("Warning: master='bond0' doesn't refer to
-    // any existing profile.") on stdout before the keyfile: not part of it.
-    while (g_str_has_prefix(r.out.c_str(), "Warning: "))
-        r.out.erase(0, r.out.find('\n') == std::string::npos ? r.out.size() : r.out.find('\n') + 1);
-    return r;
+    ibnm::GMainContextPtr context(g_main_context_new());
+    g_main_context_push_thread_default(context.get());
+    Batch batch{runs, launcher.get(), 2 * std::max(1u, g_get_num_processors())};
+    startRuns(batch);
+    while (batch.finished < runs.size())
+        g_main_context_iteration(context.get(), TRUE);
+    g_main_context_pop_thread_default(context.get());
 }
 
-// `PROGRAM --offline connection add connection.uuid UUID ARGS` (nmcli or ibnm).
+NmcliResult runOne(ToolRun run)
+{
+    std::vector<ToolRun> runs = {std::move(run)};
+    runAll(runs);
+    return runs[0].result;
+}
+
 NmcliResult runAdd(const std::string &program, const Args &args)
 {
-    Args argv = {program, "--offline", "connection", "add", "connection.uuid", kUuid};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return runTool(argv);
+    return runOne(addRun(program, args));
 }
 
 NmcliResult runNmcli(const Args &args)
 {
     return runAdd(nmcliPath(), args);
-}
-
-// `PROGRAM --offline connection modify ARGS` with `keyfile` on stdin.
-NmcliResult runModify(const std::string &program, const std::string &keyfile, const Args &args)
-{
-    Args argv = {program, "--offline", "connection", "modify"};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return runTool(argv, keyfile);
 }
 
 // The exit status ibnm must have where nmcli's is `nm`: the same, except
@@ -251,11 +328,6 @@ std::vector<Args> generate()
     return sets;
 }
 
-bool haveNmcli()
-{
-    return !nmcliPath().empty();
-}
-
 } // namespace
 
 TEST(NmcliDifferential, GeneratesAtLeast200ArgumentSets)
@@ -265,19 +337,27 @@ TEST(NmcliDifferential, GeneratesAtLeast200ArgumentSets)
 
 TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
 {
-    if (!haveNmcli())
-        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     unsigned accepted = 0, rejected = 0, exit1 = 0, exit2 = 0;
-    for (const auto &args : generate()) {
+    const std::vector<Args> sets = generate();
+    // nmcli and the CLI on each argument set: nmcli's exit status and output.
+    std::vector<ToolRun> runs;
+    for (const auto &args : sets) {
+        runs.push_back(addRun(nmcli, args));
+        runs.push_back(addRun(ibnmPath(), args));
+    }
+    runAll(runs);
+    for (size_t i = 0; i < sets.size(); i++) {
+        const Args &args = sets[i];
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), args.begin(), args.end());
         std::string message;
         auto profile = profileFromArgs(withUuid, &message);
-        NmcliResult nm = runNmcli(args);
+        const NmcliResult &nm = runs[2 * i].result;
         ASSERT_TRUE(nm.status == 0 || nm.status == 1 || nm.status == 2) << show(args) << "\n" << nm.err;
-        // The CLI on the same arguments: nmcli's exit status and output.
-        NmcliResult cli = runAdd(ibnmPath(), args);
+        const NmcliResult &cli = runs[2 * i + 1].result;
         EXPECT_EQ(cli.status, expectedStatus(nm)) << show(args) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+        EXPECT_EQ(cli.warnings, nm.warnings) << show(args);
         exit1 += cli.status == 1;
         exit2 += cli.status == 2;
         // nmcli 1.42 exits 0 without writing anything for a bad value of a
@@ -311,8 +391,7 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
 // nmcli, byte-identical) modified by each argument set.
 TEST(NmcliDifferential, ModifiesAsNmcli)
 {
-    if (!haveNmcli())
-        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
         {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
@@ -353,24 +432,40 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         {"slave-type", "junk"},
     };
     unsigned compared = 0, accepted = 0, exit1 = 0, exit2 = 0;
+    // nmcli and the CLI on every base and change, then the comparisons.
+    std::vector<std::string> keyfiles;
+    std::vector<ToolRun> runs;
     for (const auto &base : bases) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), base.begin(), base.end());
         auto start = mustProfile(withUuid);
         ASSERT_TRUE(start);
-        std::string keyfile = keyfileBytes(start.get());
+        keyfiles.push_back(keyfileBytes(start.get()));
+        for (const auto &change : changes) {
+            runs.push_back(modifyRun(nmcli, keyfiles.back(), change));
+            runs.push_back(modifyRun(ibnmPath(), keyfiles.back(), change));
+        }
+    }
+    runAll(runs);
+    size_t next = 0;
+    for (size_t b = 0; b < bases.size(); b++) {
+        const Args &base = bases[b];
+        const std::string &keyfile = keyfiles[b];
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), base.begin(), base.end());
         for (const auto &change : changes) {
             auto profile = mustProfile(withUuid);
             GErrorPtr err;
             bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
-            NmcliResult nm = runModify(nmcliPath(), keyfile, change);
+            const NmcliResult &nm = runs[next++].result;
             bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
             Args shown = base;
             shown.push_back("|");
             shown.insert(shown.end(), change.begin(), change.end());
             compared++;
-            NmcliResult cli = runModify(ibnmPath(), keyfile, change);
+            const NmcliResult &cli = runs[next++].result;
             EXPECT_EQ(cli.status, expectedStatus(nm)) << show(shown) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+            EXPECT_EQ(cli.warnings, nm.warnings) << show(shown);
             exit1 += cli.status == 1;
             exit2 += cli.status == 2;
             if (nmcliAccepts) {
@@ -531,13 +626,14 @@ struct Tally {
     }
 };
 
-void compareAdd(const Args &args, bool viaCli, Tally &t)
+// One generated case: nmcli's result `nm` against libibnm's in-process, and
+// against `cli` (ibnm --offline's) where the case ran through the CLI.
+void compareAdd(const Args &args, const NmcliResult &nm, const NmcliResult *cli, Tally &t)
 {
     Args withUuid = {"connection.uuid", kUuid};
     withUuid.insert(withUuid.end(), args.begin(), args.end());
     GErrorPtr err;
     auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argvOf(withUuid).data(), outPtr(err)));
-    NmcliResult nm = runNmcli(args);
     t.cases++;
     if (nm.status != 0 && nm.status != 1 && nm.status != 2) {
         t.nmcliCrashed++;
@@ -553,22 +649,23 @@ void compareAdd(const Args &args, bool viaCli, Tally &t)
                    "\n  nmcli: " + nm.err + "  ibnm: " + (err ? err->message : ""));
     else if (nmcliAccepts && profile && keyfileBytes(profile.get()) != nm.out)
         t.mismatch(show(args) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
-    if (viaCli) {
+    if (cli) {
         t.cli++;
-        NmcliResult cli = runAdd(ibnmPath(), args);
-        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out))
-            t.mismatch(show(args) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err);
+        if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
+            cli->warnings != nm.warnings)
+            t.mismatch(show(args) + "\n  ibnm --offline: exit " + std::to_string(cli->status) + " " + cli->err +
+                       cli->warnings + "  nmcli warned: " + nm.warnings);
     }
 }
 
-void compareModify(const Args &base, const std::string &keyfile, const Args &change, bool viaCli, Tally &t)
+void compareModify(const Args &base, const std::string &keyfile, const Args &change, const NmcliResult &nm,
+                   const NmcliResult *cli, Tally &t)
 {
     Args withUuid = {"connection.uuid", kUuid};
     withUuid.insert(withUuid.end(), base.begin(), base.end());
     auto profile = ibnm::test::mustProfile(withUuid);
     GErrorPtr err;
     bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
-    NmcliResult nm = runModify(nmcliPath(), keyfile, change);
     Args shown = base;
     shown.push_back("|modify");
     shown.insert(shown.end(), change.begin(), change.end());
@@ -592,24 +689,36 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
         t.mismatch(show(shown) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
     else if (!ok && keyfileBytes(profile.get()) != keyfile)
         t.mismatch(show(shown) + "\n  a failed modify changed the profile");
-    if (viaCli) {
+    if (cli) {
         t.cli++;
-        NmcliResult cli = runModify(ibnmPath(), keyfile, change);
-        if (cli.status != expectedStatus(nm) || (nmcliAccepts && cli.out != nm.out))
-            t.mismatch(show(shown) + "\n  ibnm --offline: exit " + std::to_string(cli.status) + " " + cli.err);
+        if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
+            cli->warnings != nm.warnings)
+            t.mismatch(show(shown) + "\n  ibnm --offline: exit " + std::to_string(cli->status) + " " + cli->err +
+                       cli->warnings + "  nmcli warned: " + nm.warnings);
     }
 }
 
 TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
 {
-    if (!haveNmcli())
-        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     auto start = std::chrono::steady_clock::now();
     Tally t;
-    unsigned n = 0;
+    std::vector<Args> cases;
     for (unsigned seed : {1u, 2u, 3u})
-        for (const auto &args : generatedAdds(seed, 700))
-            compareAdd(args, n++ % 16 == 0, t);
+        for (auto &args : generatedAdds(seed, 700))
+            cases.push_back(std::move(args));
+    // nmcli on every case, the CLI on every 16th (cli[i] is the run of case
+    // 16 * i).
+    std::vector<ToolRun> nm, cli;
+    for (size_t i = 0; i < cases.size(); i++) {
+        nm.push_back(addRun(nmcli, cases[i]));
+        if (i % 16 == 0)
+            cli.push_back(addRun(ibnmPath(), cases[i]));
+    }
+    runAll(nm);
+    runAll(cli);
+    for (size_t i = 0; i < cases.size(); i++)
+        compareAdd(cases[i], nm[i].result, i % 16 == 0 ? &cli[i / 16].result : nullptr, t);
     t.print("add", start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(t.cases, 2000u);
@@ -620,8 +729,7 @@ TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
 
 TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
 {
-    if (!haveNmcli())
-        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     auto start = std::chrono::steady_clock::now();
     const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
@@ -634,14 +742,19 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
     };
     std::mt19937 rng(15);
     const auto &vocab = vocabulary();
-    Tally t;
-    unsigned n = 0;
-    for (const auto &base : bases) {
+    struct Case {
+        size_t base;
+        Args change;
+    };
+    std::vector<Case> cases;
+    std::vector<std::string> keyfiles;
+    for (size_t b = 0; b < bases.size(); b++) {
+        const Args &base = bases[b];
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), base.begin(), base.end());
         auto first = ibnm::test::mustProfile(withUuid);
         ASSERT_TRUE(first);
-        std::string keyfile = keyfileBytes(first.get());
+        keyfiles.push_back(keyfileBytes(first.get()));
         for (int k = 0; k < 260; k++) {
             Args change;
             size_t words = 1 + rng() % 3;
@@ -655,9 +768,22 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
                 change.push_back(c.word);
                 change.push_back(c.values[rng() % c.values.size()]);
             }
-            compareModify(base, keyfile, change, n++ % 16 == 0, t);
+            cases.push_back({b, std::move(change)});
         }
     }
+    // nmcli on every case, the CLI on every 16th, then the comparisons.
+    std::vector<ToolRun> nm, cli;
+    for (size_t i = 0; i < cases.size(); i++) {
+        nm.push_back(modifyRun(nmcli, keyfiles[cases[i].base], cases[i].change));
+        if (i % 16 == 0)
+            cli.push_back(modifyRun(ibnmPath(), keyfiles[cases[i].base], cases[i].change));
+    }
+    runAll(nm);
+    runAll(cli);
+    Tally t;
+    for (size_t i = 0; i < cases.size(); i++)
+        compareModify(bases[cases[i].base], keyfiles[cases[i].base], cases[i].change, nm[i].result,
+                      i % 16 == 0 ? &cli[i / 16].result : nullptr, t);
     t.print("modify", start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(t.cases, 1000u);
@@ -670,8 +796,7 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
 // against nmcli itself: nmcli does one thing, ibnm the documented other.
 TEST(NmcliDifferential, DocumentedDifferencesAreRealDifferences)
 {
-    if (!haveNmcli())
-        GTEST_SKIP() << "nmcli is not installed; the differential test needs `nmcli --offline`";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     struct Row {
         const char *name;
         Args args;

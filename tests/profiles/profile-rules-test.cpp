@@ -204,12 +204,14 @@ TEST(ProfileRules, HostRules)
          "connection.interface-name", IBNM_SEVERITY_INFO,
          "connection.interface-name: the kernel cuts 'x2345678901234.8001' to 15 characters: 'x2345678901234.'",
          true},
-        {"device not on the host", {"ifname", "ib9", "mtu", "65520"}, ChildNaming::Upstream,
-         "connection.interface-name", IBNM_SEVERITY_ERROR, "'ib9' does not exist on this host", false},
+        // A device not on the host (yet) is rule 7's (checkPresence): no
+        // host rule applies.
+        {"device not on the host", {"ifname", "ib9", "mtu", "65520"}, ChildNaming::Upstream, nullptr, std::nullopt,
+         nullptr, false},
         {"the parent's own P_Key", {"parent", "ib0", "p-key", "0x7fff"}, ChildNaming::Upstream, "infiniband.p-key",
          IBNM_SEVERITY_ERROR, "0x7fff is the P_Key of ib0 itself", false},
-        {"parent not on the host", {"parent", "ib9", "p-key", "0x8002"}, ChildNaming::Upstream, "infiniband.parent",
-         IBNM_SEVERITY_ERROR, "'ib9' does not exist on this host", false},
+        {"parent not on the host", {"parent", "ib9", "p-key", "0x8002"}, ChildNaming::Upstream, nullptr, std::nullopt,
+         nullptr, false},
     };
     for (const auto &r : rows) {
         Args args = {"type", "infiniband"};
@@ -269,6 +271,68 @@ TEST(ProfileRules, ProfileWithOnlyAMacIsFoundByItsPortGuid)
     ASSERT_NE(find(findings, "infiniband.parent"), nullptr) << dump(findings);
     EXPECT_EQ(find(findings, "infiniband.parent")->severity, IBNM_SEVERITY_ERROR);
     EXPECT_NE(find(findings, "infiniband.parent")->message.find("needs a parent"), std::string::npos);
+}
+
+// Rule 7: a profile for an interface that is not there yet is kept, as
+// NetworkManager keeps it: a warning (code NOT_FOUND: `up` fails until it
+// appears), naming the udev rule of ibnm's that gives the name at the next
+// boot; profiles that are there are still planned.
+TEST(ProfileRules, AnInterfaceNotThereYetIsAWarning)
+{
+    HostBuilder b;
+    b.ibPort("ib0", "mlx4_0", 2048);
+    b.host.ipoib[0].address = "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51";
+    auto absent = mustProfile({"type", "infiniband", "con-name", "a", "ifname", "ibstor", "ipv4.method", "disabled"});
+    auto renamed = mustProfile({"type", "infiniband", "con-name", "r", "ifname", "ibfast", "mac",
+                                "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:51", "ipv4.method",
+                                "disabled"});
+    auto child = mustProfile({"type", "infiniband", "con-name", "c", "parent", "ib9", "p-key", "0x8002",
+                              "ipv4.method", "disabled"});
+    auto eth = mustProfile({"type", "ethernet", "con-name", "e", "ifname", "enp9s0", "ipv4.method", "disabled"});
+    auto macOnly = mustProfile({"type", "infiniband", "con-name", "m", "mac",
+                                "80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:03:00:31:78:99", "ipv4.method",
+                                "disabled"});
+    // Present, and wrong: still refused (datagram 65520 on a 2048 link).
+    auto present = mustProfile({"type", "infiniband", "con-name", "p", "ifname", "ib0", "mtu", "65520",
+                                "ipv4.method", "disabled"});
+    auto profiles = connections({absent, renamed, child, eth, macOnly, present});
+    for (bool standalone : {false, true}) {
+        auto all = ibnm::rules::checkAll(profiles, &b.host, nullptr, standalone);
+        auto about = [&](const std::string &id, const std::string &property) -> const Finding * {
+            for (const auto &f : all)
+                if (f.profileId == id && f.property == property)
+                    return &f;
+            return nullptr;
+        };
+        struct Row {
+            const char *id, *property, *text;
+        } rows[] = {
+            {"a", "connection.interface-name", "connection.interface-name: 'ibstor' does not exist on this host (yet)"},
+            {"r", "connection.interface-name",
+             "connection.interface-name: 'ibfast' does not exist on this host yet: 'ib0' (port GUID "
+             "00:02:c9:03:00:31:78:51) is renamed at next boot by 70-ibnm-persistent-ipoib.rules"},
+            {"c", "infiniband.parent", "infiniband.parent: 'ib9' does not exist on this host (yet)"},
+            {"e", "connection.interface-name", "connection.interface-name: 'enp9s0' does not exist on this host (yet)"},
+            {"m", "infiniband.mac-address",
+             "infiniband.mac-address: '80:00:02:08:FE:80:00:00:00:00:00:00:00:02:C9:03:00:31:78:99' does not exist on "
+             "this host (yet)"},
+        };
+        for (const auto &r : rows) {
+            const Finding *f = about(r.id, r.property);
+            ASSERT_NE(f, nullptr) << r.id << "\n" << dump(all);
+            EXPECT_EQ(f->severity, IBNM_SEVERITY_WARNING) << r.id;
+            EXPECT_EQ(f->code, IBNM_ERROR_NOT_FOUND) << r.id;
+            EXPECT_EQ(f->message, r.text);
+            EXPECT_FALSE(f->hint.empty());
+        }
+        for (const auto &f : all) {
+            if (f.severity == IBNM_SEVERITY_ERROR) {
+                EXPECT_EQ(f.profileId, "p") << "standalone " << standalone << ": " << f.message;
+            }
+        }
+        ASSERT_NE(about("p", "infiniband.mtu"), nullptr) << dump(all);
+        EXPECT_EQ(about("p", "infiniband.mtu")->severity, IBNM_SEVERITY_ERROR);
+    }
 }
 
 TEST(ProfileRules, NoInventoryGivesOneInfoPerIpoibProfile)
@@ -671,7 +735,7 @@ TEST(CheckAll, APlanErrorARuleGaveAddsItsProfilesToThatFinding)
     auto all = ibnm::rules::checkAll(profiles, &b.host);
     std::vector<const Finding *> aboutPort;
     for (const auto &f : all)
-        if (f.profileId == "port" && f.property == "connection.interface-name")
+        if (f.profileId == "port" && f.property == "connection.interface-name" && f.severity == IBNM_SEVERITY_ERROR)
             aboutPort.push_back(&f);
     ASSERT_EQ(aboutPort.size(), 1u) << dump(all);
     EXPECT_EQ(aboutPort[0]->severity, IBNM_SEVERITY_ERROR);

@@ -71,12 +71,17 @@ public:
     Workspace &operator=(const Workspace &) = delete;
     std::string keyfileDir() const { return path_ + "/keyfiles"; }
     std::string stateDir() const { return path_ + "/state"; }
+    // The store's lock file (settings/keyfile-backend.hpp: created by the
+    // first writer, left in place as NetworkManager's keyfile plugin ignores
+    // hidden files) holds no profile.
+    static constexpr const char *kStoreLock = ".ibnm.lock";
     std::set<std::string> keyfiles() const
     {
         std::set<std::string> names;
         if (GDir *d = g_dir_open(keyfileDir().c_str(), 0, nullptr)) {
             while (const char *n = g_dir_read_name(d))
-                names.insert(n);
+                if (std::string(n) != kStoreLock)
+                    names.insert(n);
             g_dir_close(d);
         }
         return names;
@@ -302,7 +307,7 @@ private:
     {
         auto p = platform();
         std::string s = p ? snapshot(*p, true) : "";
-        s += "\n--- store\n" + Workspace::files(ws_.keyfileDir());
+        s += "\n--- store\n" + Workspace::files(ws_.keyfileDir(), {Workspace::kStoreLock});
         // The run state beside the simulation's own files.
         s += "\n--- run state\n" + Workspace::files(ws_.stateDir(), {"state", "journal", "lock", "activations.lock",
                                                                       "apply-noop-record", "root"});

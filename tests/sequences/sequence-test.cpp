@@ -96,14 +96,6 @@ const std::map<std::string, const char *> kExpectedBroken = {
     {"F1a", "lifecycle + facts: the teardown of a re-activation puts the port's link state back to down (its "
             "first activation found it down) and the new activation brings it up: the children lose their "
             "IPv6 addresses (facts' children handling is not in lifecycle's teardown plan)"},
-    {"K6a", "apply takes a second profile for a P_Key child that a stored profile without interface name "
-            "already defines; connection add refuses it"},
-    {"K1a", "check calls one of two stored profiles for one P_Key child an error (two profiles for one interface), "
-            "but up of that profile proceeds: check and up disagree (the second profile written by hand as nmcli "
-            "would, or made by apply: K6a)"},
-    {"K2a", "facts' simulator: enslaving a port of an 802.3ad bond makes it the active port, which the kernel "
-            "has only for active-backup (bond0 of mlx5-roce-lag.host has none); a rolled-back release of p4p1 "
-            "leaves bond0 with one"},
 };
 
 // --- the test --------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 
 #include "ibnm-settings.h"
 #include "settings-test-util.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <functional>
 
@@ -104,11 +105,10 @@ std::vector<OfflineCase> cases()
 
 TEST(NmcliOffline, IbnmWritesTheSameBytes)
 {
-    if (!haveProgram("nmcli"))
-        GTEST_SKIP() << "nmcli not installed (package network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     for (const auto &tc : cases()) {
         SCOPED_TRACE(tc.name);
-        std::vector<std::string> argv = {"nmcli", "--offline", "connection", "add"};
+        std::vector<std::string> argv = {nmcli, "--offline", "connection", "add"};
         argv.insert(argv.end(), tc.nmcliArgs.begin(), tc.nmcliArgs.end());
         argv.insert(argv.end(), {"connection.uuid", kUuid});
         RunResult r = run(argv);
@@ -129,8 +129,7 @@ TEST(NmcliOffline, IbnmWritesTheSameBytes)
 
 TEST(NmcliOffline, UserKeysSurviveNmcliModify)
 {
-    if (!haveProgram("nmcli"))
-        GTEST_SKIP() << "nmcli not installed (package network-manager)";
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     NMConnection *c = ib("ib0", "ib0", "datagram");
     setUserData(c, "rdma.link-type", "rxe");
     setUserData(c, "rdma.link-name", "rxe_ib0");
@@ -143,7 +142,7 @@ TEST(NmcliOffline, UserKeysSurviveNmcliModify)
     char *data = ibnm_keyfile_to_data(c, &err);
     ASSERT_NE(data, nullptr) << err->message;
 
-    RunResult r = run({"nmcli", "--offline", "connection", "modify", "infiniband.mtu", "2044",
+    RunResult r = run({nmcli, "--offline", "connection", "modify", "infiniband.mtu", "2044",
                        "infiniband.transport-mode", "connected"},
                       data);
     ASSERT_EQ(r.status, 0) << r.err;

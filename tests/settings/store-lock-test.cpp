@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -123,6 +124,59 @@ TEST(StoreLock, AHeldLockTimesOutNamingItsHolder)
     started = g_get_monotonic_time();
     EXPECT_FALSE(second.lockForUpdate().ok());
     EXPECT_LT(g_get_monotonic_time() - started, 500000);
+}
+
+// The store NetworkManager's backend falls back to when NetworkManager is
+// not running (ibnm_settings_new_auto()) is a writer like any: with the
+// lock held elsewhere, its lock for update and a change without one both
+// time out naming the holder, and write nothing; once free, a change takes
+// the lock (the 0600 lock file records it) and is stored.
+TEST(StoreLock, TheFallbackOfNetworkManagersBackendTakesTheLock)
+{
+    TempDir dir, bus;
+    std::optional<std::string> oldBus;
+    if (const char *v = g_getenv("DBUS_SYSTEM_BUS_ADDRESS"))
+        oldBus = v;
+    g_setenv("DBUS_SYSTEM_BUS_ADDRESS", ("unix:path=" + (bus / "no-such-socket")).c_str(), TRUE);
+    GError *err = nullptr;
+    IbnmSettings *s = ibnm_settings_new_auto(dir.path().c_str(), &err);
+    if (oldBus)
+        g_setenv("DBUS_SYSTEM_BUS_ADDRESS", oldBus->c_str(), TRUE);
+    else
+        g_unsetenv("DBUS_SYSTEM_BUS_ADDRESS");
+    ASSERT_NE(s, nullptr) << err->message;
+    ASSERT_STREQ(ibnm_settings_get_backend_name(s), "keyfile");
+    ibnm_settings_set_required_owner(s, geteuid());
+    ibnm_settings_set_lock_wait(s, 0);
+    {
+        KeyfileBackend holder(dir.path());
+        holder.setRequiredOwner(geteuid());
+        ASSERT_TRUE(holder.lockForUpdate().ok());
+        EXPECT_FALSE(ibnm_settings_lock_for_update(s, &err));
+        ASSERT_NE(err, nullptr);
+        EXPECT_TRUE(g_error_matches(err, IBNM_ERROR, IBNM_ERROR_TIMED_OUT)) << err->message;
+        EXPECT_NE(std::string(err->message).find("process " + std::to_string(getpid()) + " ("), std::string::npos)
+            << err->message;
+        g_clear_error(&err);
+        ASSERT_TRUE(ibnm_settings_load(s, &err)) << err->message; // readers are not held up
+        NMConnection *c = newConnection("p", kUuidA, NM_SETTING_INFINIBAND_SETTING_NAME, "ib0");
+        addInfiniband(c, "datagram");
+        EXPECT_FALSE(ibnm_settings_add(s, c, nullptr, &err));
+        ASSERT_NE(err, nullptr);
+        EXPECT_TRUE(g_error_matches(err, IBNM_ERROR, IBNM_ERROR_TIMED_OUT)) << err->message;
+        g_clear_error(&err);
+        EXPECT_EQ(names(dir.path()), std::vector<std::string>{KeyfileBackend::kLockFile});
+        g_object_unref(c);
+    }
+    NMConnection *c = newConnection("p", kUuidA, NM_SETTING_INFINIBAND_SETTING_NAME, "ib0");
+    addInfiniband(c, "datagram");
+    EXPECT_TRUE(ibnm_settings_add(s, c, nullptr, &err)) << (err ? err->message : "");
+    g_clear_error(&err);
+    g_object_unref(c);
+    std::string holder = readFile(dir / KeyfileBackend::kLockFile);
+    EXPECT_EQ(holder.rfind("pid=" + std::to_string(getpid()) + " ", 0), 0u) << holder;
+    EXPECT_EQ(names(dir.path()), (std::vector<std::string>{KeyfileBackend::kLockFile, "p.nmconnection"}));
+    g_object_unref(s);
 }
 
 // The lock file of another user (who could hold it) is refused, not used.

@@ -116,6 +116,31 @@ TEST(StateDocument, NulCharactersAreRefusedNamingTheLine)
     EXPECT_TRUE(contains(e, "NUL")) << e;
 }
 
+// JSON's escapes only (RFC 8259 section 7): json-glib 1.6 also read C's
+// octal escapes, and "\615" became the byte 0x8d, a string that is not
+// UTF-8 and that no JSON writer or reader took back (fuzz-apply, CI).
+TEST(StateDocument, EscapesJsonDoesNotHaveAreRefusedNamingTheLine)
+{
+    std::string e = refusal("{\"interfaces\": [\n{\"name\": \"ib5u1\\615\", \"type\": \"infiniband\"}]}");
+    EXPECT_TRUE(contains(e, "doc.yml:2")) << e;
+    EXPECT_TRUE(contains(e, "'\\6' is not a JSON escape")) << e;
+    EXPECT_TRUE(contains(refusal("{\"a\": \"\\x41\"}"), "'\\x' is not a JSON escape"));
+    EXPECT_TRUE(contains(refusal("{\"a\": \"\\u12\"}"), "four hexadecimal digits"));
+    // Every escape JSON has still reads as JSON says.
+    auto root = parseDocument("{\"a\": \"\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9\"}", "doc.json");
+    ASSERT_TRUE(root.ok()) << root.error().toString();
+    EXPECT_STREQ(json_object_get_string_member(json_node_get_object(root->get()), "a"), "\" \\ / \b \f \n \r \t \u00e9");
+}
+
+// A lone UTF-16 surrogate is a well-formed escape that encodes no
+// character: refused, naming where it is.
+TEST(StateDocument, AStringThatIsNotUtf8IsRefusedNamingWhere)
+{
+    std::string e = refusal("{\"interfaces\": [{\"name\": \"ib\\ud800x\"}]}");
+    EXPECT_TRUE(contains(e, "not valid UTF-8")) << e;
+    EXPECT_TRUE(contains(e, "interfaces[0].name")) << e;
+}
+
 TEST(StateDocument, ASecondDocumentIsRefused)
 {
     // json-glib kept the first and dropped the rest without a word.
