@@ -316,7 +316,15 @@ TEST(CliHost, CheckPrintsALargeTableWhole)
     ASSERT_EQ(rows.size(), findings.size() + 1) << table.err;
     for (size_t i = 0; i < findings.size(); i++) {
         EXPECT_EQ(rows[i + 1].size(), rows[0].size()) << rows[i + 1];
-        EXPECT_NE(rows[i + 1].find(findings[i].get("message")->s), std::string::npos) << i << ": " << rows[i + 1];
+        // The table's PROPERTY column says what the message's "property: "
+        // prefix says (-j keeps it): the row holds the message without it.
+        std::string message = findings[i].get("message")->s;
+        std::string prefix = findings[i].get("property")->s + ": ";
+        ASSERT_EQ(message.rfind(prefix, 0), 0u) << message;
+        EXPECT_NE(rows[i + 1].find(findings[i].get("property")->s + "  " + message.substr(prefix.size())),
+                  std::string::npos)
+            << i << ": " << rows[i + 1];
+        EXPECT_EQ(rows[i + 1].find(message), std::string::npos) << i << ": " << rows[i + 1];
     }
 }
 
