@@ -402,7 +402,9 @@ int run(int argc, char **argv)
 extern "C" G_MODULE_EXPORT int ibnm_cli_full_run(int argc, char **argv);
 int ibnm_cli_full_run(int argc, char **argv)
 {
-    return ibnm::cli::run(argc, argv);
+    int rc = ibnm::cli::run(argc, argv);
+    ibnm::cli::endPagedOutput();
+    return rc;
 }
 #else
 int main(int argc, char **argv)
@@ -414,9 +416,9 @@ int main(int argc, char **argv)
     // What the command printed reached standard output, or the command
     // failed: a full disk or a closed pipe (SIGPIPE ignored) is an error,
     // as coreutils' close_stdout() makes it.
+    ibnm::cli::endPagedOutput();
     errno = 0;
-    // The user who quit the pager early closed its pipe: no error.
-    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !(errno == EPIPE && ibnm::cli::pagerRunning())) {
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
         ibnm::cli::printError(_("could not write the output: %s"), g_strerror(errno ? errno : EIO));
         return rc == ibnm::cli::kExitOk ? ibnm::cli::kExitFailed : rc;
     }

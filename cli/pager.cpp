@@ -53,9 +53,14 @@ size_t terminalColumns()
     return columns;
 }
 
-bool pagerRunning()
+void endPagedOutput()
 {
-    return gPager >= 0;
+    if (gPager < 0)
+        return;
+    std::fflush(stdout);
+    // Standard output is the pager's pipe: the only way to fail writing it
+    // is that the user quit the pager, which is no error.
+    std::clearerr(stdout);
 }
 
 void startPager(const Context &ctx)
@@ -95,6 +100,9 @@ void startPager(const Context &ctx)
     dup2(fds[1], STDOUT_FILENO);
     close(fds[0]);
     close(fds[1]);
+    // The user may quit the pager before the end: the writes after that
+    // fail (EPIPE) instead of killing ibnm, and endPagedOutput() forgets them.
+    signal(SIGPIPE, SIG_IGN);
     gPager = pid;
     std::atexit(waitForPager);
 }

@@ -15,8 +15,10 @@ namespace ibnm::cli {
 // Starts the pager once per process when ctx allows it; standard output is
 // then its pipe until the process exits (which waits for the pager).
 void startPager(const Context &ctx);
-// Whether the pager runs (a write error after the user quit it is none).
-bool pagerRunning();
+// At the end of a command: what is left reaches the pager; a write error
+// because the user quit it early is forgotten (nmcli and git say none).
+// Each copy of the CLI (the program, the full module) ends its own pager.
+void endPagedOutput();
 // The columns of the terminal standard output was when the process started
 // (read before any pager), 0 when it is no terminal.
 size_t terminalColumns();
