@@ -22,7 +22,10 @@ std::string complete(const std::string &line, const std::string &path = {})
                          "COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
                          "_ibnm\n"
                          "echo \"${COMPREPLY[*]}\"\n";
-    std::map<std::string, std::string> env;
+    // A simulated host's state in a directory of its own, not next to the
+    // example host file in the (perhaps read-only) source tree.
+    ibnm::test::TempDir state;
+    std::map<std::string, std::string> env = {{"IBNM_SIMULATE_STATE", state / "state"}};
     if (!path.empty())
         env["PATH"] = path + ":" + g_getenv("PATH");
     Result r = ibnm::test::spawn({"/bin/bash", "-c", script, "complete", line}, env);
