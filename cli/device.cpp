@@ -17,12 +17,14 @@ namespace ibnm::cli {
 const char *const kDeviceUsage = N_(
     "Usage: ibnm device { COMMAND | help }\n"
     "\n"
-    "COMMAND := { status | show | dhcp-reservations }\n"
+    "COMMAND := { status | show | dhcp-reservations | monitor }\n"
     "\n"
     "  status              IPoIB interfaces, RDMA ports and soft RDMA links\n"
     "  show [NAME]         details of an RDMA device or IPoIB interface\n"
     "  dhcp-reservations [dhcpd|kea]\n"
-    "                      host reservations for the IPoIB interfaces\n");
+    "                      host reservations for the IPoIB interfaces\n"
+    "  monitor [NAME...]   changes of IPoIB interfaces and RDMA ports as they\n"
+    "                      happen, until Ctrl-C (also: ibnm monitor)\n");
 
 namespace {
 
@@ -309,6 +311,7 @@ const Command kDeviceCommands[] = {
     {"status", cmdStatus, nullptr},
     {"show", cmdShow, nullptr},
     {"dhcp-reservations", IBNM_CLI_FULL(cmdDhcpReservations, nullptr)},
+    {"monitor", cmdMonitor, nullptr},
     {nullptr, nullptr, nullptr},
 };
 

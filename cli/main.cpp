@@ -67,6 +67,7 @@ const HelpLine kCommandHelp[] = {
     {"device status", N_("IPoIB interfaces and RDMA ports")},
     {"device show [NAME]", N_("details of an RDMA device or IPoIB interface")},
     {"device dhcp-reservations [dhcpd|kea]", N_("DHCP host reservations for the IPoIB interfaces")},
+    {"device monitor [NAME...]", N_("print changes of IPoIB interfaces and RDMA ports as they happen")},
     {"rdma link show|add NAME type rxe|siw netdev NETDEV|delete NAME", N_("RDMA links; soft RoCE and iWARP links")},
     {"rdma gid show [DEVICE] [--for rocev2-ipv4|rocev2-ipv6|rocev1-ipv4|rocev1-ipv6 [--netdev NETDEV]]",
      N_("the GID table, or the GID index an application should use")},
@@ -81,6 +82,7 @@ const HelpLine kCommandHelp[] = {
     {"apply FILE|-", N_("apply a desired state (nmstate YAML/JSON) in one transaction")},
     {"show-state", N_("the stored profiles as a desired state")},
     {"udev-rules [write]", N_("persistent IPoIB interface names")},
+    {"monitor", N_("print changes of IPoIB interfaces and RDMA ports as they happen")},
     {"version", N_("show the version")},
 };
 
@@ -144,6 +146,7 @@ const Command kTopCommands[] = {
     {"apply", IBNM_CLI_FULL(cmdApply, nullptr)},
     {"show-state", IBNM_CLI_FULL(cmdShowState, nullptr)},
     {"udev-rules", IBNM_CLI_FULL(cmdUdevRules, nullptr)},
+    {"monitor", cmdMonitor, nullptr},
     {"version", cmdVersion, nullptr},
     {nullptr, nullptr, nullptr},
 };

@@ -474,6 +474,14 @@ G_DECLARE_FINAL_TYPE(IbnmIpoibInterface, ibnm_ipoib_interface, IBNM, IPOIB_INTER
  */
 #define IBNM_IPOIB_INTERFACE_UMCAST "umcast"
 /**
+ * IBNM_IPOIB_INTERFACE_UP:
+ *
+ * The name of the #IbnmIpoibInterface:up property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_IPOIB_INTERFACE_UP "up"
+/**
  * IBNM_IPOIB_INTERFACE_MTU:
  *
  * The name of the #IbnmIpoibInterface:mtu property.
@@ -527,6 +535,7 @@ const char *ibnm_ipoib_interface_get_parent(IbnmIpoibInterface *self);
 guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self);
 gboolean ibnm_ipoib_interface_get_umcast(IbnmIpoibInterface *self);
+gboolean ibnm_ipoib_interface_get_up(IbnmIpoibInterface *self);
 guint ibnm_ipoib_interface_get_mtu(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_mac_address(IbnmIpoibInterface *self);
 const char *ibnm_ipoib_interface_get_port_guid(IbnmIpoibInterface *self);

@@ -23,6 +23,7 @@ struct IbnmIpoibInterfacePrivate {
     std::string dhcpClientId_;
     std::string rdmaDevice_;
     unsigned rdmaPort_ = 0;
+    bool up_ = false;
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmIpoibInterface, ibnm_ipoib_interface, G_TYPE_OBJECT)
@@ -39,6 +40,7 @@ static const Prop<IbnmIpoibInterface> ipoibProps[] = {
     strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_DHCP_CLIENT_ID, ibnm_ipoib_interface_get_dhcp_client_id),
     strProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_DEVICE, ibnm_ipoib_interface_get_rdma_device),
     uintProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_RDMA_PORT, ibnm_ipoib_interface_get_rdma_port),
+    boolProp<IbnmIpoibInterface>(IBNM_IPOIB_INTERFACE_UP, ibnm_ipoib_interface_get_up),
 };
 
 static void ibnm_ipoib_interface_get_property(GObject *o, guint id, GValue *v, GParamSpec *ps)
@@ -312,6 +314,30 @@ guint ibnm_ipoib_interface_get_rdma_port(IbnmIpoibInterface *self)
     return ibnm_ipoib_interface_priv(self)->rdmaPort_;
 }
 
+/**
+ * IbnmIpoibInterface:up:
+ *
+ * Whether the interface is administratively up (IFF_UP, `ip link set DEV
+ * up`), as the kernel reported it at the inventory's last reload.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_ipoib_interface_get_up:
+ * @self: an #IbnmIpoibInterface
+ *
+ * Gets the #IbnmIpoibInterface:up property.
+ *
+ * Returns: %TRUE when the interface is up.
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_ipoib_interface_get_up(IbnmIpoibInterface *self)
+{
+    g_return_val_if_fail(IBNM_IS_IPOIB_INTERFACE(self), FALSE);
+    return ibnm_ipoib_interface_priv(self)->up_;
+}
+
 // --- constructor ------------------------------------------------------------------------------
 
 namespace ibnm {
@@ -325,6 +351,7 @@ IbnmIpoibInterface *ipoibInterfaceNew(const model::IpoibNetdev &ipoib, const mod
     if (const auto *n = host.findNetdev(ipoib.name)) {
         priv->rdmaDevice_ = n->rdmaDevice;
         priv->rdmaPort_ = n->rdmaPort;
+        priv->up_ = n->up;
     }
     return obj;
 }

@@ -37,7 +37,7 @@ TEST(CliCompletion, ObjectsCommandsAndValues)
 {
     if (!g_file_test("/bin/bash", G_FILE_TEST_IS_EXECUTABLE))
         GTEST_SKIP() << "no bash";
-    EXPECT_EQ(complete("ibnm "), "connection device rdma check apply show-state udev-rules version help");
+    EXPECT_EQ(complete("ibnm "), "connection device rdma check apply show-state udev-rules monitor version help");
     EXPECT_EQ(complete("ibnm con "), "show up down add modify delete reload import export help");
     EXPECT_EQ(complete("ibnm rdma link add rxe0 type "), "rxe siw");
     EXPECT_EQ(complete("ibnm rdma roce-mode mlx5_0 "), "v1 v2");
@@ -80,6 +80,7 @@ TEST(CliCompletion, DeviceAndPortNames)
     std::string host = "ibnm --simulate " + ibnm::test::hostFile("mlx5-roce.host") + " ";
     std::string roce = complete(host + "rdma roce-mode ", dir);
     std::string show = complete(host + "device show ", dir);
+    std::string monitor = complete(host + "device monitor mlx5_0 ", dir);
     std::string gid = complete(host + "rdma gid show ", dir);
     std::string tc = complete(host + "rdma traffic-class mlx5_1", dir);
     std::string enable = complete(host + "rdma roce-enable mlx5_0", dir);
@@ -87,6 +88,7 @@ TEST(CliCompletion, DeviceAndPortNames)
     g_free(dir);
     EXPECT_EQ(roce, "mlx5_0 mlx5_1");
     EXPECT_EQ(show, "mlx5_0 mlx5_1");
+    EXPECT_EQ(monitor, "mlx5_0 mlx5_1"); // `device monitor` takes several
     EXPECT_EQ(gid, "mlx5_0 mlx5_1 --for");
     EXPECT_EQ(tc, "mlx5_1 mlx5_1/1");
     EXPECT_EQ(enable, "mlx5_0");
