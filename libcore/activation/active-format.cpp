@@ -114,6 +114,8 @@ void interfaceChange(JsonBuilder *b, const InterfaceChange &c)
         member(b, "master", *c.master);
     strings(b, "added-addresses", c.addedAddresses);
     routes(b, "added-routes", c.addedRoutes);
+    if (!c.removedAddresses.empty())
+        strings(b, "removed-addresses", c.removedAddresses);
     json_builder_end_object(b);
 }
 
@@ -349,6 +351,9 @@ InterfaceChange readInterface(Reader &rd, JsonObject *o)
         route.metric = unsigned(rd.integer(r, "metric"));
         c.addedRoutes.push_back(std::move(route));
     }
+    // Absent from the records of ibnm 0.1.0's first releases.
+    if (rd.has(o, "removed-addresses"))
+        c.removedAddresses = stringList(rd, o, "removed-addresses");
     return c;
 }
 

@@ -30,7 +30,8 @@ bool CreatedObject::operator==(const CreatedObject &o) const
 
 bool InterfaceChange::empty() const
 {
-    return !mtu && !mode && !umcast && !up && !master && addedAddresses.empty() && addedRoutes.empty();
+    return !mtu && !mode && !umcast && !up && !master && addedAddresses.empty() && addedRoutes.empty() &&
+           removedAddresses.empty();
 }
 
 bool RdmaPortChange::empty() const
@@ -93,6 +94,11 @@ void addedIp(InterfaceChange &c, const model::Netdev &nd, const DesiredIp &ip)
         if (std::find(nd.routes.begin(), nd.routes.end(), rt) == nd.routes.end() &&
             std::find(c.addedRoutes.begin(), c.addedRoutes.end(), rt) == c.addedRoutes.end())
             c.addedRoutes.push_back(rt);
+    // The planner removes every address of a family the profile sets that
+    // the profile does not have (Planner::planIp), a port's all.
+    for (const auto &a : nd.addresses)
+        if (ip.manages(a) && !contains(ip.addresses, a) && !contains(c.removedAddresses, a))
+            c.removedAddresses.push_back(a);
 }
 
 RdmaPortChange &portEntry(ActiveRecord &r, const std::string &device, unsigned port)
@@ -316,6 +322,9 @@ std::optional<InterfaceChange> stillChanged(const InterfaceChange &c, const mode
     for (const auto &r : c.addedRoutes)
         if (std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             out.addedRoutes.push_back(r);
+    for (const auto &a : c.removedAddresses)
+        if (std::find(nd->addresses.begin(), nd->addresses.end(), a) == nd->addresses.end())
+            out.removedAddresses.push_back(a);
     if (out.empty())
         return std::nullopt;
     return out;
@@ -480,6 +489,14 @@ ActiveRecord merge(const ActiveRecord &older, ActiveRecord record)
         keepOlder(it->master, o.master);
         unite(it->addedAddresses, o.addedAddresses);
         unite(it->addedRoutes, o.addedRoutes);
+        // What the older activation removed was there before both; what it
+        // added and the newer one removed was not.
+        for (const auto &a : o.removedAddresses)
+            if (!contains(it->removedAddresses, a))
+                it->removedAddresses.push_back(a);
+        it->removedAddresses.erase(std::remove_if(it->removedAddresses.begin(), it->removedAddresses.end(),
+                                                  [&](const std::string &a) { return contains(o.addedAddresses, a); }),
+                                   it->removedAddresses.end());
     }
     for (const auto &o : older.bonds) {
         auto it = std::find_if(record.bonds.begin(), record.bonds.end(),

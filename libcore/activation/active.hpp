@@ -50,6 +50,9 @@ struct InterfaceChange {
     std::optional<std::string> master; // "" : it was in no bond
     std::vector<std::string> addedAddresses;
     std::vector<model::Route> addedRoutes;
+    // What was there before and the activation removed (the profile sets
+    // the family, or the interface became a port): `down` adds them again.
+    std::vector<std::string> removedAddresses;
     bool empty() const;
 };
 

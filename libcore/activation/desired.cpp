@@ -171,6 +171,17 @@ DesiredIp ipOf(NMConnection *c)
     return ip;
 }
 
+// A port's: NetworkManager removes every address of a device that becomes
+// a bond port, those it had before included (FACTS.md, the kernel lab's
+// guest), and a port profile has no IP settings.
+DesiredIp portIp()
+{
+    DesiredIp ip;
+    ip.manage4 = true;
+    ip.manage6 = true;
+    return ip;
+}
+
 // The interface a connection names, or that its master reference names.
 std::string masterInterface(NMConnection *c, const ProfileIndex &index)
 {
@@ -413,8 +424,8 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
                         _("neither an interface name nor a MAC address names the device"), origin);
             }
             x.master = masterInterface(c, index);
-            if (withIp && x.master.empty())
-                x.ip = ipOf(c);
+            if (withIp)
+                x.ip = x.master.empty() ? ipOf(c) : portIp();
             // DHCP over IPoIB needs a client that sends the client identifier
             // derived from the port GUID (model::dhcpClientId); NetworkManager's
             // does, ibnm has none.
@@ -460,8 +471,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             if (NMSettingWired *w = nm_connection_get_setting_wired(c))
                 x.mtu = nm_setting_wired_get_mtu(w);
             x.master = masterInterface(c, index);
-            if (x.master.empty())
-                x.ip = ipOf(c);
+            x.ip = x.master.empty() ? ipOf(c) : portIp();
             d.ethernet.push_back(std::move(x));
         }
 

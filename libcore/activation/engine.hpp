@@ -20,6 +20,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ibnm::model {
@@ -91,6 +92,11 @@ struct Options {
     // up() only: where a successful run keeps its steps, each with its undo,
     // to be undone later (UndoLog::undo()); nullptr: nothing is kept.
     UndoLog *keep = nullptr;
+    // The P_Key children, by name, as they were before a teardown planned
+    // ahead of this plan (reactivate()): a parent the teardown closed and
+    // this plan opens gets them back so, their IPv6 addresses included,
+    // not as the teardown left them. nullptr: as on the host planned on.
+    const std::unordered_map<std::string, model::Netdev> *childrenBefore = nullptr;
 };
 
 // What a successful up() changed, kept to be undone later exactly: the steps

@@ -11,6 +11,7 @@
 #include "libcore/support/i18n.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ibnm::activation {
 
@@ -62,6 +63,30 @@ Status verifyDown(const Host &h, const ActiveRecord &record)
         .withProfile(record.id);
 }
 
+// The P_Key children of `before` that none of `records` created or changed
+// and that are still there in `after`, as in `before`.
+std::unordered_map<std::string, model::Netdev> untouchedChildren(const Host &before, const Host &after,
+                                                                 const std::vector<ActiveRecord> &records)
+{
+    std::unordered_map<std::string, model::Netdev> out;
+    for (const auto &ib : before.ipoib) {
+        if (ib.parent.empty())
+            continue;
+        bool touched = false;
+        for (const auto &r : records) {
+            for (const auto &c : r.interfaces)
+                touched = touched || c.name == ib.name;
+            for (const auto &c : r.created)
+                touched = touched || (c.kind == CreatedObject::Kind::IpoibChild && c.name == ib.name);
+        }
+        const model::Netdev *was = before.findNetdev(ib.name);
+        const model::Netdev *now = after.findNetdev(ib.name);
+        if (!touched && was && now && was->ifindex == now->ifindex)
+            out.emplace(ib.name, *was);
+    }
+    return out;
+}
+
 } // namespace
 
 Host afterTeardown(const Host &host, const std::vector<ActiveRecord> &replaced)
@@ -77,7 +102,14 @@ Report reactivate(Platform &platform, const Host &host, const std::vector<Active
 {
     Report report;
     detail::TeardownPlan teardown = makeTeardownPlan(host, replaced, report);
-    auto planned = makePlan(teardown.after, desired, options, report);
+    // A parent the teardown closes (its first activation found it down)
+    // and the new activation opens again: its children, which belong to
+    // other activations or to none, come back as they were before this
+    // command (F1 of the sequence test), not as the teardown left them.
+    std::unordered_map<std::string, model::Netdev> childrenBefore = untouchedChildren(host, teardown.after, replaced);
+    Options planOptions = options;
+    planOptions.childrenBefore = &childrenBefore;
+    auto planned = makePlan(teardown.after, desired, planOptions, report);
     if (!planned.ok())
         return planningFailed(std::move(report), std::move(planned).error());
     std::vector<Step> steps = std::move(teardown.steps);

@@ -13,7 +13,9 @@
 // every device it manages up, and ibnm, which manages nothing between
 // activations, puts the link state back as the activation found it.
 // Addresses the activation removed (NetworkManager replaces what was on
-// the device) are not put back, as NetworkManager does not.
+// the device, and empties a port) are put back: issue 27's "down restores
+// what it changed", where NetworkManager leaves them removed
+// (docs/active-connections.md).
 #include "config.h"
 
 #include "libcore/activation/planner.hpp"
@@ -77,6 +79,7 @@ private:
     void bringUp(const std::string &origin, Netdev &nd, const Lost &lost, const InterfaceChange &c);
     void restoreLink(const std::string &origin, Netdev &nd, const InterfaceChange &c, Lost &lost, bool mtuKnown,
                      bool wasUp);
+    void readdRemoved(const std::string &origin, Netdev &nd, const InterfaceChange &c);
     void deleteChild(const std::string &origin, const CreatedObject &c);
     void deleteBond(const std::string &origin, const CreatedObject &c);
 
@@ -489,6 +492,23 @@ void Teardown::interfaces(const ActiveRecord &r)
                 nd->addresses.erase(std::remove(nd->addresses.begin(), nd->addresses.end(), a), nd->addresses.end());
             }
         restoreLink(origin, *nd, c, lost, mtuKnown, wasUp);
+        if (nd->master.empty())
+            readdRemoved(origin, *nd, c);
+    }
+}
+
+// What was on the interface before the activation removed it, once the
+// interface is out of any bond and its link as the activation found it (an
+// address added to a link that is down stays: only going down flushes).
+void Teardown::readdRemoved(const std::string &origin, Netdev &nd, const InterfaceChange &c)
+{
+    for (const auto &a : c.removedAddresses) {
+        if (contains(nd.addresses, a))
+            continue;
+        add("add-address", nd.name, strprintf(_("add address %s again"), a.c_str()), origin,
+            [name = nd.name, a](Platform &p) { return p.addAddress(name, a); },
+            [name = nd.name, a](Platform &p) { return p.removeAddress(name, a); });
+        nd.addresses.push_back(a);
     }
 }
 

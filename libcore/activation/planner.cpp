@@ -274,6 +274,9 @@ void Planner::planChildrenBack(const std::string &origin, const std::string &par
         const model::Netdev *target = index_.findNetdev(now[i].name);
         if (target == nullptr)
             continue;
+        if (childrenBefore_)
+            if (auto it = childrenBefore_->find(target->name); it != childrenBefore_->end())
+                target = &it->second;
         const std::string name = target->name;
         if (now[i].up && !target->up) {
             LinkDownLoss lost = lossOnLinkDown(&now[i]);
@@ -639,6 +642,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     if (!x.master.empty()) {
         if (!nd || nd->master != x.master || released)
             planEnslave(origin, ifname, x.master, curMtu, isUp, flushed);
+        planIp(origin, ifname, x.ip, flushed); // removes what it had (desired.cpp portIp)
         return {};
     }
     planUp(origin, ifname, isUp);
@@ -685,6 +689,7 @@ Status Planner::planEthernet(const DesiredEthernet &x)
     if (!x.master.empty()) {
         if (nd->master != x.master)
             planEnslave(origin, x.ifname, x.master, curMtu, isUp, flushed);
+        planIp(origin, x.ifname, x.ip, flushed); // removes what it had (desired.cpp portIp)
         return {};
     }
     planUp(origin, x.ifname, isUp);
@@ -775,6 +780,7 @@ Result<std::vector<Step>> makePlan(const Host &host, const Desired &desired, con
                                    bool record)
 {
     Planner planner(host, report, options.rdmaOnly, options.index, record);
+    planner.setChildrenBefore(options.childrenBefore);
     planner.setDesiredBonds(desired.bonds);
     planner.predictRoceLags(desired);
     std::set<std::string> newNetdevs;

@@ -63,11 +63,6 @@ platform::BondSpec bondSpec(const std::string &name, const BondOptions &b)
     return spec;
 }
 
-inline bool contains(const std::vector<std::string> &v, const std::string &s)
-{
-    return std::find(v.begin(), v.end(), s) != v.end();
-}
-
 class Planner {
 public:
     // `record` false: the verdict only (Options::verdictOnly): every
@@ -247,6 +242,8 @@ public:
     // routes it lost), so that a plan that takes a parent down and up
     // leaves its children as they were.
     void planChildrenBack(const std::string &origin, const std::string &parent);
+    // Options::childrenBefore.
+    void setChildrenBefore(const std::unordered_map<std::string, model::Netdev> *before) { childrenBefore_ = before; }
 
     // Interfaces whose final "up" is planned after their configuration.
     std::vector<std::pair<std::string, std::string>> pendingUp; // origin, ifname
@@ -275,6 +272,7 @@ private:
     // gets back (model::roceLagSplit), by port.
     std::map<std::string, model::Device> splitDevices_;
     std::unordered_map<std::string, std::vector<model::Netdev>> childLinks_; // by parent
+    const std::unordered_map<std::string, model::Netdev> *childrenBefore_ = nullptr;
 };
 
 // planner.cpp: the steps that bring `desired` onto `host`, in order; a

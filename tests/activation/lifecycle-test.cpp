@@ -13,6 +13,7 @@
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
 #include "tests/profiles/profile-test-util.hpp"
 #include "tests/simulator/fake-test-util.hpp"
 #include "tests/test-util.hpp"
@@ -181,11 +182,6 @@ public:
 const model::Netdev *netdev(const model::Host &h, const std::string &name)
 {
     return h.findNetdev(name);
-}
-
-bool contains(const std::vector<std::string> &v, const std::string &s)
-{
-    return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 bool hasAddress(Sim &sim, const std::string &ifname, const std::string &cidr)
@@ -403,6 +399,76 @@ TEST(ActiveConnections, APortJoiningABondLosesTheAddressesOfItsEarlierActivation
     EXPECT_EQ(h->findNetdev("mlx4_ib0")->master, "bond0");
 }
 
+// What an activation removes comes back at its `down` (issue 27: "down
+// restores what it changed"; NetworkManager leaves it removed): the
+// addresses a manual profile replaced, and those a port had before it
+// joined its bond (NetworkManager empties a port, its earlier addresses
+// included: the kernel lab's guest).
+TEST(ActiveConnections, DownPutsBackTheAddressesTheActivationRemovedAPortsIncluded)
+{
+    Sim sim("mlx4-dual-port.host");
+    ASSERT_TRUE(sim.fake().addAddress("mlx4_ib0", "203.0.113.5/24").ok());
+    ASSERT_TRUE(sim.fake().addAddress("mlx4_ib0", "2001:db8:7::5/64").ok());
+    std::string pristine = sim.restored();
+    sim.add({"type", "infiniband", "con-name", "ib", "ifname", "mlx4_ib0", "transport-mode", "datagram",
+             "ipv4.method", "manual", "ipv4.addresses", "192.0.2.7/24", "ipv6.method", "disabled"});
+    auto up = sim.up({"ib"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    EXPECT_FALSE(hasAddress(sim, "mlx4_ib0", "203.0.113.5/24"));
+    EXPECT_FALSE(hasAddress(sim, "mlx4_ib0", "2001:db8:7::5/64"));
+    EXPECT_EQ(sim.record("ib").interfaces.at(0).removedAddresses,
+              (std::vector<std::string>{"203.0.113.5/24", "2001:db8:7::5/64"}));
+    auto down = sim.down({"ib"});
+    ASSERT_TRUE(down.ok) << down.error->message;
+    EXPECT_TRUE(down.has("add-address mlx4_ib0")) << ::testing::PrintToString(down.actions());
+    EXPECT_EQ(sim.restored(), pristine);
+
+    // A port: every address goes, none of its profile's own (it has none).
+    sim.add({"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup",
+             "ipv4.method", "disabled", "ipv6.method", "disabled"});
+    sim.add({"type", "infiniband", "con-name", "port", "ifname", "mlx4_ib0", "master", "bond0", "slave-type",
+             "bond", "transport-mode", "datagram"});
+    up = sim.up({"port"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    EXPECT_TRUE(up.has("remove-address mlx4_ib0")) << ::testing::PrintToString(up.actions());
+    auto h = sim.fake().readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_EQ(h->findNetdev("mlx4_ib0")->master, "bond0");
+    EXPECT_FALSE(hasAddress(sim, "mlx4_ib0", "203.0.113.5/24"));
+    EXPECT_FALSE(hasAddress(sim, "mlx4_ib0", "2001:db8:7::5/64"));
+    down = sim.down({"bond0"});
+    ASSERT_TRUE(down.ok) << down.error->message;
+    EXPECT_TRUE(sim.active().empty());
+    EXPECT_EQ(sim.restored(), pristine);
+}
+
+// A re-activation whose teardown closes a parent that its first activation
+// found down, and whose new activation opens it again: the parent's P_Key
+// children of other profiles come back as they were, their IPv6 addresses
+// included (the kernel flushes those when the parent takes them down).
+TEST(ActiveConnections, AReactivationThatCyclesAParentLeavesOtherProfilesChildrenAsTheyWere)
+{
+    Sim sim("mlx4-dual-port.host");
+    sim.add(kChild);
+    sim.add({"type", "infiniband", "con-name", "base", "ifname", "mlx4_ib0", "transport-mode", "datagram",
+             "ipv4.method", "disabled", "ipv6.method", "manual", "ipv6.addresses", "2001:db8:4::18/64"});
+    ASSERT_TRUE(sim.up({"child"}).ok);
+    ASSERT_TRUE(sim.fake().setUp("mlx4_ib0", false).ok()); // by hand: the child goes down with it
+    auto up = sim.up({"child"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    ASSERT_TRUE(hasAddress(sim, "mlx4_ib0.8002", "2001:db8::1/64"));
+    ASSERT_TRUE(sim.up({"base"}).ok);
+    sim.modify("base", {"infiniband.mtu", "1500"});
+    up = sim.up({"base"});
+    ASSERT_TRUE(up.ok) << up.error->message;
+    auto h = sim.fake().readHost();
+    ASSERT_TRUE(h.ok());
+    EXPECT_TRUE(h->findNetdev("mlx4_ib0.8002")->up) << ::testing::PrintToString(up.actions());
+    EXPECT_TRUE(hasAddress(sim, "mlx4_ib0.8002", "2001:db8::1/64")) << ::testing::PrintToString(up.actions());
+    EXPECT_TRUE(hasAddress(sim, "mlx4_ib0.8002", "192.0.2.1/24"));
+    EXPECT_EQ(sim.active().count("child"), 1u);
+}
+
 // One active connection per device, also where activating changes nothing
 // on the host: the second profile on an interface ends the first one's
 // activation. A profile whose settings changed without any effect on the
@@ -555,6 +621,7 @@ TEST(ActiveConnections, RecordFormatRoundTrips)
     ic.master = "";
     ic.addedAddresses = {"192.0.2.1/24"};
     ic.addedRoutes = {{"0.0.0.0/0", "192.0.2.254", 10}};
+    ic.removedAddresses = {"198.51.100.7/24"};
     r.interfaces = {ic};
     r.bonds = {{"bond0", 100u, std::string()}};
     activation::RdmaPortChange pc;
@@ -570,7 +637,17 @@ TEST(ActiveConnections, RecordFormatRoundTrips)
     ASSERT_TRUE(back.ok()) << back.error().toString() << "\n" << text;
     EXPECT_EQ(activation::formatRecord(*back), text);
     EXPECT_EQ(back->created[0], child);
+    EXPECT_EQ(back->interfaces[0].removedAddresses, ic.removedAddresses);
     EXPECT_EQ(back->rdmaPorts[0].tcRules, pc.tcRules);
+    // A record without removed-addresses (written before they were kept)
+    // reads as one that removed none.
+    ic.removedAddresses.clear();
+    r.interfaces = {ic};
+    std::string older = activation::formatRecord(r);
+    EXPECT_EQ(older.find("removed-addresses"), std::string::npos) << older;
+    auto olderBack = activation::parseRecord(older, "r");
+    ASSERT_TRUE(olderBack.ok()) << olderBack.error().toString();
+    EXPECT_TRUE(olderBack->interfaces[0].removedAddresses.empty());
     EXPECT_FALSE(back->rdmaPorts[0].trafficClass.has_value());
 
     auto bad = activation::parseRecord("{\"format\": 2}", "/run/ibnm/active/x");

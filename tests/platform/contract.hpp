@@ -27,6 +27,7 @@
 
 #include "libcore/model/host.hpp"
 #include "libcore/platform/platform.hpp"
+#include "libcore/support/strings.hpp"
 
 #include <gtest/gtest.h>
 
@@ -96,11 +97,6 @@ inline const model::Gid *findGid(const model::Port &port, const std::string &gid
         if (g.gid == gid && g.type == type)
             return &g;
     return nullptr;
-}
-
-inline bool contains(const std::vector<std::string> &v, const std::string &s)
-{
-    return std::find(v.begin(), v.end(), s) != v.end();
 }
 
 } // namespace ibnm::test::contract

@@ -44,7 +44,8 @@
 //     changed, and restores what it changed"), which the model follows (the
 //     difference shows only where something pre-existed); the addresses
 //     alone are rule N10a, restoreRemovedAddresses false being
-//     NetworkManager's way.
+//     NetworkManager's way (ibnm restores them:
+//     docs/active-connections.md).
 // N11 an unknown profile: exit 10 for up, down, modify and delete (lab).
 // N12 ibnm's own, by issue 27: a second `up` of active, unchanged profiles
 //     is 0 operations (NetworkManager re-activates: lab, a new active

@@ -87,16 +87,7 @@ const std::map<std::string, const char *> kRules = {
 // missing; the test fails if one of them no longer fails (remove it then).
 // Each is narrow on purpose (its own rule name): the broader rule around it
 // is checked as ever.
-const std::map<std::string, const char *> kExpectedBroken = {
-    {"N10a", "lifecycle leaves the addresses an activation removed removed at down, as NetworkManager does "
-             "(docs/active-connections.md); issue 27 says down 'restores what it changed': the lead decides, "
-             "then either this entry goes or the model's restoreRemovedAddresses becomes false"},
-    {"N7a", "lifecycle: a bond port keeps the addresses it had before it joined (only those of its own earlier "
-            "activation go); NetworkManager removes every address of a port (lab)"},
-    {"F1a", "lifecycle + facts: the teardown of a re-activation puts the port's link state back to down (its "
-            "first activation found it down) and the new activation brings it up: the children lose their "
-            "IPv6 addresses (facts' children handling is not in lifecycle's teardown plan)"},
-};
+const std::map<std::string, const char *> kExpectedBroken = {};
 
 // --- the test --------------------------------------------------------------------------------
 
