@@ -191,13 +191,13 @@ int cmdImport(Context &ctx, const Args &args)
 int cmdExport(Context &ctx, const Args &args)
 {
     size_t i = 0;
-    const char *id = takeId(args, i);
-    if (!id)
+    Selector sel = takeId(args, i);
+    if (!sel.id)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     IbnmSettings *s = ctx.settings();
     if (!s)
         return kExitFailed;
-    NMConnection *c = findOrComplain(s, id);
+    NMConnection *c = findOrComplain(s, sel);
     if (!c)
         return notFoundStatus(s);
     if (i >= args.size())

@@ -68,7 +68,8 @@ bool hookActsOn(NMConnection *c)
     return false;
 }
 
-// The words of up/down: [id|uuid|filename|path] ID..., or --all; up also
+// The words of up/down: [id|uuid|filename|path] ID... (down: apath too),
+// or --all; up also
 // takes nmcli's `ifname IF` after a single ID. An ID naming no profile is
 // an error for up (nmcli stops at it); down names it later as not active.
 // -1, or the exit status after printing the error.
@@ -98,14 +99,14 @@ int parse(IbnmSettings *s, const Args &args, bool up, Selection &out)
             i += 2;
             continue;
         }
-        const char *id = takeId(args, i);
+        Selector sel = takeId(args, i, !up);
         if (up) {
-            NMConnection *c = findOrComplain(s, id);
+            NMConnection *c = findOrComplain(s, sel);
             if (!c)
                 return notFoundStatus(s);
-            out.picks.push_back({id, c});
+            out.picks.push_back({sel.id, c});
         } else {
-            out.picks.push_back({id, ibnm_settings_find(s, id)});
+            out.picks.push_back({sel.id, findSelected(s, sel)});
         }
     }
     if (out.picks.empty())

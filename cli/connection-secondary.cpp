@@ -37,7 +37,7 @@ std::string findSecondaryBase(IbnmSettings *s, NMConnection *added, const std::s
         printError(_("secondary-of: only an RDMA secondary (type rdma) is attached to a base profile"));
         return "";
     }
-    NMConnection *b = findOrComplain(s, base.c_str());
+    NMConnection *b = findOrComplain(s, Selector{IBNM_SETTINGS_MATCH_ANY, base.c_str()});
     if (b && ibnm_connection_is_secondary(b)) {
         printError(_("secondary-of: '%s' is an RDMA secondary itself; name the profile of the device"),
                    nm_connection_get_id(b));

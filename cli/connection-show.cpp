@@ -195,8 +195,7 @@ int cmdShow(Context &ctx, const Args &argsIn)
         return kExitFailed;
     if (!args.empty()) {
         size_t i = 0;
-        const char *id = takeId(args, i);
-        NMConnection *c = findOrComplain(s, id);
+        NMConnection *c = findOrComplain(s, takeId(args, i, true));
         if (!c)
             return notFoundStatus(s);
         if (i < args.size())

@@ -53,23 +53,46 @@ std::vector<const char *> cargv(const Args &args, size_t from = 0)
     return v;
 }
 
-bool isSelectorWord(const std::string &w)
+// nmcli's selector words (nmc_find_connection(): id, uuid, path, filename;
+// apath for the commands on active connections).
+std::optional<IbnmSettingsMatch> selectorWord(const std::string &w, bool active)
 {
-    return w == "id" || w == "uuid" || w == "filename" || w == "path";
+    if (w == "id")
+        return IBNM_SETTINGS_MATCH_ID;
+    if (w == "uuid")
+        return IBNM_SETTINGS_MATCH_UUID;
+    if (w == "filename")
+        return IBNM_SETTINGS_MATCH_FILENAME;
+    if (w == "path")
+        return IBNM_SETTINGS_MATCH_PATH;
+    if (w == "apath" && active)
+        return IBNM_SETTINGS_MATCH_ACTIVE_PATH;
+    return std::nullopt;
 }
 
 } // namespace
 
-const char *takeId(const Args &args, size_t &i)
+Selector takeId(const Args &args, size_t &i, bool active)
 {
-    if (i < args.size() && isSelectorWord(args[i]) && i + 1 < args.size())
-        i++;
-    return i < args.size() ? args[i++].c_str() : nullptr;
+    Selector sel;
+    if (i + 1 < args.size())
+        if (auto m = selectorWord(args[i], active)) {
+            sel.match = *m;
+            i++;
+        }
+    sel.id = i < args.size() ? args[i++].c_str() : nullptr;
+    return sel;
 }
 
-NMConnection *findOrComplain(IbnmSettings *s, const char *id)
+NMConnection *findSelected(IbnmSettings *s, const Selector &sel)
 {
-    NMConnection *c = ibnm_settings_find(s, id);
+    return sel.id ? ibnm_settings_find_by(s, sel.match, sel.id) : nullptr;
+}
+
+NMConnection *findOrComplain(IbnmSettings *s, const Selector &sel)
+{
+    const char *id = sel.id;
+    NMConnection *c = findSelected(s, sel);
     if (c)
         return c;
     const char *const *denied = ibnm_settings_get_unreadable_files(s);
@@ -313,8 +336,8 @@ int cmdModify(Context &ctx, const Args &argsIn)
         return printKeyfile(c.get());
     }
     size_t i = 0;
-    const char *id = takeId(args, i);
-    if (!id)
+    Selector sel = takeId(args, i);
+    if (!sel.id)
         return usageError(_(kConnectionUsage), _("missing connection ID"));
     if (i >= args.size())
         return usageError(_(kConnectionUsage), _("no property to modify"));
@@ -322,7 +345,7 @@ int cmdModify(Context &ctx, const Args &argsIn)
     IbnmSettings *s = ctx.settings(true);
     if (!s)
         return ctx.storeFailure();
-    NMConnection *stored = findOrComplain(s, id);
+    NMConnection *stored = findOrComplain(s, sel);
     if (!stored)
         return notFoundStatus(s);
     Obj<NMConnection> copy(nm_simple_connection_new_clone(stored));
@@ -415,8 +438,7 @@ int cmdDelete(Context &ctx, const Args &args)
         return ctx.storeFailure();
     int rc = kExitOk;
     for (size_t i = 0; i < args.size();) {
-        const char *id = takeId(args, i);
-        NMConnection *c = findOrComplain(s, id);
+        NMConnection *c = findOrComplain(s, takeId(args, i));
         if (!c) {
             rc = notFoundStatus(s);
             continue;
@@ -489,8 +511,7 @@ PtrArray selectProfiles(IbnmSettings *s, const Args &args, int &rc)
             rc = usageError(_(kConnectionUsage), _("'--all' cannot be combined with connection IDs"));
             return nullptr;
         }
-        const char *id = takeId(args, i);
-        NMConnection *c = findOrComplain(s, id);
+        NMConnection *c = findOrComplain(s, takeId(args, i));
         if (!c) {
             rc = notFoundStatus(s);
             return nullptr;
@@ -550,8 +571,9 @@ PtrArray selectActive(Context &ctx, IbnmSettings *s, const Args &args, int &rc, 
             rc = usageError(_(kConnectionUsage), _("'--all' cannot be combined with connection IDs"));
             return nullptr;
         }
-        const char *id = takeId(args, i);
-        NMConnection *c = ibnm_settings_find(s, id);
+        Selector sel = takeId(args, i, true);
+        const char *id = sel.id;
+        NMConnection *c = findSelected(s, sel);
         if (c == nullptr || !activeNow(c)) {
             printError(_("'%s' is not an active connection."), id);
             missing = true;

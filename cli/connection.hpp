@@ -6,15 +6,26 @@
 
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
+#include "settings/ibnm-settings.h"
 
 #include <string>
 
 namespace ibnm::cli {
 
-// The ID after an optional `id`/`uuid`/`filename` word; advances `i`.
-const char *takeId(const Args &args, size_t &i);
-// The profile `id` names, or nullptr after printing why there is none.
-NMConnection *findOrComplain(IbnmSettings *s, const char *id);
+// An ID and what it names: nmcli's selector word before it (`id`, `uuid`,
+// `filename`, `path`, and `apath` where the command takes active
+// connections), or none.
+struct Selector {
+    IbnmSettingsMatch match = IBNM_SETTINGS_MATCH_ANY;
+    const char *id = nullptr;
+};
+// The ID after an optional selector word (`apath` too when `active`);
+// advances `i`. `id` is nullptr when there is none.
+Selector takeId(const Args &args, size_t &i, bool active = false);
+// The profile `sel` names (ibnm_settings_find_by()), or nullptr.
+NMConnection *findSelected(IbnmSettings *s, const Selector &sel);
+// The profile `sel` names, or nullptr after printing why there is none.
+NMConnection *findOrComplain(IbnmSettings *s, const Selector &sel);
 // The exit status after findOrComplain() found nothing: 10 for an unknown
 // profile, 1 when the store holds files this user may not read.
 int notFoundStatus(IbnmSettings *s);

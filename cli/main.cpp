@@ -55,15 +55,15 @@ const HelpLine kOptionHelp[] = {
 };
 
 const HelpLine kCommandHelp[] = {
-    {"connection show [--active] [[id|uuid|filename] ID]", N_("the profiles, or one profile's properties")},
+    {"connection show [--active] [[id|uuid|filename|path|apath] ID]", N_("the profiles, or one profile's properties")},
     {"connection add type infiniband|bond|ethernet [con-name NAME] [ifname IFNAME] [PROPERTY VALUE]...",
      N_("add a profile (nmcli's grammar)")},
-    {"connection modify [id|uuid|filename] ID ([+|-]PROPERTY VALUE)...", N_("change a profile")},
-    {"connection delete [id|uuid|filename] ID...", N_("delete profiles")},
-    {"connection up|down [id|uuid|filename] ID...|--all", N_("activate or deactivate profiles")},
+    {"connection modify [id|uuid|filename|path] ID ([+|-]PROPERTY VALUE)...", N_("change a profile")},
+    {"connection delete [id|uuid|filename|path] ID...", N_("delete profiles")},
+    {"connection up|down [id|uuid|filename|path|apath] ID...|--all", N_("activate or deactivate profiles")},
     {"connection reload", N_("read the profiles again")},
     {"connection import [type keyfile|ifcfg-rh] file PATH|DIRECTORY", N_("add profiles from files")},
-    {"connection export [id|uuid|filename] ID [FILE]", N_("a profile's keyfile")},
+    {"connection export [id|uuid|filename|path] ID [FILE]", N_("a profile's keyfile")},
     {"device status", N_("IPoIB interfaces and RDMA ports")},
     {"device show [NAME]", N_("details of an RDMA device or IPoIB interface")},
     {"device dhcp-reservations [dhcpd|kea]", N_("DHCP host reservations for the IPoIB interfaces")},

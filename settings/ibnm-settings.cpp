@@ -17,6 +17,7 @@
 #include "settings/settings-private.hpp"
 #include "settings/nm-backend.hpp"
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -63,6 +64,24 @@ GType ibnm_settings_backend_get_type(void)
             {0, nullptr, nullptr},
         };
         g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmSettingsBackend"), values));
+    }
+    return type;
+}
+
+GType ibnm_settings_match_get_type(void)
+{
+    static gsize type = 0;
+    if (g_once_init_enter(&type)) {
+        static const GEnumValue values[] = {
+            {IBNM_SETTINGS_MATCH_ANY, "IBNM_SETTINGS_MATCH_ANY", "any"},
+            {IBNM_SETTINGS_MATCH_ID, "IBNM_SETTINGS_MATCH_ID", "id"},
+            {IBNM_SETTINGS_MATCH_UUID, "IBNM_SETTINGS_MATCH_UUID", "uuid"},
+            {IBNM_SETTINGS_MATCH_FILENAME, "IBNM_SETTINGS_MATCH_FILENAME", "filename"},
+            {IBNM_SETTINGS_MATCH_PATH, "IBNM_SETTINGS_MATCH_PATH", "path"},
+            {IBNM_SETTINGS_MATCH_ACTIVE_PATH, "IBNM_SETTINGS_MATCH_ACTIVE_PATH", "apath"},
+            {0, nullptr, nullptr},
+        };
+        g_once_init_leave(&type, g_enum_register_static(g_intern_static_string("IbnmSettingsMatch"), values));
     }
     return type;
 }
@@ -219,6 +238,19 @@ const ibnm::settings::StoredProfile *findByUuid(IbnmSettingsPrivate *priv, const
 bool matchesId(const ibnm::settings::StoredProfile &p, const char *key)
 {
     return g_strcmp0(nm_connection_get_id(p.connection.get()), key) == 0;
+}
+
+// `path` is the D-Bus object path `key` names: the path itself, or (when
+// `number` is allowed, nmcli's `path N` and `apath N`) the number that ends
+// it (nmcli's nmc_find_connection(), nm_utils_dbus_path_get_last_component()).
+bool matchesDbusPath(const char *path, const char *key, bool number)
+{
+    if (path == nullptr || *path == '\0')
+        return false;
+    if (g_strcmp0(path, key) == 0)
+        return true;
+    const char *last = std::strrchr(path, '/');
+    return number && last && g_strcmp0(last + 1, key) == 0;
 }
 
 bool matchesFilename(const ibnm::settings::StoredProfile &p, const char *key)
@@ -496,29 +528,62 @@ const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self)
  * @self: the settings
  * @id_uuid_or_filename: a UUID, an id, or a file name (full path or base name)
  *
- * Looks a profile up the way nmcli does.
+ * Looks a profile up the way nmcli does without a selector word:
+ * ibnm_settings_find_by() with %IBNM_SETTINGS_MATCH_ANY.
  *
  * Returns: (transfer none) (nullable): the first profile matching by UUID,
- *   else by id, else by file name; %NULL when none matches. Owned by @self,
- *   valid until the next load, reload or change.
+ *   else by id, else by D-Bus path, else by file name; %NULL when none
+ *   matches. Owned by @self, valid until the next load, reload or change.
  *
  * Since: 0.1
  */
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename)
 {
+    return ibnm_settings_find_by(self, IBNM_SETTINGS_MATCH_ANY, id_uuid_or_filename);
+}
+
+/**
+ * ibnm_settings_find_by:
+ * @self: the settings
+ * @match: what @value is compared with
+ * @value: a UUID, id, file name or D-Bus path, as @match says
+ *
+ * Looks a profile up the way nmcli does after a selector word
+ * (`id`, `uuid`, `filename`, `path`, `apath`): only by what it names.
+ *
+ * Returns: (transfer none) (nullable): the first profile that matches;
+ *   %NULL when none does. Owned by @self, valid until the next load,
+ *   reload or change.
+ *
+ * Since: 0.1
+ */
+NMConnection *ibnm_settings_find_by(IbnmSettings *self, IbnmSettingsMatch match, const char *value)
+{
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
-    g_return_val_if_fail(id_uuid_or_filename != nullptr, nullptr);
+    g_return_val_if_fail(value != nullptr, nullptr);
     auto *priv = ibnm_settings_priv(self);
-    if (const auto *p = findByUuid(priv, id_uuid_or_filename))
-        return p->connection.get();
+    bool any = match == IBNM_SETTINGS_MATCH_ANY;
+    if (any || match == IBNM_SETTINGS_MATCH_UUID)
+        if (const auto *p = findByUuid(priv, value))
+            return p->connection.get();
     const auto &profiles = priv->backend_->profiles();
-    for (const auto &p : profiles)
-        if (matchesId(p, id_uuid_or_filename))
-            return p.connection.get();
-    for (const auto &p : profiles)
-        if (matchesFilename(p, id_uuid_or_filename))
-            return p.connection.get();
+    if (any || match == IBNM_SETTINGS_MATCH_ID)
+        for (const auto &p : profiles)
+            if (matchesId(p, value))
+                return p.connection.get();
+    if (any || match == IBNM_SETTINGS_MATCH_PATH)
+        for (const auto &p : profiles)
+            if (matchesDbusPath(nm_connection_get_path(p.connection.get()), value, !any))
+                return p.connection.get();
+    if (match == IBNM_SETTINGS_MATCH_ACTIVE_PATH)
+        for (const auto &p : profiles)
+            if (matchesDbusPath(p.activePath.c_str(), value, true))
+                return p.connection.get();
+    if (any || match == IBNM_SETTINGS_MATCH_FILENAME)
+        for (const auto &p : profiles)
+            if (matchesFilename(p, value))
+                return p.connection.get();
     return nullptr;
 }
 

@@ -33,6 +33,37 @@ typedef enum {
 GType ibnm_settings_backend_get_type(void);
 
 /**
+ * IbnmSettingsMatch:
+ * @IBNM_SETTINGS_MATCH_ANY: as nmcli without a selector word: the UUID,
+ *   else the id, else the D-Bus path, else the file name
+ * @IBNM_SETTINGS_MATCH_ID: connection.id (nmcli's `id`)
+ * @IBNM_SETTINGS_MATCH_UUID: connection.uuid (nmcli's `uuid`)
+ * @IBNM_SETTINGS_MATCH_FILENAME: the file the profile is stored in, its
+ *   full path or base name (nmcli's `filename`)
+ * @IBNM_SETTINGS_MATCH_PATH: the profile's D-Bus object path in
+ *   NetworkManager, or the number that ends it (nmcli's `path`)
+ * @IBNM_SETTINGS_MATCH_ACTIVE_PATH: the D-Bus object path of the profile's
+ *   active connection in NetworkManager, or the number that ends it
+ *   (nmcli's `apath`)
+ *
+ * What ibnm_settings_find_by() compares a value with. The D-Bus paths are
+ * NetworkManager's: a keyfile store has none, and nothing matches them.
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_SETTINGS_MATCH_ANY,
+    IBNM_SETTINGS_MATCH_ID,
+    IBNM_SETTINGS_MATCH_UUID,
+    IBNM_SETTINGS_MATCH_FILENAME,
+    IBNM_SETTINGS_MATCH_PATH,
+    IBNM_SETTINGS_MATCH_ACTIVE_PATH,
+} IbnmSettingsMatch;
+
+#define IBNM_TYPE_SETTINGS_MATCH (ibnm_settings_match_get_type())
+GType ibnm_settings_match_get_type(void);
+
+/**
  * IbnmSettings:
  *
  * The profile store. Created with g_object_new() (or from a binding) it is
@@ -96,6 +127,7 @@ GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);
 const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
 const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self);
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
+NMConnection *ibnm_settings_find_by(IbnmSettings *self, IbnmSettingsMatch match, const char *value);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);
 NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const char *uuid);

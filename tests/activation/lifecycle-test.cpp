@@ -778,24 +778,15 @@ private:
     std::vector<std::string> ipoib_, ethernet_;
 };
 
-// The host with the addresses `up` removed from `before` taken away
-// (NetworkManager does not put back what an activation replaced).
-std::string withoutRemoved(const model::Host &before, const model::Host &afterUp)
+// The host as `down` must leave it: as it was before `up`, the addresses
+// the activation replaced included (issue 27: down puts back what its
+// activation changed; NetworkManager leaves them removed).
+std::string asBefore(const model::Host &before)
 {
     platform::FakeState st;
     st.host = before;
-    for (auto &nd : st.host.netdevs) {
-        const model::Netdev *now = afterUp.findNetdev(nd.name);
-        if (now == nullptr)
-            continue;
-        nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
-                                          [&](const std::string &a) {
-                                              return std::find(now->addresses.begin(), now->addresses.end(), a) ==
-                                                     now->addresses.end();
-                                          }),
-                           nd.addresses.end());
+    for (auto &nd : st.host.netdevs)
         std::sort(nd.addresses.begin(), nd.addresses.end());
-    }
     // The port a bond uses is the driver's choice (a port that leaves and
     // joins again can become it): not a setting to restore.
     for (auto &b : st.host.bonds)
@@ -838,8 +829,8 @@ class ActiveConnectionsGenerated : public ::testing::TestWithParam<const char *>
 // Generated: on each example host, random sets of profiles brought up and
 // then taken down again (with a fault injected into the `down` at each of
 // its operations first, which must be rolled back whole): `down` puts the
-// host back as it was before `up`, but for the addresses the activation
-// replaced, and no activation remains.
+// host back as it was before `up`, the addresses the activation replaced
+// included, and no activation remains.
 TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
 {
     GCharPtr text;
@@ -868,8 +859,6 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
         if (!ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr))
             continue;
         applied++;
-        auto afterUp = fake->readHost();
-        ASSERT_TRUE(afterUp.ok());
         std::string what;
         for (const auto &a : spec) {
             what += " |";
@@ -921,20 +910,10 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
                     auto third = GObjectPtr<IbnmApplyReport>::adopt(thirdRaw);
                     EXPECT_EQ(third ? ibnm_apply_report_get_operations(third.get()) : 1u, 0u)
                         << "a second up after the re-activation did something:" << what;
-                    auto second = fake->readHost();
-                    ASSERT_TRUE(second.ok());
-                    // What the first activation replaced stays replaced.
-                    for (auto &nd : afterUp->netdevs)
-                        if (const model::Netdev *now = second->findNetdev(nd.name))
-                            nd.addresses.erase(std::remove_if(nd.addresses.begin(), nd.addresses.end(),
-                                                              [&](const std::string &a) {
-                                                                  return !contains(now->addresses, a);
-                                                              }),
-                                               nd.addresses.end());
                 }
             }
         }
-        std::string expected = withoutRemoved(*before, *afterUp);
+        std::string expected = asBefore(*before);
         std::string upState = comparable(*fake);
         GPtrArrayPtr active(ibnm_apply_get_active_connections(host.get(), nullptr));
         ASSERT_TRUE(active);

@@ -142,6 +142,26 @@ TEST_F(NmActivation, UpAndDownGoThroughNetworkManager)
     Spawned nmDown = nmcli({"connection", "down", "act-a"});
     EXPECT_EQ(withoutPathNumbers(up.out), withoutPathNumbers(nmUp.out));
     EXPECT_EQ(withoutPathNumbers(down.out), withoutPathNumbers(nmDown.out));
+
+    // nmcli's selector words: `up path N` (the profile's D-Bus path or its
+    // number), `down apath N` (the active connection's); `id` names by id
+    // only.
+    Spawned paths = nmcli({"-g", "NAME,DBUS-PATH", "connection", "show"});
+    size_t at = paths.out.find("act-a:/");
+    ASSERT_NE(at, std::string::npos) << paths.out;
+    std::string settingsNumber = paths.out.substr(at, paths.out.find('\n', at) - at);
+    settingsNumber = settingsNumber.substr(settingsNumber.rfind('/') + 1);
+    up = ibnm({"connection", "up", "path", settingsNumber});
+    EXPECT_EQ(up.exitStatus(), 0) << up.err;
+    EXPECT_TRUE(hasLine(nmActive(), "act-a:veth-a:activated")) << nmActive();
+    std::string apath = up.out.substr(up.out.rfind(' ') + 1);
+    apath = apath.substr(0, apath.find(')'));
+    Spawned wrongWord = ibnm({"connection", "down", "id", apath});
+    EXPECT_EQ(wrongWord.exitStatus(), 10) << wrongWord.out << wrongWord.err;
+    EXPECT_TRUE(hasLine(nmActive(), "act-a:veth-a:activated")) << nmActive();
+    down = ibnm({"connection", "down", "apath", apath.substr(apath.rfind('/') + 1)});
+    EXPECT_EQ(down.exitStatus(), 0) << down.out << down.err;
+    EXPECT_FALSE(hasLine(nmActive(), "act-a:veth-a:activated")) << nmActive();
 }
 
 // -j: the report shape of docs/json-schema.md, one step per request.

@@ -194,7 +194,7 @@ TEST_F(KernelLabLinux, RxeOverAVlanGidsFromVerbsMatchSysfs)
     ASSERT_NE(vlan, nullptr);
     EXPECT_EQ(vlan->kind, "vlan");
     EXPECT_EQ(vlan->rdmaDevice, "krxe0");
-    EXPECT_TRUE(c::contains(vlan->addresses, "198.51.100.20/24"));
+    EXPECT_TRUE(ibnm::contains(vlan->addresses, "198.51.100.20/24"));
 
     // GID-index advice on Debian's kernel: the RoCE v2 entry of the
     // netdev's IPv4 address, and of the VLAN's when asked for it.

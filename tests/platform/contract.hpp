@@ -467,8 +467,8 @@ TYPED_TEST_P(PlatformContract, MtuUpAndAddresses)
     EXPECT_EQ(nd->mtu, 1400u);
     EXPECT_TRUE(nd->up);
     EXPECT_EQ(nd->type, 1u);
-    EXPECT_TRUE(c::contains(nd->addresses, "192.0.2.1/24"));
-    EXPECT_TRUE(c::contains(nd->addresses, "2001:db8::1/64"));
+    EXPECT_TRUE(ibnm::contains(nd->addresses, "192.0.2.1/24"));
+    EXPECT_TRUE(ibnm::contains(nd->addresses, "2001:db8::1/64"));
 
     auto rm = this->p().removeAddress(eth, "192.0.2.1/24");
     ASSERT_TRUE(rm.ok()) << rm.error().toString();
@@ -478,10 +478,10 @@ TYPED_TEST_P(PlatformContract, MtuUpAndAddresses)
     nd = h.findNetdev(eth);
     ASSERT_NE(nd, nullptr);
     EXPECT_FALSE(nd->up);
-    EXPECT_FALSE(c::contains(nd->addresses, "192.0.2.1/24"));
+    EXPECT_FALSE(ibnm::contains(nd->addresses, "192.0.2.1/24"));
     // keep_addr_on_down defaults to 0: the kernel flushes IPv6 addresses
     // when the link goes down (addrconf_ifdown()); IPv4 ones stay.
-    EXPECT_FALSE(c::contains(nd->addresses, "2001:db8::1/64"));
+    EXPECT_FALSE(ibnm::contains(nd->addresses, "2001:db8::1/64"));
     auto a4b = this->p().addAddress(eth, "192.0.2.2/24");
     ASSERT_TRUE(a4b.ok()) << a4b.error().toString();
     auto up2 = this->p().setUp(eth, true);
@@ -493,8 +493,8 @@ TYPED_TEST_P(PlatformContract, MtuUpAndAddresses)
     h = this->host();
     nd = h.findNetdev(eth);
     ASSERT_NE(nd, nullptr);
-    EXPECT_TRUE(c::contains(nd->addresses, "192.0.2.2/24"));
-    EXPECT_FALSE(c::contains(nd->addresses, "2001:db8::2/64"));
+    EXPECT_TRUE(ibnm::contains(nd->addresses, "192.0.2.2/24"));
+    EXPECT_FALSE(ibnm::contains(nd->addresses, "2001:db8::2/64"));
 }
 
 // bond_enslave() sets the port's MTU to the bond's, bond_change_mtu()
@@ -587,8 +587,8 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     EXPECT_EQ(bond->mode, "active-backup");
     EXPECT_EQ(bond->miimon, 100u);
     EXPECT_EQ(bond->primary, a);
-    EXPECT_TRUE(c::contains(bond->ports, a));
-    EXPECT_TRUE(c::contains(bond->ports, b));
+    EXPECT_TRUE(ibnm::contains(bond->ports, a));
+    EXPECT_TRUE(ibnm::contains(bond->ports, b));
     const auto *na = h.findNetdev(a);
     ASSERT_NE(na, nullptr);
     EXPECT_EQ(na->master, spec.name);
@@ -601,8 +601,8 @@ TYPED_TEST_P(PlatformContract, ActiveBackupBondWithPortsMiimonPrimary)
     h = this->host();
     bond = h.findBond(spec.name);
     ASSERT_NE(bond, nullptr);
-    EXPECT_FALSE(c::contains(bond->ports, b));
-    EXPECT_TRUE(c::contains(bond->ports, a));
+    EXPECT_FALSE(ibnm::contains(bond->ports, b));
+    EXPECT_TRUE(ibnm::contains(bond->ports, a));
     ASSERT_NE(h.findNetdev(b), nullptr);
     EXPECT_EQ(h.findNetdev(b)->master, "");
 }
@@ -625,8 +625,8 @@ TYPED_TEST_P(PlatformContract, BondMiimonAndPrimaryChangeUnderItsPorts)
     ASSERT_NE(bond, nullptr);
     EXPECT_EQ(bond->miimon, 250u);
     EXPECT_EQ(bond->primary, b);
-    EXPECT_TRUE(c::contains(bond->ports, a)) << "the ports stay";
-    EXPECT_TRUE(c::contains(bond->ports, b));
+    EXPECT_TRUE(ibnm::contains(bond->ports, a)) << "the ports stay";
+    EXPECT_TRUE(ibnm::contains(bond->ports, b));
 
     // nullopt leaves an option alone; an empty primary clears it.
     st = this->p().setBondOptions(spec.name, std::nullopt, std::string());

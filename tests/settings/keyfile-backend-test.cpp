@@ -148,6 +148,16 @@ TEST(KeyfileStore, ReloadFindUpdateDelete)
     EXPECT_EQ(ibnm_settings_find(s, "ib0.nmconnection"), byUuid);
     EXPECT_EQ(ibnm_settings_find(s, path.c_str()), byUuid);
     EXPECT_EQ(ibnm_settings_find(s, "nothing"), nullptr);
+    // After nmcli's selector words, only what the word names.
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_ID, "ib0"), byUuid);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_ID, kUuidA), nullptr);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_UUID, kUuidA), byUuid);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_UUID, "ib0"), nullptr);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_FILENAME, "ib0.nmconnection"), byUuid);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_FILENAME, "ib0"), nullptr);
+    // D-Bus paths are NetworkManager's: a keyfile store has none.
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_PATH, "1"), nullptr);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_ACTIVE_PATH, "1"), nullptr);
     EXPECT_STREQ(ibnm_settings_get_filename(s, kUuidA), path.c_str());
     NMConnection *other = ibProfile("ib1", "0d0d0d0d-1111-4222-8333-444444444444", "ib1");
     std::string otherPath = add(s, other);

@@ -187,6 +187,19 @@ TEST(NetworkManagerBackend, ProfilesAreSharedWithNmcli)
     NMConnection *fromNmcli = ibnm_settings_find(s, "from-nmcli");
     ASSERT_NE(fromNmcli, nullptr);
     std::string nmcliUuid = nm_connection_get_uuid(fromNmcli);
+    // nmcli's `path`: the D-Bus path nmcli shows, or the number ending it.
+    r = nmcli({"-g", "UUID,DBUS-PATH", "connection", "show"});
+    ASSERT_EQ(r.status, 0) << r.err;
+    size_t at = r.out.find(nmcliUuid + ":");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    std::string dbusPath = r.out.substr(at + nmcliUuid.size() + 1);
+    dbusPath = dbusPath.substr(0, dbusPath.find('\n'));
+    ASSERT_EQ(dbusPath.rfind("/org/freedesktop/NetworkManager/Settings/", 0), 0u) << r.out;
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_PATH, dbusPath.c_str()), fromNmcli);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_PATH, dbusPath.substr(dbusPath.rfind('/') + 1).c_str()),
+              fromNmcli);
+    EXPECT_EQ(ibnm_settings_find(s, dbusPath.c_str()), fromNmcli);
+    EXPECT_EQ(ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_ID, dbusPath.c_str()), nullptr);
 
     // ibnm edits [user] keys of nmcli's profile (nmcli cannot).
     NMConnection *edit = nm_simple_connection_new_clone(fromNmcli);
