@@ -337,6 +337,20 @@ std::vector<unsigned> shownMtus(const Cli &cli, bool *ok)
     return out;
 }
 
+// Waits `usec`, then kill -9 of `pid` unless it has ended; reaps it into
+// `status`. Whether it was killed.
+bool killAfter(GPid pid, gulong usec, int &status)
+{
+    g_usleep(usec);
+    bool killed = waitpid(pid, &status, WNOHANG) == 0;
+    if (killed) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    g_spawn_close_pid(pid);
+    return killed;
+}
+
 // kill -9 of applies that each rewrite six profiles (two documents in
 // turn), while a reader shows the store again and again: the reader sees
 // the six profiles of one document or of the other, never some of each;
@@ -378,16 +392,11 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
         ASSERT_NE(pid, 0);
         // Anywhere in a run of 130-370 ms here: reading, changing the
         // host, writing the files, making them visible.
-        g_usleep(gulong(g_rand_int_range(rand, 10000, 300000)));
         int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+        if (killAfter(pid, gulong(g_rand_int_range(rand, 10000, 300000)), status))
             killed++;
-        } else {
+        else
             finished++;
-        }
-        g_spawn_close_pid(pid);
         auto left = leftovers(cli);
         mostLeft = std::max(mostLeft, left.size());
         killsLeavingFiles += !left.empty();
@@ -458,17 +467,13 @@ TEST(StoreRace, AKilledImportOfADirectoryStoresAllOrNone)
         Cli cli(kHost);
         GPid pid = startCli(cli, {"connection", "import", "type", "ifcfg-rh", "file", ifcfg.path()});
         ASSERT_NE(pid, 0);
-        g_usleep(gulong(g_rand_int_range(rand, 0, gint32(took))));
         int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+        if (killAfter(pid, gulong(g_rand_int_range(rand, 0, gint32(took))), status)) {
             killed++;
         } else {
             finished++;
             EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << i;
         }
-        g_spawn_close_pid(pid);
         size_t stored = storedProfiles(cli).size();
         if (stored == kProfiles)
             all++;
