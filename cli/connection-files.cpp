@@ -46,8 +46,11 @@ std::vector<std::string> ifcfgFiles(const std::string &dir, GError **error)
 }
 
 // A directory of ifcfg files in one command: bonds before their ports (a
-// port is checked against its bond), each checked and stored in that order;
-// on any error the profiles this command stored are removed again.
+// port is checked against its bond), each checked and stored in that order,
+// as one batch of the store (ibnm_settings_begin_batch()): the keyfiles are
+// written all at once at the end, so that a reader, or the store after a
+// kill, has all of them or none; on any error none is written (and the
+// profiles NetworkManager's store took at once are removed again).
 int importIfcfgDirectory(Context &ctx, const std::string &dir)
 {
     ErrorPtr err;
@@ -89,11 +92,15 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
         return ctx.storeFailure();
     std::vector<std::string> added;
     auto undo = [&]() {
+        ibnm_settings_abort_batch(s);
         for (const auto &uuid : added) {
             ErrorPtr e;
-            ibnm_settings_delete(s, uuid.c_str(), Out(e));
+            if (ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_UUID, uuid.c_str()))
+                ibnm_settings_delete(s, uuid.c_str(), Out(e));
         }
     };
+    if (!ctx.options.dryRun)
+        ibnm_settings_begin_batch(s);
     for (auto *list : {&bonds, &others}) {
         for (auto &c : *list) {
             Obj<IbnmProfile> profile(ibnm_profile_new(c.get()));
@@ -109,6 +116,12 @@ int importIfcfgDirectory(Context &ctx, const std::string &dir)
             if (!ctx.options.dryRun)
                 added.emplace_back(nm_connection_get_uuid(c.get()));
         }
+    }
+    if (!ctx.options.dryRun && !ibnm_settings_commit_batch(s, Out(err))) {
+        reportError(err.get());
+        undo();
+        printError(_("nothing was imported from %s"), dir.c_str());
+        return kExitFailed;
     }
     for (auto *list : {&bonds, &others})
         for (auto &c : *list)

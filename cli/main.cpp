@@ -103,6 +103,34 @@ void printHelpLines(std::string &out, const HelpLine *lines, size_t n)
     }
 }
 
+// The line of `ibnm --help` of the command `name` when it has no
+// subcommands (a group has a line per subcommand), else nullptr.
+const HelpLine *leafHelp(const std::string &name)
+{
+    const HelpLine *found = nullptr;
+    for (const auto &l : kCommandHelp) {
+        std::string syntax = l.syntax;
+        if (syntax == name || syntax.compare(0, name.size() + 1, name + " ") == 0) {
+            if (found)
+                return nullptr;
+            found = &l;
+        }
+    }
+    return found;
+}
+
+// `ibnm COMMAND --help` of a command without subcommands: its line of
+// `ibnm --help`.
+int printCommandUsage(const HelpLine &l)
+{
+    std::string out = std::string(_("Usage:")) + "\n";
+    std::string full = std::string("ibnm ") + l.syntax;
+    HelpLine line{full.c_str(), l.what};
+    printHelpLines(out, &line, 1);
+    std::fputs(out.c_str(), stdout);
+    return kExitOk;
+}
+
 // The whole of `ibnm --help`.
 std::string usageText()
 {
@@ -394,6 +422,10 @@ int run(int argc, char **argv)
     if (c == nullptr)
         return unknownWord(kTopCommands, args[0]);
     Args rest(args.begin() + 1, args.end());
+    // `ibnm check --help` and the like: the command's line of `ibnm --help`.
+    if (!rest.empty() && (rest[0] == "help" || rest[0] == "--help" || rest[0] == "-h"))
+        if (const HelpLine *l = leafHelp(c->word))
+            return printCommandUsage(*l);
     int rc = c->sub ? dispatch(ctx, c->sub, rest, groupUsage(c)) : c->run(ctx, rest);
     ctx.leaveStoreToExit();
     return rc;

@@ -178,7 +178,8 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
 // ibnm_apply_up() and ibnm_apply_down() of profiles: standalone, as active
 // connections (ibnm-apply-lifecycle.cpp); for NetworkManager's hook
 // (rdma-only), which NetworkManager's own activation drives, what the
-// profiles ask of RDMA, from the profiles alone.
+// profiles ask of RDMA, from the profiles alone; and for a transaction,
+// what the profiles ask, kept in `keep` to be undone.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
                                   bool goingUp, IbnmApplyReport **out, GError **error,
                                   const std::function<void(const model::Host &)> &settled,
@@ -186,7 +187,9 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
 {
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
-    if (!(flags & IBNM_APPLY_FLAGS_RDMA_ONLY))
+    // A transaction (`keep`) is its own record of what it did, undone by
+    // ibnm_transaction_undo(): no active connection is made for it.
+    if (!(flags & IBNM_APPLY_FLAGS_RDMA_ONLY) && keep == nullptr)
         return runActive(host, std::move(selected), everything, flags, goingUp, out, error, settled);
     bool withIp = !(flags & (IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_RDMA_ONLY));
     ibnm::ApplyRequest request;

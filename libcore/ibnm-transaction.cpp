@@ -112,8 +112,16 @@ GPtrArray *ibnm_transaction_get_steps(IbnmTransaction *self)
  * was before (a link created is deleted, a value set gets its old value).
  * The transaction holds nothing afterwards, whatever the outcome.
  *
- * Returns: %TRUE when every change was undone (or there was none); %FALSE
- *   with @error set when one could not be (@report says which)
+ * Whether it worked is judged as a rollback is, by reading the host back:
+ * the objects the changes touched (links, bonds, RDMA links and ports) must
+ * read back as they were before the transaction; the rest of the host may
+ * have changed meanwhile and is not judged.
+ *
+ * Returns: %TRUE when every change was undone (or there was none) and what
+ *   they touched reads back as it was; %FALSE with @error set when one
+ *   could not be undone, or an object it touched differs (a side effect an
+ *   undo missed, or a change made meanwhile by someone else: @report's
+ *   ibnm_apply_report_get_not_restored() names each)
  *
  * Since: 0.1
  */

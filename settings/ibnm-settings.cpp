@@ -837,6 +837,75 @@ gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **
 }
 
 /**
+ * ibnm_settings_begin_batch:
+ * @self: the settings
+ *
+ * Makes the changes that follow (ibnm_settings_add(), ibnm_settings_update(),
+ * ibnm_settings_delete()) one change of a keyfile store, until
+ * ibnm_settings_commit_batch() or ibnm_settings_abort_batch(): the profiles
+ * in memory change at once (a later change is checked against them), the
+ * files all at the commit through a journal, so that a reader, and the
+ * store after a crash of the writer, has all of them or none. The caller
+ * holds the store's lock (ibnm_settings_lock_for_update()) throughout.
+ * NetworkManager's store changes at each call, as before.
+ *
+ * Since: 0.1
+ */
+void ibnm_settings_begin_batch(IbnmSettings *self)
+{
+    g_return_if_fail(IBNM_IS_SETTINGS(self));
+    g_return_if_fail(ibnm_settings_priv(self)->backend_ != nullptr); // g_initable_init() not run
+    ibnm_settings_priv(self)->backend_->beginBatch();
+}
+
+/**
+ * ibnm_settings_commit_batch:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Writes the changes made since ibnm_settings_begin_batch(), all of them or
+ * none.
+ *
+ * Returns: %TRUE when they are stored; %FALSE with @error set when they
+ *   could not be, none of them written and the profiles in memory as the
+ *   files hold them
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_settings_commit_batch(IbnmSettings *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        ibnm::Status st = priv->backend_->commitBatch();
+        profilesChanged(priv);
+        return st;
+    });
+}
+
+/**
+ * ibnm_settings_abort_batch:
+ * @self: the settings
+ *
+ * Drops the changes made since ibnm_settings_begin_batch(): nothing of them
+ * is written, and the profiles in memory are as the files hold them
+ * (NetworkManager's store, changed at each call, is left as it is: delete
+ * or update back what was changed).
+ *
+ * Since: 0.1
+ */
+void ibnm_settings_abort_batch(IbnmSettings *self)
+{
+    g_return_if_fail(IBNM_IS_SETTINGS(self));
+    g_return_if_fail(ibnm_settings_priv(self)->backend_ != nullptr); // g_initable_init() not run
+    auto *priv = ibnm_settings_priv(self);
+    priv->backend_->abortBatch();
+    profilesChanged(priv);
+}
+
+/**
  * ibnm_settings_update:
  * @self: the settings
  * @connection: the new content of the profile with the same UUID

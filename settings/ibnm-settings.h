@@ -139,6 +139,9 @@ gboolean ibnm_settings_activate(IbnmSettings *self, const char *uuid, const char
 char **ibnm_settings_deactivate(IbnmSettings *self, const char *uuid, guint timeout_s, GError **error);
 
 gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error);
+void ibnm_settings_begin_batch(IbnmSettings *self);
+gboolean ibnm_settings_commit_batch(IbnmSettings *self, GError **error);
+void ibnm_settings_abort_batch(IbnmSettings *self);
 gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error);
 gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error);
 

@@ -274,6 +274,7 @@ using platform::Platform;
 
 struct UndoLog::Steps {
     std::vector<Step> steps;
+    Host before; // the host the steps were planned on
 };
 
 Report up(Platform &platform, const Desired &desired, const Options &options)
@@ -305,7 +306,7 @@ Report up(Platform &platform, const Host &host, const Desired &desired, const Op
             report.failure = verified.error();
             rollback(platform, steps, steps.size(), report, &host);
         } else if (options.keep) {
-            options.keep->steps_ = std::make_unique<UndoLog::Steps>(UndoLog::Steps{steps});
+            options.keep->steps_ = std::make_unique<UndoLog::Steps>(UndoLog::Steps{steps, host});
         }
     }
     finish(steps, report);
@@ -337,8 +338,20 @@ Report UndoLog::undo(Platform &platform)
     if (empty())
         return report;
     std::vector<Step> steps = std::move(steps_->steps);
+    Host before = std::move(steps_->before);
     steps_.reset();
     rollback(platform, steps, steps.size(), report);
+    // Judged by reading back what the steps touched, as a rollback is (the
+    // rest of the host may have changed since, for other reasons).
+    std::vector<std::string> touched;
+    for (const auto &s : steps)
+        touched.push_back(s.rec.object);
+    if (auto after = platform.readHost(); after.ok())
+        report.notRestored = hostDifferences(restrictedTo(before, touched), restrictedTo(*after, touched));
+    else
+        report.notRestored.push_back(
+            strprintf(_("the host could not be read back: %s"), after.error().toString().c_str()));
+    report.rolledBack = report.rolledBack && report.notRestored.empty();
     for (const auto &s : steps) {
         if (s.rec.state != StepState::UndoFailed)
             continue;
@@ -346,6 +359,11 @@ Report UndoLog::undo(Platform &platform)
         report.error = s.rec.error;
         report.errorCode = IBNM_ERROR_PLATFORM;
         break;
+    }
+    if (report.ok && !report.notRestored.empty()) {
+        report.ok = false;
+        report.error = strprintf(_("undone, but not as it was: %s"), report.notRestored.front().c_str());
+        report.errorCode = IBNM_ERROR_PLATFORM;
     }
     finish(steps, report);
     return report;

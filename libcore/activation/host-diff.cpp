@@ -119,6 +119,33 @@ void comparePorts(Differences &d, const model::Device &was, const model::Device 
 
 } // namespace
 
+Host restrictedTo(const Host &host, const std::vector<std::string> &objects)
+{
+    std::set<std::string> names(objects.begin(), objects.end());
+    auto named = [&](const std::string &n) { return names.count(n) > 0; };
+    Host out;
+    for (const auto &x : host.netdevs)
+        if (named(x.name))
+            out.netdevs.push_back(x);
+    for (const auto &x : host.ipoib)
+        if (named(x.name))
+            out.ipoib.push_back(x);
+    for (const auto &x : host.bonds)
+        if (named(x.name))
+            out.bonds.push_back(x);
+    for (const auto &x : host.softLinks)
+        if (named(x.name))
+            out.softLinks.push_back(x);
+    for (const auto &d : host.devices) {
+        bool port = std::any_of(d.ports.begin(), d.ports.end(), [&](const model::Port &p) {
+            return named(strprintf("%s/%u", d.name.c_str(), p.number));
+        });
+        if (named(d.name) || port)
+            out.devices.push_back(d);
+    }
+    return out;
+}
+
 std::vector<std::string> hostDifferences(const Host &before, const Host &after)
 {
     Differences d;

@@ -23,4 +23,11 @@ namespace ibnm::activation {
 // changes by itself (port state and rate, GIDs, a bond's active port).
 std::vector<std::string> hostDifferences(const model::Host &before, const model::Host &after);
 
+// `host` with only the objects named in `objects`: links, bonds and soft
+// RDMA links by name, RDMA devices by name or by one of their ports
+// ("mlx5_0/1"). What a set of steps touched (their StepRecord::object),
+// to compare after undoing them long after they ran, when the rest of the
+// host may have changed for other reasons.
+model::Host restrictedTo(const model::Host &host, const std::vector<std::string> &objects);
+
 } // namespace ibnm::activation

@@ -305,3 +305,57 @@ TEST(ApplyApi, FaultsOnlyForASimulatedHost)
     EXPECT_FALSE(ibnm_simulator_add_faults(host.get(), "op=setMtu", outPtr(err)));
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED));
 }
+
+// A transaction's undo is judged by reading back what its steps touched,
+// as a rollback is: every step undone and the objects as they were is
+// success, whatever else changed on the host meanwhile; an object the
+// steps touched that does not read back as it was is named, and the undo
+// fails, even when each undo step succeeded.
+TEST(ApplyApi, TransactionUndoIsJudgedByReadingBackWhatItTouched)
+{
+    for (bool touchedChanged : {false, true}) {
+        test::TempDir dir;
+        auto host = simulated(dir);
+        auto c = rxeProfile("v2");
+        g_object_set(nm_connection_get_setting_wired(c.get()), NM_SETTING_WIRED_MTU, 9000u, nullptr);
+        auto profiles = one(c.get());
+        GErrorPtr err;
+        auto tx = GObjectPtr<IbnmTransaction>::adopt(
+            ibnm_apply_up_transaction(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+        ASSERT_TRUE(tx) << err->message;
+        ASSERT_TRUE(ibnm_transaction_get_pending(tx.get()));
+        auto &fake = dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get()));
+        // Meanwhile: an address on an interface the transaction never touched,
+        ASSERT_TRUE(fake.addAddress("enp0s1", "203.0.113.9/24").ok());
+        // and, the second time, one on the interface whose MTU it set: its
+        // undo puts the MTU back and succeeds, but the interface does not
+        // read back as it was (as a side effect an undo missed would not).
+        if (touchedChanged) {
+            ASSERT_TRUE(fake.addAddress("enp1s0", "198.51.100.7/24").ok());
+        }
+        IbnmApplyReport *raw = nullptr;
+        gboolean ok = ibnm_transaction_undo(tx.get(), &raw, outPtr(err));
+        auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+        ASSERT_TRUE(report);
+        const char *const *notRestored = ibnm_apply_report_get_not_restored(report.get());
+        std::vector<std::string> lines;
+        for (const char *const *n = notRestored; n && *n; n++)
+            lines.emplace_back(*n);
+        EXPECT_EQ(ok, !touchedChanged) << ::testing::PrintToString(lines);
+        EXPECT_EQ(ibnm_apply_report_get_rolled_back(report.get()), !touchedChanged);
+        for (const auto &l : lines)
+            EXPECT_EQ(l.find("enp0s1"), std::string::npos) << "an untouched interface judged: " << l;
+        if (touchedChanged) {
+            ASSERT_EQ(lines.size(), 1u) << ::testing::PrintToString(lines);
+            EXPECT_EQ(lines[0].rfind("enp1s0: ", 0), 0u) << lines[0];
+            EXPECT_NE(lines[0].find("198.51.100.7/24"), std::string::npos) << lines[0];
+            ASSERT_TRUE(err);
+            EXPECT_NE(std::string(err->message).find("enp1s0"), std::string::npos) << err->message;
+        }
+        auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host.get()));
+        ASSERT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+        EXPECT_TRUE(inventoryHost(inv.get()).softLinks.empty());
+        EXPECT_EQ(inventoryHost(inv.get()).findNetdev("enp1s0")->mtu, 1500u);
+        EXPECT_FALSE(ibnm_transaction_get_pending(tx.get()));
+    }
+}

@@ -337,6 +337,20 @@ std::vector<unsigned> shownMtus(const Cli &cli, bool *ok)
     return out;
 }
 
+// Waits `usec`, then kill -9 of `pid` unless it has ended; reaps it into
+// `status`. Whether it was killed.
+bool killAfter(GPid pid, gulong usec, int &status)
+{
+    g_usleep(usec);
+    bool killed = waitpid(pid, &status, WNOHANG) == 0;
+    if (killed) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    g_spawn_close_pid(pid);
+    return killed;
+}
+
 // kill -9 of applies that each rewrite six profiles (two documents in
 // turn), while a reader shows the store again and again: the reader sees
 // the six profiles of one document or of the other, never some of each;
@@ -378,16 +392,11 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
         ASSERT_NE(pid, 0);
         // Anywhere in a run of 130-370 ms here: reading, changing the
         // host, writing the files, making them visible.
-        g_usleep(gulong(g_rand_int_range(rand, 10000, 300000)));
         int status = 0;
-        if (waitpid(pid, &status, WNOHANG) == 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
+        if (killAfter(pid, gulong(g_rand_int_range(rand, 10000, 300000)), status))
             killed++;
-        } else {
+        else
             finished++;
-        }
-        g_spawn_close_pid(pid);
         auto left = leftovers(cli);
         mostLeft = std::max(mostLeft, left.size());
         killsLeavingFiles += !left.empty();
@@ -420,6 +429,72 @@ TEST(StoreRace, KilledAppliesLeaveNoHalfStoreAndNoTemporaryFiles)
                 "%u kills left files (%u a journal), at most %zu; %zu before the next command, %zu after it\n",
                 kKills, killed, finished, halfAfterKill, reads.load(), half.load(), readFailures.load(),
                 killsLeavingFiles, killsLeavingJournal, mostLeft, leftBefore, left.size());
+}
+
+// kill -9 of `connection import` of an ifcfg directory (twelve P_Key
+// children): the store holds all of them or none, as a reader right after
+// the kill sees it, and the next command removes what the killed one left.
+TEST(StoreRace, AKilledImportOfADirectoryStoresAllOrNone)
+{
+    ibnm::test::TempDir ifcfg;
+    constexpr unsigned kProfiles = 12;
+    for (unsigned i = 0; i < kProfiles; i++) {
+        char pkey[8];
+        std::snprintf(pkey, sizeof pkey, "%04x", 0x8002 + i);
+        ifcfg.write(std::string("ifcfg-mlx4_ib0.") + pkey, std::string("TYPE=InfiniBand\nDEVICE=mlx4_ib0.") + pkey +
+                                                  "\nPHYSDEV=mlx4_ib0\nPKEY=yes\nPKEY_ID=" +
+                                                  std::to_string(0x8002 + i) + "\nBOOTPROTO=none\nONBOOT=no\n");
+    }
+    // How long one import takes here (the fastest of three): the kills fall
+    // anywhere in it.
+    gint64 took = G_MAXINT32;
+    for (int calibrate = 0; calibrate < 3; calibrate++) {
+        Cli cli(kHost);
+        gint64 t0 = g_get_monotonic_time();
+        GPid pid = startCli(cli, {"connection", "import", "type", "ifcfg-rh", "file", ifcfg.path()});
+        ASSERT_NE(pid, 0);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        g_spawn_close_pid(pid);
+        took = std::min(took, g_get_monotonic_time() - t0);
+        ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        ASSERT_EQ(storedProfiles(cli).size(), kProfiles);
+    }
+    GRand *rand = g_rand_new_with_seed(20261127);
+    constexpr int kKills = 30;
+    unsigned killed = 0, finished = 0, all = 0, none = 0, some = 0;
+    for (int i = 0; i < kKills; i++) {
+        Cli cli(kHost);
+        GPid pid = startCli(cli, {"connection", "import", "type", "ifcfg-rh", "file", ifcfg.path()});
+        ASSERT_NE(pid, 0);
+        int status = 0;
+        if (killAfter(pid, gulong(g_rand_int_range(rand, 0, gint32(took))), status)) {
+            killed++;
+        } else {
+            finished++;
+            EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "round " << i;
+        }
+        size_t stored = storedProfiles(cli).size();
+        if (stored == kProfiles)
+            all++;
+        else if (stored == 0)
+            none++;
+        else {
+            some++;
+            ADD_FAILURE() << "round " << i << ": " << stored << " of " << kProfiles << " profiles stored after a kill";
+        }
+        Result next = cli.run({"connection", "show"});
+        EXPECT_EQ(next.status, 0) << next.err;
+        Result add = cli.run({"connection", "add", "type", "infiniband", "con-name", "after", "ifname", "mlx4_ib1",
+                              "ipv4.method", "disabled", "ipv6.method", "disabled"});
+        EXPECT_EQ(add.status, 0) << add.err;
+        EXPECT_TRUE(leftovers(cli).empty()) << "round " << i << ": " << leftovers(cli).front();
+    }
+    g_rand_free(rand);
+    EXPECT_EQ(some, 0u);
+    std::printf("kill -9 of import (%u ifcfg files, %.1f ms a run): %d runs (%u killed, %u had finished): all "
+                "stored %u, none %u, some %u\n",
+                kProfiles, double(took) / 1000, kKills, killed, finished, all, none, some);
 }
 
 } // namespace

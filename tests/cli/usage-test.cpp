@@ -103,3 +103,21 @@ TEST(CliUsage, HelpListsEveryCommandOfEveryGroup)
                           "check [--opensm]", "udev-rules [write]", "rdma memlock [write]", "show-state", "apply"})
         EXPECT_NE(top.out.find(s), std::string::npos) << s;
 }
+
+// "Try passing --help instead." is a promise: each command without
+// subcommands answers --help, -h and help with its own lines of
+// `ibnm --help` on stdout, exit 0, and does nothing else (`apply --help`
+// once tried to open a file named --help).
+TEST(CliUsage, EveryCommandAnswersHelp)
+{
+    Cli cli;
+    for (const std::string command : {"check", "apply", "show-state", "udev-rules", "version"})
+        for (const std::string word : {"--help", "-h", "help"}) {
+            Result r = cli.run({command, word});
+            EXPECT_EQ(r.status, 0) << command << " " << word << ": " << r.err;
+            EXPECT_EQ(r.err, "") << command << " " << word;
+            EXPECT_EQ(r.out.rfind("Usage:\n  ibnm " + command, 0), 0u) << command << " " << word << ": " << r.out;
+        }
+    Result r = cli.run({"apply", "--help"});
+    EXPECT_NE(r.out.find("ibnm apply FILE|-"), std::string::npos) << r.out;
+}

@@ -131,6 +131,41 @@ TEST(KeyfileStore, CollisionsAreResolvedAsNetworkManagerDoes)
     g_object_unref(s);
 }
 
+// A batch: the profiles change in memory at once, the files at the commit,
+// all of them; an aborted batch writes nothing and leaves memory as the
+// files are.
+TEST(KeyfileStore, ABatchIsWrittenWholeAtItsCommitAndNotAtAllWhenAborted)
+{
+    TempDir dir;
+    IbnmSettings *s = store(dir.path());
+    ibnm_settings_begin_batch(s);
+    NMConnection *a = ibProfile("ib0", kUuidA);
+    NMConnection *b = ibProfile("ib1", kUuidB, "ib1");
+    std::string pathA = add(s, a), pathB = add(s, b);
+    EXPECT_EQ(ids(s), (std::vector<std::string>{"ib0", "ib1"}));
+    EXPECT_FALSE(g_file_test(pathA.c_str(), G_FILE_TEST_EXISTS)) << "written before the commit";
+    ibnm_settings_abort_batch(s);
+    EXPECT_TRUE(ids(s).empty());
+    EXPECT_EQ(ibnm_settings_find(s, kUuidA), nullptr);
+    EXPECT_FALSE(g_file_test(pathA.c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_FALSE(g_file_test(pathB.c_str(), G_FILE_TEST_EXISTS));
+
+    ibnm_settings_begin_batch(s);
+    pathA = add(s, a);
+    pathB = add(s, b);
+    GError *err = nullptr;
+    EXPECT_TRUE(ibnm_settings_commit_batch(s, &err)) << (err ? err->message : "");
+    g_clear_error(&err);
+    EXPECT_TRUE(g_file_test(pathA.c_str(), G_FILE_TEST_EXISTS));
+    EXPECT_TRUE(g_file_test(pathB.c_str(), G_FILE_TEST_EXISTS));
+    g_object_unref(s);
+    s = store(dir.path());
+    EXPECT_EQ(ids(s), (std::vector<std::string>{"ib0", "ib1"}));
+    g_object_unref(s);
+    g_object_unref(a);
+    g_object_unref(b);
+}
+
 TEST(KeyfileStore, ReloadFindUpdateDelete)
 {
     TempDir dir;
