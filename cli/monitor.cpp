@@ -206,6 +206,10 @@ int cmdMonitor(Context &ctx, const Args &args)
         return kExitFailed;
     Monitor m{&ctx, inv, {}, take(inv), nullptr};
     for (const auto &a : args) {
+        if (a == "help" || a == "--help" || a == "-h") {
+            std::fputs(_(kDeviceUsage), stdout);
+            return kExitOk;
+        }
         if (!a.empty() && a[0] == '-')
             return usageError(nullptr, _("argument '%s' not understood"), a.c_str());
         if (!m.last.count(a) && !ibnm_inventory_find_device(inv, a.c_str())) {

@@ -135,6 +135,12 @@ TEST(CliMonitor, AnUnknownDeviceIsNotFound)
     EXPECT_EQ(r.status, 10) << r.out << r.err;
     EXPECT_NE(r.err.find("ib9"), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "");
+    // help is no device name.
+    for (const auto &args : std::vector<std::vector<std::string>>{{"device", "monitor", "--help"}, {"monitor", "help"}}) {
+        Result h = cli.run(args);
+        EXPECT_EQ(h.status, 0) << h.err;
+        EXPECT_NE(h.out.find("monitor"), std::string::npos) << h.out;
+    }
 }
 
 } // namespace
