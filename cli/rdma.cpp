@@ -519,18 +519,19 @@ int cmdRoceEnable(Context &ctx, const Args &args)
 
 namespace {
 
-int hostFiles(Context &ctx, bool write)
+// The host file `which`: its plan (a dry run), or written when `write`.
+int hostFiles(Context &ctx, IbnmHostFiles which, bool write)
 {
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
     PtrArray profiles(g_ptr_array_new_with_free_func(g_object_unref));
-    if (IbnmSettings *s = ctx.options.offline ? nullptr : ctx.settings())
+    if (IbnmSettings *s = (ctx.options.offline || which != IBNM_HOST_FILES_UDEV_RULES) ? nullptr : ctx.settings())
         profiles = allConnections(s);
     int flags = (write && !ctx.options.dryRun) ? IBNM_APPLY_FLAGS_NONE : IBNM_APPLY_FLAGS_DRY_RUN;
     Obj<IbnmApplyReport> report;
     ErrorPtr err;
-    ibnm_apply_host_files(host, profiles.get(), IbnmApplyFlags(flags), Out(report), Out(err));
+    ibnm_apply_host_files(host, which, profiles.get(), IbnmApplyFlags(flags), Out(report), Out(err));
     if (!report)
         return err ? reportError(err.get()) : kExitFailed;
     return printReport(ctx, report.get());
@@ -546,7 +547,7 @@ std::string limitText(rlim_t v)
 int cmdMemlock(Context &ctx, const Args &args)
 {
     if (args.size() == 1 && args[0] == "write")
-        return hostFiles(ctx, true);
+        return hostFiles(ctx, IBNM_HOST_FILES_MEMLOCK_POLICY, true);
     if (!args.empty())
         return usageError(_(kRdmaUsage), _("argument '%s' not understood"), args[0].c_str());
     struct rlimit rl {};
@@ -558,13 +559,13 @@ int cmdMemlock(Context &ctx, const Args &args)
             std::printf("%s\n", _("libibverbs warns at 32 KiB or less: RDMA applications cannot pin memory."));
         std::printf("%s\n", _("The policy for group rdma ('ibnm rdma memlock write' writes what is planned):"));
     }
-    return hostFiles(ctx, false);
+    return hostFiles(ctx, IBNM_HOST_FILES_MEMLOCK_POLICY, false);
 }
 
 int cmdUdevRules(Context &ctx, const Args &args)
 {
     if (args.size() == 1 && args[0] == "write")
-        return hostFiles(ctx, true);
+        return hostFiles(ctx, IBNM_HOST_FILES_UDEV_RULES, true);
     if (!args.empty())
         return usageError(nullptr, _("argument '%s' not understood; use 'ibnm udev-rules [write]'"),
                           args[0].c_str());
@@ -589,7 +590,7 @@ int cmdUdevRules(Context &ctx, const Args &args)
         return rc;
     if (ctx.options.mode != OutputMode::Tabular || ctx.options.getValues)
         return kExitOk;
-    return hostFiles(ctx, false);
+    return hostFiles(ctx, IBNM_HOST_FILES_UDEV_RULES, false);
 }
 #endif // IBNM_CLI_READ_ONLY
 

@@ -56,6 +56,26 @@ typedef enum {
 GType ibnm_apply_flags_get_type(void);
 
 /**
+ * IbnmHostFiles:
+ * @IBNM_HOST_FILES_MEMLOCK_POLICY: the memlock limits of group rdma
+ *   (/etc/security/limits.d/)
+ * @IBNM_HOST_FILES_UDEV_RULES: the udev rules that name IPoIB ports by their
+ *   GUID (/etc/udev/rules.d/)
+ *
+ * The host policy files ibnm_apply_host_files() writes: each only when
+ * asked for.
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_HOST_FILES_MEMLOCK_POLICY = 1 << 0,
+    IBNM_HOST_FILES_UDEV_RULES = 1 << 1,
+} IbnmHostFiles;
+
+#define IBNM_TYPE_HOST_FILES (ibnm_host_files_get_type())
+GType ibnm_host_files_get_type(void);
+
+/**
  * IbnmStep:
  *
  * One platform operation of an apply (create an IPoIB child, set an MTU, write
@@ -246,6 +266,7 @@ GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host,
                                          GPtrArray *all_profiles,
                                          GError **error);
 gboolean ibnm_apply_host_files(IbnmHost *host,
+                               IbnmHostFiles files,
                                GPtrArray *profiles,
                                IbnmApplyFlags flags,
                                IbnmApplyReport **report,

@@ -147,7 +147,7 @@ guint ibnm_ipoib_interface_get_p_key(IbnmIpoibInterface *self)
 const char *ibnm_ipoib_interface_get_transport_mode(IbnmIpoibInterface *self)
 {
     IPOIB_OR(self, nullptr);
-    return ib.mode == ibnm::model::IpoibMode::Connected ? "connected" : "datagram";
+    return ibnm::model::modeName(ib.mode);
 }
 
 /**

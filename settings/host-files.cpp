@@ -96,7 +96,7 @@ Status HostFiles::remove(const std::string &path) const
     return {};
 }
 
-activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files,
+activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files, IbnmHostFiles which,
                                   const std::vector<NMConnection *> &profiles, const activation::Options &options)
 {
     using activation::detail::Planner;
@@ -108,8 +108,12 @@ activation::Report writeHostFiles(platform::Platform &platform, const HostFiles 
         const char *path;
         std::string contents;
     };
-    for (const File &f : {File{activation::kMemlockPolicyPath, activation::memlockPolicy()},
-                          File{activation::kUdevRulesPath, activation::udevRules(profiles)}}) {
+    std::vector<File> asked;
+    if (which & IBNM_HOST_FILES_MEMLOCK_POLICY)
+        asked.push_back({activation::kMemlockPolicyPath, activation::memlockPolicy()});
+    if (which & IBNM_HOST_FILES_UDEV_RULES)
+        asked.push_back({activation::kUdevRulesPath, activation::udevRules(profiles)});
+    for (const File &f : asked) {
         auto cur = files.read(f.path);
         if (!cur.ok())
             return activation::detail::planningFailed(std::move(report), std::move(cur).error());

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "libcore/activation/engine.hpp"
+#include "libcore/ibnm-apply.h"
 #include "libcore/ibnm-host.h"
 #include "libcore/support/result.hpp"
 
@@ -54,14 +55,14 @@ private:
     std::optional<Error> refusal_;
 };
 
-// Writes the memlock policy and the udev rules of `profiles` through `files`,
-// atomically and only where they differ, as steps of a plan: a failure undoes
+// Writes the files `which` names (the memlock policy, the udev rules of
+// `profiles`) through `files`, atomically and only where they differ, as steps of a plan: a failure undoes
 // the files written before it. The steps run through `platform`'s executor
 // (activation::detail::execute) and do not call it. Where `files` refuses
 // writes, a plan with a step fails with the refusal, a dry run too (it says
 // what the run would do). The caller holds the host's activation lock
 // (ibnm_apply_host_files() takes it, as every activation does).
-activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files,
+activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files, IbnmHostFiles which,
                                   const std::vector<NMConnection *> &profiles, const activation::Options &options);
 
 } // namespace ibnm::settings

@@ -16,15 +16,16 @@ using ibnm::apply::toVector;
 /**
  * ibnm_apply_host_files:
  * @host: the host to change
- * @profiles: (element-type NM.Connection): the profiles whose IPoIB ports get
- *   persistent names
+ * @files: which files to write
+ * @profiles: (element-type NM.Connection) (nullable): the profiles whose IPoIB
+ *   ports get persistent names (for %IBNM_HOST_FILES_UDEV_RULES)
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
  * @report: (out) (optional) (transfer full): every file step, set whether or
  *   not the writes succeeded
  * @error: return location for a #GError
  *
- * Writes the memlock policy for group rdma and the udev naming rules,
- * atomically and only where they differ: under / on this machine; on a
+ * Writes the host policy files @files names (the memlock policy for group
+ * rdma, the udev naming rules), atomically and only where they differ: under / on this machine; on a
  * simulated host under "root" in its state directory
  * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
  * sysfs tree has no files to change: writing fails.
@@ -35,8 +36,12 @@ using ibnm::apply::toVector;
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags, IbnmApplyReport **report,
-                               GError **error)
+G_DEFINE_FLAGS_TYPE(IbnmHostFiles, ibnm_host_files,
+                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_MEMLOCK_POLICY, "memlock-policy"),
+                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_UDEV_RULES, "udev-rules"))
+
+gboolean ibnm_apply_host_files(IbnmHost *host, IbnmHostFiles files, GPtrArray *profiles, IbnmApplyFlags flags,
+                               IbnmApplyReport **report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
@@ -45,16 +50,18 @@ gboolean ibnm_apply_host_files(IbnmHost *host, GPtrArray *profiles, IbnmApplyFla
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
         // Policy files are settings, written under the host's root
         // (settings/host-files.hpp), not by its kernel platform.
-        auto files = ibnm::settings::HostFiles::forHost(host);
-        if (!files.ok())
-            return std::move(files).error();
+        auto where = ibnm::settings::HostFiles::forHost(host);
+        if (!where.ok())
+            return std::move(where).error();
         // Under the activation lock, as every apply: two writers of the
         // same file each read, compare and replace it in turn, so neither
         // undoes the other's write on a rollback.
         auto &platform = ibnm::hostPlatform(host);
         return ibnm::apply::underActivationLock(
             host, platform, options.dryRun, report, [&]() -> ibnm::Result<ibnm::activation::Report> {
-                return ibnm::settings::writeHostFiles(platform, *files, toVector(profiles), options);
+                return ibnm::settings::writeHostFiles(platform, *where, files,
+                                                      profiles ? toVector(profiles) : std::vector<NMConnection *>(),
+                                                      options);
             });
     });
 }

@@ -330,9 +330,8 @@ InterfaceChange readInterface(Reader &rd, JsonObject *o)
     if (rd.has(o, "mtu"))
         c.mtu = unsigned(rd.integer(o, "mtu"));
     if (rd.has(o, "mode")) {
-        std::string m = rd.string(o, "mode");
-        c.mode = m == "connected" ? model::IpoibMode::Connected : model::IpoibMode::Datagram;
-        if (m != "connected" && m != "datagram")
+        c.mode = model::modeFromName(rd.string(o, "mode").c_str());
+        if (!c.mode)
             rd.fail("mode");
     }
     if (rd.has(o, "umcast"))

@@ -3,6 +3,8 @@
 
 #include "libcore/activation/desired.hpp"
 
+#include "libcore/model/ipoib.hpp"
+
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/support/raii.hpp"
@@ -400,7 +402,7 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             DesiredIpoib x;
             x.origin = origin;
             const char *tm = nm_setting_infiniband_get_transport_mode(ib);
-            x.mode = g_strcmp0(tm, "connected") == 0 ? model::IpoibMode::Connected : model::IpoibMode::Datagram;
+            x.mode = model::modeFromName(tm).value_or(model::IpoibMode::Datagram);
             x.mtu = nm_setting_infiniband_get_mtu(ib);
             x.umcast = options->umcast;
             int pkey = nm_setting_infiniband_get_p_key(ib);

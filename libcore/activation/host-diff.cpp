@@ -3,6 +3,8 @@
 
 #include "libcore/activation/host-diff.hpp"
 
+#include "libcore/model/ipoib.hpp"
+
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -159,8 +161,7 @@ std::vector<std::string> hostDifferences(const Host &before, const Host &after)
     });
     d.objects(before.ipoib, after.ipoib, [&d](const std::string &n, const model::IpoibNetdev &was,
                                               const model::IpoibNetdev &now) {
-        auto mode = [](model::IpoibMode m) { return std::string(m == model::IpoibMode::Datagram ? "datagram" : "connected"); };
-        d.value(n, _("mode"), mode(now.mode), mode(was.mode));
+        d.value(n, _("mode"), model::modeName(now.mode), model::modeName(was.mode));
         d.value(n, _("P_Key"), strprintf("0x%04x", now.pkey), strprintf("0x%04x", was.pkey));
         d.value(n, _("parent"), now.parent.empty() ? "-" : now.parent, was.parent.empty() ? "-" : was.parent);
         d.value(n, _("umcast"), yesNo(now.umcast), yesNo(was.umcast));

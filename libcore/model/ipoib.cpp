@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 namespace ibnm::model {
 
@@ -115,6 +116,14 @@ template Status childCreatable<HostIndex>(const HostIndex &, const std::string &
 const char *modeName(IpoibMode mode)
 {
     return mode == IpoibMode::Connected ? "connected" : "datagram";
+}
+
+std::optional<IpoibMode> modeFromName(const char *name)
+{
+    for (IpoibMode m : {IpoibMode::Datagram, IpoibMode::Connected})
+        if (name && std::strcmp(name, modeName(m)) == 0)
+            return m;
+    return std::nullopt;
 }
 
 bool enhancedIpoibDriver(const std::string &driver)

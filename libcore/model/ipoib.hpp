@@ -84,7 +84,14 @@ inline constexpr unsigned kConnectedMtuMax = 65520;   // IPOIB_CM_MTU
 inline constexpr unsigned kMinMtu = 68;               // ETH_MIN_MTU
 inline constexpr unsigned kDatagramMinMtu = kMinMtu + kIpoibHeader; // ipoib_change_mtu()
 
+// The names of the transport modes: the kernel's sysfs `mode` file
+// (ipoib_cm.c: "datagram", "connected") and NetworkManager's
+// infiniband.transport-mode use the same two words.
 const char *modeName(IpoibMode mode);
+// The mode `name` names (nullptr or another word: none). A profile without
+// infiniband.transport-mode is datagram, NetworkManager's default:
+// modeFromName(p).value_or(IpoibMode::Datagram).
+std::optional<IpoibMode> modeFromName(const char *name);
 
 // Whether the IPoIB interfaces of `device` can run connected mode: not with
 // Enhanced IPoIB (mlx5, datagram only) nor without IPOIB_CM.

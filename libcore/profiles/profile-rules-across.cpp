@@ -145,9 +145,8 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
             auto *pib = nm_connection_get_setting_infiniband(p);
             if (pib == nullptr)
                 continue;
-            model::IpoibMode portMode = g_strcmp0(nm_setting_infiniband_get_transport_mode(pib), "connected") == 0
-                                        ? model::IpoibMode::Connected
-                                        : model::IpoibMode::Datagram;
+            model::IpoibMode portMode =
+                model::modeFromName(nm_setting_infiniband_get_transport_mode(pib)).value_or(model::IpoibMode::Datagram);
             const model::Port *port = host ? model::portOf(*host, ifnameOf(p)) : nullptr;
             auto r = model::portMtuAtEnslave(bondMtu, portMode, port);
             if (!r.ok())

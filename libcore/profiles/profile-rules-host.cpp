@@ -97,7 +97,8 @@ void checkMtu(NMConnection *c, NMSettingInfiniband *ib, const PortOnHost &at, st
 void checkTransportMode(NMConnection *c, NMSettingInfiniband *ib, const PortOnHost &at,
                         std::vector<Finding> &out)
 {
-    if (g_strcmp0(nm_setting_infiniband_get_transport_mode(ib), "connected") != 0 || at.device == nullptr ||
+    if (model::modeFromName(nm_setting_infiniband_get_transport_mode(ib)) != model::IpoibMode::Connected ||
+        at.device == nullptr ||
         model::connectedModeAvailable(*at.device))
         return;
     std::optional<unsigned> max = model::datagramCeiling(at.port);

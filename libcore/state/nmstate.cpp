@@ -7,6 +7,7 @@
 #include "libcore/state/nmstate-private.hpp"
 
 #include "libcore/ibnm-profile.h"
+#include "libcore/model/ipoib.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/profiles/nmcli-args.hpp"
 #include "libcore/support/strings.hpp"
@@ -198,7 +199,7 @@ Status infinibandArgs(JsonObject *ib, const std::string &name, const std::string
                                      v["base-iface"].c_str()))
                 .withContext(at + ".base-iface");
     }
-    if (v.count("mode") && v["mode"] != "datagram" && v["mode"] != "connected")
+    if (v.count("mode") && !model::modeFromName(v["mode"].c_str()))
         return invalid(strprintf(_("'%s' is not a mode; use datagram or connected (in lower case, as nmstate)"),
                                  v["mode"].c_str()))
             .withContext(at + ".mode");

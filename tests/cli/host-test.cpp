@@ -369,6 +369,15 @@ TEST(CliHost, MemlockShowsThePlanAndWritesThePolicy)
                             G_FILE_TEST_IS_REGULAR));
     Result again = cli.run({"-t", "-f", "STATE,OBJECT", "rdma", "memlock"});
     EXPECT_EQ(again.out.find("limits.d"), std::string::npos) << again.out;
+    // Each file only when asked for (issue 33): no udev rules from memlock,
+    EXPECT_FALSE(g_file_test((cli.stateDir() + "/root/etc/udev").c_str(), G_FILE_TEST_EXISTS));
+    // and no memlock policy from udev-rules.
+    Cli other("ethernet-only.host");
+    Result udev = other.run({"udev-rules", "write"});
+    ASSERT_EQ(udev.status, 0) << udev.err;
+    EXPECT_TRUE(g_file_test((other.stateDir() + "/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules").c_str(),
+                            G_FILE_TEST_IS_REGULAR));
+    EXPECT_FALSE(g_file_test((other.stateDir() + "/root/etc/security").c_str(), G_FILE_TEST_EXISTS));
 }
 
 } // namespace

@@ -29,6 +29,20 @@ Port ibPort(unsigned active, unsigned max, std::optional<unsigned> broadcast)
 
 } // namespace
 
+// The two words of the kernel's sysfs `mode` and NetworkManager's
+// infiniband.transport-mode, in one place: exactly those, lower case.
+TEST(ModeFacts, ModeNamesAreTheKernelsAndNetworkManagersTwoWords)
+{
+    for (IpoibMode m : {IpoibMode::Datagram, IpoibMode::Connected})
+        EXPECT_EQ(modeFromName(modeName(m)), m);
+    EXPECT_STREQ(modeName(IpoibMode::Connected), "connected");
+    EXPECT_STREQ(modeName(IpoibMode::Datagram), "datagram");
+    EXPECT_EQ(modeFromName("Connected"), std::nullopt);
+    EXPECT_EQ(modeFromName("connected\n"), std::nullopt);
+    EXPECT_EQ(modeFromName(""), std::nullopt);
+    EXPECT_EQ(modeFromName(nullptr), std::nullopt);
+}
+
 TEST(PkeyFacts, ZeroAnd0x8000AreRefusedAsNetworkManagerDoes)
 {
     EXPECT_FALSE(validatePkey(0).ok());

@@ -31,6 +31,8 @@ using ibnm::settings::HostFiles;
 
 namespace {
 
+constexpr IbnmHostFiles kBoth = IbnmHostFiles(IBNM_HOST_FILES_MEMLOCK_POLICY | IBNM_HOST_FILES_UDEV_RULES);
+
 GObjectPtr<NMConnection> ipoibPort(const char *ifname, const char *mac)
 {
     auto c = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new());
@@ -110,6 +112,27 @@ LockedRun whileLocked(const test::TempDir &dir, const std::function<bool(GError 
 
 } // namespace
 
+// Each file only when asked for (`udev-rules write` writes no memlock
+// policy, `rdma memlock write` no udev rules).
+TEST(HostFiles, EachFileOnlyWhenAskedFor)
+{
+    platform::FakePlatform fake{platform::FakeState{}};
+    auto c = ipoibPort("mlx4_ib0", kMac);
+    std::vector<NMConnection *> v{c.get()};
+    for (IbnmHostFiles which : {IBNM_HOST_FILES_UDEV_RULES, IBNM_HOST_FILES_MEMLOCK_POLICY}) {
+        test::TempDir root;
+        activation::Report r = settings::writeHostFiles(fake, HostFiles(root.path(), true), which, v, {});
+        ASSERT_TRUE(r.ok) << r.error;
+        ASSERT_EQ(r.steps.size(), 1u);
+        bool udev = which == IBNM_HOST_FILES_UDEV_RULES;
+        EXPECT_EQ(r.steps[0].object, udev ? activation::kUdevRulesPath : activation::kMemlockPolicyPath);
+        EXPECT_EQ(g_file_test((root / "etc/udev/rules.d/70-ibnm-persistent-ipoib.rules").c_str(), G_FILE_TEST_EXISTS),
+                  udev);
+        EXPECT_EQ(g_file_test((root / "etc/security/limits.d/90-ibnm-rdma-memlock.conf").c_str(), G_FILE_TEST_EXISTS),
+                  !udev);
+    }
+}
+
 // Written once (nothing the second time), and a failure writing the second
 // file undoes the first: the files are as before.
 TEST(HostFiles, WrittenOnceAndRolledBack)
@@ -119,7 +142,7 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     platform::FakePlatform fake{platform::FakeState{}};
     auto c = ipoibPort("mlx4_ib0", kMac);
     std::vector<NMConnection *> v{c.get()};
-    activation::Report r = settings::writeHostFiles(fake, files, v, activation::Options{});
+    activation::Report r = settings::writeHostFiles(fake, files, kBoth, v, activation::Options{});
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.steps.size(), 2u);
     EXPECT_EQ(r.steps[0].object, activation::kMemlockPolicyPath) << "the report names the path on the host";
@@ -129,14 +152,14 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     EXPECT_NE(rules.find("ATTR{type}==\"32\", ATTR{address}==\"?*00:02:c9:03:00:31:78:51\", NAME=\"mlx4_ib0\""),
               std::string::npos)
         << rules;
-    EXPECT_EQ(settings::writeHostFiles(fake, files, v, activation::Options{}).operations, 0u);
+    EXPECT_EQ(settings::writeHostFiles(fake, files, kBoth, v, activation::Options{}).operations, 0u);
 
     // The udev rules' directory cannot be made (etc/udev is a file): the
     // memlock policy written before it is removed again.
     test::TempDir broken;
     broken.write("etc/udev", "not a directory\n");
     HostFiles bad(broken.path(), true);
-    activation::Report f = settings::writeHostFiles(fake, bad, v, activation::Options{});
+    activation::Report f = settings::writeHostFiles(fake, bad, kBoth, v, activation::Options{});
     EXPECT_FALSE(f.ok);
     EXPECT_TRUE(f.rolledBack) << f.error;
     EXPECT_NE(f.error.find("etc/udev"), std::string::npos) << f.error;
@@ -146,7 +169,7 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     test::TempDir fresh;
     activation::Options dry;
     dry.dryRun = true;
-    activation::Report d = settings::writeHostFiles(fake, HostFiles(fresh.path(), true), v, dry);
+    activation::Report d = settings::writeHostFiles(fake, HostFiles(fresh.path(), true), kBoth, v, dry);
     EXPECT_EQ(d.steps.size(), 2u);
     EXPECT_EQ(d.operations, 0u);
     EXPECT_FALSE(g_file_test((fresh / "etc").c_str(), G_FILE_TEST_EXISTS));
@@ -209,7 +232,7 @@ TEST(HostFiles, SimulatedHostWritesUnderItsStateDirectory)
     GPtrArrayPtr profiles(g_ptr_array_new());
     g_ptr_array_add(profiles.get(), c.get());
     IbnmApplyReport *raw = nullptr;
-    gboolean ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err));
+    gboolean ok = ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     ASSERT_TRUE(ok) << err->message;
     std::string rules = slurp(dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
@@ -235,7 +258,7 @@ TEST(HostFiles, WrittenUnderTheActivationLock)
         [&](GError **e) {
             GPtrArrayPtr profiles(g_ptr_array_new());
             g_ptr_array_add(profiles.get(), c.get());
-            return ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
+            return ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
         },
         [&] { EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)); });
     EXPECT_TRUE(run.waited) << "the files were written while another activation held the lock";
@@ -259,7 +282,7 @@ TEST(HostFiles, DryRunsDoNotWaitForTheActivationLock)
 
     auto files = whileLocked(dir, [&](GError **e) {
         IbnmApplyReport *raw = nullptr;
-        bool ok = ibnm_apply_host_files(host.get(), profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, e);
+        bool ok = ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, e);
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         return ok && report && ibnm_apply_report_get_success(report.get());
     }, {}, true);
@@ -306,7 +329,7 @@ TEST(HostFiles, SysfsTreeIsReadOnly)
     for (IbnmApplyFlags flags : {IBNM_APPLY_FLAGS_DRY_RUN, IBNM_APPLY_FLAGS_NONE}) {
         IbnmApplyReport *raw = nullptr;
         GErrorPtr e;
-        EXPECT_FALSE(ibnm_apply_host_files(host.get(), nullptr, flags, &raw, outPtr(e)));
+        EXPECT_FALSE(ibnm_apply_host_files(host.get(), kBoth, nullptr, flags, &raw, outPtr(e)));
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         ASSERT_TRUE(e);
         EXPECT_TRUE(g_error_matches(e.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) << e->message;

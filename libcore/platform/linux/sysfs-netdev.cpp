@@ -134,12 +134,10 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
         if (!mode)
             return std::move(mode).error();
         if (mode->has_value()) {
-            if (**mode == "datagram")
-                ib.mode = model::IpoibMode::Datagram;
-            else if (**mode == "connected")
-                ib.mode = model::IpoibMode::Connected;
-            else
+            std::optional<model::IpoibMode> m = model::modeFromName((*mode)->c_str());
+            if (!m)
                 return malformed(join(dir, "mode"), **mode);
+            ib.mode = *m;
         }
         auto umcast = readOptionalNumber(join(dir, "umcast"), 10);
         if (!umcast)
