@@ -75,6 +75,15 @@ inline std::string srcPath(const std::string &rel)
 
 // True when a missing lab must fail rather than skip: CI sets
 // IBNM_REQUIRE_LABS=1 (.ci/run), where the labs are meant to run.
+// The program's path in PATH, or "" (GLib's lookup, freed here).
+inline std::string findProgram(const char *name)
+{
+    char *p = g_find_program_in_path(name);
+    std::string s = p ? p : "";
+    g_free(p);
+    return s;
+}
+
 inline bool labsRequired()
 {
     const char *v = g_getenv("IBNM_REQUIRE_LABS");

@@ -15,14 +15,6 @@ using ibnm::test::TempDir;
 
 namespace {
 
-std::string findProgram(const char *name)
-{
-    char *p = g_find_program_in_path(name);
-    std::string s = p ? p : "";
-    g_free(p);
-    return s;
-}
-
 // Each test: the German catalogue built from po/de.po (its source) into a
 // temporary locale directory, and the environment that points the binary
 // at it; skipped without msgfmt or the C.UTF-8 locale.
@@ -30,7 +22,7 @@ class CliI18n : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        std::string msgfmt = findProgram("msgfmt");
+        std::string msgfmt = ibnm::test::findProgram("msgfmt");
         if (msgfmt.empty())
             GTEST_SKIP() << "msgfmt is needed to build the test catalogue";
         if (!g_file_test("/usr/lib/locale/C.utf8", G_FILE_TEST_EXISTS) &&

@@ -63,7 +63,7 @@ protected:
         service_ = std::string(IBNM_TOP_BUILDDIR) + "/plugin/nm-ibnm-service";
         if (!g_file_test(service_.c_str(), G_FILE_TEST_IS_EXECUTABLE))
             GTEST_SKIP() << "nm-ibnm-service is not built (configure --with-vpn-plugin)";
-        if (!g_find_program_in_path("dbus-daemon"))
+        if (ibnm::test::findProgram("dbus-daemon").empty())
             GTEST_SKIP() << "no dbus-daemon";
         dir_.write("bus.conf", "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\" "
                                "\"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\"><busconfig>"

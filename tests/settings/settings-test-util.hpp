@@ -86,9 +86,7 @@ inline RunResult run(const std::vector<std::string> &argv, const std::string &in
 
 inline bool haveProgram(const char *name)
 {
-    char *p = g_find_program_in_path(name);
-    g_free(p);
-    return p != nullptr;
+    return !ibnm::test::findProgram(name).empty();
 }
 
 // A new connection with a [connection] setting.
