@@ -170,14 +170,14 @@ Record deviceRecord(IbnmRdmaDevice *d)
         r.add(pre + "DEFAULT-ROCE-MODE", cell(ibnm_rdma_port_get_default_roce_mode(p)));
         gint tos = ibnm_rdma_port_get_default_roce_tos(p);
         r.add(pre + "DEFAULT-ROCE-TOS", num(tos, tos >= 0));
-        r.add(pre + "DEFAULT-ROCE-DSCP", num(tos >> 2, tos >= 0)); // DSCP x is ToS 4x
+        r.add(pre + "DEFAULT-ROCE-DSCP", num(ibnm_roce_dscp_of_tos(guint(std::max(tos, 0))), tos >= 0));
         // The priority chain: SL of the ToS, PCP of the SL (tagged frames).
         guint sl = ibnm_roce_service_level_of_tos(guint(std::max(tos, 0)));
         r.add(pre + "DEFAULT-ROCE-SL", num(sl, tos >= 0));
         r.add(pre + "DEFAULT-ROCE-PCP", num(ibnm_roce_pcp_of_service_level(sl), tos >= 0));
         gint tc = ibnm_rdma_port_get_traffic_class(p);
         r.add(pre + "TRAFFIC-CLASS", num(tc, tc >= 0));
-        r.add(pre + "TRAFFIC-CLASS-DSCP", num(tc >> 2, tc >= 0));
+        r.add(pre + "TRAFFIC-CLASS-DSCP", num(ibnm_roce_dscp_of_tos(guint(std::max(tc, 0))), tc >= 0));
         std::string rules;
         for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
             rules += (rules.empty() ? "" : "; ") + std::string(*x);

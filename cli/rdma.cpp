@@ -335,7 +335,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
         if (tos < 0)
             tos = 0; // the kernel's default ToS
         t.add({args[0], std::to_string(ibnm_rdma_port_get_number(p)), cell(ibnm_rdma_port_get_roce_mode(p)),
-               Cell(std::to_string(tos)), Cell(std::to_string(tos >> 2)),
+               Cell(std::to_string(tos)), Cell(std::to_string(ibnm_roce_dscp_of_tos(guint(tos)))),
                Cell(std::to_string(ibnm_roce_service_level_of_tos(guint(tos)))),
                Cell(std::to_string(ibnm_roce_pcp_of_service_level(ibnm_roce_service_level_of_tos(guint(tos))))),
                Cell(configfs ? "configfs" : "kernel-default")});
@@ -428,7 +428,7 @@ int cmdTrafficClass(Context &ctx, const Args &args)
         for (const char *const *x = ibnm_rdma_port_get_traffic_class_rules(p); x && *x; x++)
             rules += (rules.empty() ? "" : "; ") + std::string(*x);
         t.add({device, std::to_string(ibnm_rdma_port_get_number(p)), tc >= 0 ? Cell(std::to_string(tc)) : Cell(),
-               tc >= 0 ? Cell(std::to_string(tc >> 2)) : Cell(), rules.empty() ? Cell() : Cell(rules)});
+               tc >= 0 ? Cell(std::to_string(ibnm_roce_dscp_of_tos(guint(tc)))) : Cell(), rules.empty() ? Cell() : Cell(rules)});
     }
     return t.print(ctx);
 }

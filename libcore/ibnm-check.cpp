@@ -177,7 +177,7 @@ char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventor
             if (ib == nullptr)
                 continue;
             int pkey = nm_setting_infiniband_get_p_key(ib);
-            unsigned key = pkey < 0 ? 0x7fff : unsigned(pkey) & 0x7fff;
+            unsigned key = pkey < 0 ? ibnm::model::kDefaultPartition : ibnm::model::partitionOf(uint16_t(pkey));
             const char *port = pkey < 0 ? nm_connection_get_interface_name(c) : nm_setting_infiniband_get_parent(ib);
             const ibnm::model::Port *rp = host && port ? ibnm::model::portOf(*host, port) : nullptr;
             unsigned need = rp && rp->activeMtu ? *rp->activeMtu : 2048;
@@ -192,13 +192,13 @@ char **ibnm_check_opensm_partitions(GPtrArray *profiles, IbnmInventory *inventor
             entry.second += (entry.second.empty() ? "" : ", ") + std::string(nm_connection_get_id(c));
         }
         for (const auto &[key, entry] : partitions) {
-            std::string name = key == 0x7fff ? "Default" : ibnm::strprintf("ibnm_%04x", key);
+            std::string name = ibnm::model::opensmPartitionName(uint16_t(key));
             unsigned code = ibnm::model::opensmMtuCode(entry.first).value_or(5);
             g_ptr_array_add(lines, g_strdup(ibnm::strprintf(_("# for %s: IB MTU %u; the kernel's children use full membership"),
                                                             entry.second.c_str(), entry.first)
                                                 .c_str()));
             g_ptr_array_add(lines, g_strdup(ibnm::strprintf("%s=0x%04x, ipoib, mtu=%u : ALL=full;", name.c_str(),
-                                                            key == 0x7fff ? 0xffffu : key, code)
+                                                            unsigned(ibnm::model::opensmPartitionKey(uint16_t(key))), code)
                                                 .c_str()));
         }
     } catch (const std::bad_alloc &) {

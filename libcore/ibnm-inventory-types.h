@@ -304,6 +304,7 @@ gint ibnm_rdma_port_get_ttl(IbnmRdmaPort *self);
 const char *ibnm_rdma_port_get_roce_mode(IbnmRdmaPort *self);
 const char *const *ibnm_rdma_port_get_traffic_class_rules(IbnmRdmaPort *self);
 guint ibnm_roce_service_level_of_tos(guint tos);
+guint ibnm_roce_dscp_of_tos(guint tos);
 guint ibnm_roce_pcp_of_service_level(guint service_level);
 gint ibnm_rdma_port_find_gid_index(IbnmRdmaPort *self, const char *gid_type, gboolean ipv6, const char *netdev);
 

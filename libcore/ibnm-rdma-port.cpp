@@ -714,6 +714,23 @@ guint ibnm_roce_service_level_of_tos(guint tos)
 }
 
 /**
+ * ibnm_roce_dscp_of_tos:
+ * @tos: a ToS byte (0-255), as rdma.roce-tos, configfs default_roce_tos and
+ *   the mlx5 traffic class
+ *
+ * The DSCP a ToS byte carries: its six most significant bits (RFC 2474; the
+ * two below are ECN). rdma.roce-tos takes `dscp:N` for the ToS 4 x N.
+ *
+ * Returns: the DSCP, 0-63.
+ *
+ * Since: 0.1
+ */
+guint ibnm_roce_dscp_of_tos(guint tos)
+{
+    return ibnm::model::dscpOfTos(tos & 0xff);
+}
+
+/**
  * ibnm_roce_pcp_of_service_level:
  * @service_level: a Service Level
  *

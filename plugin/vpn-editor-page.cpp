@@ -214,9 +214,9 @@ void showTosAs(GtkWidget *entryWidget, GtkWidget *label)
     else if (g_ascii_strncasecmp(text, "dscp:", 5) == 0)
         shown = g_strdup_printf(_("ToS %d"), tos);
     else if (tos & 3)
-        shown = g_strdup_printf(_("DSCP %d, ECN %d"), tos >> 2, tos & 3);
+        shown = g_strdup_printf(_("DSCP %d, ECN %d"), int(ibnm_roce_dscp_of_tos(guint(tos))), tos & 3);
     else
-        shown = g_strdup_printf(_("DSCP %d"), tos >> 2);
+        shown = g_strdup_printf(_("DSCP %d"), int(ibnm_roce_dscp_of_tos(guint(tos))));
     gtk_label_set_text(GTK_LABEL(label), shown);
     g_free(shown);
 }

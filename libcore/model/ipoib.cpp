@@ -15,6 +15,11 @@
 
 namespace ibnm::model {
 
+std::string opensmPartitionName(uint16_t partition)
+{
+    return partition == kDefaultPartition ? "Default" : strprintf("ibnm_%04x", partition);
+}
+
 Status validatePkey(long pkey)
 {
     // nm-setting-infiniband.c verify(); the kernel's ipoib_vlan_add() refuses

@@ -40,6 +40,26 @@ constexpr uint16_t fullMembership(uint16_t pkey)
     return uint16_t(pkey | kFullMembership);
 }
 
+// The partition a P_Key names: its low 15 bits (IBTA vol. 1, 10.9.1; the
+// full-membership bit aside).
+inline constexpr uint16_t kPartitionMask = 0x7fff;
+constexpr uint16_t partitionOf(uint16_t pkey)
+{
+    return uint16_t(pkey & kPartitionMask);
+}
+// The default partition, whose full-membership P_Key 0xffff every port
+// holds: an IPoIB parent interface (a profile without p-key) runs in it.
+inline constexpr uint16_t kDefaultPartition = 0x7fff;
+
+// OpenSM's partitions.conf: the default partition is the entry named
+// "Default" (OpenSM's own name, which it requires), written with the
+// full-membership key 0xffff; ibnm names the others ibnm_<partition>.
+std::string opensmPartitionName(uint16_t partition);
+constexpr uint16_t opensmPartitionKey(uint16_t partition)
+{
+    return partition == kDefaultPartition ? uint16_t(0xffff) : partition;
+}
+
 // Two P_Keys name the same partition for the kernel when they differ only in
 // the full-membership bit (it sets the bit on every child).
 constexpr bool samePartition(uint16_t a, uint16_t b)

@@ -63,6 +63,18 @@ TEST(PkeyFacts, FullMembershipBitDefinesThePartition)
     EXPECT_FALSE(samePartition(0x0002, 0x0003));
 }
 
+// OpenSM's partitions.conf: the default partition is "Default" with the
+// key 0xffff; others by their 15-bit partition.
+TEST(PkeyFacts, OpensmNamesTheDefaultPartitionDefault)
+{
+    EXPECT_EQ(partitionOf(0xffff), kDefaultPartition);
+    EXPECT_EQ(partitionOf(0x8002), 0x0002);
+    EXPECT_EQ(opensmPartitionName(kDefaultPartition), "Default");
+    EXPECT_EQ(opensmPartitionKey(kDefaultPartition), 0xffff);
+    EXPECT_EQ(opensmPartitionName(0x0002), "ibnm_0002");
+    EXPECT_EQ(opensmPartitionKey(0x0002), 0x0002);
+}
+
 // NetworkManager's names for P_Key children, asked of libnm itself, and the
 // kernel's in both styles: upstream's equals NetworkManager's.
 TEST(PkeyFacts, ChildNamesFollowLibnmAndTheKernel)

@@ -167,6 +167,10 @@ TEST(InventoryApi, GidsSoftLinksAndRoceDefaults)
     ASSERT_NE(port, nullptr);
     EXPECT_STREQ(ibnm_rdma_port_get_default_roce_mode(port), "RoCE v2");
     EXPECT_EQ(ibnm_rdma_port_get_default_roce_tos(port), 106);
+    // What `device show` and `rdma roce show` print beside it: DSCP 26
+    // (the ECN bits dropped), SL 3, PCP 3.
+    EXPECT_EQ(ibnm_roce_dscp_of_tos(guint(ibnm_rdma_port_get_default_roce_tos(port))), 26u);
+    EXPECT_EQ(ibnm_roce_service_level_of_tos(106), 3u);
     EXPECT_EQ(ibnm_inventory_find_port_for_netdev(sim.inv.get(), "enp1s0"), port);
     GPtrArray *gids = ibnm_rdma_port_get_gids(port);
     ASSERT_EQ(gids->len, 2u);
