@@ -189,11 +189,53 @@ bool Context::colorEnabled() const
     case Color::Auto: break;
     }
     // Asked once a process (a table asks for every row).
-    if (!autoColor_) {
-        const char *noColor = g_getenv("NO_COLOR");
-        autoColor_ = (noColor == nullptr || *noColor == '\0') && isatty(STDOUT_FILENO);
-    }
+    if (!autoColor_)
+        autoColor_ = autoColor();
     return *autoColor_;
+}
+
+namespace {
+
+// util-linux's terminal-colors.d, as nmcli 1.42 reads it for itself
+// (check_colors_check_enabled): in each directory, NAME@TERM, NAME, @TERM,
+// then nothing, each as an .enable or a .disable file; the first found
+// decides. The user's configuration directory first, then /etc.
+std::optional<bool> terminalColorsFile(const std::string &base, const char *term)
+{
+    for (const std::string &stem : {std::string("ibnm") + (term ? std::string("@") + term : std::string()),
+                                    std::string("ibnm"), term ? std::string("@") + term : std::string(),
+                                    std::string()}) {
+        std::string prefix = base + "/terminal-colors.d/" + stem + (stem.empty() ? "" : ".");
+        if (g_file_test((prefix + "enable").c_str(), G_FILE_TEST_EXISTS))
+            return true;
+        if (g_file_test((prefix + "disable").c_str(), G_FILE_TEST_EXISTS))
+            return false;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+// nmcli's --colors auto (nmcli.c, check_colors): none when NO_COLOR is set
+// (https://no-color.org), TERM is "dumb" or standard output is not a
+// terminal; else as terminal-colors.d says, colour when it says nothing.
+bool Context::autoColor() const
+{
+    if (g_getenv("NO_COLOR"))
+        return false;
+    const char *term = g_getenv("TERM");
+    if (g_strcmp0(term, "dumb") == 0 || !isatty(STDOUT_FILENO))
+        return false;
+    if (term && std::strchr(term, '/'))
+        term = nullptr;
+    std::string user = g_get_user_config_dir();
+    std::string system = SYSCONFDIR;
+    std::optional<bool> said;
+    if (user != system && g_file_test(user.c_str(), G_FILE_TEST_EXISTS))
+        said = terminalColorsFile(user, term);
+    if (!said)
+        said = terminalColorsFile(system, term);
+    return said.value_or(true);
 }
 
 const Command *lookup(const Command *table, const std::string &word)

@@ -30,15 +30,16 @@ std::string quoted(const std::string &s)
 // `ibnm ARGS` on a terminal of `columns` columns, with PAGER marking each
 // line it shows; what the terminal received, without carriage returns.
 Result onTerminal(const Cli &cli, const std::vector<std::string> &args, unsigned columns,
-                  const std::string &pager = "sed s/^/PAGED:/", const std::string &host = "mlx5-roce.host")
+                  const std::string &pager = "sed s/^/PAGED:/", const std::string &host = "mlx5-roce.host",
+                  std::map<std::string, std::string> env = {{"TERM", "dumb"}})
 {
     std::string cmd = "stty cols " + std::to_string(columns) + " rows 50; PAGER=" + quoted(pager) + " " +
                       quoted(ibnm::test::cliPath()) + " --keyfile-dir " + quoted(cli.keyfileDir()) + " --simulate " +
                       quoted(ibnm::test::hostFile(host));
     for (const auto &a : args)
         cmd += " " + quoted(a);
-    Result r = ibnm::test::spawn({kScript, "-q", "-e", "-c", cmd, "/dev/null"},
-                                 {{"IBNM_SIMULATE_STATE", cli.stateDir()}, {"TERM", "dumb"}});
+    env["IBNM_SIMULATE_STATE"] = cli.stateDir();
+    Result r = ibnm::test::spawn({kScript, "-q", "-e", "-c", cmd, "/dev/null"}, env);
     std::string clean;
     for (char c : r.out)
         if (c != '\r')
@@ -169,4 +170,35 @@ TEST(CliPager, QuittingThePagerEarlyIsNoError)
     Result r = onTerminal(cli, {"check"}, 200, "head -n 1 >/dev/null", "cx6-mlx5-ib.host");
     EXPECT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out.find("could not write"), std::string::npos) << r.out;
+}
+
+// --color auto as nmcli's: colour on a terminal, none with TERM=dumb, with
+// NO_COLOR set (even empty) or when terminal-colors.d says disable; --color
+// yes colours anyway.
+TEST(CliColor, AutoFollowsNmcliRules)
+{
+    if (!haveScript())
+        GTEST_SKIP() << "no script(1) (util-linux) to give a terminal";
+    Cli cli("mlx5-roce.host");
+    ibnm::test::TempDir config;
+    std::vector<std::string> args = {"--no-pager", "device", "status"};
+    auto coloured = [&](std::map<std::string, std::string> env, std::vector<std::string> a) {
+        env.emplace("XDG_CONFIG_HOME", config.path());
+        Result r = onTerminal(cli, a, 200, "cat", "mlx5-roce.host", env);
+        EXPECT_EQ(r.status, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("ACTIVE"), std::string::npos) << r.out;
+        return r.out.find("\033[") != std::string::npos;
+    };
+    EXPECT_TRUE(coloured({{"TERM", "xterm"}}, args));
+    EXPECT_FALSE(coloured({{"TERM", "dumb"}}, args));
+    EXPECT_FALSE(coloured({{"TERM", "xterm"}, {"NO_COLOR", ""}}, args));
+    std::vector<std::string> yes = {"--color", "yes"};
+    yes.insert(yes.end(), args.begin(), args.end());
+    EXPECT_TRUE(coloured({{"TERM", "dumb"}}, yes));
+    // util-linux's files: ibnm@TERM before ibnm, the first found decides.
+    config.write("terminal-colors.d/ibnm.disable", "");
+    EXPECT_FALSE(coloured({{"TERM", "xterm"}}, args));
+    config.write("terminal-colors.d/ibnm@xterm.enable", "");
+    EXPECT_TRUE(coloured({{"TERM", "xterm"}}, args));
+    EXPECT_FALSE(coloured({{"TERM", "vt100"}}, args));
 }
