@@ -4,6 +4,7 @@
 
 #include "libcore/ibnm-inventory-types.h"
 
+#include "libcore/model/rdma.hpp"
 #include "libcore/ibnm-inventory-types-private.hpp"
 #include "libcore/support/gobject.hpp"
 
@@ -81,7 +82,7 @@ const char *ibnm_soft_link_get_name(IbnmSoftLink *self)
 const char *ibnm_soft_link_get_link_type(IbnmSoftLink *self)
 {
     g_return_val_if_fail(IBNM_IS_SOFT_LINK(self), nullptr);
-    return ibnm_soft_link_priv(self)->link_.type == ibnm::model::SoftLinkType::Rxe ? "rxe" : "siw";
+    return ibnm::model::softLinkTypeName(ibnm_soft_link_priv(self)->link_.type);
 }
 
 /**

@@ -309,10 +309,10 @@ CreatedObject readCreated(Reader &rd, JsonObject *o)
         c.kind = CreatedObject::Kind::Bond;
     } else if (type == "rdma-link") {
         c.kind = CreatedObject::Kind::SoftLink;
-        std::string t = rd.string(o, "link-type");
-        c.linkType = t == "siw" ? model::SoftLinkType::Siw : model::SoftLinkType::Rxe;
-        if (t != "siw" && t != "rxe")
+        auto t = model::softLinkTypeFromName(rd.string(o, "link-type"));
+        if (!t)
             rd.fail("link-type");
+        c.linkType = t.value_or(model::SoftLinkType::Rxe);
         c.netdev = rd.string(o, "netdev");
     } else if (type == "rdma-cm") {
         c.kind = CreatedObject::Kind::RdmaCm;

@@ -3,6 +3,7 @@
 
 #include "libcore/activation/host-diff.hpp"
 
+#include "libcore/model/rdma.hpp"
 #include "libcore/model/ipoib.hpp"
 
 #include "libcore/support/i18n.hpp"
@@ -175,8 +176,7 @@ std::vector<std::string> hostDifferences(const Host &before, const Host &after)
     });
     d.objects(before.softLinks, after.softLinks, [&d](const std::string &n, const model::SoftLink &was,
                                                       const model::SoftLink &now) {
-        auto type = [](model::SoftLinkType t) { return std::string(t == model::SoftLinkType::Rxe ? "rxe" : "siw"); };
-        d.value(n, _("link type"), type(now.type), type(was.type));
+        d.value(n, _("link type"), model::softLinkTypeName(now.type), model::softLinkTypeName(was.type));
         d.value(n, _("netdev"), now.netdev, was.netdev);
     });
     d.objects(before.devices, after.devices, [&d](const std::string &n, const model::Device &was,

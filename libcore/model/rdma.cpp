@@ -19,9 +19,46 @@ const char *softLinkTypeName(SoftLinkType type)
     return type == SoftLinkType::Rxe ? "rxe" : "siw";
 }
 
+std::optional<SoftLinkType> softLinkTypeFromName(std::string_view name)
+{
+    for (SoftLinkType t : {SoftLinkType::Rxe, SoftLinkType::Siw})
+        if (name == softLinkTypeName(t))
+            return t;
+    return std::nullopt;
+}
+
+const char *softLinkDriver(SoftLinkType type)
+{
+    return type == SoftLinkType::Rxe ? "rdma_rxe" : "siw";
+}
+
+std::optional<SoftLinkType> softLinkTypeOfDriver(std::string_view driver)
+{
+    for (SoftLinkType t : {SoftLinkType::Rxe, SoftLinkType::Siw})
+        if (driver == softLinkDriver(t))
+            return t;
+    return std::nullopt;
+}
+
 const char *roceModeName(RoceMode mode)
 {
     return mode == RoceMode::V1 ? "IB/RoCE v1" : "RoCE v2";
+}
+
+std::optional<RoceMode> roceModeFromName(std::string_view name)
+{
+    for (RoceMode m : {RoceMode::V1, RoceMode::V2})
+        if (name == roceModeName(m))
+            return m;
+    return std::nullopt;
+}
+
+std::optional<GidType> gidTypeFromName(std::string_view name)
+{
+    // The kernel writes a GID's type with the words of the RoCE modes.
+    if (auto m = roceModeFromName(name))
+        return *m == RoceMode::V1 ? GidType::IbRoceV1 : GidType::RoceV2;
+    return std::nullopt;
 }
 
 std::string defaultSoftLinkName(SoftLinkType type, const std::string &netdev)

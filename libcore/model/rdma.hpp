@@ -11,6 +11,7 @@
 #include "libcore/support/result.hpp"
 
 #include <optional>
+#include <string_view>
 #include <string>
 
 namespace ibnm::model {
@@ -19,10 +20,21 @@ namespace ibnm::model {
 // (struct ibv_port_attr, ibv_query_port(3)); ports count from 1.
 inline constexpr unsigned kMaxRdmaPort = 255;
 
-// "rxe" / "siw", as `rdma link add NAME type TYPE` spells them.
+// "rxe" / "siw", as `rdma link add NAME type TYPE` spells them (and
+// RDMA netlink's RDMA_NLDEV_ATTR_LINK_TYPE), and back (exactly these words).
 const char *softLinkTypeName(SoftLinkType type);
-// configfs rdma_cm's words: "IB/RoCE v1", "RoCE v2".
+std::optional<SoftLinkType> softLinkTypeFromName(std::string_view name);
+// The kernel driver (and module) behind each type: "rdma_rxe"
+// (drivers/infiniband/sw/rxe), "siw" (sw/siw), as a device's driver link in
+// sysfs names it; and the type of a device by its driver, if soft.
+const char *softLinkDriver(SoftLinkType type);
+std::optional<SoftLinkType> softLinkTypeOfDriver(std::string_view driver);
+// configfs rdma_cm's words: "IB/RoCE v1", "RoCE v2", and back.
 const char *roceModeName(RoceMode mode);
+std::optional<RoceMode> roceModeFromName(std::string_view name);
+// A GID's type as sysfs gid_attrs/types/N writes it: the same two words
+// (ib_cache_gid_type_str()); nullopt for any other.
+std::optional<GidType> gidTypeFromName(std::string_view name);
 
 // The default name of a profile's soft RDMA link: "rxe_<netdev>" or
 // "siw_<netdev>", within the kernel's 63 characters (IB_DEVICE_NAME_MAX - 1).

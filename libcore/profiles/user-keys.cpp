@@ -173,12 +173,7 @@ Result<std::vector<model::TcRule>> parseRules(std::string_view value)
 
 std::optional<model::SoftLinkType> parseLinkType(std::string_view v)
 {
-    std::string s = lower(v);
-    if (s == "rxe")
-        return model::SoftLinkType::Rxe;
-    if (s == "siw")
-        return model::SoftLinkType::Siw;
-    return std::nullopt;
+    return model::softLinkTypeFromName(lower(v));
 }
 
 std::optional<model::RoceMode> parseRoceMode(std::string_view v)
@@ -365,7 +360,7 @@ std::map<std::string, std::string> format(const Options &o)
 {
     std::map<std::string, std::string> m;
     if (o.linkType)
-        m[std::string(kLinkType)] = *o.linkType == model::SoftLinkType::Rxe ? "rxe" : "siw";
+        m[std::string(kLinkType)] = model::softLinkTypeName(*o.linkType);
     if (o.linkName)
         m[std::string(kLinkName)] = *o.linkName;
     if (o.roceMode)

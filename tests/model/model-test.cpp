@@ -362,6 +362,24 @@ TEST(RoceMode, KernelDefaultBeforeConfigfs)
     EXPECT_EQ(kernelDefaultRoceMode(std::nullopt, LinkLayer::InfiniBand), RoceMode::V1);
 }
 
+// The kernel's words, both ways, and nothing else read back.
+TEST(RdmaNames, KernelWordsBothWays)
+{
+    for (SoftLinkType t : {SoftLinkType::Rxe, SoftLinkType::Siw}) {
+        EXPECT_EQ(softLinkTypeFromName(softLinkTypeName(t)), t);
+        EXPECT_EQ(softLinkTypeOfDriver(softLinkDriver(t)), t);
+    }
+    EXPECT_STREQ(softLinkDriver(SoftLinkType::Rxe), "rdma_rxe");
+    EXPECT_EQ(softLinkTypeFromName("RXE"), std::nullopt); // the profile key lowers case itself
+    EXPECT_EQ(softLinkTypeOfDriver("mlx5_core"), std::nullopt);
+    EXPECT_EQ(roceModeFromName("IB/RoCE v1"), RoceMode::V1);
+    EXPECT_EQ(roceModeFromName("RoCE v2"), RoceMode::V2);
+    EXPECT_EQ(roceModeFromName("RoCE v1"), std::nullopt); // not a configfs word
+    EXPECT_EQ(gidTypeFromName("IB/RoCE v1"), GidType::IbRoceV1);
+    EXPECT_EQ(gidTypeFromName("RoCE v2"), GidType::RoceV2);
+    EXPECT_EQ(gidTypeFromName(""), std::nullopt);
+}
+
 TEST(Dscp, IsTheTosShiftedByTwo)
 {
     EXPECT_EQ(tosOfDscp(24), 96u); // the page's example

@@ -98,7 +98,7 @@ namespace {
 // gives user space /dev/infiniband/rdma_cm.
 const char *softLinkModule(model::SoftLinkType type)
 {
-    return type == model::SoftLinkType::Siw ? "siw" : "rdma_rxe";
+    return model::softLinkDriver(type); // the module is named as the driver
 }
 constexpr const char *kRdmaCmModule = "rdma_ucm";
 // statfs(2) f_type of configfs (fs/configfs/mount.c; not in linux/magic.h).

@@ -7,6 +7,7 @@
 
 #include "libcore/platform/linux/linux-platform.hpp"
 
+#include "libcore/model/rdma.hpp"
 #include "libcore/platform/linux/sysfs.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
@@ -82,11 +83,12 @@ Result<model::Host> readSysfsHost(const LinuxOptions &options, bool gidTables)
 
     // Soft links as sysfs shows them: rxe names its netdev in "parent".
     for (const auto &dev : host->devices) {
-        if (dev.driver != "rdma_rxe" && dev.driver != "siw")
+        auto type = model::softLinkTypeOfDriver(dev.driver);
+        if (!type)
             continue;
         model::SoftLink l;
         l.name = dev.name;
-        l.type = dev.driver == "siw" ? model::SoftLinkType::Siw : model::SoftLinkType::Rxe;
+        l.type = *type;
         auto parent = sysfs::readOptionalAttr(options.sysfsRoot + "/class/infiniband/" + dev.name + "/parent");
         if (!parent)
             return std::move(parent).error();

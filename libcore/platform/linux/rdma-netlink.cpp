@@ -3,6 +3,7 @@
 
 #include "libcore/platform/linux/rdma-netlink.hpp"
 
+#include "libcore/model/rdma.hpp"
 #include "libcore/platform/linux/netlink-policy.hpp"
 #include "libcore/support/i18n.hpp"
 
@@ -115,7 +116,7 @@ uint16_t nldevType(unsigned command)
 
 const char *linkTypeName(model::SoftLinkType type)
 {
-    return type == model::SoftLinkType::Siw ? "siw" : "rxe";
+    return model::softLinkTypeName(type);
 }
 
 Result<NlMsgPtr> encodeNewLink(const std::string &name, model::SoftLinkType type, const std::string &netdev)

@@ -118,12 +118,10 @@ Status readGids(const std::string &portDir, std::vector<model::Gid> &out)
             return tooLarge(pathOf("/gid_attrs/types/", e));
         if (n >= 0) {
             std::string_view t(buf, static_cast<size_t>(n));
-            if (t == "IB/RoCE v1")
-                g.type = model::GidType::IbRoceV1;
-            else if (t == "RoCE v2")
-                g.type = model::GidType::RoceV2;
-            else
+            auto type = model::gidTypeFromName(t);
+            if (!type)
                 return malformed(pathOf("/gid_attrs/types/", e), std::string(t));
+            g.type = *type;
         } else if (n != -EINVAL && n != -ENOENT) {
             return readError(n, pathOf("/gid_attrs/types/", e));
         }
@@ -190,11 +188,8 @@ Status readRoceDefaults(const std::string &configfsRoot, model::Device &dev)
         if (!mode)
             return std::move(mode).error();
         if (mode->has_value()) {
-            if (**mode == "RoCE v2")
-                port.defaultRoceMode = model::RoceMode::V2;
-            else if (**mode == "IB/RoCE v1")
-                port.defaultRoceMode = model::RoceMode::V1;
-            else
+            port.defaultRoceMode = model::roceModeFromName(**mode);
+            if (!port.defaultRoceMode)
                 return malformed(portDir + "/default_roce_mode", **mode);
         }
         auto tos = readOptionalNumber(portDir + "/default_roce_tos", 10, 255);
@@ -326,9 +321,9 @@ Result<model::Device> readDevice(const std::string &sysfsRoot, const std::string
         // Soft devices have no parent device: rxe shows its netdev in
         // "parent"; siw names its node type RNIC.
         if (g_file_test(join(dir, "parent").c_str(), G_FILE_TEST_EXISTS))
-            d.driver = "rdma_rxe";
+            d.driver = model::softLinkDriver(model::SoftLinkType::Rxe);
         else if (g_str_has_prefix(d.nodeType.c_str(), "4:") && d.hcaType.empty())
-            d.driver = "siw";
+            d.driver = model::softLinkDriver(model::SoftLinkType::Siw);
     }
     if (Status st = readRoceEnabled(dir, d); !st.ok())
         return std::move(st).error();
