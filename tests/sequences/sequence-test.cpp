@@ -26,7 +26,10 @@
 // A failure prints a reproducer: the seed, the commands, the step, expected
 // and actual (the sequence shrunk where that is cheap).
 //
-// IBNM_SEQUENCES=N runs N sequences per host (default 40),
+// IBNM_SEQUENCES=N runs N sequences per host (default 40; 10 in a sanitizer
+// build, where each command costs ten times as much: there the point is
+// memory errors, and the plain build proves that the generator reaches
+// every rule),
 // IBNM_SEQUENCES_SHRINK=0 skips the shrinking of a broken rule's first
 // example, =all shrinks those of the expected-broken rules too. Rules still broken because
 // the work of issue 27 is unfinished are listed in kExpectedBroken: the test
@@ -91,13 +94,15 @@ const std::map<std::string, const char *> kExpectedBroken = {};
 
 // --- the test --------------------------------------------------------------------------------
 
+constexpr unsigned kFullRun = 40;
+
 unsigned sequencesPerHost()
 {
     const char *env = g_getenv("IBNM_SEQUENCES");
     guint64 n = 0;
     if (env && g_ascii_string_to_unsigned(env, 10, 1, 100000, &n, nullptr))
         return unsigned(n);
-    return 40;
+    return IBNM_TEST_ASAN ? 10 : kFullRun;
 }
 
 struct HostSetup {
@@ -280,6 +285,8 @@ public:
         std::printf("\n");
         if (t.sequences < 5 * sequencesPerHost())
             return; // not every host ran: a rule may hold only on the others
+        if (sequencesPerHost() < kFullRun)
+            return; // a shorter run need not reach every rule
         // The generator reaches every rule (a rule no step checks proves
         // nothing).
         for (const auto &[rule, text] : kRules)
