@@ -97,7 +97,6 @@ public:
     // Whether that host is simulated (--simulate or IBNM_SIMULATE).
     bool hostSimulated() const;
     bool colorEnabled() const;
-    bool autoColor() const;
     // How long this command waits for a lock another ibnm holds (the
     // profile store's, the activation lock) when -w does not say: nmcli's
     // wait for the same command (up 90 s, down and delete 10 s; add and
@@ -122,6 +121,7 @@ private:
     Obj<IbnmHost> host_;
     Obj<IbnmInventory> inventory_;
     InventoryScope inventoryScope_ = InventoryScope::Whole;
+    bool autoColor() const;
     mutable std::optional<bool> autoColor_; // --color auto: NO_COLOR, TERM, a terminal, terminal-colors.d
 };
 

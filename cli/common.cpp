@@ -197,14 +197,20 @@ bool Context::colorEnabled() const
 namespace {
 
 // util-linux's terminal-colors.d, as nmcli 1.42 reads it for itself
-// (check_colors_check_enabled): in each directory, NAME@TERM, NAME, @TERM,
-// then nothing, each as an .enable or a .disable file; the first found
-// decides. The user's configuration directory first, then /etc.
+// (check_colors_check_enabled): in each directory, NAME@TERM, NAME, @TERM
+// (those two only with a TERM), then nothing, each as an .enable or a
+// .disable file; the first found decides. The user's configuration
+// directory first, then /etc.
 std::optional<bool> terminalColorsFile(const std::string &base, const char *term)
 {
-    for (const std::string &stem : {std::string("ibnm") + (term ? std::string("@") + term : std::string()),
-                                    std::string("ibnm"), term ? std::string("@") + term : std::string(),
-                                    std::string()}) {
+    std::vector<std::string> stems;
+    if (term)
+        stems.push_back(std::string("ibnm@") + term);
+    stems.push_back("ibnm");
+    if (term)
+        stems.push_back(std::string("@") + term);
+    stems.push_back("");
+    for (const std::string &stem : stems) {
         std::string prefix = base + "/terminal-colors.d/" + stem + (stem.empty() ? "" : ".");
         if (g_file_test((prefix + "enable").c_str(), G_FILE_TEST_EXISTS))
             return true;

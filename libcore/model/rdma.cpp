@@ -14,6 +14,23 @@
 
 namespace ibnm::model {
 
+namespace {
+
+// The one of `values` that `nameOf` names `name`: each word read back
+// through the function that writes it, so the two cannot drift apart.
+template <typename T, size_t N>
+std::optional<T> byName(std::string_view name, const T (&values)[N], const char *(*nameOf)(T))
+{
+    for (T v : values)
+        if (name == nameOf(v))
+            return v;
+    return std::nullopt;
+}
+
+constexpr SoftLinkType kSoftLinkTypes[] = {SoftLinkType::Rxe, SoftLinkType::Siw};
+
+} // namespace
+
 const char *softLinkTypeName(SoftLinkType type)
 {
     return type == SoftLinkType::Rxe ? "rxe" : "siw";
@@ -21,10 +38,7 @@ const char *softLinkTypeName(SoftLinkType type)
 
 std::optional<SoftLinkType> softLinkTypeFromName(std::string_view name)
 {
-    for (SoftLinkType t : {SoftLinkType::Rxe, SoftLinkType::Siw})
-        if (name == softLinkTypeName(t))
-            return t;
-    return std::nullopt;
+    return byName(name, kSoftLinkTypes, softLinkTypeName);
 }
 
 const char *softLinkDriver(SoftLinkType type)
@@ -34,10 +48,7 @@ const char *softLinkDriver(SoftLinkType type)
 
 std::optional<SoftLinkType> softLinkTypeOfDriver(std::string_view driver)
 {
-    for (SoftLinkType t : {SoftLinkType::Rxe, SoftLinkType::Siw})
-        if (driver == softLinkDriver(t))
-            return t;
-    return std::nullopt;
+    return byName(driver, kSoftLinkTypes, softLinkDriver);
 }
 
 const char *roceModeName(RoceMode mode)
@@ -47,10 +58,8 @@ const char *roceModeName(RoceMode mode)
 
 std::optional<RoceMode> roceModeFromName(std::string_view name)
 {
-    for (RoceMode m : {RoceMode::V1, RoceMode::V2})
-        if (name == roceModeName(m))
-            return m;
-    return std::nullopt;
+    static constexpr RoceMode kModes[] = {RoceMode::V1, RoceMode::V2};
+    return byName(name, kModes, roceModeName);
 }
 
 std::optional<GidType> gidTypeFromName(std::string_view name)

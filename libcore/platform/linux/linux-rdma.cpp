@@ -34,7 +34,7 @@ Status LinuxPlatform::addSoftLink(const std::string &name, model::SoftLinkType t
     if (!msg)
         return std::move(msg).error();
     if (auto st = sendAck(**s, msg->get(), name); !st)
-        return std::move(st).withContext(netdev + " (" + rdma::linkTypeName(type) + ")", " ");
+        return std::move(st).withContext(netdev + " (" + model::softLinkTypeName(type) + ")", " ");
     waitUntil([&] { return exists(ibDir(name)); });
     if (type == model::SoftLinkType::Rxe)
         settleRoceGids(netdev);

@@ -114,11 +114,6 @@ uint16_t nldevType(unsigned command)
     return static_cast<uint16_t>(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, command));
 }
 
-const char *linkTypeName(model::SoftLinkType type)
-{
-    return model::softLinkTypeName(type);
-}
-
 Result<NlMsgPtr> encodeNewLink(const std::string &name, model::SoftLinkType type, const std::string &netdev)
 {
     auto msg = alloc(RDMA_NLDEV_CMD_NEWLINK, NLM_F_REQUEST | NLM_F_ACK);
@@ -127,7 +122,7 @@ Result<NlMsgPtr> encodeNewLink(const std::string &name, model::SoftLinkType type
     int err;
     if ((err = nla_put_string(msg->get(), RDMA_NLDEV_ATTR_DEV_NAME, name.c_str())) < 0)
         return nlError(err, "RDMA_NLDEV_ATTR_DEV_NAME");
-    if ((err = nla_put_string(msg->get(), RDMA_NLDEV_ATTR_LINK_TYPE, linkTypeName(type))) < 0)
+    if ((err = nla_put_string(msg->get(), RDMA_NLDEV_ATTR_LINK_TYPE, model::softLinkTypeName(type))) < 0)
         return nlError(err, "RDMA_NLDEV_ATTR_LINK_TYPE");
     if ((err = nla_put_string(msg->get(), RDMA_NLDEV_ATTR_NDEV_NAME, netdev.c_str())) < 0)
         return nlError(err, "RDMA_NLDEV_ATTR_NDEV_NAME");

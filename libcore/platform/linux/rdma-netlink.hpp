@@ -30,8 +30,6 @@ Result<NlMsgPtr> encodeGetDump();
 // RDMA_NLDEV_ATTR_DEV_INDEX (without it the dump ends empty, EINVAL in DONE).
 Result<NlMsgPtr> encodePortGetDump(uint32_t deviceIndex);
 
-const char *linkTypeName(model::SoftLinkType type);
-
 struct DeviceInfo {
     uint32_t index = 0;
     std::string name;
