@@ -8,8 +8,9 @@
 // what it did in reverse order.
 //
 // Where: planner.cpp, planner-rdma.cpp and planner-down.cpp plan; engine.cpp
-// runs, verifies and undoes; planner.hpp holds what they share (Step, the
-// Planner).
+// runs, verifies and undoes; host-files.cpp writes files as a transaction
+// (writeFiles()); check.cpp joins the rules of profiles/ to the planner's
+// verdict (check.hpp); planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
 #include "libcore/activation/active.hpp"
