@@ -42,7 +42,7 @@ struct NmcliResult {
     std::string warnings;
 };
 
-// nmcli 1.42, the oracle (tests/test-util.hpp): each test skips, saying
+// nmcli 1.42, the oracle (tests/nmcli-oracle.hpp): each test skips, saying
 // why, on another version.
 std::string nmcliPath()
 {
