@@ -377,11 +377,15 @@ std::string warningsFor(char **masters)
 // type word or a base profile): the exit status it maps the error to, the
 // warnings it prints, the keyfile it reads on stdin (modify). Every case is
 // compared in-process; those that add one of these also through the CLI.
-std::vector<std::string> cliFeatures(const std::string &kind, const NmcliResult &nm, const GError *error)
+// libibnm's error as the CLI tells errors apart (domain and code), "ok"
+// without one.
+std::string errorCode(const GError *error)
 {
-    std::string code = error != nullptr
-                               ? std::string(g_quark_to_string(error->domain)) + ":" + std::to_string(error->code)
-                               : "ok";
+    return error != nullptr ? std::string(g_quark_to_string(error->domain)) + ":" + std::to_string(error->code) : "ok";
+}
+
+std::vector<std::string> cliFeatures(const std::string &kind, const NmcliResult &nm, const std::string &code)
+{
     return {"exit\x1f" + kind + "\x1f" + std::to_string(expectedStatus(nm)) + "\x1f" + code,
             "warned\x1f" + nm.warnings};
 }
@@ -455,7 +459,7 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
         EXPECT_EQ(warningsFor(masters.get()), r.warnings) << show(args);
         exit1 += status == 1;
         exit2 += status == 2;
-        features.push_back(cliFeatures(args[1], r, err.get()));
+        features.push_back(cliFeatures(args[1], r, errorCode(err.get())));
         // nmcli 1.42 exits 0 without writing anything for a bad value of a
         // bond alias (`mode junk`): no profile is a rejection.
         bool nmcliAccepts = r.status == 0 && g_str_has_prefix(r.out.c_str(), "[connection]");
@@ -577,7 +581,7 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
             EXPECT_EQ(warningsFor(masters.get()), r.warnings) << show(shown);
             exit1 += status == 1;
             exit2 += status == 2;
-            features.push_back(cliFeatures("base " + std::to_string(b), r, err.get()));
+            features.push_back(cliFeatures("base " + std::to_string(b), r, errorCode(err.get())));
             if (nmcliAccepts) {
                 accepted++;
                 EXPECT_TRUE(ok) << show(shown) << "\nnmcli accepts, ibnm rejects: " << err->message;
@@ -828,7 +832,9 @@ void compareAdd(const Args &args, const NmcliResult &nm, const NmcliResult *cli,
     Args withUuid = {"connection.uuid", kUuid};
     withUuid.insert(withUuid.end(), args.begin(), args.end());
     GErrorPtr err;
-    auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argvOf(withUuid).data(), outPtr(err)));
+    ibnm::GStrvPtr masters;
+    auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(
+        ibnm_profile_new_from_args_full(argvOf(withUuid).data(), outPtr(masters), outPtr(err)));
     t.cases++;
     if (nm.status != 0 && nm.status != 1 && nm.status != 2) {
         t.nmcliCrashed++;
@@ -844,6 +850,8 @@ void compareAdd(const Args &args, const NmcliResult &nm, const NmcliResult *cli,
                    "\n  nmcli: " + nm.err + "  ibnm: " + (err ? err->message : ""));
     else if (nmcliAccepts && profile && keyfileBytes(profile.get()) != nm.out)
         t.mismatch(show(args) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
+    if (warningsFor(masters.get()) != nm.warnings)
+        t.mismatch(show(args) + "\n  warnings: nmcli " + nm.warnings + "  ibnm " + warningsFor(masters.get()));
     if (cli) {
         t.cli++;
         if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
@@ -860,7 +868,8 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
     withUuid.insert(withUuid.end(), base.begin(), base.end());
     auto profile = ibnm::test::mustProfile(withUuid);
     GErrorPtr err;
-    bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
+    ibnm::GStrvPtr masters;
+    bool ok = ibnm_profile_modify_from_args_full(profile.get(), argvOf(change).data(), outPtr(masters), outPtr(err));
     Args shown = base;
     shown.push_back("|modify");
     shown.insert(shown.end(), change.begin(), change.end());
@@ -884,6 +893,8 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
         t.mismatch(show(shown) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
     else if (!ok && keyfileBytes(profile.get()) != keyfile)
         t.mismatch(show(shown) + "\n  a failed modify changed the profile");
+    if (warningsFor(masters.get()) != nm.warnings)
+        t.mismatch(show(shown) + "\n  warnings: nmcli " + nm.warnings + "  ibnm " + warningsFor(masters.get()));
     if (cli) {
         t.cli++;
         if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
@@ -903,36 +914,45 @@ TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
         for (auto &args : generatedAdds(seed, 700))
             pool.push_back(std::move(args));
     std::vector<std::vector<std::string>> features;
+    std::vector<std::string> codes;
     for (const auto &args : pool) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), args.begin(), args.end());
         GErrorPtr err;
         auto p = ibnm::GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argvOf(withUuid).data(), outPtr(err)));
         features.push_back(caseFeatures(args[1], args, err.get(), p ? keyfileBytes(p.get()) : ""));
+        codes.push_back(errorCode(err.get()));
     }
     const std::vector<bool> selected = selectCases(features);
     std::vector<Args> cases;
     std::vector<bool> caseSelected;
+    std::vector<std::string> caseCodes;
     for (size_t i = 0; i < pool.size(); i++)
         if (selected[i] || runWholePool()) {
             cases.push_back(pool[i]);
             caseSelected.push_back(selected[i]);
+            caseCodes.push_back(codes[i]);
         }
-    // nmcli on every case, the CLI on every 4th (cli[i] is the run of case
-    // 4 * i).
+    // nmcli on every case, the CLI on those that add something of its own
+    // (cliFeatures()), then the comparisons.
     std::vector<ToolRun> nm, cli;
-    for (size_t i = 0; i < cases.size(); i++) {
-        nm.push_back(addRun(nmcli, cases[i]));
-        if (i % 4 == 0)
-            cli.push_back(addRun(ibnmPath(), cases[i]));
+    for (const auto &args : cases) {
+        nm.push_back(addRun(nmcli, args));
+        cli.push_back(addRun(ibnmPath(), args));
     }
     runAll(nm);
-    runAll(cli);
+    std::vector<std::vector<std::string>> cliFeats;
     for (size_t i = 0; i < cases.size(); i++)
-        compareAdd(cases[i], nm[i].result, i % 4 == 0 ? &cli[i / 4].result : nullptr, t);
+        cliFeats.push_back(cliFeatures(cases[i][1], nm[i].result, caseCodes[i]));
+    const std::vector<bool> throughCli = selectCliCases(cliFeats);
+    unsigned ran = 0;
+    runSelected(cli, throughCli, ran);
+    for (size_t i = 0; i < cases.size(); i++)
+        compareAdd(cases[i], nm[i].result, throughCli[i] ? &cli[i].result : nullptr, t);
     t.print("add", pool.size(), start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(pool.size(), 2000u);
+    EXPECT_GT(t.cli, 10u);
     EXPECT_GT(t.accepted, 80u);
     EXPECT_GT(t.exit1, 40u);
     EXPECT_GT(t.exit2, 200u);
@@ -986,6 +1006,7 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
         }
     }
     std::vector<std::vector<std::string>> features;
+    std::vector<std::string> codes;
     for (const auto &c : cases) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), bases[c.base].begin(), bases[c.base].end());
@@ -994,36 +1015,45 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
         bool ok = ibnm_profile_modify_from_args(p.get(), argvOf(c.change).data(), outPtr(err));
         features.push_back(caseFeatures("base " + std::to_string(c.base), c.change, ok ? nullptr : err.get(),
                                         ok ? keyfileBytes(p.get()) : ""));
+        codes.push_back(errorCode(ok ? nullptr : err.get()));
     }
     const std::vector<bool> selected = selectCases(features);
     std::vector<Case> run;
-    std::vector<bool> runSelected;
+    std::vector<bool> chosen;
+    std::vector<std::string> runCodes;
     for (size_t i = 0; i < cases.size(); i++)
         if (selected[i] || runWholePool()) {
             run.push_back(cases[i]);
-            runSelected.push_back(selected[i]);
+            chosen.push_back(selected[i]);
+            runCodes.push_back(codes[i]);
         }
-    // nmcli on every case run, the CLI on every 4th, then the comparisons.
+    // nmcli on every case run, the CLI on those that add something of its
+    // own (cliFeatures()), then the comparisons.
     std::vector<ToolRun> nm, cli;
-    for (size_t i = 0; i < run.size(); i++) {
-        nm.push_back(modifyRun(nmcli, keyfiles[run[i].base], run[i].change));
-        if (i % 4 == 0)
-            cli.push_back(modifyRun(ibnmPath(), keyfiles[run[i].base], run[i].change));
+    for (const auto &c : run) {
+        nm.push_back(modifyRun(nmcli, keyfiles[c.base], c.change));
+        cli.push_back(modifyRun(ibnmPath(), keyfiles[c.base], c.change));
     }
     runAll(nm);
-    runAll(cli);
+    std::vector<std::vector<std::string>> cliFeats;
+    for (size_t i = 0; i < run.size(); i++)
+        cliFeats.push_back(cliFeatures("base " + std::to_string(run[i].base), nm[i].result, runCodes[i]));
+    const std::vector<bool> throughCli = selectCliCases(cliFeats);
+    unsigned ran = 0;
+    runSelected(cli, throughCli, ran);
     Tally t;
     for (size_t i = 0; i < run.size(); i++)
         compareModify(bases[run[i].base], keyfiles[run[i].base], run[i].change, nm[i].result,
-                      i % 4 == 0 ? &cli[i / 4].result : nullptr, t);
+                      throughCli[i] ? &cli[i].result : nullptr, t);
     t.print("modify", cases.size(), start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
     EXPECT_GE(cases.size(), 1000u);
+    EXPECT_GT(t.cli, 10u);
     EXPECT_GT(t.accepted, 110u);
     EXPECT_GT(t.exit1, 40u);
     EXPECT_GT(t.exit2, 180u);
     if (runWholePool())
-        expectSelectionLosesNothing(nm, runSelected, true);
+        expectSelectionLosesNothing(nm, chosen, true);
 }
 
 // The deliberate differences (docs/differences-from-nmcli.md), each checked
