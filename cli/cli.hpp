@@ -131,23 +131,8 @@ struct Command {
     const Command *sub; // nested table, or nullptr
 };
 
-// Two builds of these sources (issue 17). cli/ibnm, the program, is built
-// with IBNM_CLI_READ_ONLY: the commands that only read the host (device
-// status and show, rdma link show, rdma gid show) and version, linked with
-// libibnm's inventory code alone, so they map neither libnm nor libibnm.so.
-// Every other command, and every command on a simulated host, runs in the
-// full CLI (the module ibnm-cli.so, linked with libibnm.so), which
-// runFullCli() opens and hands the command line to before anything else has
-// been done. In a table, IBNM_CLI_FULL(run, sub) names a command of the full
-// CLI only.
-#ifdef IBNM_CLI_READ_ONLY
-#define IBNM_CLI_FULL(run, sub) runFullCli, nullptr
-#else
-#define IBNM_CLI_FULL(run, sub) run, sub
-#endif
-// Runs the whole command line in the full CLI; returns its exit code.
-int runFullCli(Context &, const Args &);
-// The full CLI's entry point: the command line as main() has it.
+// The command line as main() has it (cli/ibnm.cpp): runs the command and
+// returns its exit code.
 int run(int argc, char **argv);
 
 // Words match as nmcli's do: the exact word, else the first word (in table

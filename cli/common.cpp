@@ -19,7 +19,6 @@
 
 namespace ibnm::cli {
 
-#ifndef IBNM_CLI_READ_ONLY
 IbnmSettings *Context::store()
 {
     if (settings_)
@@ -66,7 +65,6 @@ IbnmSettings *Context::settings(bool update)
     return settings_.get();
 }
 
-#endif // IBNM_CLI_READ_ONLY
 
 namespace {
 
@@ -362,7 +360,6 @@ int reportError(const GError *error, const char *)
     return kExitFailed;
 }
 
-#ifndef IBNM_CLI_READ_ONLY
 PtrArray allProfiles(IbnmSettings *settings)
 {
     PtrArray out(g_ptr_array_new_with_free_func(g_object_unref));
@@ -521,6 +518,5 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
     return errors ? kExitFailed : kExitOk;
 }
 
-#endif // IBNM_CLI_READ_ONLY
 
 } // namespace ibnm::cli

@@ -235,7 +235,6 @@ int cmdShow(Context &ctx, const Args &args)
     return printRecords(ctx, records, "devices");
 }
 
-#ifndef IBNM_CLI_READ_ONLY
 // The first IPv4 address a profile for `ifname` sets, without its prefix.
 std::string profileAddress(IbnmSettings *s, const char *ifname)
 {
@@ -303,14 +302,13 @@ int cmdDhcpReservations(Context &ctx, const Args &args)
     }
     return kExitOk;
 }
-#endif // IBNM_CLI_READ_ONLY
 
 } // namespace
 
 const Command kDeviceCommands[] = {
     {"status", cmdStatus, nullptr},
     {"show", cmdShow, nullptr},
-    {"dhcp-reservations", IBNM_CLI_FULL(cmdDhcpReservations, nullptr)},
+    {"dhcp-reservations", cmdDhcpReservations, nullptr},
     {"monitor", cmdMonitor, nullptr},
     {nullptr, nullptr, nullptr},
 };

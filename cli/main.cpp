@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// ibnm: the command line. main() parses the global options and dispatches the
+// ibnm: the command line. run() parses the global options and dispatches the
 // first words through a table, as nmcli and iproute2's rdma tool do; each
 // command group lives in its own file (connection, device, rdma, check).
 #include "config.h"
@@ -9,11 +9,7 @@
 #include "cli/pager.hpp"
 #include "cli/suggest.hpp"
 #include "libcore/support/i18n.hpp"
-#include "libcore/support/module-path.hpp"
 
-#include <gmodule.h>
-
-#include <cerrno>
 #include <clocale>
 #include <cstdio>
 #include <cstdlib>
@@ -167,13 +163,13 @@ int cmdVersion(Context &ctx, const Args &args)
 }
 
 const Command kTopCommands[] = {
-    {"connection", IBNM_CLI_FULL(nullptr, kConnectionCommands)},
+    {"connection", nullptr, kConnectionCommands},
     {"device", nullptr, kDeviceCommands},
     {"rdma", nullptr, kRdmaCommands},
-    {"check", IBNM_CLI_FULL(cmdCheck, nullptr)},
-    {"apply", IBNM_CLI_FULL(cmdApply, nullptr)},
-    {"show-state", IBNM_CLI_FULL(cmdShowState, nullptr)},
-    {"udev-rules", IBNM_CLI_FULL(cmdUdevRules, nullptr)},
+    {"check", cmdCheck, nullptr},
+    {"apply", cmdApply, nullptr},
+    {"show-state", cmdShowState, nullptr},
+    {"udev-rules", cmdUdevRules, nullptr},
     {"monitor", cmdMonitor, nullptr},
     {"version", cmdVersion, nullptr},
     {nullptr, nullptr, nullptr},
@@ -181,10 +177,8 @@ const Command kTopCommands[] = {
 
 const char *groupUsage(const Command *c)
 {
-#ifndef IBNM_CLI_READ_ONLY
     if (c->sub == kConnectionCommands)
         return _(kConnectionUsage);
-#endif
     if (c->sub == kDeviceCommands)
         return _(kDeviceUsage);
     if (c->sub == kRdmaCommands)
@@ -365,35 +359,7 @@ int parseOption(Options &o, int argc, char **argv, int &i)
     return -1;
 }
 
-#ifdef IBNM_CLI_READ_ONLY
-// The command line, for runFullCli().
-int gArgc = 0;
-char **gArgv = nullptr;
-
-// The full CLI, a module installed in $(pkglibdir) (in the build tree,
-// cli/.libs, which the tests name in $IBNM_MODULE_PATH).
-constexpr const char *kFullCli = "ibnm-cli.so";
-#endif
-
 } // namespace
-
-#ifdef IBNM_CLI_READ_ONLY
-int runFullCli(Context &, const Args &)
-{
-    std::string path = modulePath(kFullCli, PKGLIBDIR);
-    GModule *module = g_module_open(path.c_str(), GModuleFlags(G_MODULE_BIND_LAZY | G_MODULE_BIND_LOCAL));
-    gpointer entry = nullptr;
-    if (module == nullptr || !g_module_symbol(module, "ibnm_cli_full_run", &entry) || entry == nullptr) {
-        printError(_("cannot load %s: %s; is ibnm installed completely?"), path.c_str(),
-                   g_module_error() ? g_module_error() : _("no entry point ibnm_cli_full_run"));
-        if (module)
-            g_module_close(module);
-        return kExitFailed;
-    }
-    g_module_make_resident(module);
-    return reinterpret_cast<int (*)(int, char **)>(entry)(gArgc, gArgv);
-}
-#endif
 
 int run(int argc, char **argv)
 {
@@ -404,15 +370,6 @@ int run(int argc, char **argv)
             return rc;
     }
     Context ctx(std::move(o));
-#ifdef IBNM_CLI_READ_ONLY
-    // A simulated host is libibnm-simulator's, which links libibnm.so: all
-    // of its commands run in the full CLI, so that one process never holds
-    // two copies of the inventory's types.
-    gArgc = argc;
-    gArgv = argv;
-    if (ctx.hostSimulated())
-        return runFullCli(ctx, {});
-#endif
     Args args(argv + i, argv + argc);
     if (args.empty())
         return usageError(nullptr, _("missing object"));
@@ -432,31 +389,3 @@ int run(int argc, char **argv)
 }
 
 } // namespace ibnm::cli
-
-#ifdef IBNM_CLI_MODULE
-extern "C" G_MODULE_EXPORT int ibnm_cli_full_run(int argc, char **argv);
-int ibnm_cli_full_run(int argc, char **argv)
-{
-    int rc = ibnm::cli::run(argc, argv);
-    ibnm::cli::endPagedOutput();
-    return rc;
-}
-#else
-int main(int argc, char **argv)
-{
-    std::setlocale(LC_ALL, "");
-    ibnm::bindTextDomain();
-    textdomain(GETTEXT_PACKAGE);
-    int rc = ibnm::cli::run(argc, argv);
-    // What the command printed reached standard output, or the command
-    // failed: a full disk or a closed pipe (SIGPIPE ignored) is an error,
-    // as coreutils' close_stdout() makes it.
-    ibnm::cli::endPagedOutput();
-    errno = 0;
-    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        ibnm::cli::printError(_("could not write the output: %s"), g_strerror(errno ? errno : EIO));
-        return rc == ibnm::cli::kExitOk ? ibnm::cli::kExitFailed : rc;
-    }
-    return rc;
-}
-#endif

@@ -37,7 +37,6 @@ const char *const kRdmaUsage = N_(
 
 namespace {
 
-#ifndef IBNM_CLI_READ_ONLY
 // The typed calls of ibnm-rdma-apply.h take only the dry run.
 IbnmApplyFlags applyFlags(const Context &ctx)
 {
@@ -70,7 +69,6 @@ IbnmRdmaDevice *findDevice(Context &ctx, const std::string &name, int *rc)
     return d;
 }
 
-#endif // IBNM_CLI_READ_ONLY
 // --- link -----------------------------------------------------------------------
 
 int cmdLinkShow(Context &ctx, const Args &args)
@@ -114,7 +112,6 @@ int cmdLinkShow(Context &ctx, const Args &args)
     return t.print(ctx);
 }
 
-#ifndef IBNM_CLI_READ_ONLY
 int cmdLinkAdd(Context &ctx, const Args &args)
 {
     if (args.empty())
@@ -157,12 +154,11 @@ int cmdLinkDelete(Context &ctx, const Args &args)
     ibnm_apply_rdma_link_delete(host, args[0].c_str(), applyFlags(ctx), Out(report), Out(err));
     return finish(ctx, report.get(), err.get());
 }
-#endif // IBNM_CLI_READ_ONLY
 
 const Command kLinkCommands[] = {
     {"show", cmdLinkShow, nullptr},
-    {"add", IBNM_CLI_FULL(cmdLinkAdd, nullptr)},
-    {"delete", IBNM_CLI_FULL(cmdLinkDelete, nullptr)},
+    {"add", cmdLinkAdd, nullptr},
+    {"delete", cmdLinkDelete, nullptr},
     {nullptr, nullptr, nullptr},
 };
 
@@ -285,7 +281,6 @@ const Command kGidCommands[] = {
     {nullptr, nullptr, nullptr},
 };
 
-#ifndef IBNM_CLI_READ_ONLY
 // --- roce-mode ------------------------------------------------------------------
 
 int cmdRoceMode(Context &ctx, const Args &args)
@@ -511,10 +506,8 @@ int cmdRoceEnable(Context &ctx, const Args &args)
     return finish(ctx, report.get(), err.get());
 }
 
-#endif // IBNM_CLI_READ_ONLY
 } // namespace
 
-#ifndef IBNM_CLI_READ_ONLY
 // --- memlock and udev rules: host files, written by ibnm_apply_host_files() -----------
 
 namespace {
@@ -592,17 +585,16 @@ int cmdUdevRules(Context &ctx, const Args &args)
         return kExitOk;
     return hostFiles(ctx, IBNM_HOST_FILES_UDEV_RULES, false);
 }
-#endif // IBNM_CLI_READ_ONLY
 
 const Command kRdmaCommands[] = {
     {"link", nullptr, kLinkCommands},
     {"gid", nullptr, kGidCommands},
-    {"roce-mode", IBNM_CLI_FULL(cmdRoceMode, nullptr)},
-    {"traffic-class", IBNM_CLI_FULL(cmdTrafficClass, nullptr)},
-    {"roce-enable", IBNM_CLI_FULL(cmdRoceEnable, nullptr)},
-    {"ttl", IBNM_CLI_FULL(cmdTtl, nullptr)},
-    {"memlock", IBNM_CLI_FULL(cmdMemlock, nullptr)},
-    {"test", IBNM_CLI_FULL(cmdRdmaTest, nullptr)},
+    {"roce-mode", cmdRoceMode, nullptr},
+    {"traffic-class", cmdTrafficClass, nullptr},
+    {"roce-enable", cmdRoceEnable, nullptr},
+    {"ttl", cmdTtl, nullptr},
+    {"memlock", cmdMemlock, nullptr},
+    {"test", cmdRdmaTest, nullptr},
     {nullptr, nullptr, nullptr},
 };
 

@@ -39,22 +39,12 @@ struct IbnmHostPrivate {
 enum { PROP_0, PROP_KIND, PROP_LOCATION, PROP_SYSFS_ROOT, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-// libibnm's IbnmHost implements GInitable (the public API: bindings create
-// a host with Gio.Initable). The read-only CLI (cli/ibnm) compiles this file
-// with IBNM_HOST_WITHOUT_GIO: the same type without the interface, so that
-// it does not map GIO and the libraries behind it (issue 17). It creates
-// hosts only through ibnm_host_new_system() and ibnm_host_new_sysfs_dump(),
-// which check what the interface's init reports themselves; it never holds
-// the two types in one process (it opens the full CLI, which brings
-// libibnm.so's, before it creates a host).
-#ifndef IBNM_HOST_WITHOUT_GIO
+// IbnmHost implements GInitable: bindings create a host with Gio.Initable,
+// whose init reports a sysfs root that is no sysfs tree.
 static void ibnm_host_initable_iface_init(GInitableIface *iface);
 
 IBNM_DEFINE_TYPE_FULL(IbnmHost, ibnm_host, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
                       G_IMPLEMENT_INTERFACE(G_TYPE_INITABLE, ibnm_host_initable_iface_init))
-#else
-IBNM_DEFINE_TYPE_FULL(IbnmHost, ibnm_host, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL, )
-#endif
 
 GType ibnm_host_kind_get_type(void)
 {
@@ -150,7 +140,7 @@ static void ibnm_host_constructed(GObject *object)
     // tree taken elsewhere has none.
     if (priv->kind_ == IBNM_HOST_KIND_SYSTEM)
         priv->runtimeDir_ = "/run/ibnm";
-    priv->platform_ = ibnm::platform::openLinuxPlatform(options);
+    priv->platform_ = ibnm::platform::createLinuxPlatform(options);
 }
 
 // Why the host cannot be used (a sysfs root that is no sysfs tree): what
@@ -166,7 +156,6 @@ static gboolean ibnm_host_check_init(IbnmHost *self, GError **error)
     return TRUE;
 }
 
-#ifndef IBNM_HOST_WITHOUT_GIO
 static gboolean ibnm_host_initable_init(GInitable *initable, GCancellable *, GError **error)
 {
     return ibnm_host_check_init(IBNM_HOST(initable), error);
@@ -176,7 +165,6 @@ static void ibnm_host_initable_iface_init(GInitableIface *iface)
 {
     iface->init = ibnm_host_initable_init;
 }
-#endif
 
 static void ibnm_host_class_init_impl(IbnmHostClass *klass)
 {

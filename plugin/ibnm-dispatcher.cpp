@@ -13,7 +13,7 @@
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
-// IBNM_SYSFS_ROOT, IBNM_FAKE_FAIL, IBNM_MODULE_PATH are removed before
+// IBNM_SYSFS_ROOT and IBNM_FAKE_FAIL are removed before
 // anything reads them).
 // Tests name a simulated host, fault rules, a log file and the time-out in
 // a key file given as `--test-config FILE` before the arguments.

@@ -12,7 +12,7 @@ namespace ibnm::plugin {
 void dropTestEnvironment()
 {
     for (const char *name :
-         {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL", "IBNM_MODULE_PATH"})
+         {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})
         g_unsetenv(name);
 }
 

@@ -8,9 +8,10 @@
 #    installed ibnm;
 #  - the dispatcher hook is in NetworkManager's directory for packages, with
 #    its pre-up.d/pre-down.d links, and runs the installed ibnm-dispatcher;
-#  - the installed ibnm runs (--version, device status, connection show,
-#    which opens the installed ibnm-cli.so), loads nothing of the build tree,
-#    and links libkmod and json-glib (package tools see them);
+#  - the installed ibnm runs (--version, device status, connection show
+#    with the installed libibnm.so), loads nothing of the build tree, and
+#    libibnm.so links libnl, libibverbs, libkmod and librdmacm, ibnm
+#    json-glib (package tools see them);
 #  - the simulator is not installed unless configured with
 #    --enable-simulator, and the demo passes with the installed ibnm;
 #  - the man pages pass mandoc -Tlint and every file they name is installed;
@@ -116,12 +117,11 @@ case $inst_nmdispatcherdir in
 esac
 
 # --- the installed ibnm ----------------------------------------------------------
-# The installed libraries and modules stand in for $libdir and $pkglibdir;
-# nothing of the build tree (IBNM_MODULE_PATH is the build tree's in make check).
+# The installed libraries stand in for $libdir; nothing of the build tree.
 ibnm=$dest$inst_bindir/ibnm
 run_installed() {
   env -u IBNM_SIMULATE -u IBNM_SIMULATE_STATE -u IBNM_SYSFS_ROOT LC_ALL=C LANGUAGE= \
-    LD_LIBRARY_PATH="$dest$inst_libdir" IBNM_MODULE_PATH="$dest$inst_pkglibdir" "$ibnm" "$@"
+    LD_LIBRARY_PATH="$dest$inst_libdir" "$ibnm" "$@"
 }
 mkdir -p "$tmp/sys/class/net" "$tmp/sys/class/infiniband" "$tmp/keyfiles"
 if ! version=$(run_installed --version 2>&1); then
@@ -132,11 +132,11 @@ else
 fi
 run_installed --sysfs-root "$tmp/sys" device status > "$tmp/out" 2>&1 ||
   { cat "$tmp/out"; fail "installed ibnm device status"; }
-# A command of the full CLI: the installed ibnm-cli.so, libibnm.so, libnm.
+# A command that reads profiles: the installed libibnm.so, libnm.
 LD_DEBUG=files run_installed --keyfile-dir "$tmp/keyfiles" --sysfs-root "$tmp/sys" connection show \
   > "$tmp/out" 2> "$tmp/debug" || { cat "$tmp/out"; grep -v '^ *[0-9]*:' "$tmp/debug"; fail "installed ibnm connection show"; }
 loaded=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' "$tmp/debug" | sort -u)
-printf '%s\n' "$loaded" | grep -q "^$dest$inst_pkglibdir/ibnm-cli.so" || fail "connection show did not load the installed ibnm-cli.so"
+printf '%s\n' "$loaded" | grep -q "^$dest$inst_libdir/libibnm.so" || fail "connection show did not load the installed libibnm.so"
 if printf '%s\n' "$loaded" | grep -e "$top_builddir" -e "$(cd "$top_builddir" && pwd -P)"; then
   fail "the installed ibnm loaded files of the build tree"
 fi
@@ -145,7 +145,10 @@ run_installed --offline connection add type infiniband con-name ib0 ifname ib0 >
 # Package tools find the run-time dependencies in the ELF files.
 needed() { LC_ALL=C readelf -d "$1" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 if command -v readelf > /dev/null 2>&1; then
-  needed "$dest$inst_pkglibdir/ibnm-linux.so" | grep -q '^libkmod\.so\.' || fail "ibnm-linux.so does not link libkmod"
+  for lib in libnl-3 libnl-route-3 libibverbs libkmod librdmacm; do
+    needed "$dest$inst_libdir/libibnm.so.0" | grep -q "^$lib\.so\." || fail "libibnm.so does not link $lib"
+  done
+  needed "$ibnm" | grep -q '^libibnm\.so\.0$' || fail "ibnm does not link libibnm.so"
   needed "$ibnm" | grep -q '^libjson-glib-1\.0\.so\.' || fail "ibnm does not link json-glib"
 fi
 
@@ -172,7 +175,7 @@ else
 fi
 cat > "$tmp/ibnm" <<EOF
 #!/bin/sh
-LD_LIBRARY_PATH='$simlibs' IBNM_MODULE_PATH='$dest$inst_pkglibdir' exec '$ibnm' "\$@"
+LD_LIBRARY_PATH='$simlibs' exec '$ibnm' "\$@"
 EOF
 chmod +x "$tmp/ibnm"
 IBNM="$tmp/ibnm" IBNM_DEMO_HOSTS="$hosts" LC_ALL=C LANGUAGE= sh "$top_srcdir/examples/demo.sh" > "$tmp/demo.log" 2>&1 ||

@@ -61,14 +61,11 @@ if [ -f "$symbols" ]; then
   fi
 fi
 
-# The modules that libibnm or the read-only CLI open (ibnm-linux.so) or that
-# link libibnm.so (libibnm-simulator.so) register no GType: a type is
-# libibnm.so's (or the read-only CLI's), and GObject refuses a second
-# registration of its name, which a copy of the IbnmError enum's GType in
-# ibnm-linux.so would have attempted the first time module code asked for it
-# (the module compiles the error domain alone, ibnm-error-quark.cpp). What a
-# library imports shows it, stripped or not.
-for so in ibnm-linux.so libibnm-simulator.so; do
+# The simulator, which libibnm's programs open and which links libibnm.so,
+# registers no GType of libibnm's: a type is libibnm.so's, and GObject
+# refuses a second registration of its name. What a library imports shows
+# it, stripped or not.
+for so in libibnm-simulator.so; do
   file="$top_builddir/libcore/.libs/$so"
   [ -f "$file" ] || { echo "check-symbols: $file not built"; status=1; continue; }
   regs=$(${NM:-nm} -D --undefined-only "$file" | awk '{ sub(/@.*/, "", $2); print $2 }' |

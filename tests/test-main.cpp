@@ -2,10 +2,7 @@
 // The one main of every test binary: GLib warnings and criticals (including
 // failed g_return_if_fail checks) become test failures instead of lines on
 // stderr that nobody reads, and a run whose every test skipped exits 77, so
-// automake reports SKIP and a missing lab never looks like PASS. The
-// build tree's modules (ibnm-linux.so, ibnm-cli.so) are the ones the code
-// under test and the programs it runs open, also when a test binary is run
-// by hand (make check sets IBNM_MODULE_PATH the same way).
+// automake reports SKIP and a missing lab never looks like PASS.
 #include "config.h"
 
 #include <glib.h>
@@ -47,7 +44,6 @@ GLogWriterOutput failOnWarnings(GLogLevelFlags level, const GLogField *fields, g
 int main(int argc, char **argv)
 {
     std::setlocale(LC_ALL, "C.UTF-8");
-    g_setenv("IBNM_MODULE_PATH", IBNM_TOP_BUILDDIR "/libcore/.libs:" IBNM_TOP_BUILDDIR "/cli/.libs", FALSE);
     g_log_set_writer_func(failOnWarnings, nullptr, nullptr);
     testing::InitGoogleTest(&argc, argv);
     int rc = RUN_ALL_TESTS();

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The model's facts that libnm knows (its bonding mode table, its child
-// interface names, its hardware address syntax), apart from the rest so that
-// the inventory, which does not call them, is linked without libnm
-// (issue 17: the read-only commands of cli/ibnm do not load it).
+// interface names, its hardware address syntax), apart from the kernel's.
 #include "config.h"
 
 #include "libcore/model/bond.hpp"

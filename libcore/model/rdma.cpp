@@ -133,8 +133,7 @@ std::optional<std::string> canonicalAddress(const std::string &v, bool prefix)
         len = v.substr(slash + 1);
     }
     // inet_pton() and inet_ntop(), as GLib's GInetAddress parses and prints
-    // them on Linux, without GIO: the read-only CLI, which reads this
-    // through the inventory, does not map GIO (issue 17).
+    // them on Linux.
     unsigned char bytes[sizeof(struct in6_addr)];
     int family = AF_INET;
     if (inet_pton(AF_INET, addr.c_str(), bytes) != 1) {

@@ -53,15 +53,6 @@ struct Prerequisites {
     bool empty() const { return softLinkDrivers.empty() && !rdmaCmConfigfs; }
 };
 
-// The version of the Platform interface, which a platform module
-// (ibnm-linux.so) and the code that opens it (linux-loader.cpp) must share:
-// they pass C++ objects to each other. Raise it with every change to
-// Platform's methods or to a type they take or return. The loader also
-// compares the layout of those types (kModuleAbi, linux-platform.hpp), which
-// catches a changed member but not a new or reordered virtual method: that
-// takes this number.
-inline constexpr unsigned kPlatformInterfaceVersion = 2;
-
 class Platform {
 public:
     virtual ~Platform() = default;

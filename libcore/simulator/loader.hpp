@@ -2,7 +2,7 @@
 // Opens libibnm-simulator at run time (GModule), as NetworkManager loads its
 // plugins: the CLI's --simulate and the hook's test configuration use it,
 // and a program that never simulates never maps it. Compiled into those
-// programs, not into libibnm.so.
+// programs (libibnm-simulator-loader.la), not into libibnm.so.
 #pragma once
 
 #include <glib.h>

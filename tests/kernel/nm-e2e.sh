@@ -16,15 +16,12 @@ one() { find "$stage" -path "$stage$1" \( -type f -o -type l \) | head -n 1; }
 ibnm=$(one '*/bin/ibnm')
 dispatcher=$(one '*/libexec/ibnm/ibnm-dispatcher')
 libibnm=$(one '*/libibnm.so.0')
-linux=$(one '*/ibnm/ibnm-linux.so')
-cli=$(one '*/ibnm/ibnm-cli.so')
 hook=$(one '*/NetworkManager/dispatcher.d/90-ibnm')
-for f in "$ibnm" "$dispatcher" "$libibnm" "$linux" "$cli" "$hook"; do
-  [ -n "$f" ] || { echo "nm-e2e: $stage lacks one of bin/ibnm, ibnm-dispatcher, libibnm.so.0, ibnm-linux.so, ibnm-cli.so, 90-ibnm"; exit 1; }
+for f in "$ibnm" "$dispatcher" "$libibnm" "$hook"; do
+  [ -n "$f" ] || { echo "nm-e2e: $stage lacks one of bin/ibnm, ibnm-dispatcher, libibnm.so.0, 90-ibnm"; exit 1; }
 done
 prefix=${ibnm%/bin/ibnm}
 exec "$lab" run --timeout 600 --add "$stage" --add "$libibnm" --add "$dispatcher" --add "$ibnm" \
-  --add "$linux" --add "$cli" \
   --add /usr/sbin/NetworkManager --add /usr/bin/nmcli --add /usr/bin/nm-online \
   --add /usr/bin/dbus-daemon --add /usr/lib/NetworkManager/nm-dispatcher --add /usr/bin/unshare \
   "$here/nm-e2e-guest.sh" "$stage" "${prefix#"$stage"}" "${libibnm#"$stage"}" "${hook#"$stage"}"

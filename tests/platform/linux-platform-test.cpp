@@ -3,10 +3,8 @@
 // refusing writes in read-only mode (host files: tests/settings/host-files-test.cpp).
 #include "config.h"
 
-#include "libcore/support/file-lock.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
 #include "libcore/platform/linux/linux-platform-private.hpp"
-#include "settings/apply-record.hpp"
 #include "tests/platform/sysfs-fixtures.hpp"
 #include "tests/test-util.hpp"
 
@@ -15,10 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
-
-#include <gmodule.h>
 
 #include <sys/stat.h>
 
@@ -114,16 +109,11 @@ TEST(LinuxPlatform, SoftLinksFromSysfs)
     EXPECT_EQ(h->findDevice("siw0")->driver, "siw");
 }
 
-// The same for LinuxPlatform itself and for the platform libibnm uses
-// (openLinuxPlatform(): changes go to LinuxPlatform in ibnm-linux.so, opened
-// then from the build tree).
-class ReadOnlyPlatform : public testing::TestWithParam<bool> {};
-
-TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
+TEST(LinuxPlatform, ReadOnlyTreeRefusesEveryWrite)
 {
     TempDir root;
     fx::writeMlx4(root);
-    auto p = GetParam() ? openLinuxPlatform(dumpOptions(root)) : createLinuxPlatform(dumpOptions(root));
+    auto p = createLinuxPlatform(dumpOptions(root));
     IpoibChildSpec child;
     child.parent = "ib0";
     child.pkey = 0x8002;
@@ -170,196 +160,6 @@ TEST_P(ReadOnlyPlatform, RefusesEveryWrite)
     ASSERT_TRUE(h.ok());
     EXPECT_NE(h->findIpoib("ib0.8001"), nullptr);
     EXPECT_FALSE(h->findIpoib("ib0")->umcast);
-}
-INSTANTIATE_TEST_SUITE_P(LinuxPlatform, ReadOnlyPlatform, testing::Bool(),
-                         [](const testing::TestParamInfo<bool> &i) { return i.param ? "Opened" : "Linked"; });
-
-// Issue 17: a sysfs tree is read without the module (so without libnl and
-// libibverbs), as LinuxPlatform reads it with the same options.
-TEST(LinuxPlatform, OpenedPlatformReadsATreeAsLinuxPlatformDoes)
-{
-    TempDir root;
-    fx::writeMlx4(root);
-    fx::writeMlx5Roce(root);
-    root.write("class/infiniband/rxe0/node_type", "1: CA\n");
-    root.write("class/infiniband/rxe0/parent", "dummy0\n");
-    root.write("class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n");
-    for (bool readOnly : {true, false}) {
-        // No module at all: reading a tree must not need it.
-        auto opened = openLinuxPlatform(dumpOptions(root, readOnly), root / "no-such-module.so");
-        auto linked = createLinuxPlatform(dumpOptions(root, readOnly));
-        EXPECT_STREQ(opened->kind(), "linux");
-        auto a = opened->readHost();
-        auto b = linked->readHost();
-        ASSERT_TRUE(a.ok()) << a.error().toString();
-        ASSERT_TRUE(b.ok()) << b.error().toString();
-        EXPECT_EQ(a->kernelRelease, b->kernelRelease);
-        EXPECT_EQ(a->kernelRelease.empty(), readOnly) << "this machine's release, unless a tree read only";
-        ASSERT_EQ(a->devices.size(), b->devices.size());
-        for (size_t i = 0; i < a->devices.size(); i++) {
-            EXPECT_EQ(a->devices[i].name, b->devices[i].name);
-            EXPECT_EQ(a->devices[i].driver, b->devices[i].driver);
-            ASSERT_EQ(a->devices[i].ports.size(), b->devices[i].ports.size());
-            for (size_t k = 0; k < a->devices[i].ports.size(); k++)
-                EXPECT_EQ(a->devices[i].ports[k].gids.size(), b->devices[i].ports[k].gids.size());
-        }
-        ASSERT_EQ(a->netdevs.size(), b->netdevs.size());
-        for (size_t i = 0; i < a->netdevs.size(); i++)
-            EXPECT_EQ(a->netdevs[i].name, b->netdevs[i].name);
-        // Every field alike (GID contents, each netdev's RDMA port, ...).
-        EXPECT_EQ(ibnm::settings::noop::hostCanonicalText(*a), ibnm::settings::noop::hostCanonicalText(*b));
-        auto c = opened->readHostWithoutGidTables();
-        auto d = linked->readHostWithoutGidTables();
-        ASSERT_TRUE(c.ok()) << c.error().toString();
-        ASSERT_TRUE(d.ok()) << d.error().toString();
-        EXPECT_FALSE(c->withGidTables);
-        EXPECT_EQ(ibnm::settings::noop::hostCanonicalText(*c), ibnm::settings::noop::hostCanonicalText(*d));
-        ASSERT_EQ(a->softLinks.size(), 1u);
-        EXPECT_EQ(a->softLinks[0].name, "rxe0");
-        EXPECT_EQ(a->softLinks[0].netdev, "dummy0");
-        auto t = opened->readGidTables();
-        auto u = linked->readGidTables();
-        ASSERT_TRUE(t.ok()) << t.error().toString();
-        ASSERT_TRUE(u.ok());
-        ASSERT_EQ(t->devices.size(), u->devices.size());
-        EXPECT_EQ(t->devices.at(1).ports.at(0).gids.size(), u->devices.at(1).ports.at(0).gids.size());
-        EXPECT_FALSE(t->devices.at(1).ports.at(0).gids.empty());
-        if (readOnly) {
-            EXPECT_TRUE(opened->lockActivations(ibnm::kLockNoWait).ok()) << "nothing to serialise, and no module needed";
-        }
-    }
-}
-
-// What the module cannot be opened for fails naming it (g_module_error()
-// names a missing library behind it the same way), on every call.
-TEST(LinuxPlatform, AModuleThatCannotBeOpenedIsNamed)
-{
-    TempDir root;
-    fx::writeMlx4(root);
-    root.write("not-a-module.so", "text\n");
-    for (const std::string &module : {root / "no-such-module.so", root / "not-a-module.so"}) {
-        LinuxOptions live = dumpOptions(root, false);
-        live.useNetlink = true;
-        auto p = openLinuxPlatform(live, module);
-        for (int attempt = 0; attempt < 2; attempt++) {
-            auto h = p->readHost();
-            ASSERT_FALSE(h.ok());
-            EXPECT_EQ(h.error().code(), IBNM_ERROR_NOT_SUPPORTED);
-            EXPECT_NE(h.error().toString().find(module), std::string::npos) << h.error().toString();
-        }
-        // A change on a tree read only is refused naming the tree, as
-        // LinuxPlatform refuses it, without the module; nothing needed is
-        // nothing to do.
-        auto tree = openLinuxPlatform(dumpOptions(root), module);
-        auto st = tree->setMtu("ib0", 2044);
-        ASSERT_FALSE(st.ok());
-        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED) << st.error().toString();
-        EXPECT_NE(st.error().toString().find(root.path()), std::string::npos) << st.error().toString();
-        EXPECT_EQ(st.error().toString().find(module), std::string::npos) << st.error().toString();
-        EXPECT_TRUE(tree->prepare({}).ok());
-        // A change on a tree that may be changed needs the module.
-        auto writable = openLinuxPlatform(dumpOptions(root, false), module)->setMtu("ib0", 2044);
-        ASSERT_FALSE(writable.ok());
-        EXPECT_NE(writable.error().toString().find(module), std::string::npos) << writable.error().toString();
-    }
-}
-
-// The stand-in modules of tests/platform/test-module.cpp.
-std::string testModule(const char *name)
-{
-    return std::string(IBNM_TEST_MODULE_DIR) + "/" + name;
-}
-
-// How many platforms the stand-in module at `path` was asked to make so far.
-unsigned platformsMade(const std::string &path)
-{
-    std::unique_ptr<GModule, gboolean (*)(GModule *)> module(
-        g_module_open(path.c_str(), G_MODULE_BIND_LAZY), g_module_close);
-    gpointer made = nullptr;
-    if (!module || !g_module_symbol(module.get(), "ibnm_test_platforms_made", &made)) {
-        ADD_FAILURE() << path << ": " << g_module_error();
-        return 0;
-    }
-    return reinterpret_cast<unsigned (*)()>(made)();
-}
-
-// Threads that first use a platform at once share the one LinuxPlatform the
-// module makes for it (ModulePlatform::live(), once): the stand-in module
-// forwards to ibnm-linux.so and counts what it is asked to make, slowly, so
-// that the threads overlap.
-TEST(LinuxPlatform, ThreadsShareTheOnePlatformTheModuleMakes)
-{
-    TempDir root;
-    fx::writeMlx4(root);
-    const std::string module = testModule("counting-module.so");
-    ASSERT_TRUE(g_file_test(module.c_str(), G_FILE_TEST_EXISTS)) << module;
-    const unsigned before = platformsMade(module);
-    auto p = openLinuxPlatform(dumpOptions(root, false), module);
-    constexpr int kThreads = 8;
-    std::vector<std::string> failures(kThreads);
-    std::vector<std::thread> threads;
-    for (int i = 0; i < kThreads; i++)
-        threads.emplace_back([&, i] {
-            auto st = p->setIpoibUmcast("ib0", true);
-            if (!st.ok())
-                failures[i] = st.error().toString();
-        });
-    for (auto &t : threads)
-        t.join();
-    for (int i = 0; i < kThreads; i++)
-        EXPECT_EQ(failures[i], "") << "thread " << i;
-    EXPECT_TRUE(p->readHost()->findIpoib("ib0")->umcast) << "written to the tree by LinuxPlatform";
-    EXPECT_EQ(platformsMade(module) - before, 1u) << "LinuxPlatforms made for one platform";
-}
-
-// A module of another build of this version, whose Platform interface is
-// laid out otherwise (kModuleAbi), is refused before it makes anything: the
-// translated NOT_SUPPORTED error names it and both builds, on every call.
-TEST(LinuxPlatform, AModuleOfAnotherBuildIsRefused)
-{
-    TempDir root;
-    fx::writeMlx4(root);
-    const std::string module = testModule("other-build-module.so");
-    ASSERT_TRUE(g_file_test(module.c_str(), G_FILE_TEST_EXISTS)) << module;
-    auto p = openLinuxPlatform(dumpOptions(root, false), module);
-    for (int attempt = 0; attempt < 2; attempt++) {
-        auto st = p->setIpoibUmcast("ib0", true);
-        ASSERT_FALSE(st.ok());
-        EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
-        const std::string message = st.error().toString();
-        EXPECT_NE(message.find(module), std::string::npos) << message;
-        const std::string ours = std::string(PACKAGE_VERSION) + "+platform" + std::to_string(kPlatformInterfaceVersion);
-        const size_t first = message.find(ours);
-        ASSERT_NE(first, std::string::npos) << message;
-        EXPECT_NE(message.find(ours, first + 1), std::string::npos) << "both builds named: " << message;
-    }
-    EXPECT_FALSE(p->readHost()->findIpoib("ib0")->umcast) << "nothing written";
-    EXPECT_EQ(platformsMade(module), 0u) << "a platform was made by a module of another build";
-    // The module of this build passes the same check.
-    auto same = openLinuxPlatform(dumpOptions(root, false), testModule("counting-module.so"));
-    EXPECT_TRUE(same->setIpoibUmcast("ib0", true).ok());
-}
-
-// A module that cannot be opened is not remembered: the next call tries
-// again, so a long-lived process picks up a module installed since.
-TEST(LinuxPlatform, AModuleInstalledLaterIsOpenedByTheNextCall)
-{
-    TempDir root;
-    fx::writeMlx4(root);
-    TempDir lib;
-    const std::string module = lib.path() + "/ibnm-linux.so";
-    auto p = openLinuxPlatform(dumpOptions(root, false), module);
-    auto st = p->setIpoibUmcast("ib0", true);
-    ASSERT_FALSE(st.ok());
-    EXPECT_EQ(st.error().code(), IBNM_ERROR_NOT_SUPPORTED);
-    EXPECT_NE(st.error().toString().find(module), std::string::npos) << st.error().toString();
-    gchar *bytes = nullptr;
-    gsize len = 0;
-    ASSERT_TRUE(g_file_get_contents(testModule("counting-module.so").c_str(), &bytes, &len, nullptr));
-    ASSERT_TRUE(g_file_set_contents(module.c_str(), bytes, gssize(len), nullptr));
-    g_free(bytes);
-    EXPECT_TRUE(p->setIpoibUmcast("ib0", true).ok());
-    EXPECT_TRUE(p->readHost()->findIpoib("ib0")->umcast);
 }
 
 TEST(LinuxPlatform, EnvironmentSelectsTheDumpReadOnly)

@@ -1,19 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The sequence test's way to run ibnm thousands of times: a process that
- * has loaded the full CLI module once (cli/.libs/ibnm-cli.so, whose entry
- * point ibnm_cli_full_run() is what cli/ibnm runs for every command on a
- * simulated host) and forks a child per command, so that each command pays
- * neither exec nor the dynamic linking of libnm. Each child gets its own
- * environment, standard input, output and error, and exits with the
- * command's status, as `ibnm ARGS` would.
- *
- *   cli-zygote MODULE [PRELOAD...]
+/* The sequence test's way to run ibnm thousands of times: a process linked
+ * with the CLI's objects (cli/libibnm-cli.la, as cli/ibnm is) that forks a
+ * child per command, so that each command pays neither exec nor the dynamic
+ * linking of libnm. Each child gets its own environment, standard input,
+ * output and error, and exits with the command's status, as `ibnm ARGS`
+ * would.
  *
  * Requests on stdin, one after the other: a count N, then N fields, each
  * "<length>\n<bytes>": stdin path, stdout path, stderr path, the number E of
  * environment entries, E entries "NAME=VALUE", then argv. The answer on
  * stdout: "<exit status>\n" (-1 when the child did not exit). */
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
@@ -45,21 +41,13 @@ static void redirect(const char *path, int fd, int flags)
     close(f);
 }
 
-int main(int argc, char **argv)
+int zygote_prepare(void);
+int zygote_run_cli(int argc, char **argv);
+
+int main(void)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: cli-zygote MODULE [PRELOAD...]\n");
-        return 2;
-    }
-    for (int i = 2; i < argc; i++)
-        if (dlopen(argv[i], RTLD_NOW | RTLD_GLOBAL) == NULL)
-            fprintf(stderr, "cli-zygote: %s\n", dlerror()); /* a speed-up only */
-    void *module = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    int (*run)(int, char **) = module ? (int (*)(int, char **))dlsym(module, "ibnm_cli_full_run") : NULL;
-    if (run == NULL) {
-        fprintf(stderr, "cli-zygote: %s\n", dlerror());
+    if (zygote_prepare() != 0)
         return 1;
-    }
     long n = 0;
     while (scanf("%ld", &n) == 1 && getchar() == '\n') {
         char **fields = calloc((size_t)n + 1, sizeof *fields);
@@ -79,7 +67,7 @@ int main(int argc, char **argv)
             redirect(fields[1], 1, O_WRONLY | O_CREAT | O_TRUNC);
             redirect(fields[2], 2, O_WRONLY | O_CREAT | O_TRUNC);
             setlocale(LC_ALL, "");
-            int rc = run((int)(n - 4 - envs), fields + 4 + envs);
+            int rc = zygote_run_cli((int)(n - 4 - envs), fields + 4 + envs);
             fflush(stdout);
             exit(rc);
         }

@@ -186,8 +186,7 @@ private:
         if (spawnOnly && std::string(spawnOnly) == "1")
             return;
         std::string top = IBNM_TOP_BUILDDIR;
-        std::vector<std::string> argv = {top + "/tests/sequences/cli-zygote", top + "/cli/.libs/ibnm-cli.so",
-                                         top + "/libcore/.libs/libibnm-simulator.so.0", "libjson-glib-1.0.so.0"};
+        std::vector<std::string> argv = {top + "/tests/sequences/cli-zygote"};
         std::vector<char *> a;
         for (auto &x : argv)
             a.push_back(x.data());

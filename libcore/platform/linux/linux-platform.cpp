@@ -286,8 +286,7 @@ Result<std::string> LinuxPlatform::createIpoibChild(const IpoibChildSpec &spec)
     if (std::string existing = findChild(spec.parent, full, false); !existing.empty())
         return Error::fromErrno(EEXIST, existing, IBNM_ERROR_EXISTS).withContext(spec.parent);
 
-    // (Not model::nmChildName: libnm's names are the planner's to choose,
-    // and the read-only CLI links this file without libnm.)
+    // (Not model::nmChildName: libnm's names are the planner's to choose.)
     std::string name =
         spec.name.empty() ? model::childName(spec.parent, spec.pkey, model::ChildNaming::Upstream) : spec.name;
     ipoib::LinkRequest req;

@@ -41,39 +41,6 @@ struct LinuxOptions {
     bool useVerbs = true;
 };
 
-namespace detail {
-
-// FNV-1a over the size and alignment of each of `T...`, byte by byte.
-template <typename... T>
-constexpr uint32_t layoutFingerprint()
-{
-    const size_t layout[] = {sizeof(T)..., alignof(T)...};
-    uint32_t h = 2166136261u;
-    for (size_t v : layout)
-        for (unsigned byte = 0; byte < sizeof v; byte++) {
-            h ^= static_cast<uint8_t>(v >> (8 * byte));
-            h *= 16777619u;
-        }
-    return h;
-}
-
-} // namespace detail
-
-// What ibnm-linux.so and its loader (linux-loader.cpp) must agree on besides
-// PACKAGE_VERSION, to pass C++ objects to each other: kPlatformInterfaceVersion
-// in the high 32 bits and, in the low 32, a fingerprint of how this
-// compilation lays out every type they pass (a member added to model::Host
-// or LinuxOptions, the C++ library's string ABI, another compiler's layout).
-// A constant of each side's own compilation (internal linkage: the module
-// cannot be handed the loader's); reproducible: no time or path enters it,
-// and two builds of the same sources with the same compiler agree.
-constexpr uint64_t kModuleAbi = (uint64_t(kPlatformInterfaceVersion) << 32)
-    | detail::layoutFingerprint<Platform, LinuxOptions, IpoibChildSpec, BondSpec, Prerequisites, model::Host,
-        model::Device, model::Port, model::Gid, model::TcRule, model::Route, model::Netdev, model::IpoibNetdev,
-        model::Bond, model::SoftLink, model::LinkDns, model::Resolver, Error, Result<model::Host>,
-        Result<model::Resolver>, Result<std::string>, Status, Result<UniqueFd>, std::string, std::optional<unsigned>,
-        std::set<model::SoftLinkType>>();
-
 // The options for this process: IBNM_SYSFS_ROOT=DIR reads the tree under
 // DIR read only (configfs under DIR/kernel/config), without netlink or verbs.
 LinuxOptions linuxOptionsFromEnvironment();
@@ -84,23 +51,9 @@ LinuxOptions linuxOptionsFromEnvironment();
 // is neither, rather than an empty inventory.
 Result<LinuxOptions> sysfsDumpOptions(const std::string &dir);
 
-// The Linux platform itself (LinuxPlatform). It lives in the module
-// ibnm-linux.so with everything it calls in libnl-3, libnl-route-3 and
-// libibverbs; libibnm and the CLI do not link it (issue 17): they call
-// openLinuxPlatform(). The tests link it (libibnm-linux-internal.la).
+// The Linux platform (LinuxPlatform, linux-platform-private.hpp) for
+// `options`; libibnm's IbnmHost makes one for this machine or a sysfs tree.
 std::unique_ptr<Platform> createLinuxPlatform(const LinuxOptions &options);
-
-// The platform for `options` as libibnm uses it (linux-loader.cpp). A sysfs
-// tree read from files (readOnly, neither netlink nor verbs) is read here,
-// through sysfs alone, so that a command on it maps none of libnl and
-// libibverbs. Anything else is LinuxPlatform, from the module opened with
-// GModule when the platform is first used: uninstalled, the build tree's
-// libcore/.libs/ibnm-linux.so when this code runs from the build tree, else
-// $(pkglibdir)/ibnm-linux.so. When the module (or a library it needs) cannot
-// be opened, every operation fails with IBNM_ERROR_NOT_SUPPORTED naming it.
-std::unique_ptr<Platform> openLinuxPlatform(const LinuxOptions &options);
-// The same with the module at `modulePath` (tests).
-std::unique_ptr<Platform> openLinuxPlatform(const LinuxOptions &options, const std::string &modulePath);
 
 // What a sysfs tree read from files and LinuxPlatform share (linux-sysfs.cpp):
 // The host as sysfs shows it, soft links (rxe names its netdev in

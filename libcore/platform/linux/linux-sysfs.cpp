@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// What a sysfs tree read from files (linux-loader.cpp) and LinuxPlatform (the
-// module ibnm-linux.so) share: the options for a tree, the host as sysfs
-// shows it, and the error of a change to a tree. Neither netlink nor verbs:
-// this file is linked into libibnm, the read-only CLI and the module.
+// LinuxPlatform's sysfs side: the options for a tree, the host as sysfs
+// shows it, and the error of a change to a tree. Neither netlink nor verbs.
 #include "config.h"
 
 #include "libcore/platform/linux/linux-platform.hpp"
