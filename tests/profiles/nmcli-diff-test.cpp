@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Differential test against `nmcli --offline connection add`: for every
-// generated argument set ibnm accepts exactly when nmcli does, an accepted
-// profile is byte for byte the keyfile nmcli prints, and `ibnm --offline`
-// exits with nmcli's status (2 for a bad word or value, 1 for a profile that
-// does not verify). The deliberate differences
+// Differential test against `nmcli --offline connection add|modify` (nmcli
+// 1.42, tests/nmcli-oracle.hpp): for every argument set libibnm accepts
+// exactly when nmcli does, an accepted profile is byte for byte the keyfile
+// nmcli prints, with nmcli's exit status (2 for a bad word or value, 1 for
+// a profile that does not verify) and warnings; `ibnm --offline` does the
+// same on the cases that exercise its own part (cliFeatures()). Of the
+// generated pools only the cases that add something run (selectCases();
+// IBNM_NMCLI_DIFF_ALL=1 runs all). The deliberate differences
 // (docs/differences-from-nmcli.md) are tested at the end.
 #include "config.h"
 
@@ -373,10 +376,6 @@ std::string warningsFor(char **masters)
     return s;
 }
 
-// What `ibnm --offline` adds to libibnm's answer for a case on `kind` (a
-// type word or a base profile): the exit status it maps the error to, the
-// warnings it prints, the keyfile it reads on stdin (modify). Every case is
-// compared in-process; those that add one of these also through the CLI.
 // libibnm's error as the CLI tells errors apart (domain and code), "ok"
 // without one.
 std::string errorCode(const GError *error)
@@ -384,6 +383,11 @@ std::string errorCode(const GError *error)
     return error != nullptr ? std::string(g_quark_to_string(error->domain)) + ":" + std::to_string(error->code) : "ok";
 }
 
+// What `ibnm --offline` adds to libibnm's answer for a case on `kind` (a
+// type word or a base profile): the exit status it maps the error (`code`)
+// to, the warnings it prints, the keyfile it reads on stdin (modify). Every
+// case is compared in-process; those that add one of these also through
+// the CLI.
 std::vector<std::string> cliFeatures(const std::string &kind, const NmcliResult &nm, const std::string &code)
 {
     return {"exit\x1f" + kind + "\x1f" + std::to_string(expectedStatus(nm)) + "\x1f" + code,
@@ -404,8 +408,8 @@ std::vector<bool> selectCliCases(const std::vector<std::vector<std::string>> &fe
     return selected;
 }
 
-// `ibnm --offline` on the cases of `runs` that `selected` names (cli[i] is
-// the run of case i, unrun where not selected), with what nmcli printed.
+// Runs the cases of `cli` that `selected` names (cli[i] is the run of case
+// i; the others stay unrun); `ran` says how many ran.
 void runSelected(std::vector<ToolRun> &cli, const std::vector<bool> &selected, unsigned &ran)
 {
     std::vector<ToolRun> subset;
