@@ -133,9 +133,10 @@ fi
 run_installed --sysfs-root "$tmp/sys" device status > "$tmp/out" 2>&1 ||
   { cat "$tmp/out"; fail "installed ibnm device status"; }
 # A command that reads profiles: the installed libibnm.so, libnm.
-LD_DEBUG=files run_installed --keyfile-dir "$tmp/keyfiles" --sysfs-root "$tmp/sys" connection show \
+# (LD_DEBUG=libs: the dynamic linker names each object it initialises by its path.)
+LD_DEBUG=libs run_installed --keyfile-dir "$tmp/keyfiles" --sysfs-root "$tmp/sys" connection show \
   > "$tmp/out" 2> "$tmp/debug" || { cat "$tmp/out"; grep -v '^ *[0-9]*:' "$tmp/debug"; fail "installed ibnm connection show"; }
-loaded=$(sed -n 's/.*file=\([^ ]*\).*/\1/p' "$tmp/debug" | sort -u)
+loaded=$(sed -n 's/.*calling init: \([^ ]*\).*/\1/p' "$tmp/debug" | sort -u)
 printf '%s\n' "$loaded" | grep -q "^$dest$inst_libdir/libibnm.so" || fail "connection show did not load the installed libibnm.so"
 if printf '%s\n' "$loaded" | grep -e "$top_builddir" -e "$(cd "$top_builddir" && pwd -P)"; then
   fail "the installed ibnm loaded files of the build tree"
