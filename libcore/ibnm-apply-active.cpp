@@ -15,6 +15,7 @@
 #include "libcore/support/files.hpp"
 #include "libcore/support/gobject.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/runtime-dir.h"
 #include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -32,12 +33,10 @@ namespace ibnm::apply {
 
 namespace {
 
-// A UUID as a file name: NetworkManager's UUIDs are hex digits and dashes;
-// anything else is not one of ours.
+// A UUID as a file name (runtime-dir.h).
 bool recordName(const std::string &name)
 {
-    return !name.empty() && name.size() <= 64 &&
-           std::all_of(name.begin(), name.end(), [](char c) { return g_ascii_isxdigit(c) || c == '-'; });
+    return name.find('\0') == std::string::npos && ibnm_is_record_name(name.c_str());
 }
 
 } // namespace
@@ -45,7 +44,7 @@ bool recordName(const std::string &name)
 ActiveStore::ActiveStore(IbnmHost *host) : host_(host)
 {
     if (const char *dir = ibnm_host_get_runtime_dir(host))
-        dir_ = std::string(dir) + "/active";
+        dir_ = std::string(dir) + "/" IBNM_ACTIVE_RECORDS_SUBDIR;
 }
 
 std::map<std::string, ActiveRecord> ActiveStore::read() const
@@ -137,7 +136,7 @@ std::optional<std::string> activeRecordsDigest(IbnmHost *host)
     const char *runtime = ibnm_host_get_runtime_dir(host);
     if (runtime == nullptr)
         return std::string("absent");
-    std::string dir = std::string(runtime) + "/active";
+    std::string dir = std::string(runtime) + "/" IBNM_ACTIVE_RECORDS_SUBDIR;
     GErrorPtr err;
     GDir *d = g_dir_open(dir.c_str(), 0, outPtr(err));
     if (d == nullptr)

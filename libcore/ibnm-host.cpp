@@ -9,6 +9,7 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/platform/deadline-platform.hpp"
 #include "libcore/support/file-lock.hpp"
+#include "libcore/support/runtime-dir.h"
 #include "libcore/platform/linux/linux-platform.hpp"
 
 #include <map>
@@ -139,7 +140,7 @@ static void ibnm_host_constructed(GObject *object)
     // Runtime state, gone at reboot as what it describes (FHS /run); a sysfs
     // tree taken elsewhere has none.
     if (priv->kind_ == IBNM_HOST_KIND_SYSTEM)
-        priv->runtimeDir_ = "/run/ibnm";
+        priv->runtimeDir_ = IBNM_RUNTIME_DIR;
     priv->platform_ = ibnm::platform::createLinuxPlatform(options);
 }
 

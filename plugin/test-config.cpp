@@ -9,13 +9,6 @@
 
 namespace ibnm::plugin {
 
-void dropTestEnvironment()
-{
-    for (const char *name :
-         {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})
-        g_unsetenv(name);
-}
-
 namespace {
 
 bool readTestConfig(const char *path, TestConfig &config, GError **error)
@@ -68,6 +61,18 @@ IbnmHost *hostFor(const TestConfig &config, GError **error)
     if (host && !config.fakeFail.empty() && !sim->addFaults(host, config.fakeFail.c_str(), error))
         g_clear_object(&host);
     return host;
+}
+
+HostSetup setupFor(const TestConfig &config)
+{
+    HostSetup setup;
+    setup.newHost = [](const void *data, GError **error) {
+        return hostFor(*static_cast<const TestConfig *>(data), error);
+    };
+    setup.data = &config;
+    setup.log = config.log;
+    setup.timeoutMs = config.timeoutMs;
+    return setup;
 }
 
 } // namespace ibnm::plugin

@@ -10,6 +10,7 @@
 
 #include "libcore/support/boundary.hpp"
 #include "settings/ifcfg-reader.hpp"
+#include "settings/keyfile-backend.hpp"
 #include "settings/keyfile-codec.hpp"
 
 #include <new>
@@ -67,6 +68,40 @@ NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GEr
         if (!c)
             return std::move(c).error();
         result = c->release();
+        return {};
+    });
+    return result;
+}
+
+/**
+ * ibnm_keyfile_read:
+ * @path: a keyfile
+ * @required_owner: the uid the file must belong to (0, root, as
+ *   NetworkManager requires)
+ * @error: return location for a #GError
+ *
+ * Reads one keyfile as NetworkManager's keyfile plugin does: the file must
+ * be a regular file (a symbolic link's target counts) owned by
+ * @required_owner, with no access for group or others, and at most
+ * %IBNM_KEYFILE_MAX_SIZE bytes; it is then parsed through libnm.
+ *
+ * Returns: (transfer full) (nullable): the normalized profile; %NULL with
+ *   @error set (naming @path) when the file cannot be read, may not be
+ *   trusted (%IBNM_ERROR_PERMISSION_DENIED, or %IBNM_ERROR_PARSE when too
+ *   large), does not parse or does not verify
+ *
+ * Since: 0.1
+ */
+NMConnection *ibnm_keyfile_read(const char *path, guint required_owner, GError **error)
+{
+    g_return_val_if_fail(path != nullptr, nullptr);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, nullptr);
+    NMConnection *result = nullptr;
+    ibnm::guard(error, [&]() -> ibnm::Status {
+        auto stored = ibnm::settings::readKeyfile(path, uid_t(required_owner), nullptr);
+        if (!stored)
+            return std::move(stored).error();
+        result = stored->connection.release();
         return {};
     });
     return result;

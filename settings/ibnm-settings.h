@@ -147,6 +147,7 @@ gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **err
 
 char *ibnm_keyfile_to_data(NMConnection *connection, GError **error);
 NMConnection *ibnm_keyfile_from_data(const char *data, const char *filename, GError **error);
+NMConnection *ibnm_keyfile_read(const char *path, guint required_owner, GError **error);
 char *ibnm_keyfile_create_filename(const char *id);
 
 NMConnection *ibnm_ifcfg_import(const char *path, GError **error);

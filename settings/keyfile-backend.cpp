@@ -5,6 +5,7 @@
 
 #include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/keyfile-trust.h"
 #include "libcore/support/strings.hpp"
 #include "settings/keyfile-codec.hpp"
 #include "libcore/support/file-lock.hpp"
@@ -60,7 +61,7 @@ KeyfileBackend::KeyfileBackend(std::string dir) : dir_(std::move(dir))
         dir_.pop_back();
 }
 
-Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vector<std::string> *warnings) const
+Result<StoredProfile> readKeyfile(const std::string &path, uid_t owner, std::vector<std::string> *warnings)
 {
     // Open first and check what was opened, so the file checked is the file
     // read. Symlinks are followed and their target checked, as NetworkManager
@@ -71,23 +72,27 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0)
         return Error::fromErrno(errno, path);
-    if (!S_ISREG(st.st_mode))
+    switch (ibnm_keyfile_trust(&st, owner, kMaxKeyfileSize)) {
+    case IBNM_KEYFILE_TRUSTED:
+        break;
+    case IBNM_KEYFILE_NOT_REGULAR:
         return Error(IBNM_ERROR_PERMISSION_DENIED, _("not a regular file; ignored")).withContext(path);
-    if (st.st_uid != requiredOwner_)
+    case IBNM_KEYFILE_WRONG_OWNER:
         return Error(IBNM_ERROR_PERMISSION_DENIED,
                      strprintf(_("file owner uid %u is insecure (the owner must be uid %u); ignored"),
-                               unsigned(st.st_uid), unsigned(requiredOwner_)))
+                               unsigned(st.st_uid), unsigned(owner)))
             .withContext(path);
-    if ((st.st_mode & 0077) != 0)
+    case IBNM_KEYFILE_GROUP_OR_OTHER:
         return Error(IBNM_ERROR_PERMISSION_DENIED,
                      strprintf(_("insecure permissions %04o (group or others have access; 0600 is "
                                  "required); ignored"),
                                unsigned(st.st_mode & 07777)))
             .withContext(path);
-    if (static_cast<unsigned long long>(st.st_size) > kMaxKeyfileSize)
+    case IBNM_KEYFILE_TOO_LARGE:
         return Error(IBNM_ERROR_PARSE, strprintf(_("the file is larger than %zu bytes, the most a keyfile may have; ignored"),
                                                  kMaxKeyfileSize))
             .withContext(path);
+    }
     auto data = readWhole(fd.get(), path, kMaxKeyfileSize);
     if (!data)
         return std::move(data).error();
@@ -95,6 +100,11 @@ Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vec
     if (!connection)
         return std::move(connection).error();
     return StoredProfile{std::move(*connection), path, {}};
+}
+
+Result<StoredProfile> KeyfileBackend::readFile(const std::string &path, std::vector<std::string> *warnings) const
+{
+    return readKeyfile(path, requiredOwner_, warnings);
 }
 
 namespace {

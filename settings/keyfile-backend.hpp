@@ -14,6 +14,13 @@
 
 namespace ibnm::settings {
 
+// Reads one keyfile as NetworkManager's keyfile plugin does: opened first and
+// what was opened checked (keyfile-trust.h: a regular file owned by `owner`,
+// no access for group or others, not larger than a keyfile may be), then
+// parsed through libnm. IBNM_ERROR_PERMISSION_DENIED or IBNM_ERROR_PARSE
+// naming the file when it may not be trusted.
+Result<StoredProfile> readKeyfile(const std::string &path, uid_t owner, std::vector<std::string> *warnings);
+
 class KeyfileBackend final : public Backend {
 public:
     explicit KeyfileBackend(std::string dir);

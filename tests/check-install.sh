@@ -101,10 +101,24 @@ if [ ! -x "$hookdir/90-ibnm" ] || [ -L "$hookdir/90-ibnm" ]; then
   fail "no executable hook $inst_nmdispatcherdir/90-ibnm"
 else
   [ "$(stat -c %a "$hookdir/90-ibnm")" = 755 ] || fail "90-ibnm is not mode 0755 (NetworkManager skips it)"
-  grep -q "^exec $inst_libexecdir/ibnm/ibnm-dispatcher " "$hookdir/90-ibnm" ||
+  # A program that loads libc alone and runs the installed ibnm-dispatcher
+  # (plugin/90-ibnm.c) for a profile that may carry ibnm keys.
+  grep -qa "$inst_libexecdir/ibnm/ibnm-dispatcher" "$hookdir/90-ibnm" ||
     fail "90-ibnm does not run $inst_libexecdir/ibnm/ibnm-dispatcher"
+  if command -v readelf > /dev/null 2>&1 && [ "${IBNM_SANITIZED:-no}" != yes ]; then
+    libs=$(LC_ALL=C readelf -d "$hookdir/90-ibnm" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+    [ "$libs" = libc.so.6 ] || fail "90-ibnm loads more than libc: $(echo $libs)"
+  fi
   [ -x "$dest$inst_libexecdir/ibnm/ibnm-dispatcher" ] || fail "no $inst_libexecdir/ibnm/ibnm-dispatcher"
 fi
+# The installed hook and VPN service have no test switch (the tests build
+# their own: tests/plugin/*-test.cpp) and never load the simulator.
+for prog in "$inst_libexecdir/ibnm/ibnm-dispatcher" "$inst_libexecdir/nm-ibnm-service"; do
+  [ -f "$dest$prog" ] || continue
+  if grep -qa -e '--test-config' -e 'libibnm-simulator' "$dest$prog"; then
+    fail "$prog has a test switch or opens the simulator"
+  fi
+done
 for d in pre-up.d pre-down.d; do
   [ "$(readlink "$hookdir/$d/90-ibnm" 2>/dev/null)" = ../90-ibnm ] ||
     fail "$inst_nmdispatcherdir/$d/90-ibnm is not a link to ../90-ibnm"

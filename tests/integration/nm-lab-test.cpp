@@ -139,7 +139,7 @@ void installHook(const test::TempDir &d, const std::string &extra)
                                   (d / "work/state") + "\nlog=" + (d / "work/hook.log") + "\n" + extra);
     std::string hook = d / "etc/dispatcher.d/90-ibnm";
     d.write("etc/dispatcher.d/90-ibnm", "#!/bin/sh\nexec " + std::string(IBNM_TOP_BUILDDIR) +
-                                            "/plugin/ibnm-dispatcher --test-config " + (d / "work/hook.conf") +
+                                            "/tests/plugin/ibnm-dispatcher-test --test-config " + (d / "work/hook.conf") +
                                             " \"$@\"\n");
     g_chmod(hook.c_str(), 0755);
     for (const char *sub : {"pre-up.d", "pre-down.d"}) {

@@ -78,7 +78,7 @@ protected:
             skip_ = "the NM lab needs root";
             return;
         }
-        if (!g_file_test((std::string(IBNM_TOP_BUILDDIR) + "/plugin/nm-ibnm-service").c_str(), G_FILE_TEST_EXISTS)) {
+        if (!g_file_test((std::string(IBNM_TOP_BUILDDIR) + "/tests/plugin/nm-ibnm-service-test").c_str(), G_FILE_TEST_EXISTS)) {
             skip_ = "nm-ibnm-service is not built (configure --with-vpn-plugin)";
             return;
         }
@@ -92,7 +92,7 @@ protected:
         d.write("work/service.conf", "[test]\nsimulate=" + (d / "work/veth.host") + "\nsimulate-state=" +
                                          (d / "work/state") + "\nlog=" + (d / "work/service.log") + "\n");
         d.write("work/nm-ibnm-service", "#!/bin/sh\nexec " + std::string(IBNM_TOP_BUILDDIR) +
-                                            "/plugin/nm-ibnm-service --test-config " + (d / "work/service.conf") +
+                                            "/tests/plugin/nm-ibnm-service-test --test-config " + (d / "work/service.conf") +
                                             " \"$@\"\n");
         g_chmod((d / "work/nm-ibnm-service").c_str(), 0755);
         // As `make install` writes it, with the build tree's paths; owned by

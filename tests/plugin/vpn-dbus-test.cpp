@@ -60,7 +60,7 @@ class VpnDbus : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        service_ = std::string(IBNM_TOP_BUILDDIR) + "/plugin/nm-ibnm-service";
+        service_ = std::string(IBNM_TOP_BUILDDIR) + "/tests/plugin/nm-ibnm-service-test";
         if (!g_file_test(service_.c_str(), G_FILE_TEST_IS_EXECUTABLE))
             GTEST_SKIP() << "nm-ibnm-service is not built (configure --with-vpn-plugin)";
         if (ibnm::test::findProgram("dbus-daemon").empty())

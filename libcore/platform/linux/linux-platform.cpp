@@ -14,6 +14,7 @@
 #include "libcore/platform/linux/sysfs.hpp"
 #include "libcore/support/file-lock.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/runtime-dir.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -32,7 +33,7 @@ namespace ibnm::platform {
 namespace {
 
 // Where standalone activations take their lock (lockActivations()).
-constexpr const char *kActivationLockDir = "/run/ibnm";
+constexpr const char *kActivationLockDir = IBNM_RUNTIME_DIR;
 
 struct DumpContext {
     std::function<Status(nlmsghdr *)> onMessage;

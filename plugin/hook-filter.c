@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#define _GNU_SOURCE /* memmem() */
+#include "config.h"
+
+#include "plugin/hook-filter.h"
+
+#include "libcore/support/keyfile-trust.h"
+#include "settings/ibnm-settings.h" /* IBNM_KEYFILE_MAX_SIZE */
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* 0 when the trusted keyfile `filename` certainly holds no ibnm key, 1 when
+ * it may, -1 when it cannot be read or may not be trusted. */
+static int keyfileMayHoldIbnmKeys(const char *filename, unsigned owner)
+{
+    static const char suffix[] = ".nmconnection";
+    size_t len = strlen(filename);
+    if (len < sizeof suffix - 1 || strcmp(filename + len - (sizeof suffix - 1), suffix) != 0)
+        return -1;
+    int fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || ibnm_keyfile_trust(&st, (uid_t)owner, IBNM_KEYFILE_MAX_SIZE) != IBNM_KEYFILE_TRUSTED) {
+        close(fd);
+        return -1;
+    }
+    size_t size = (size_t)st.st_size;
+    char *data = malloc(size + 1);
+    size_t got = 0;
+    while (data != NULL && got < size) {
+        ssize_t n = read(fd, data + got, size - got);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    close(fd);
+    int may = -1;
+    if (data != NULL && got == size)
+        may = memmem(data, got, "rdma.", 5) != NULL || memmem(data, got, "ipoib.", 6) != NULL;
+    free(data);
+    return may;
+}
+
+IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner)
+{
+    int known = strcmp(action, "pre-up") == 0 || strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0;
+    if (!known || uuid == NULL || *uuid == '\0')
+        return IBNM_HOOK_SKIP;
+    if (filename == NULL || *filename == '\0')
+        return IBNM_HOOK_RUN;
+    return keyfileMayHoldIbnmKeys(filename, owner) == 0 ? IBNM_HOOK_SKIP : IBNM_HOOK_RUN;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Whether the dispatcher hook has anything to do for one event, decided
+ * before anything but libc is loaded (issue 34): NetworkManager runs the
+ * hook at every activation and deactivation of every profile, and most carry
+ * no ibnm keys. plugin/90-ibnm.c asks it before it runs the hook itself
+ * (ibnm-dispatcher, which loads libnm and libibnm). Only a certain "nothing
+ * to do" skips; in doubt the hook runs, and it decides through libnm. */
+#ifndef IBNM_HOOK_FILTER_H
+#define IBNM_HOOK_FILTER_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    IBNM_HOOK_SKIP = 0, /* certainly nothing to do */
+    IBNM_HOOK_RUN = 1,  /* run the hook */
+} IbnmHookDecision;
+
+/* `action` and `uuid` as NetworkManager's dispatcher gives them ($2 and
+ * CONNECTION_UUID), `filename` its CONNECTION_FILENAME (NULL when unset),
+ * `owner` the uid a trusted keyfile has (0). Skips an action other than
+ * pre-up, pre-down and down, an event without a UUID, and a profile whose
+ * keyfile may be trusted (keyfile-trust.h, as the hook would read it) and
+ * contains neither "rdma." nor "ipoib." anywhere: then it has no [user] key
+ * of ibnm's (their names are written as they are: their characters,
+ * [A-Za-z0-9._/-], are never escaped), which is what the hook would find.
+ * Runs the hook in every other case (no keyfile, or one that cannot be read
+ * or trusted: the hook then asks NetworkManager for the profile). */
+IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
