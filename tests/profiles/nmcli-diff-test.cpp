@@ -497,18 +497,21 @@ TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
     std::printf("[ compared ] connection add: %zu cases, %u also through the CLI\n", sets.size(), throughCli);
 }
 
-// `connection modify` the same way: each base profile (built by ibnm and by
-// nmcli, byte-identical) modified by each argument set.
-TEST(NmcliDifferential, ModifiesAsNmcli)
+// The hand-picked modifies' base profiles and changes (each change on each base).
+const std::vector<Args> &handModifyBases()
 {
-    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
-    const std::vector<Args> bases = {
+    static const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
         {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
         {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup"},
         {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
     };
-    const std::vector<Args> changes = {
+    return bases;
+}
+
+const std::vector<Args> &handModifyChanges()
+{
+    static const std::vector<Args> changes = {
         {"mtu", "2044"},
         {"mtu", "65521"},
         {"mtu", "abc"},
@@ -541,6 +544,16 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         {"connection.uuid", "not-a-uuid"},
         {"slave-type", "junk"},
     };
+    return changes;
+}
+
+// `connection modify` the same way: each base profile (built by ibnm and by
+// nmcli, byte-identical) modified by each argument set.
+TEST(NmcliDifferential, ModifiesAsNmcli)
+{
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
+    const std::vector<Args> &bases = handModifyBases();
+    const std::vector<Args> &changes = handModifyChanges();
     unsigned compared = 0, accepted = 0, exit1 = 0, exit2 = 0, throughCli = 0;
     // nmcli on every base and change, libibnm in-process on each; the CLI
     // on those that add something of its own (cliFeatures()).
@@ -964,11 +977,10 @@ TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
         expectSelectionLosesNothing(nm, caseSelected, false);
 }
 
-TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
+// The base profiles of the generated modifies.
+const std::vector<Args> &generatedModifyBases()
 {
-    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
-    auto start = std::chrono::steady_clock::now();
-    const std::vector<Args> bases = {
+    static const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
         {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
         {"type", "ethernet", "con-name", "eth0", "ifname", "eth0", "ipv4.method", "manual", "ipv4.addresses",
@@ -977,21 +989,22 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
          "ipv6.method", "manual", "ipv6.addresses", "fd00::1/64"},
         {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
     };
+    return bases;
+}
+
+// A generated modify: base profile (index) and the words applied to it.
+struct ModifyCase {
+    size_t base;
+    Args change;
+};
+
+// 260 changes of 1-3 words per base, from a fixed seed.
+std::vector<ModifyCase> generatedModifies(const std::vector<Args> &bases)
+{
     std::mt19937 rng(15);
     const auto &vocab = vocabulary();
-    struct Case {
-        size_t base;
-        Args change;
-    };
-    std::vector<Case> cases;
-    std::vector<std::string> keyfiles;
+    std::vector<ModifyCase> cases;
     for (size_t b = 0; b < bases.size(); b++) {
-        const Args &base = bases[b];
-        Args withUuid = {"connection.uuid", kUuid};
-        withUuid.insert(withUuid.end(), base.begin(), base.end());
-        auto first = ibnm::test::mustProfile(withUuid);
-        ASSERT_TRUE(first);
-        keyfiles.push_back(keyfileBytes(first.get()));
         for (int k = 0; k < 260; k++) {
             Args change;
             size_t words = 1 + rng() % 3;
@@ -999,7 +1012,7 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
                 const Choice &c = vocab[rng() % vocab.size()];
                 // `master` on a bond profile: nmcli 1.42's modify also makes
                 // it a bond port (of itself); not a case worth matching.
-                if (base[1] == std::string("bond") &&
+                if (bases[b][1] == std::string("bond") &&
                     (std::string_view(c.word) == "master" || std::string_view(c.word) == "slave-type"))
                     continue;
                 change.push_back(c.word);
@@ -1008,6 +1021,23 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
             if (!change.empty()) // all its words were skipped
                 cases.push_back({b, std::move(change)});
         }
+    }
+    return cases;
+}
+
+TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
+{
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
+    auto start = std::chrono::steady_clock::now();
+    const std::vector<Args> &bases = generatedModifyBases();
+    const std::vector<ModifyCase> cases = generatedModifies(bases);
+    std::vector<std::string> keyfiles;
+    for (const auto &base : bases) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), base.begin(), base.end());
+        auto first = ibnm::test::mustProfile(withUuid);
+        ASSERT_TRUE(first);
+        keyfiles.push_back(keyfileBytes(first.get()));
     }
     std::vector<std::vector<std::string>> features;
     std::vector<std::string> codes;
@@ -1022,7 +1052,7 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
         codes.push_back(errorCode(ok ? nullptr : err.get()));
     }
     const std::vector<bool> selected = selectCases(features);
-    std::vector<Case> run;
+    std::vector<ModifyCase> run;
     std::vector<bool> chosen;
     std::vector<std::string> runCodes;
     for (size_t i = 0; i < cases.size(); i++)
