@@ -5,6 +5,7 @@
 #pragma once
 
 #include "libcore/ibnm.h"
+#include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-apply.h"

@@ -14,6 +14,7 @@
 #include "libcore/activation/active.hpp"
 #include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/i18n.hpp"
@@ -272,7 +273,7 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
     model::Host after = activation::afterTeardown(snapshot, plan.replaced);
     // What `ibnm check` refuses, on the host as the teardown leaves it
     // (check asks the same planner), before anything changes.
-    for (const auto &f : rules::checkAll(plan.selected, &after, &everything, withIp))
+    for (const auto &f : activation::checkProfiles(plan.selected, &after, &everything, withIp))
         if (f.severity == IBNM_SEVERITY_ERROR)
             return refusedReport(Error(f.code, f.message).withProfile(f.profileId));
     // Each activation's record before its first step: what it may create or

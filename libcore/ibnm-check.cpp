@@ -7,6 +7,7 @@
 #include "libcore/ibnm-apply-private.hpp"
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/strings.hpp"
 #include "libcore/model/ipoib.hpp"
@@ -67,7 +68,7 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
             connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
-        auto findings = ibnm::rules::checkAll(connections, host, nullptr, standalone);
+        auto findings = ibnm::activation::checkProfiles(connections, host, nullptr, standalone);
         // Each finding's text moves into its object: the two forms of
         // 50,000 findings are not held at once.
         for (auto &f : findings)

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libibnm: InfiniBand, IPoIB and RDMA provisioning for NetworkManager. */
+/* libibnm: InfiniBand, IPoIB and RDMA provisioning for NetworkManager.
+ * The core: hosts, inventory, profiles and their check, activation. The
+ * store of profiles is a layer above it, with its own headers: include
+ * ibnm-settings.h (IbnmSettings, keyfiles) and ibnm-state.h (apply,
+ * show-state) where you use them. */
 #pragma once
 
 #include "ibnm-version.h"
@@ -15,4 +19,3 @@
 #include "ibnm-rdma-test.h"
 #include "ibnm-secondary.h"
 #include "ibnm-transaction.h"
-#include "ibnm-settings.h"

@@ -3,11 +3,12 @@
 
 #include "settings/host-files.hpp"
 
-#include "libcore/activation/planner.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/profiles/host-files.hpp"
 #include "libcore/support/files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
+#include "libcore/support/strings.hpp"
 
 #include <glib/gstdio.h>
 
@@ -99,42 +100,12 @@ Status HostFiles::remove(const std::string &path) const
 activation::Report writeHostFiles(platform::Platform &platform, const HostFiles &files, IbnmHostFiles which,
                                   const std::vector<NMConnection *> &profiles, const activation::Options &options)
 {
-    using activation::detail::Planner;
-    using activation::detail::Step;
-    activation::Report report;
-    model::Host none;
-    Planner planner(none, report);
-    struct File {
-        const char *path;
-        std::string contents;
-    };
-    std::vector<File> asked;
+    std::vector<activation::FileContents> asked;
     if (which & IBNM_HOST_FILES_MEMLOCK_POLICY)
-        asked.push_back({activation::kMemlockPolicyPath, activation::memlockPolicy()});
+        asked.push_back({hostfiles::kMemlockPolicyPath, hostfiles::memlockPolicy()});
     if (which & IBNM_HOST_FILES_UDEV_RULES)
-        asked.push_back({activation::kUdevRulesPath, activation::udevRules(profiles)});
-    for (const File &f : asked) {
-        auto cur = files.read(f.path);
-        if (!cur.ok())
-            return activation::detail::planningFailed(std::move(report), std::move(cur).error());
-        if (*cur && **cur == f.contents)
-            continue;
-        std::optional<std::string> old = *cur;
-        std::string path = f.path;
-        // The steps change files, not the kernel: they ignore the platform.
-        planner.add("write-file", path, strprintf(_("write %s"), path.c_str()), "",
-                    [&files, path, c = f.contents](platform::Platform &) { return files.write(path, c, 0644); },
-                    [&files, path, old](platform::Platform &) {
-                        return old ? files.write(path, *old, 0644) : files.remove(path);
-                    });
-    }
-    std::vector<Step> steps = std::move(planner.steps);
-    if (!steps.empty() && files.refusal())
-        return activation::detail::planningFailed(std::move(report), *files.refusal());
-    if (!options.dryRun && !steps.empty())
-        activation::detail::execute(platform, steps, report);
-    activation::detail::finish(steps, report);
-    return report;
+        asked.push_back({hostfiles::kUdevRulesPath, hostfiles::udevRules(profiles)});
+    return activation::writeFiles(platform, files, asked, options);
 }
 
 } // namespace ibnm::settings

@@ -2,7 +2,8 @@
 // The host-wide policy files under /etc that ibnm writes (the memlock limits
 // for group rdma, the udev rules naming IPoIB ports): configuration, so they
 // belong to settings, not to the kernel platform. What they contain is
-// planned once, in libcore/activation/host-files.cpp; this writes it, under a
+// said once, in libcore/profiles/host-files.cpp, and activation writes it
+// as a transaction (activation::writeFiles()); this says where, under a
 // root directory:
 //   - this machine: "/" (the files land in /etc);
 //   - a simulated host: "<state dir>/root" (ibnm::simulatedHostFilesRoot(),
@@ -26,7 +27,7 @@
 
 namespace ibnm::settings {
 
-class HostFiles {
+class HostFiles : public activation::FileStore {
 public:
     // Files under `root` ("/": this machine). createDirs: make missing parent
     // directories (a simulated root starts empty); on this machine a missing
@@ -41,13 +42,13 @@ public:
     // `path` (absolute, as on the host) where it lands under the root.
     std::string locate(const std::string &path) const;
     // The contents of `path`, or none when it does not exist.
-    Result<std::optional<std::string>> read(const std::string &path) const;
+    Result<std::optional<std::string>> read(const std::string &path) const override;
     // Replaces `path` atomically (libcore/support/files.hpp) with `mode`.
-    Status write(const std::string &path, const std::string &contents, unsigned mode) const;
+    Status write(const std::string &path, const std::string &contents, unsigned mode) const override;
     // Removes `path`; an absent file is removed already.
-    Status remove(const std::string &path) const;
+    Status remove(const std::string &path) const override;
     // Why nothing can be written (a sysfs tree), or none.
-    const std::optional<Error> &refusal() const { return refusal_; }
+    const std::optional<Error> &refusal() const override { return refusal_; }
 
 private:
     std::string root_;
@@ -58,7 +59,7 @@ private:
 // Writes the files `which` names (the memlock policy, the udev rules of
 // `profiles`) through `files`, atomically and only where they differ, as steps of a plan: a failure undoes
 // the files written before it. The steps run through `platform`'s executor
-// (activation::detail::execute) and do not call it. Where `files` refuses
+// (activation::writeFiles()) and do not call it. Where `files` refuses
 // writes, a plan with a step fails with the refusal, a dry run too (it says
 // what the run would do). The caller holds the host's activation lock
 // (ibnm_apply_host_files() takes it, as every activation does).

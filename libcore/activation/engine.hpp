@@ -8,8 +8,9 @@
 // what it did in reverse order.
 //
 // Where: planner.cpp, planner-rdma.cpp and planner-down.cpp plan; engine.cpp
-// runs, verifies and undoes; host-files.cpp says what the policy files below hold;
-// planner.hpp holds what they share (Step, the Planner).
+// runs, verifies and undoes; host-files.cpp writes files as a transaction
+// (writeFiles()); check.cpp joins the rules of profiles/ to the planner's
+// verdict (check.hpp); planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
 #include "libcore/activation/active.hpp"
@@ -165,17 +166,36 @@ model::Host afterTeardown(const model::Host &host, const std::vector<ActiveRecor
 Report deactivate(platform::Platform &platform, const model::Host &host, const std::vector<ActiveRecord> &records,
                   const Options &options);
 
-// What the host-wide policy files hold (host-files.cpp; settings writes
-// them, settings/host-files.hpp): the memlock limits for group rdma and the
-// udev rules naming IPoIB ports by the last 8 bytes of their address (for
-// base profiles with both mac-address and interface-name).
-inline constexpr const char *kMemlockPolicyPath = "/etc/security/limits.d/90-ibnm-rdma-memlock.conf";
-inline constexpr const char *kUdevRulesPath = "/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules";
-std::string memlockPolicy();
-std::string udevRules(const std::vector<NMConnection *> &profiles);
-// The port GUID by which those rules name `profile`'s interface (the last
-// 8 bytes of its mac-address, "00:02:c9:03:00:31:78:51"), or "" when the
-// profile gets no rule.
-std::string udevRulePortGuid(NMConnection *profile);
+// Where the files a plan writes live, not the kernel (settings::HostFiles:
+// this machine's /etc, or a simulated host's root); paths as on the host.
+class FileStore {
+public:
+    virtual ~FileStore() = default;
+    // The contents of `path`, or none when it does not exist.
+    virtual Result<std::optional<std::string>> read(const std::string &path) const = 0;
+    // Replaces `path` atomically with `mode`.
+    virtual Status write(const std::string &path, const std::string &contents, unsigned mode) const = 0;
+    // Removes `path`; an absent file is removed already.
+    virtual Status remove(const std::string &path) const = 0;
+    // Why nothing can be written, or none.
+    virtual const std::optional<Error> &refusal() const = 0;
+};
+
+// A file and what it is to hold.
+struct FileContents {
+    const char *path;
+    std::string contents;
+};
+
+// The host policy files (settings/host-files.cpp, host-files.cpp): plans
+// writing `files` through `store` (mode 0644), in order and only those
+// whose contents differ, as "write-file" steps; unless options.dryRun, runs
+// them as one transaction through `platform`'s executor (the steps change
+// files, not the kernel): a failure undoes those written before it, each
+// back as it was, or removed. A read error fails before any step; where
+// `store` refuses writes, a plan with a step fails with the refusal, a dry
+// run too (it says what the run would do).
+Report writeFiles(platform::Platform &platform, const FileStore &store, const std::vector<FileContents> &files,
+                  const Options &options);
 
 } // namespace ibnm::activation

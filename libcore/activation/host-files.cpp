@@ -1,75 +1,45 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// What the host-wide policy files hold: the memlock limits for group rdma
-// and the udev rules naming IPoIB ports. Settings writes them
-// (settings/host-files.cpp), not the kernel platform.
+// The host policy files written as a transaction (writeFiles(), engine.hpp):
+// what they hold is libcore/profiles/host-files.cpp's, where they live
+// settings/host-files.cpp's.
 #include "config.h"
 
 #include "libcore/activation/planner.hpp"
 
+#include "libcore/support/i18n.hpp"
+
 namespace ibnm::activation {
 
-std::string memlockPolicy()
+Report writeFiles(platform::Platform &platform, const FileStore &store, const std::vector<FileContents> &files,
+                  const Options &options)
 {
-    return "# Written by ibnm. Members of group rdma may pin unlimited memory for RDMA\n"
-           "# (libibverbs warns when RLIMIT_MEMLOCK is 32 KiB or less).\n"
-           "@rdma    soft    memlock    unlimited\n"
-           "@rdma    hard    memlock    unlimited\n";
-}
-
-// `value` as one udev rules string (udev(7)): '%' and '$' start a
-// substitution, so they are doubled; a '"' or '\\' makes it an e"..." string
-// with C escapes (systemd 250 and later), so no value ends the string early
-// and adds a key of its own (a name such as 'a",RUN+="x').
-namespace {
-
-std::string udevString(const std::string &value)
-{
-    std::string body;
-    bool escaped = false;
-    for (char c : value) {
-        switch (c) {
-        case '%': body += "%%"; break;
-        case '$': body += "$$"; break;
-        case '"': body += "\\\""; escaped = true; break;
-        case '\\': body += "\\\\"; escaped = true; break;
-        default: body += c;
-        }
-    }
-    return (escaped ? "e\"" : "\"") + body + "\"";
-}
-
-} // namespace
-
-std::string udevRulePortGuid(NMConnection *profile)
-{
-    // Base IPoIB profiles with both an interface name and a MAC address.
-    NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(profile);
-    if (ib == nullptr || nm_connection_get_interface_name(profile) == nullptr ||
-        nm_setting_infiniband_get_p_key(ib) >= 0)
-        return {};
-    const char *mac = nm_setting_infiniband_get_mac_address(ib);
-    return model::portGuidBytes(mac ? mac : "");
-}
-
-std::string udevRules(const std::vector<NMConnection *> &profiles)
-{
-    std::string out = "# Written by ibnm: persistent names for IPoIB ports, matched by the last 8 bytes\n"
-                      "# of the hardware address (the port GUID), as rdma-core's persistent-ipoib.rules.\n";
-    std::vector<std::string> lines;
-    for (NMConnection *c : profiles) {
-        const char *ifname = nm_connection_get_interface_name(c);
-        std::string guid = udevRulePortGuid(c);
-        if (guid.empty())
+    using detail::Planner;
+    using detail::Step;
+    Report report;
+    model::Host none;
+    Planner planner(none, report);
+    for (const FileContents &f : files) {
+        auto cur = store.read(f.path);
+        if (!cur.ok())
+            return detail::planningFailed(std::move(report), std::move(cur).error());
+        if (*cur && **cur == f.contents)
             continue;
-        lines.push_back(strprintf("ACTION==\"add\", SUBSYSTEM==\"net\", DRIVERS==\"?*\", ATTR{type}==\"32\", "
-                                  "ATTR{address}==\"?*%s\", NAME=%s\n",
-                                  guid.c_str(), udevString(ifname).c_str()));
+        std::optional<std::string> old = *cur;
+        std::string path = f.path;
+        // The steps change files, not the kernel: they ignore the platform.
+        planner.add("write-file", path, strprintf(_("write %s"), path.c_str()), "",
+                    [&store, path, c = f.contents](platform::Platform &) { return store.write(path, c, 0644); },
+                    [&store, path, old](platform::Platform &) {
+                        return old ? store.write(path, *old, 0644) : store.remove(path);
+                    });
     }
-    std::sort(lines.begin(), lines.end());
-    lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
-    for (const auto &l : lines)
-        out += l;
-    return out;
+    std::vector<Step> steps = std::move(planner.steps);
+    if (!steps.empty() && store.refusal())
+        return detail::planningFailed(std::move(report), *store.refusal());
+    if (!options.dryRun && !steps.empty())
+        detail::execute(platform, steps, report);
+    detail::finish(steps, report);
+    return report;
 }
 
 } // namespace ibnm::activation

@@ -4,7 +4,8 @@
 // the files call of each other. The planner is planner.cpp (interfaces,
 // bonds, addresses; the whole plan's order), planner-rdma.cpp (RDMA devices)
 // and planner-down.cpp (taking down); engine.cpp runs, verifies and undoes
-// the steps; host-files.cpp says what the host-wide policy files hold.
+// the steps; host-files.cpp plans and runs the writes of files
+// (writeFiles(), for settings/host-files.cpp).
 #pragma once
 
 #include "libcore/activation/engine.hpp"

@@ -6,7 +6,7 @@
 
 #include "libcore/profiles/profile-rules-private.hpp"
 
-#include "libcore/activation/desired.hpp"
+#include "libcore/profiles/profile-ip.hpp"
 #include "libcore/model/host-index.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
@@ -238,7 +238,7 @@ bool needsResolver(NMConnection *profile)
         (type != NM_SETTING_INFINIBAND_SETTING_NAME && type != NM_SETTING_WIRED_SETTING_NAME &&
          type != NM_SETTING_BOND_SETTING_NAME))
         return false;
-    return !activation::dnsOf(profile).empty();
+    return !profiles::dnsOf(profile).empty();
 }
 
 std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone)
@@ -247,7 +247,7 @@ std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bo
     if (!standalone || host == nullptr || !needsResolver(profile))
         return {};
     std::string property;
-    activation::dnsOf(profile, &property);
+    profiles::dnsOf(profile, &property);
     if (!host->resolver)
         return {make(profile, property, IBNM_SEVERITY_INFO,
                      strprintf(_("%s: without NetworkManager, ibnm gives the DNS servers and search domains to "
@@ -265,12 +265,12 @@ std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bo
 
 std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone)
 {
-    // With a host, the planner's verdict (checkPlan) refuses it.
+    // With a host, the planner's verdict (activation::checkPlan) refuses it.
     NMSettingConnection *sc = nm_connection_get_setting_connection(profile);
-    if (!standalone || host != nullptr || (sc && nm_setting_connection_get_master(sc)) || !activation::wantsDhcp(profile))
+    if (!standalone || host != nullptr || (sc && nm_setting_connection_get_master(sc)) || !profiles::wantsDhcp(profile))
         return {};
     return {make(profile, "ipv4.method", IBNM_SEVERITY_WARNING,
-                 strprintf("ipv4.method: %s", activation::dhcpRefusal().c_str()))};
+                 strprintf("ipv4.method: %s", profiles::dhcpRefusal().c_str()))};
 }
 
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)

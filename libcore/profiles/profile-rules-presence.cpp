@@ -8,7 +8,7 @@
 
 #include "libcore/profiles/profile-rules-private.hpp"
 
-#include "libcore/activation/engine.hpp"
+#include "libcore/profiles/host-files.hpp"
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/strings.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 // The name of the file of ibnm's udev rules.
 std::string rulesFile()
 {
-    std::string path = activation::kUdevRulesPath;
+    std::string path = hostfiles::kUdevRulesPath;
     return path.substr(path.rfind('/') + 1);
 }
 
@@ -29,7 +29,7 @@ std::string rulesFile()
 Finding absent(NMConnection *c, const std::string &property, const std::string &name, const model::Host &host)
 {
     Finding f;
-    std::string guid = activation::udevRulePortGuid(c);
+    std::string guid = hostfiles::udevRulePortGuid(c);
     std::string now;
     if (!guid.empty()) {
         auto *ib = nm_connection_get_setting_infiniband(c);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// What the files of the profile rules share (libcore/profiles only, not
-// installed): a profile's id, type, interface and bond controller as strings,
+// What the files of the profile rules share (libcore/profiles, and the
+// planner's verdict in libcore/activation/check.cpp; not installed): a profile's id, type, interface and bond controller as strings,
 // make() and involving() to build a finding, the IPoIB port a MAC names, and
 // the host rules with an index of the host (profile-rules-host.cpp) that
-// checkAll() runs for every profile.
+// checkRules() runs for every profile.
 #pragma once
 
 #include "libcore/profiles/profile-rules.hpp"
@@ -90,7 +90,7 @@ inline std::string netdevByMac(const model::Host *host, const char *mac)
 }
 
 // Rule 2 with an index (profile-rules-host.cpp).
-// `index` is one of `host` (checkAll() builds it once for every profile: the
+// `index` is one of `host` (checkRules() builds it once for every profile: the
 // Host's own lookups scan it, which made checking N profiles on a host of N
 // interfaces quadratic).
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, const model::HostIndex *index);

@@ -2,18 +2,16 @@
 // Rule 7: RDMA secondaries (VPN profiles of ibnm's service, whose vpn.data
 // holds the rdma.* keys; ibnm-secondary.h). NetworkManager activates one on
 // the device of each base profile that lists it in connection.secondaries,
-// so it is planned there, as nm-ibnm-service would apply it; and a base
+// so it is planned there, as nm-ibnm-service would apply it (the plan is
+// activation::checkProfiles()'s, libcore/activation/check.cpp); and a base
 // profile that also carries the keys in [user] provisions its device twice.
 #include "config.h"
 
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/profiles/profile-rules-private.hpp"
 
-#include "libcore/activation/desired.hpp"
-#include "libcore/activation/engine.hpp"
 #include "libcore/profiles/user-keys.hpp"
 #include "libcore/support/i18n.hpp"
-#include "libcore/support/raii.hpp"
 #include "libcore/support/strings.hpp"
 
 namespace ibnm::rules {
@@ -36,55 +34,39 @@ bool hasRdmaOptions(const userkeys::Options &o)
            o.roceEnable || o.ttl;
 }
 
-// What the planner says of `secondary` active on `netdev` (nullopt: fine).
-std::optional<Error> planOn(NMConnection *secondary, const std::string &netdev, const model::Host &host)
-{
-    auto copy = GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_clone(secondary));
-    g_object_set(sCon(copy.get()), NM_SETTING_CONNECTION_INTERFACE_NAME, netdev.c_str(), nullptr);
-    auto desired = activation::resolve({copy.get()}, {copy.get()}, false);
-    if (!desired.ok())
-        return std::move(desired).error();
-    activation::Options options;
-    options.dryRun = true;
-    options.rdmaOnly = true;
-    options.verdictOnly = true;
-    auto report = activation::plan(host, *desired, options);
-    if (report.ok)
-        return std::nullopt;
-    return report.failure ? *report.failure : Error(report.errorCode, report.error);
-}
-
-// `secondary` on each base's device.
+// `secondary` on each base's device: an info where a base names none (its
+// plan there is activation::checkProfiles()'s).
 void checkOnBases(NMConnection *secondary, const std::vector<NMConnection *> &bases, const model::Host *host,
                   std::vector<Finding> &out)
 {
-    for (NMConnection *b : bases) {
-        std::string netdev = ifnameOf(b);
-        if (auto *ib = nm_connection_get_setting_infiniband(b); netdev.empty() && ib && host)
-            netdev = netdevByMac(host, nm_setting_infiniband_get_mac_address(ib));
-        if (netdev.empty()) {
+    for (NMConnection *b : bases)
+        if (baseNetdev(b, host).empty())
             out.push_back(make(secondary, "connection.secondaries", IBNM_SEVERITY_INFO,
                                strprintf(_("the base profile '%s' names no interface: the settings are checked once "
                                            "NetworkManager activates them on its device"),
                                          idOf(b).c_str()),
                                {}, {b}));
-            continue;
-        }
-        if (host == nullptr)
-            continue;
-        if (auto e = planOn(secondary, netdev, *host)) {
-            std::string text = e->property().empty() ? e->message() : e->property() + ": " + e->message();
-            Finding f = make(secondary, e->property(), IBNM_SEVERITY_ERROR,
-                             strprintf(_("%s (on %s, the device of the base profile '%s')"), text.c_str(),
-                                       netdev.c_str(), idOf(b).c_str()),
-                             _("NetworkManager fails the base profile's activation when its secondary fails."), {b});
-            f.code = e->code();
-            out.push_back(std::move(f));
-        }
-    }
 }
 
 } // namespace
+
+std::vector<NMConnection *> secondaryBases(NMConnection *secondary, const std::vector<NMConnection *> &all)
+{
+    std::vector<NMConnection *> bases;
+    const char *uuid = nm_connection_get_uuid(secondary);
+    for (NMConnection *b : all)
+        if (b != secondary && uuid && listsSecondary(b, uuid))
+            bases.push_back(b);
+    return bases;
+}
+
+std::string baseNetdev(NMConnection *base, const model::Host *host)
+{
+    std::string netdev = ifnameOf(base);
+    if (auto *ib = nm_connection_get_setting_infiniband(base); netdev.empty() && ib && host)
+        netdev = netdevByMac(host, nm_setting_infiniband_get_mac_address(ib));
+    return netdev;
+}
 
 std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profiles, const model::Host *host,
                                       const std::vector<NMConnection *> *context)
@@ -95,10 +77,7 @@ std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profile
         if (!userkeys::isSecondary(s))
             continue;
         const char *uuid = nm_connection_get_uuid(s);
-        std::vector<NMConnection *> bases;
-        for (NMConnection *b : all)
-            if (b != s && uuid && listsSecondary(b, uuid))
-                bases.push_back(b);
+        std::vector<NMConnection *> bases = secondaryBases(s, all);
         if (bases.empty()) {
             out.push_back(make(s, "connection.secondaries", IBNM_SEVERITY_INFO,
                                strprintf(_("no profile lists '%s' as a secondary connection: NetworkManager "

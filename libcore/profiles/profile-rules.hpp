@@ -8,7 +8,9 @@
 //   5. ibnm's [user] options that the kernel refuses together (an rxe link
 //      with RoCE v1).
 // Each rule is a function over plain data returning findings; the public
-// ibnm_check_profiles() wraps them in IbnmFinding objects.
+// ibnm_check_profiles() wraps them in IbnmFinding objects. The planner's
+// verdict (rule 6) is activation's: libcore/activation/check.hpp joins it to
+// these rules, for `ibnm check` and `up` alike.
 #pragma once
 
 #include "libcore/ibnm-error.h"
@@ -18,6 +20,7 @@
 #include <NetworkManager.h>
 
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ibnm::rules {
@@ -65,7 +68,7 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
 std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, const model::Host *host);
 
 // Rule 5: combinations of ibnm's [user] options that no host accepts.
-// (Rule 7, an interface the host lacks yet, is checkAll()'s: profile-rules-private.hpp.)
+// (Rule 7, an interface the host lacks yet, is checkRules()'s: profile-rules-private.hpp.)
 std::vector<Finding> checkOptions(NMConnection *profile);
 
 // Rule 5b: an Ethernet interface's or a bond's MTU outside what the kernel
@@ -79,27 +82,30 @@ std::vector<Finding> checkLinkMtu(NMConnection *profile);
 // host was read without asking, an info.
 std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bool standalone);
 // Without a host and without NetworkManager: an IPoIB profile addressed by
-// DHCP, which standalone `up` refuses (activation::dhcpRefusal()): a warning,
+// DHCP, which standalone `up` refuses (profiles::dhcpRefusal()): a warning,
 // since NetworkManager activates it.
 std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Host *host, bool standalone);
 // Whether checking `profile` asks systemd-resolved's state
 // (model::Host::resolver): it gives DNS to its own interface.
 bool needsResolver(NMConnection *profile);
 
-// Rule 6 (with a host): what the planner refuses, each profile alone and
-// then all together: `up --dry-run` of these profiles refuses exactly then.
-// `standalone`: ibnm brings the profiles up itself (activation::resolve).
-// `context`: every known profile (a port's bond, a bond's ports), when
-// more than `profiles`.
-std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, const model::Host &host,
-                               bool standalone = false, const std::vector<NMConnection *> *context = nullptr);
+// Rule 6, what the planner refuses, is activation::checkPlan()'s
+// (libcore/activation/check.hpp): the rules here need nothing of activation/.
 
-// Rule 7: RDMA secondaries (VPN profiles of nm-ibnm-service) planned on the
-// device of each base profile that lists them in connection.secondaries
-// (looked up in `context`, else `profiles`), and base profiles that carry
-// rdma.* keys in [user] as well as an RDMA secondary.
+// Rule 7: RDMA secondaries (VPN profiles of nm-ibnm-service): one that no
+// profile lists in connection.secondaries (looked up in `context`, else
+// `profiles`) or whose base names no interface, and base profiles that carry
+// rdma.* keys in [user] as well as an RDMA secondary. Each secondary planned
+// on the device of each base is activation::checkProfiles()'s.
 std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profiles, const model::Host *host,
                                       const std::vector<NMConnection *> *context = nullptr);
+// The profiles of `all` that list the RDMA secondary `secondary` in
+// connection.secondaries, in the order of `all`.
+std::vector<NMConnection *> secondaryBases(NMConnection *secondary, const std::vector<NMConnection *> &all);
+// The interface NetworkManager activates the base profile `base` on, where
+// its secondaries are provisioned: its interface name, else the IPoIB port of
+// its MAC address on `host`; "" when neither.
+std::string baseNetdev(NMConnection *base, const model::Host *host);
 
 // Whether the rules and the planner, checking `profiles` against `host` as
 // read without the GID tables (model::Host::withGidTables false), could ask
@@ -115,8 +121,13 @@ bool needsGidTables(const std::vector<NMConnection *> &profiles, const model::Ho
 // (libcore/ibnm-finding.cpp).
 IbnmFinding *newFinding(Finding &&f);
 
-// All rules, errors first, then warnings, then info; stable within a severity.
-std::vector<Finding> checkAll(const std::vector<NMConnection *> &profiles, const model::Host *host,
-                              const std::vector<NMConnection *> *context = nullptr, bool standalone = false);
+// Every rule above, errors first, then warnings, then info; stable within a
+// severity. Not the planner's verdict: `ibnm check` and `up` ask
+// activation::checkProfiles(), which adds it. `waiting` (with a host): the
+// profiles whose interface the host lacks yet (rule 7), whose plan is left
+// out of that verdict.
+std::vector<Finding> checkRules(const std::vector<NMConnection *> &profiles, const model::Host *host,
+                                const std::vector<NMConnection *> *context = nullptr, bool standalone = false,
+                                std::unordered_set<NMConnection *> *waiting = nullptr);
 
 } // namespace ibnm::rules

@@ -9,6 +9,7 @@
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "libcore/model/rdma.hpp"
+#include "libcore/profiles/host-files.hpp"
 #include "tests/activation/activation-test-util.hpp"
 #include "tests/simulator/fake-test-util.hpp"
 
@@ -799,7 +800,7 @@ TEST(HostFiles, UdevRulesEscapeInterfaceNames)
     };
     auto hostile = named("a\",RUN+=\"x");
     auto percent = named("ib%k$x");
-    std::string rules = activation::udevRules({hostile.get(), percent.get()});
+    std::string rules = hostfiles::udevRules({hostile.get(), percent.get()});
     EXPECT_NE(rules.find("NAME=e\"a\\\",RUN+=\\\"x\"\n"), std::string::npos) << rules;
     EXPECT_NE(rules.find("NAME=\"ib%%k$$x\"\n"), std::string::npos) << rules;
     EXPECT_EQ(rules.find("NAME=\"a\""), std::string::npos) << rules;

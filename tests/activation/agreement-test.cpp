@@ -20,6 +20,7 @@
 #include "libcore/ibnm.h"
 #include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/model/bond.hpp"
@@ -466,7 +467,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
         bool checkError = false;
         std::string firstError;
         // Standalone: up sets the addresses itself.
-        for (const auto &f : rules::checkAll(set, &*snap, nullptr, true))
+        for (const auto &f : activation::checkProfiles(set, &*snap, nullptr, true))
             // An interface that is not there is a warning, as nmcli accepts
             // the profile (issue 30), and the warning says that up fails
             // until it appears: for up, it is a refusal.

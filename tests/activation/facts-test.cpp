@@ -11,6 +11,7 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/model/bond.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
@@ -114,7 +115,7 @@ Outcome agree(const std::string &hostText, const std::vector<std::vector<std::st
     if (std::any_of(selected.begin(), selected.end(), [](NMConnection *c) { return rules::needsResolver(c); }))
         if (auto r = fake->readResolver(); r.ok())
             snap->resolver = std::move(r).value();
-    for (auto &f : rules::checkAll(selected, &*snap, &everything, true)) {
+    for (auto &f : activation::checkProfiles(selected, &*snap, &everything, true)) {
         if (f.severity == IBNM_SEVERITY_ERROR)
             o.errors.push_back(std::move(f));
         else if (f.severity == IBNM_SEVERITY_WARNING)
@@ -230,7 +231,7 @@ TEST(FactLinkMinMtu, BondBelow68IsRefusedNamingItsMtuProperty)
     EXPECT_FALSE(o.upOk);
     // The rule needs no host: the keyfile alone is refused.
     auto p = test::mustProfile({"type", "bond", "con-name", "b0", "ifname", "bond7", "mtu", "60"});
-    auto findings = rules::checkAll({test::connectionOf(p.get())}, nullptr);
+    auto findings = activation::checkProfiles({test::connectionOf(p.get())}, nullptr);
     EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
         return f.severity == IBNM_SEVERITY_ERROR && f.property == "802-3-ethernet.mtu";
     }));

@@ -5,6 +5,7 @@
 
 #include "libcore/activation/desired.hpp"
 #include "libcore/activation/engine.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/model/bond.hpp"
@@ -221,7 +222,7 @@ TEST(RoceEnable, DisablingDropsTheGidsOfThatFunctionOnly)
     std::vector<ConnPtr> v{ethernet("off", "p4p1", {{"rdma.roce-enable", "no"}})};
     // check warns about what disabling does.
     bool warned = false;
-    for (const auto &f : rules::checkAll(raw(v), &*before))
+    for (const auto &f : activation::checkProfiles(raw(v), &*before))
         warned = warned || (f.severity == IBNM_SEVERITY_WARNING && f.property == "rdma.roce-enable");
     EXPECT_TRUE(warned);
     Report r = upAll(*p, v);
@@ -286,9 +287,9 @@ TEST(StandaloneDhcp, IpoibOnDhcpIsRefusedNamingIpv4Method)
         EXPECT_NE(d.error().message().find("NetworkManager"), std::string::npos);
         // check in standalone mode says the same; with NetworkManager it is fine.
         bool standaloneError = false, nmError = false;
-        for (const auto &f : rules::checkAll({c.get()}, &*host, nullptr, true))
+        for (const auto &f : activation::checkProfiles({c.get()}, &*host, nullptr, true))
             standaloneError = standaloneError || (f.severity == IBNM_SEVERITY_ERROR && f.property == "ipv4.method");
-        for (const auto &f : rules::checkAll({c.get()}, &*host, nullptr, false))
+        for (const auto &f : activation::checkProfiles({c.get()}, &*host, nullptr, false))
             nmError = nmError || f.severity == IBNM_SEVERITY_ERROR;
         EXPECT_TRUE(standaloneError);
         EXPECT_FALSE(nmError);
@@ -340,7 +341,7 @@ ConnPtr bondPort(const char *id, const char *ifname)
 
 bool lagWarning(const std::vector<ConnPtr> &v, const model::Host &h)
 {
-    for (const auto &f : rules::checkAll(raw(v), &h))
+    for (const auto &f : activation::checkProfiles(raw(v), &h))
         if (f.severity == IBNM_SEVERITY_WARNING && f.message.find("RoCE LAG") != std::string::npos)
             return true;
     return false;

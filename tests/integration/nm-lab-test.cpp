@@ -10,6 +10,7 @@
 
 #include "libcore/ibnm.h"
 #include "libcore/simulator/ibnm-simulator.h"
+#include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"

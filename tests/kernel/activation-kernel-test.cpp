@@ -11,6 +11,7 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/support/raii.hpp"
 #include "libcore/platform/linux/linux-platform.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "tests/activation/activation-test-util.hpp"
 #include "tests/test-util.hpp"
@@ -255,7 +256,7 @@ TEST_F(ActivationKernel, BondMtuBelow68IsRefusedByTheKernelAndBeforeIt)
     NMSetting *wired = nm_setting_wired_new();
     g_object_set(wired, NM_SETTING_WIRED_MTU, 60u, nullptr);
     nm_connection_add_setting(bond.get(), wired);
-    auto findings = rules::checkAll({bond.get()}, nullptr);
+    auto findings = activation::checkProfiles({bond.get()}, nullptr);
     EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
         return f.severity == IBNM_SEVERITY_ERROR && f.property == "802-3-ethernet.mtu";
     }));
@@ -316,7 +317,7 @@ TEST_F(ActivationKernel, DnsWithoutSystemdResolvedIsNotAppliedAndSaid)
     auto h = p_->readHost();
     ASSERT_TRUE(h.ok());
     h->resolver = *r;
-    auto findings = rules::checkAll({eth.get()}, &*h, nullptr, true);
+    auto findings = activation::checkProfiles({eth.get()}, &*h, nullptr, true);
     EXPECT_TRUE(std::any_of(findings.begin(), findings.end(), [](const rules::Finding &f) {
         return f.severity == IBNM_SEVERITY_WARNING && f.property == "ipv4.dns";
     }));

@@ -7,6 +7,7 @@
 
 #include "libcore/ibnm.h"
 #include "libcore/simulator/ibnm-simulator.h"
+#include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"

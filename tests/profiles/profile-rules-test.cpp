@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "libcore/ibnm-inventory-private.hpp"
+#include "libcore/activation/check.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "tests/profiles/profile-test-util.hpp"
 
@@ -297,7 +298,7 @@ TEST(ProfileRules, AnInterfaceNotThereYetIsAWarning)
                                 "ipv4.method", "disabled"});
     auto profiles = connections({absent, renamed, child, eth, macOnly, present});
     for (bool standalone : {false, true}) {
-        auto all = ibnm::rules::checkAll(profiles, &b.host, nullptr, standalone);
+        auto all = ibnm::activation::checkProfiles(profiles, &b.host, nullptr, standalone);
         auto about = [&](const std::string &id, const std::string &property) -> const Finding * {
             for (const auto &f : all)
                 if (f.profileId == id && f.property == property)
@@ -691,7 +692,7 @@ TEST(CheckPlan, TogetherTheProfileThatMakesThePlanFailIsInvolved)
         std::vector<NMConnection *> cs;
         for (IbnmProfile *p : order)
             cs.push_back(connectionOf(p));
-        auto fs = ibnm::rules::checkPlan(cs, b.host);
+        auto fs = ibnm::activation::checkPlan(cs, b.host);
         ASSERT_EQ(fs.size(), 1u) << dump(fs);
         EXPECT_EQ(fs[0].profileId, "port") << dump(fs);
         EXPECT_NE(fs[0].message.find("9500"), std::string::npos) << dump(fs);
@@ -725,14 +726,14 @@ TEST(CheckAll, APlanErrorARuleGaveAddsItsProfilesToThatFinding)
     ASSERT_NE(rule, nullptr) << dump(across);
     EXPECT_EQ(rule->profileId, "port");
     EXPECT_EQ(rule->related, std::vector<std::string>{"twin"}) << dump(across);
-    auto plan = ibnm::rules::checkPlan(profiles, b.host);
+    auto plan = ibnm::activation::checkPlan(profiles, b.host);
     bool planInvolvesBond = false;
     for (const auto &f : plan)
         planInvolvesBond = planInvolvesBond || (f.profileId == "port" && f.property == "connection.interface-name" &&
                                                 f.related == std::vector<std::string>{"bond0"});
     ASSERT_TRUE(planInvolvesBond) << dump(plan);
 
-    auto all = ibnm::rules::checkAll(profiles, &b.host);
+    auto all = ibnm::activation::checkProfiles(profiles, &b.host);
     std::vector<const Finding *> aboutPort;
     for (const auto &f : all)
         if (f.profileId == "port" && f.property == "connection.interface-name" && f.severity == IBNM_SEVERITY_ERROR)

@@ -9,6 +9,7 @@
 
 #include "libcore/activation/engine.hpp"
 #include "libcore/ibnm-host-private.hpp"
+#include "libcore/profiles/host-files.hpp"
 #include "libcore/simulator/fake-host-file.hpp"
 #include "libcore/simulator/fake-platform.hpp"
 #include "libcore/support/file-lock.hpp"
@@ -125,7 +126,7 @@ TEST(HostFiles, EachFileOnlyWhenAskedFor)
         ASSERT_TRUE(r.ok) << r.error;
         ASSERT_EQ(r.steps.size(), 1u);
         bool udev = which == IBNM_HOST_FILES_UDEV_RULES;
-        EXPECT_EQ(r.steps[0].object, udev ? activation::kUdevRulesPath : activation::kMemlockPolicyPath);
+        EXPECT_EQ(r.steps[0].object, udev ? hostfiles::kUdevRulesPath : hostfiles::kMemlockPolicyPath);
         EXPECT_EQ(g_file_test((root / "etc/udev/rules.d/70-ibnm-persistent-ipoib.rules").c_str(), G_FILE_TEST_EXISTS),
                   udev);
         EXPECT_EQ(g_file_test((root / "etc/security/limits.d/90-ibnm-rdma-memlock.conf").c_str(), G_FILE_TEST_EXISTS),
@@ -145,7 +146,7 @@ TEST(HostFiles, WrittenOnceAndRolledBack)
     activation::Report r = settings::writeHostFiles(fake, files, kBoth, v, activation::Options{});
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_EQ(r.steps.size(), 2u);
-    EXPECT_EQ(r.steps[0].object, activation::kMemlockPolicyPath) << "the report names the path on the host";
+    EXPECT_EQ(r.steps[0].object, hostfiles::kMemlockPolicyPath) << "the report names the path on the host";
     std::string memlock = slurp(root / "etc/security/limits.d/90-ibnm-rdma-memlock.conf");
     EXPECT_NE(memlock.find("@rdma    hard    memlock    unlimited"), std::string::npos) << memlock;
     std::string rules = slurp(root / "etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
@@ -316,7 +317,7 @@ TEST(HostFiles, SysfsTreeIsReadOnly)
     ASSERT_TRUE(host) << err->message;
     auto files = HostFiles::forHost(host.get());
     ASSERT_TRUE(files.ok());
-    auto read = files->read(activation::kMemlockPolicyPath);
+    auto read = files->read(hostfiles::kMemlockPolicyPath);
     ASSERT_TRUE(read.ok());
     EXPECT_FALSE(read->has_value());
     for (auto st : {files->write("/etc/x", "x\n", 0644), files->remove("/etc/x")}) {

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "libcore/ibnm.h"
+#include "settings/ibnm-settings.h"
 #include "libcore/support/raii.hpp"
 
 #include <gtest/gtest.h>
