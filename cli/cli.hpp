@@ -140,6 +140,10 @@ int run(int argc, char **argv);
 // order) it is a prefix of; tables list the common words first.
 const Command *lookup(const Command *table, const std::string &word);
 int dispatch(Context &ctx, const Command *table, const Args &args, const char *usage);
+// Whether `arg` is a command's option `name` as nmcli takes one
+// (nmc_arg_is_option()): one or two dashes and any prefix of the name, so
+// "--temp" and "-t" are "temporary".
+bool isNmcliOption(const std::string &arg, const char *name);
 
 // "Error: <message>." on stderr (message translated by the caller).
 void printError(const char *format, ...) G_GNUC_PRINTF(1, 2);

@@ -242,6 +242,14 @@ bool Context::autoColor() const
     return said.value_or(true);
 }
 
+bool isNmcliOption(const std::string &arg, const char *name)
+{
+    if (arg.size() < 2 || arg[0] != '-')
+        return false;
+    std::string_view word = std::string_view(arg).substr(arg[1] == '-' ? 2 : 1);
+    return !word.empty() && std::string_view(name).substr(0, word.size()) == word;
+}
+
 const Command *lookup(const Command *table, const std::string &word)
 {
     // nmcli's rule: an exact word, else the first word in table order that

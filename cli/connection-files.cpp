@@ -141,7 +141,7 @@ int cmdImport(Context &ctx, const Args &args)
     std::string type = "keyfile", file;
     // nmcli imports such a profile into NetworkManager's memory only; ibnm
     // has none, and writing it to disk would make it permanent: refused.
-    if (!args.empty() && args[0] == "--temporary")
+    if (!args.empty() && isNmcliOption(args[0], "temporary"))
         return usageError(_(kConnectionUsage), _("'--temporary' is not supported: ibnm keeps no in-memory "
                                                  "profiles (use nmcli with NetworkManager running)"));
     for (size_t i = 0; i < args.size(); i += 2) {

@@ -308,7 +308,7 @@ int cmdAdd(Context &ctx, const Args &args)
 int cmdModify(Context &ctx, const Args &argsIn)
 {
     Args args = argsIn;
-    if (!args.empty() && args[0] == "--temporary") {
+    if (!args.empty() && isNmcliOption(args[0], "temporary")) {
         // nmcli keeps such a change in NetworkManager's memory only; ibnm
         // has no in-memory profiles, and writing the change to disk would
         // make it permanent: refused. With --offline nothing is stored, as

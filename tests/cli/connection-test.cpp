@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 using ibnm::test::Cli;
 using ibnm::test::lines;
 using ibnm::test::parseJson;
@@ -329,37 +331,57 @@ TEST(CliConnection, DeleteExportImport)
 
 // nmcli's --temporary keeps a change in NetworkManager's memory; ibnm keeps
 // no profile in memory, so it refuses (exit 2) and writes nothing: never a
-// "temporary" change made permanent on disk.
+// "temporary" change made permanent on disk. nmcli takes the option as any
+// prefix with one or two dashes (`--temp`, `-t`): so does the refusal.
 TEST(CliConnection, TemporaryModifyAndImportAreRefusedAndWriteNothing)
 {
     Cli cli;
     ASSERT_EQ(cli.run(kAddMlx4).status, 0);
-    std::string before = cli.snapshot();
-    Result m = cli.run({"connection", "modify", "--temporary", "mlx4_ib0", "mtu", "2044"});
-    EXPECT_EQ(m.status, 2) << m.err;
-    EXPECT_NE(m.err.find("--temporary"), std::string::npos) << m.err;
-    EXPECT_EQ(cli.snapshot(), before);
+    ASSERT_EQ(cli.keyfiles().size(), 1u);
+    const std::string file = cli.keyfileDir() + "/" + cli.keyfiles()[0];
+    const std::string before = cli.snapshot();
+    struct stat was {};
+    ASSERT_EQ(stat(file.c_str(), &was), 0);
+    const std::string refused = "Error: '--temporary' is not supported: ibnm keeps no in-memory profiles (use nmcli "
+                                "with NetworkManager running). Try passing --help instead.\n";
+    for (const char *option : {"--temporary", "--temp", "-t"}) {
+        Result m = cli.run({"connection", "modify", option, "mlx4_ib0", "mtu", "2044"}, {}, {{"LC_ALL", "C"}});
+        EXPECT_EQ(m.status, 2) << option << ": " << m.err;
+        EXPECT_EQ(m.err, refused) << option;
+        EXPECT_EQ(m.out, "") << option;
+        // The keyfile byte for byte, not even rewritten, and no other file.
+        EXPECT_EQ(cli.snapshot(), before) << option;
+        struct stat is {};
+        ASSERT_EQ(stat(file.c_str(), &is), 0);
+        EXPECT_EQ(is.st_ino, was.st_ino) << option;
+        EXPECT_EQ(is.st_mtim.tv_sec, was.st_mtim.tv_sec) << option;
+        EXPECT_EQ(is.st_mtim.tv_nsec, was.st_mtim.tv_nsec) << option;
+    }
 
     std::string path = cli.tmp() / "exported.nmconnection";
     ASSERT_EQ(cli.run({"connection", "export", "mlx4_ib0", path}).status, 0);
     ASSERT_EQ(cli.run({"connection", "delete", "mlx4_ib0"}).status, 0);
-    Result i = cli.run({"connection", "import", "--temporary", "type", "keyfile", "file", path});
-    EXPECT_EQ(i.status, 2) << i.err;
-    EXPECT_NE(i.err.find("--temporary"), std::string::npos) << i.err;
-    EXPECT_TRUE(cli.keyfiles().empty());
+    for (const char *option : {"--temporary", "--temp"}) {
+        Result i = cli.run({"connection", "import", option, "type", "keyfile", "file", path}, {}, {{"LC_ALL", "C"}});
+        EXPECT_EQ(i.status, 2) << option << ": " << i.err;
+        EXPECT_EQ(i.err, refused) << option;
+        EXPECT_TRUE(cli.keyfiles().empty()) << option;
+    }
 }
 
-// With --offline nothing is stored: --temporary is taken, as nmcli --offline
-// takes it, and the keyfile goes to stdout.
+// With --offline nothing is stored: --temporary (any prefix, as nmcli) is
+// taken, as nmcli --offline takes it, and the keyfile goes to stdout.
 TEST(CliOffline, TemporaryModifyPrintsTheKeyfile)
 {
     Result base = ibnm::test::spawn({ibnm::test::cliPath(), "--offline", "connection", "add", "type", "infiniband",
                                   "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"});
     ASSERT_EQ(base.status, 0) << base.err;
-    Result r = ibnm::test::spawn(
-        {ibnm::test::cliPath(), "--offline", "connection", "modify", "--temporary", "mtu", "2044"}, {}, base.out);
-    EXPECT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("mtu=2044"), std::string::npos) << r.out;
+    for (const char *option : {"--temporary", "--temp"}) {
+        Result r = ibnm::test::spawn(
+            {ibnm::test::cliPath(), "--offline", "connection", "modify", option, "mtu", "2044"}, {}, base.out);
+        EXPECT_EQ(r.status, 0) << option << ": " << r.err;
+        EXPECT_NE(r.out.find("mtu=2044"), std::string::npos) << option << ": " << r.out;
+    }
 }
 
 TEST(CliConnection, CommandWordsMatchByPrefixAsNmcli)

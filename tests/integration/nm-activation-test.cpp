@@ -14,6 +14,7 @@
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"
 #include "tests/integration/nm-lab.hpp"
+#include "tests/nmcli-oracle.hpp"
 
 #include <gtest/gtest.h>
 
@@ -35,6 +36,10 @@ protected:
         NmLabSuite::SetUp();
         if (IsSkipped())
             return;
+        // Messages and exit statuses are compared with nmcli's own.
+        std::string why;
+        if (test::nmcliOracle(&why).empty())
+            GTEST_SKIP() << why;
         envp_ = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
         // The command runs as on a host with NetworkManager: this machine.
         for (const char *v : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT"})

@@ -15,6 +15,7 @@
 #include <NetworkManager.h>
 #include "libcore/ibnm-inventory-private.hpp"
 #include "libcore/support/raii.hpp"
+#include "tests/nmcli-oracle.hpp"
 #include "tests/test-util.hpp"
 
 #include <gtest/gtest.h>
@@ -365,9 +366,10 @@ TEST_F(NmLab, CliSetsUserKeysOfNetworkManagerProfiles)
 // nm-activation-test.cpp).
 TEST_F(NmLab, ConnectionShowPrintsWhatNmcliPrints)
 {
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcliPath);
     char **envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
     auto nmcli = [&](std::vector<std::string> args) {
-        args.insert(args.begin(), "nmcli");
+        args.insert(args.begin(), nmcliPath);
         return spawn(args, envp);
     };
     auto ibnm = [&](std::vector<std::string> args) {
@@ -417,7 +419,8 @@ TEST_F(NmLab, ConnectionShowPrintsWhatNmcliPrints)
         EXPECT_EQ(got.out, want.out) << "options:" << ::testing::PrintToString(f);
         compared++;
     }
-    std::cout << "[ nm-lab   ] connection show: " << compared << " output modes compared with nmcli 1.42\n";
+    std::cout << "[ nm-lab   ] connection show: " << compared << " output modes compared with nmcli "
+              << test::kNmcliGrammarVersion << "\n";
     for (const char *id : {"eth:one\\x", "ib-x", "bond-x"})
         nmcli({"connection", "delete", id});
     g_strfreev(envp);

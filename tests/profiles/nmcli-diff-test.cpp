@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Differential test against `nmcli --offline connection add`: for every
-// generated argument set ibnm accepts exactly when nmcli does, an accepted
-// profile is byte for byte the keyfile nmcli prints, and `ibnm --offline`
-// exits with nmcli's status (2 for a bad word or value, 1 for a profile that
-// does not verify). The deliberate differences
+// Differential test against `nmcli --offline connection add|modify` (nmcli
+// 1.42, tests/nmcli-oracle.hpp): for every argument set libibnm accepts
+// exactly when nmcli does, an accepted profile is byte for byte the keyfile
+// nmcli prints, with nmcli's exit status (2 for a bad word or value, 1 for
+// a profile that does not verify) and warnings; `ibnm --offline` does the
+// same on the cases that exercise its own part (cliFeatures()). Of the
+// generated pools only the cases that add something run (selectCases();
+// IBNM_NMCLI_DIFF_ALL=1 runs all). The deliberate differences
 // (docs/differences-from-nmcli.md) are tested at the end.
 #include "config.h"
 
@@ -17,6 +20,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <set>
 #include <string_view>
 #include <string>
 #include <vector>
@@ -41,7 +45,7 @@ struct NmcliResult {
     std::string warnings;
 };
 
-// nmcli 1.42, the oracle (tests/test-util.hpp): each test skips, saying
+// nmcli 1.42, the oracle (tests/nmcli-oracle.hpp): each test skips, saying
 // why, on another version.
 std::string nmcliPath()
 {
@@ -198,6 +202,20 @@ std::string show(const Args &args)
     return s;
 }
 
+// The lines of `text`, without their '\n'.
+std::vector<std::string> lines(const std::string &text)
+{
+    std::vector<std::string> out;
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string::npos)
+            end = text.size();
+        out.push_back(text.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
 // "%04x" of a p-key as NetworkManager names the child (garbage gives 0000).
 std::string hex4(long v)
 {
@@ -335,70 +353,165 @@ TEST(NmcliDifferential, GeneratesAtLeast200ArgumentSets)
     EXPECT_GE(generate().size(), 200u);
 }
 
+// The exit status `ibnm --offline` gives for this libibnm error (cli's
+// argumentsError() and reportError()); 0 without one.
+int cliStatusFor(const GError *error)
+{
+    if (error == nullptr)
+        return 0;
+    if (error->domain == IBNM_ERROR &&
+        (error->code == IBNM_ERROR_NOT_SUPPORTED || error->code == IBNM_ERROR_INVALID_ARGUMENT ||
+         error->code == IBNM_ERROR_INVALID_VALUE))
+        return 2;
+    return 1;
+}
+
+// nmcli's warning for each `master` word libibnm parsed: with --offline no
+// profile exists, so each names none (warnUnknownMasters() in cli/).
+std::string warningsFor(char **masters)
+{
+    std::string s;
+    for (char **m = masters; m != nullptr && *m != nullptr; m++)
+        s += std::string("Warning: master='") + *m + "' doesn't refer to any existing profile.\n";
+    return s;
+}
+
+// libibnm's error as the CLI tells errors apart (domain and code), "ok"
+// without one.
+std::string errorCode(const GError *error)
+{
+    return error != nullptr ? std::string(g_quark_to_string(error->domain)) + ":" + std::to_string(error->code) : "ok";
+}
+
+// What `ibnm --offline` adds to libibnm's answer for a case on `kind` (a
+// type word or a base profile): the exit status it maps the error (`code`)
+// to, the warnings it prints, the keyfile it reads on stdin (modify). Every
+// case is compared in-process; those that add one of these also through
+// the CLI.
+std::vector<std::string> cliFeatures(const std::string &kind, const NmcliResult &nm, const std::string &code)
+{
+    return {"exit\x1f" + kind + "\x1f" + std::to_string(expectedStatus(nm)) + "\x1f" + code,
+            "warned\x1f" + nm.warnings};
+}
+
+// The first-fit selection of selectCases() and IBNM_NMCLI_DIFF_ALL (below).
+std::vector<bool> selectCases(const std::vector<std::vector<std::string>> &features);
+bool runWholePool();
+
+// The cases to run through the CLI: those that add a CLI feature, or all
+// with IBNM_NMCLI_DIFF_ALL=1.
+std::vector<bool> selectCliCases(const std::vector<std::vector<std::string>> &features)
+{
+    std::vector<bool> selected = selectCases(features);
+    if (runWholePool())
+        selected.assign(selected.size(), true);
+    return selected;
+}
+
+// Runs the cases of `cli` that `selected` names (cli[i] is the run of case
+// i; the others stay unrun); `ran` says how many ran.
+void runSelected(std::vector<ToolRun> &cli, const std::vector<bool> &selected, unsigned &ran)
+{
+    std::vector<ToolRun> subset;
+    for (size_t i = 0; i < cli.size(); i++)
+        if (selected[i])
+            subset.push_back(cli[i]);
+    runAll(subset);
+    ran = unsigned(subset.size());
+    for (size_t i = 0, k = 0; i < cli.size(); i++)
+        if (selected[i])
+            cli[i] = std::move(subset[k++]);
+}
+
+// ibnm --offline's run of a case against nmcli's.
+void expectCliAsNmcli(const NmcliResult &cli, const NmcliResult &nm, const std::string &shown)
+{
+    EXPECT_EQ(cli.status, expectedStatus(nm)) << shown << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
+    EXPECT_EQ(cli.warnings, nm.warnings) << shown;
+    if (nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]")) {
+        EXPECT_EQ(cli.out, nm.out) << shown;
+    }
+}
+
 TEST(NmcliDifferential, AcceptsAndRejectsAsNmcliAndWritesTheSameKeyfile)
 {
     IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
-    unsigned accepted = 0, rejected = 0, exit1 = 0, exit2 = 0;
+    unsigned accepted = 0, rejected = 0, exit1 = 0, exit2 = 0, throughCli = 0;
     const std::vector<Args> sets = generate();
-    // nmcli and the CLI on each argument set: nmcli's exit status and output.
-    std::vector<ToolRun> runs;
+    // nmcli on each argument set, libibnm in-process on each; the CLI on
+    // those that add something of its own (cliFeatures()).
+    std::vector<ToolRun> nm, cli;
     for (const auto &args : sets) {
-        runs.push_back(addRun(nmcli, args));
-        runs.push_back(addRun(ibnmPath(), args));
+        nm.push_back(addRun(nmcli, args));
+        cli.push_back(addRun(ibnmPath(), args));
     }
-    runAll(runs);
+    runAll(nm);
+    std::vector<std::vector<std::string>> features;
     for (size_t i = 0; i < sets.size(); i++) {
         const Args &args = sets[i];
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), args.begin(), args.end());
-        std::string message;
-        auto profile = profileFromArgs(withUuid, &message);
-        const NmcliResult &nm = runs[2 * i].result;
-        ASSERT_TRUE(nm.status == 0 || nm.status == 1 || nm.status == 2) << show(args) << "\n" << nm.err;
-        const NmcliResult &cli = runs[2 * i + 1].result;
-        EXPECT_EQ(cli.status, expectedStatus(nm)) << show(args) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
-        EXPECT_EQ(cli.warnings, nm.warnings) << show(args);
-        exit1 += cli.status == 1;
-        exit2 += cli.status == 2;
+        GErrorPtr err;
+        ibnm::GStrvPtr masters;
+        auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(
+            ibnm_profile_new_from_args_full(argvOf(withUuid).data(), outPtr(masters), outPtr(err)));
+        const NmcliResult &r = nm[i].result;
+        ASSERT_TRUE(r.status == 0 || r.status == 1 || r.status == 2) << show(args) << "\n" << r.err;
+        int status = profile ? 0 : cliStatusFor(err.get());
+        EXPECT_EQ(status, expectedStatus(r)) << show(args) << "\nnmcli: " << r.err
+                                             << "ibnm: " << (err ? err->message : "");
+        EXPECT_EQ(warningsFor(masters.get()), r.warnings) << show(args);
+        exit1 += status == 1;
+        exit2 += status == 2;
+        features.push_back(cliFeatures(args[1], r, errorCode(err.get())));
         // nmcli 1.42 exits 0 without writing anything for a bad value of a
         // bond alias (`mode junk`): no profile is a rejection.
-        bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
+        bool nmcliAccepts = r.status == 0 && g_str_has_prefix(r.out.c_str(), "[connection]");
         if (nmcliAccepts) {
             accepted++;
             if (!profile) {
-                ADD_FAILURE() << show(args) << "\nnmcli accepts, ibnm rejects: " << message;
+                ADD_FAILURE() << show(args) << "\nnmcli accepts, ibnm rejects: " << err->message;
                 continue;
             }
-            EXPECT_EQ(keyfileBytes(profile.get()), nm.out) << show(args);
-            EXPECT_EQ(cli.out, nm.out) << show(args);
+            EXPECT_EQ(keyfileBytes(profile.get()), r.out) << show(args);
         } else {
             rejected++;
-            EXPECT_FALSE(profile) << show(args) << "\nnmcli rejects (" << nm.status << "): " << nm.err
+            EXPECT_FALSE(profile) << show(args) << "\nnmcli rejects (" << r.status << "): " << r.err
                                   << "ibnm accepts:\n"
                                   << (profile ? keyfileBytes(profile.get()) : "");
-            EXPECT_FALSE(message.empty()) << show(args);
+            EXPECT_TRUE(err && *err->message) << show(args);
         }
     }
+    const std::vector<bool> selected = selectCliCases(features);
+    runSelected(cli, selected, throughCli);
+    for (size_t i = 0; i < sets.size(); i++)
+        if (selected[i])
+            expectCliAsNmcli(cli[i].result, nm[i].result, show(sets[i]));
     // Both outcomes, and both kinds of refusal, must be exercised, or the
-    // comparison proves little.
+    // comparison proves little; the CLI on each kind.
     EXPECT_GT(accepted, 50u);
     EXPECT_GT(rejected, 50u);
     EXPECT_GT(exit1, 20u);
     EXPECT_GT(exit2, 20u);
+    EXPECT_GT(throughCli, 10u);
+    std::printf("[ compared ] connection add: %zu cases, %u also through the CLI\n", sets.size(), throughCli);
 }
 
-// `connection modify` the same way: each base profile (built by ibnm and by
-// nmcli, byte-identical) modified by each argument set.
-TEST(NmcliDifferential, ModifiesAsNmcli)
+// The hand-picked modifies' base profiles and changes (each change on each base).
+const std::vector<Args> &handModifyBases()
 {
-    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
-    const std::vector<Args> bases = {
+    static const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
         {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
         {"type", "bond", "con-name", "bond0", "ifname", "bond0", "bond.options", "mode=active-backup"},
         {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
     };
-    const std::vector<Args> changes = {
+    return bases;
+}
+
+const std::vector<Args> &handModifyChanges()
+{
+    static const std::vector<Args> changes = {
         {"mtu", "2044"},
         {"mtu", "65521"},
         {"mtu", "abc"},
@@ -431,10 +544,21 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         {"connection.uuid", "not-a-uuid"},
         {"slave-type", "junk"},
     };
-    unsigned compared = 0, accepted = 0, exit1 = 0, exit2 = 0;
-    // nmcli and the CLI on every base and change, then the comparisons.
+    return changes;
+}
+
+// `connection modify` the same way: each base profile (built by ibnm and by
+// nmcli, byte-identical) modified by each argument set.
+TEST(NmcliDifferential, ModifiesAsNmcli)
+{
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
+    const std::vector<Args> &bases = handModifyBases();
+    const std::vector<Args> &changes = handModifyChanges();
+    unsigned compared = 0, accepted = 0, exit1 = 0, exit2 = 0, throughCli = 0;
+    // nmcli on every base and change, libibnm in-process on each; the CLI
+    // on those that add something of its own (cliFeatures()).
     std::vector<std::string> keyfiles;
-    std::vector<ToolRun> runs;
+    std::vector<ToolRun> nm, cli;
     for (const auto &base : bases) {
         Args withUuid = {"connection.uuid", kUuid};
         withUuid.insert(withUuid.end(), base.begin(), base.end());
@@ -442,11 +566,13 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         ASSERT_TRUE(start);
         keyfiles.push_back(keyfileBytes(start.get()));
         for (const auto &change : changes) {
-            runs.push_back(modifyRun(nmcli, keyfiles.back(), change));
-            runs.push_back(modifyRun(ibnmPath(), keyfiles.back(), change));
+            nm.push_back(modifyRun(nmcli, keyfiles.back(), change));
+            cli.push_back(modifyRun(ibnmPath(), keyfiles.back(), change));
         }
     }
-    runAll(runs);
+    runAll(nm);
+    std::vector<std::vector<std::string>> features;
+    std::vector<std::string> shownAll;
     size_t next = 0;
     for (size_t b = 0; b < bases.size(); b++) {
         const Args &base = bases[b];
@@ -456,29 +582,31 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
         for (const auto &change : changes) {
             auto profile = mustProfile(withUuid);
             GErrorPtr err;
-            bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
-            const NmcliResult &nm = runs[next++].result;
-            bool nmcliAccepts = nm.status == 0 && g_str_has_prefix(nm.out.c_str(), "[connection]");
+            ibnm::GStrvPtr masters;
+            bool ok = ibnm_profile_modify_from_args_full(profile.get(), argvOf(change).data(), outPtr(masters),
+                                                         outPtr(err));
+            const NmcliResult &r = nm[next++].result;
+            bool nmcliAccepts = r.status == 0 && g_str_has_prefix(r.out.c_str(), "[connection]");
             Args shown = base;
             shown.push_back("|");
             shown.insert(shown.end(), change.begin(), change.end());
+            shownAll.push_back(show(shown));
             compared++;
-            const NmcliResult &cli = runs[next++].result;
-            EXPECT_EQ(cli.status, expectedStatus(nm)) << show(shown) << "\nnmcli: " << nm.err << "ibnm: " << cli.err;
-            EXPECT_EQ(cli.warnings, nm.warnings) << show(shown);
-            exit1 += cli.status == 1;
-            exit2 += cli.status == 2;
-            if (nmcliAccepts) {
-                EXPECT_EQ(cli.out, nm.out) << show(shown);
-            }
+            int status = ok ? 0 : cliStatusFor(err.get());
+            EXPECT_EQ(status, expectedStatus(r)) << show(shown) << "\nnmcli: " << r.err
+                                                 << "ibnm: " << (err ? err->message : "");
+            EXPECT_EQ(warningsFor(masters.get()), r.warnings) << show(shown);
+            exit1 += status == 1;
+            exit2 += status == 2;
+            features.push_back(cliFeatures("base " + std::to_string(b), r, errorCode(err.get())));
             if (nmcliAccepts) {
                 accepted++;
                 EXPECT_TRUE(ok) << show(shown) << "\nnmcli accepts, ibnm rejects: " << err->message;
                 if (ok) {
-                    EXPECT_EQ(keyfileBytes(profile.get()), nm.out) << show(shown);
+                    EXPECT_EQ(keyfileBytes(profile.get()), r.out) << show(shown);
                 }
             } else {
-                EXPECT_FALSE(ok) << show(shown) << "\nnmcli rejects (" << nm.status << "): " << nm.err
+                EXPECT_FALSE(ok) << show(shown) << "\nnmcli rejects (" << r.status << "): " << r.err
                                  << "ibnm accepts:\n"
                                  << keyfileBytes(profile.get());
                 if (!ok) {
@@ -487,11 +615,18 @@ TEST(NmcliDifferential, ModifiesAsNmcli)
             }
         }
     }
+    const std::vector<bool> selected = selectCliCases(features);
+    runSelected(cli, selected, throughCli);
+    for (size_t i = 0; i < nm.size(); i++)
+        if (selected[i])
+            expectCliAsNmcli(cli[i].result, nm[i].result, shownAll[i]);
     EXPECT_GE(compared, 90u);
     EXPECT_GT(accepted, 30u);
     EXPECT_GT(compared - accepted, 30u);
     EXPECT_GT(exit1, 10u);
     EXPECT_GT(exit2, 10u);
+    EXPECT_GT(throughCli, 10u);
+    std::printf("[ compared ] connection modify: %u cases, %u also through the CLI\n", compared, throughCli);
 }
 
 // --- Generated cases, fixed seeds -------------------------------------------------
@@ -594,19 +729,6 @@ std::vector<Args> generatedAdds(unsigned seed, size_t count)
     return out;
 }
 
-// The exit status `ibnm --offline` gives for this libibnm error (cli's
-// argumentsError() and reportError()); 0 without one.
-int cliStatusFor(const GError *error)
-{
-    if (error == nullptr)
-        return 0;
-    if (error->domain == IBNM_ERROR &&
-        (error->code == IBNM_ERROR_NOT_SUPPORTED || error->code == IBNM_ERROR_INVALID_ARGUMENT ||
-         error->code == IBNM_ERROR_INVALID_VALUE))
-        return 2;
-    return 1;
-}
-
 struct Tally {
     unsigned cases = 0, accepted = 0, exit1 = 0, exit2 = 0, cli = 0, mismatches = 0;
     unsigned nmcliCrashed = 0; // nmcli 1.42 asserts (difference 7): not compared
@@ -617,14 +739,108 @@ struct Tally {
             firstMismatches += what + "\n";
     }
     // The summary line of `connection <command>` cases run since `start`.
-    void print(const char *command, std::chrono::steady_clock::time_point start) const
+    void print(const char *command, size_t pool, std::chrono::steady_clock::time_point start) const
     {
         double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::printf("[ generated ] connection %s: %u cases (%u accepted by nmcli, %u exit 1, %u exit 2, %u nmcli "
-                    "assertions), %u also through the CLI, %u mismatches, %.1f s\n",
-                    command, cases, accepted, exit1, exit2, nmcliCrashed, cli, mismatches, secs);
+        std::printf("[ generated ] connection %s: %u of %zu cases (%u accepted by nmcli, %u exit 1, %u exit 2, %u "
+                    "nmcli assertions), %u also through the CLI, %u mismatches, %.1f s\n",
+                    command, cases, pool, accepted, exit1, exit2, nmcliCrashed, cli, mismatches, secs);
     }
 };
+
+// --- Which generated cases run -----------------------------------------------------
+//
+// nmcli is the cost (one process per case, ~10 ms of CPU). Of the generated
+// pool a case runs only if it exercises something the cases before it did
+// not: a value parser (word and value), a word on a kind of profile (type or
+// base), or an outcome of libibnm's (its refusal: message and exit status;
+// or a line of the keyfile it writes). These are known without
+// nmcli. IBNM_NMCLI_DIFF_ALL=1 runs the whole pool instead and checks that
+// the selected cases met every outcome of nmcli's the whole pool met (exit
+// status and message, warning, keyfile line).
+
+bool runWholePool()
+{
+    const char *all = g_getenv("IBNM_NMCLI_DIFF_ALL");
+    return all != nullptr && std::string_view(all) == "1";
+}
+
+// What one case exercises (above): `kind` is the profile type word or the
+// base, `words` the word/value pairs, `error` libibnm's refusal or null,
+// `keyfile` what it wrote.
+std::vector<std::string> caseFeatures(const std::string &kind, const Args &words, const GError *error,
+                                      const std::string &keyfile)
+{
+    std::vector<std::string> f;
+    for (size_t i = 0; i + 1 < words.size(); i += 2) {
+        f.push_back("value\x1f" + words[i] + "\x1f" + words[i + 1]);
+        f.push_back("word\x1f" + kind + "\x1f" + words[i]);
+    }
+    if (error != nullptr) {
+        f.push_back("refused\x1f" + kind + "\x1f" + std::to_string(cliStatusFor(error)) + "\x1f" + error->message);
+        return f;
+    }
+    std::string section;
+    for (const auto &line : lines(keyfile)) {
+        if (!line.empty() && line[0] == '[')
+            section = line;
+        f.push_back("key\x1f" + section + line);
+    }
+    return f;
+}
+
+// The cases that add a feature to those before them (first fit, in the
+// pool's order).
+std::vector<bool> selectCases(const std::vector<std::vector<std::string>> &features)
+{
+    std::set<std::string> seen;
+    std::vector<bool> keep;
+    for (const auto &f : features) {
+        bool adds = false;
+        for (const auto &x : f)
+            adds = seen.insert(x).second || adds;
+        keep.push_back(adds);
+    }
+    return keep;
+}
+
+// nmcli's outcomes of one case: its exit status with its message, its
+// warnings, each line of the keyfile it printed. An assertion of nmcli's
+// (difference 7) is one outcome where the comparison checks ibnm's answer
+// to it (modify), none where it does not (add).
+void nmcliOutcomes(const NmcliResult &nm, bool assertionsCompared, std::set<std::string> &into)
+{
+    // An assertion's message names the process and the time.
+    bool asserted = nm.status != 0 && nm.status != 1 && nm.status != 2;
+    if (asserted && !assertionsCompared)
+        return;
+    into.insert("exit\x1f" + std::to_string(nm.status) + "\x1f" + (asserted ? "assertion" : nm.err));
+    if (!nm.warnings.empty())
+        into.insert("warned\x1f" + nm.warnings);
+    std::string section;
+    for (const auto &line : lines(nm.out)) {
+        if (!line.empty() && line[0] == '[')
+            section = line;
+        into.insert("key\x1f" + section + line);
+    }
+}
+
+// With the whole pool run (`nm`): the selected cases met every outcome of
+// nmcli's that the unselected ones met.
+void expectSelectionLosesNothing(const std::vector<ToolRun> &nm, const std::vector<bool> &selected,
+                                 bool assertionsCompared)
+{
+    std::set<std::string> met, others;
+    for (size_t i = 0; i < nm.size(); i++)
+        nmcliOutcomes(nm[i].result, assertionsCompared, selected[i] ? met : others);
+    std::string missing;
+    unsigned n = 0;
+    for (const auto &o : others)
+        if (met.count(o) == 0 && n++ < 20)
+            missing += "  " + o + "\n";
+    std::printf("[ generated ] %zu outcomes of nmcli's met, %u only by unselected cases\n", met.size(), n);
+    EXPECT_EQ(n, 0u) << "outcomes of nmcli's only unselected cases met:\n" << missing;
+}
 
 // One generated case: nmcli's result `nm` against libibnm's in-process, and
 // against `cli` (ibnm --offline's) where the case ran through the CLI.
@@ -633,7 +849,9 @@ void compareAdd(const Args &args, const NmcliResult &nm, const NmcliResult *cli,
     Args withUuid = {"connection.uuid", kUuid};
     withUuid.insert(withUuid.end(), args.begin(), args.end());
     GErrorPtr err;
-    auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argvOf(withUuid).data(), outPtr(err)));
+    ibnm::GStrvPtr masters;
+    auto profile = ibnm::GObjectPtr<IbnmProfile>::adopt(
+        ibnm_profile_new_from_args_full(argvOf(withUuid).data(), outPtr(masters), outPtr(err)));
     t.cases++;
     if (nm.status != 0 && nm.status != 1 && nm.status != 2) {
         t.nmcliCrashed++;
@@ -649,6 +867,8 @@ void compareAdd(const Args &args, const NmcliResult &nm, const NmcliResult *cli,
                    "\n  nmcli: " + nm.err + "  ibnm: " + (err ? err->message : ""));
     else if (nmcliAccepts && profile && keyfileBytes(profile.get()) != nm.out)
         t.mismatch(show(args) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
+    if (warningsFor(masters.get()) != nm.warnings)
+        t.mismatch(show(args) + "\n  warnings: nmcli " + nm.warnings + "  ibnm " + warningsFor(masters.get()));
     if (cli) {
         t.cli++;
         if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
@@ -665,7 +885,8 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
     withUuid.insert(withUuid.end(), base.begin(), base.end());
     auto profile = ibnm::test::mustProfile(withUuid);
     GErrorPtr err;
-    bool ok = ibnm_profile_modify_from_args(profile.get(), argvOf(change).data(), outPtr(err));
+    ibnm::GStrvPtr masters;
+    bool ok = ibnm_profile_modify_from_args_full(profile.get(), argvOf(change).data(), outPtr(masters), outPtr(err));
     Args shown = base;
     shown.push_back("|modify");
     shown.insert(shown.end(), change.begin(), change.end());
@@ -689,6 +910,8 @@ void compareModify(const Args &base, const std::string &keyfile, const Args &cha
         t.mismatch(show(shown) + "\n  keyfiles differ:\n" + nm.out + "---\n" + keyfileBytes(profile.get()));
     else if (!ok && keyfileBytes(profile.get()) != keyfile)
         t.mismatch(show(shown) + "\n  a failed modify changed the profile");
+    if (warningsFor(masters.get()) != nm.warnings)
+        t.mismatch(show(shown) + "\n  warnings: nmcli " + nm.warnings + "  ibnm " + warningsFor(masters.get()));
     if (cli) {
         t.cli++;
         if (cli->status != expectedStatus(nm) || (nmcliAccepts && cli->out != nm.out) ||
@@ -703,35 +926,61 @@ TEST(NmcliDifferential, GeneratedAddsAgreeWithNmcli)
     IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
     auto start = std::chrono::steady_clock::now();
     Tally t;
-    std::vector<Args> cases;
+    std::vector<Args> pool;
     for (unsigned seed : {1u, 2u, 3u})
         for (auto &args : generatedAdds(seed, 700))
-            cases.push_back(std::move(args));
-    // nmcli on every case, the CLI on every 16th (cli[i] is the run of case
-    // 16 * i).
+            pool.push_back(std::move(args));
+    std::vector<std::vector<std::string>> features;
+    std::vector<std::string> codes;
+    for (const auto &args : pool) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), args.begin(), args.end());
+        GErrorPtr err;
+        auto p = ibnm::GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argvOf(withUuid).data(), outPtr(err)));
+        features.push_back(caseFeatures(args[1], args, err.get(), p ? keyfileBytes(p.get()) : ""));
+        codes.push_back(errorCode(err.get()));
+    }
+    const std::vector<bool> selected = selectCases(features);
+    std::vector<Args> cases;
+    std::vector<bool> caseSelected;
+    std::vector<std::string> caseCodes;
+    for (size_t i = 0; i < pool.size(); i++)
+        if (selected[i] || runWholePool()) {
+            cases.push_back(pool[i]);
+            caseSelected.push_back(selected[i]);
+            caseCodes.push_back(codes[i]);
+        }
+    // nmcli on every case, the CLI on those that add something of its own
+    // (cliFeatures()), then the comparisons.
     std::vector<ToolRun> nm, cli;
-    for (size_t i = 0; i < cases.size(); i++) {
-        nm.push_back(addRun(nmcli, cases[i]));
-        if (i % 16 == 0)
-            cli.push_back(addRun(ibnmPath(), cases[i]));
+    for (const auto &args : cases) {
+        nm.push_back(addRun(nmcli, args));
+        cli.push_back(addRun(ibnmPath(), args));
     }
     runAll(nm);
-    runAll(cli);
+    std::vector<std::vector<std::string>> cliFeats;
     for (size_t i = 0; i < cases.size(); i++)
-        compareAdd(cases[i], nm[i].result, i % 16 == 0 ? &cli[i / 16].result : nullptr, t);
-    t.print("add", start);
+        cliFeats.push_back(cliFeatures(cases[i][1], nm[i].result, caseCodes[i]));
+    const std::vector<bool> throughCli = selectCliCases(cliFeats);
+    unsigned ran = 0;
+    runSelected(cli, throughCli, ran);
+    for (size_t i = 0; i < cases.size(); i++)
+        compareAdd(cases[i], nm[i].result, throughCli[i] ? &cli[i].result : nullptr, t);
+    t.print("add", pool.size(), start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
-    EXPECT_GE(t.cases, 2000u);
-    EXPECT_GT(t.accepted, 300u);
-    EXPECT_GT(t.exit1, 100u);
-    EXPECT_GT(t.exit2, 300u);
+    EXPECT_GE(pool.size(), 2000u);
+    EXPECT_GT(t.cli, 10u);
+    EXPECT_GT(t.accepted, 80u);
+    EXPECT_GT(t.exit1, 40u);
+    EXPECT_GT(t.exit2, 200u);
+    if (runWholePool())
+        expectSelectionLosesNothing(nm, caseSelected, false);
 }
 
-TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
+// The base profiles of the generated modifies.
+const std::vector<Args> &generatedModifyBases()
 {
-    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
-    auto start = std::chrono::steady_clock::now();
-    const std::vector<Args> bases = {
+    static const std::vector<Args> bases = {
         {"type", "infiniband", "con-name", "ib0", "ifname", "ib0"},
         {"type", "infiniband", "con-name", "child", "parent", "ib0", "p-key", "0x8002"},
         {"type", "ethernet", "con-name", "eth0", "ifname", "eth0", "ipv4.method", "manual", "ipv4.addresses",
@@ -740,21 +989,22 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
          "ipv6.method", "manual", "ipv6.addresses", "fd00::1/64"},
         {"type", "infiniband", "ifname", "ib1", "master", "bond0", "slave-type", "bond"},
     };
+    return bases;
+}
+
+// A generated modify: base profile (index) and the words applied to it.
+struct ModifyCase {
+    size_t base;
+    Args change;
+};
+
+// 260 changes of 1-3 words per base, from a fixed seed.
+std::vector<ModifyCase> generatedModifies(const std::vector<Args> &bases)
+{
     std::mt19937 rng(15);
     const auto &vocab = vocabulary();
-    struct Case {
-        size_t base;
-        Args change;
-    };
-    std::vector<Case> cases;
-    std::vector<std::string> keyfiles;
+    std::vector<ModifyCase> cases;
     for (size_t b = 0; b < bases.size(); b++) {
-        const Args &base = bases[b];
-        Args withUuid = {"connection.uuid", kUuid};
-        withUuid.insert(withUuid.end(), base.begin(), base.end());
-        auto first = ibnm::test::mustProfile(withUuid);
-        ASSERT_TRUE(first);
-        keyfiles.push_back(keyfileBytes(first.get()));
         for (int k = 0; k < 260; k++) {
             Args change;
             size_t words = 1 + rng() % 3;
@@ -762,34 +1012,82 @@ TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
                 const Choice &c = vocab[rng() % vocab.size()];
                 // `master` on a bond profile: nmcli 1.42's modify also makes
                 // it a bond port (of itself); not a case worth matching.
-                if (base[1] == std::string("bond") &&
+                if (bases[b][1] == std::string("bond") &&
                     (std::string_view(c.word) == "master" || std::string_view(c.word) == "slave-type"))
                     continue;
                 change.push_back(c.word);
                 change.push_back(c.values[rng() % c.values.size()]);
             }
-            cases.push_back({b, std::move(change)});
+            if (!change.empty()) // all its words were skipped
+                cases.push_back({b, std::move(change)});
         }
     }
-    // nmcli on every case, the CLI on every 16th, then the comparisons.
+    return cases;
+}
+
+TEST(NmcliDifferential, GeneratedModifiesAgreeWithNmcli)
+{
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcli);
+    auto start = std::chrono::steady_clock::now();
+    const std::vector<Args> &bases = generatedModifyBases();
+    const std::vector<ModifyCase> cases = generatedModifies(bases);
+    std::vector<std::string> keyfiles;
+    for (const auto &base : bases) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), base.begin(), base.end());
+        auto first = ibnm::test::mustProfile(withUuid);
+        ASSERT_TRUE(first);
+        keyfiles.push_back(keyfileBytes(first.get()));
+    }
+    std::vector<std::vector<std::string>> features;
+    std::vector<std::string> codes;
+    for (const auto &c : cases) {
+        Args withUuid = {"connection.uuid", kUuid};
+        withUuid.insert(withUuid.end(), bases[c.base].begin(), bases[c.base].end());
+        auto p = ibnm::test::mustProfile(withUuid);
+        GErrorPtr err;
+        bool ok = ibnm_profile_modify_from_args(p.get(), argvOf(c.change).data(), outPtr(err));
+        features.push_back(caseFeatures("base " + std::to_string(c.base), c.change, ok ? nullptr : err.get(),
+                                        ok ? keyfileBytes(p.get()) : ""));
+        codes.push_back(errorCode(ok ? nullptr : err.get()));
+    }
+    const std::vector<bool> selected = selectCases(features);
+    std::vector<ModifyCase> run;
+    std::vector<bool> chosen;
+    std::vector<std::string> runCodes;
+    for (size_t i = 0; i < cases.size(); i++)
+        if (selected[i] || runWholePool()) {
+            run.push_back(cases[i]);
+            chosen.push_back(selected[i]);
+            runCodes.push_back(codes[i]);
+        }
+    // nmcli on every case run, the CLI on those that add something of its
+    // own (cliFeatures()), then the comparisons.
     std::vector<ToolRun> nm, cli;
-    for (size_t i = 0; i < cases.size(); i++) {
-        nm.push_back(modifyRun(nmcli, keyfiles[cases[i].base], cases[i].change));
-        if (i % 16 == 0)
-            cli.push_back(modifyRun(ibnmPath(), keyfiles[cases[i].base], cases[i].change));
+    for (const auto &c : run) {
+        nm.push_back(modifyRun(nmcli, keyfiles[c.base], c.change));
+        cli.push_back(modifyRun(ibnmPath(), keyfiles[c.base], c.change));
     }
     runAll(nm);
-    runAll(cli);
+    std::vector<std::vector<std::string>> cliFeats;
+    for (size_t i = 0; i < run.size(); i++)
+        cliFeats.push_back(cliFeatures("base " + std::to_string(run[i].base), nm[i].result, runCodes[i]));
+    const std::vector<bool> throughCli = selectCliCases(cliFeats);
+    unsigned ran = 0;
+    runSelected(cli, throughCli, ran);
     Tally t;
-    for (size_t i = 0; i < cases.size(); i++)
-        compareModify(bases[cases[i].base], keyfiles[cases[i].base], cases[i].change, nm[i].result,
-                      i % 16 == 0 ? &cli[i / 16].result : nullptr, t);
-    t.print("modify", start);
+    for (size_t i = 0; i < run.size(); i++)
+        compareModify(bases[run[i].base], keyfiles[run[i].base], run[i].change, nm[i].result,
+                      throughCli[i] ? &cli[i].result : nullptr, t);
+    t.print("modify", cases.size(), start);
     EXPECT_EQ(t.mismatches, 0u) << t.firstMismatches;
-    EXPECT_GE(t.cases, 1000u);
-    EXPECT_GT(t.accepted, 200u);
-    EXPECT_GT(t.exit1, 50u);
-    EXPECT_GT(t.exit2, 200u);
+    EXPECT_GE(cases.size(), 1000u);
+    EXPECT_GT(t.cli, 10u);
+    EXPECT_GT(t.accepted, 110u);
+    EXPECT_GT(t.exit1, 40u);
+    EXPECT_GT(t.exit2, 180u);
+    if (runWholePool())
+        expectSelectionLosesNothing(nm, chosen, true);
 }
 
 // The deliberate differences (docs/differences-from-nmcli.md), each checked
