@@ -40,7 +40,7 @@ int main(int argc, char **argv)
         return 1;
     }
     gint64 t2 = g_get_monotonic_time();
-    GPtrArray *findings = ibnm_check_profiles(connections, inventory);
+    GPtrArray *findings = ibnm_check_profiles(connections, inventory, IBNM_CHECK_FLAGS_NONE);
     gint64 t3 = g_get_monotonic_time();
 
     guint errors = 0, warnings = 0;

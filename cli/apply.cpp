@@ -321,7 +321,8 @@ int cmdShowState(Context &ctx, const Args &args)
     if (!host)
         return kExitFailed;
     ErrorPtr err;
-    CharPtr text(ibnm_state_show(s, host, ctx.options.mode == OutputMode::Json, Out(err)));
+    CharPtr text(ibnm_state_show(s, host,
+        ctx.options.mode == OutputMode::Json ? IBNM_STATE_FORMAT_JSON : IBNM_STATE_FORMAT_YAML, Out(err)));
     if (!text)
         return reportError(err.get());
     std::fputs(text.get(), stdout);

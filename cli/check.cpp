@@ -59,7 +59,8 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     }
     // Without NetworkManager, ibnm brings the profiles up itself.
     bool standalone = g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") != 0;
-    PtrArray findings(ibnm_check_profiles_standalone(args.empty() ? selected.get() : all.get(), inv, standalone));
+    PtrArray findings(ibnm_check_profiles(args.empty() ? selected.get() : all.get(), inv,
+                                            standalone ? IBNM_CHECK_FLAGS_STANDALONE : IBNM_CHECK_FLAGS_NONE));
     if (!args.empty()) {
         PtrArray mine(g_ptr_array_new_with_free_func(g_object_unref));
         for (guint i = 0; i < findings->len; i++) {

@@ -169,7 +169,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
     // IPoIB profile, which NetworkManager activates and standalone `up`
     // refuses); with one, as NetworkManager would activate the profile.
     bool standalone = settings && g_strcmp0(ibnm_settings_get_backend_name(settings), "networkmanager") != 0;
-    PtrArray findings(ibnm_check_profiles_standalone(all.get(), inv, standalone && inv == nullptr));
+    PtrArray findings(ibnm_check_profiles(
+        all.get(), inv, standalone && inv == nullptr ? IBNM_CHECK_FLAGS_STANDALONE : IBNM_CHECK_FLAGS_NONE));
     const char *id = ibnm_profile_get_id(profile);
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {

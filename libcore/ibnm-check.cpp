@@ -21,11 +21,17 @@
 #include <exception>
 #include <vector>
 
+G_DEFINE_FLAGS_TYPE(IbnmCheckFlags, ibnm_check_flags,
+                    G_DEFINE_ENUM_VALUE(IBNM_CHECK_FLAGS_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE(IBNM_CHECK_FLAGS_STANDALONE, "standalone"))
+
 /**
  * ibnm_check_profiles:
  * @profiles: (element-type NM.Connection): the profiles to check together
  * @inventory: (nullable): the host to check them against; without it the host
  *   rules report one info finding per IPoIB profile
+ * @flags: how to check: %IBNM_CHECK_FLAGS_STANDALONE when ibnm activates the
+ *   profiles itself
  *
  * Runs every rule: NetworkManager's verify(), the host rules, the bond rules,
  * the rules across profiles and those of ibnm's own options (an rxe link with
@@ -36,26 +42,7 @@
  *
  * Since: 0.1
  */
-GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory)
-{
-    return ibnm_check_profiles_standalone(profiles, inventory, FALSE);
-}
-
-/**
- * ibnm_check_profiles_standalone:
- * @profiles: (element-type NM.Connection): the profiles to check together
- * @inventory: (nullable): the host to check them against
- * @standalone: whether ibnm activates the profiles itself (no NetworkManager):
- *   then what ibnm cannot do alone is an error too, as `up` refuses it (an
- *   IPoIB profile that asks for DHCP)
- *
- * ibnm_check_profiles() for a mode.
- *
- * Returns: (transfer container) (element-type IbnmFinding): the findings.
- *
- * Since: 0.1
- */
-GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *inventory, gboolean standalone)
+GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory, IbnmCheckFlags flags)
 {
     g_return_val_if_fail(profiles != nullptr, nullptr);
     g_return_val_if_fail(inventory == nullptr || IBNM_IS_INVENTORY(inventory), nullptr);
@@ -68,7 +55,7 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
             connections.push_back(c);
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
-        auto findings = ibnm::activation::checkProfiles(connections, host, nullptr, standalone);
+        auto findings = ibnm::activation::checkProfiles(connections, host, nullptr, (flags & IBNM_CHECK_FLAGS_STANDALONE) != 0);
         // Each finding's text moves into its object: the two forms of
         // 50,000 findings are not held at once.
         for (auto &f : findings)
@@ -100,7 +87,7 @@ GPtrArray *ibnm_check_profiles_standalone(GPtrArray *profiles, IbnmInventory *in
  * after the activations it would replace are taken down.
  * When a profile has DNS servers or search domains, it also asks whether
  * systemd-resolved runs (ibnm applies them through it, without
- * NetworkManager), so that ibnm_check_profiles_standalone() says where
+ * NetworkManager), so that ibnm_check_profiles() says where
  * they would not be applied.
  *
  * Returns: %TRUE on success; %FALSE with @error set when the host cannot be

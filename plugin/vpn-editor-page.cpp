@@ -316,7 +316,7 @@ gboolean runCheck(gpointer data)
         g_free(m);
         g_error_free(error);
     } else {
-        GPtrArray *findings = ibnm_check_profiles(profiles, p->inventory);
+        GPtrArray *findings = ibnm_check_profiles(profiles, p->inventory, IBNM_CHECK_FLAGS_NONE);
         const char *id = nm_connection_get_id(edited);
         for (guint i = 0; i < findings->len; i++) {
             auto *f = IBNM_FINDING(g_ptr_array_index(findings, i));

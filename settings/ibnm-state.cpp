@@ -542,7 +542,7 @@ gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir
  * ibnm_state_show:
  * @settings: the loaded profile store
  * @host: (nullable): the host, for each interface's state
- * @json: %TRUE for JSON, else YAML
+ * @format: YAML or JSON
  * @error: return location for a #GError
  *
  * Describes the stored profiles as a declarative state document, the one
@@ -555,7 +555,10 @@ gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir
  *
  * Since: 0.1
  */
-char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GError **error)
+G_DEFINE_ENUM_TYPE(IbnmStateFormat, ibnm_state_format, G_DEFINE_ENUM_VALUE(IBNM_STATE_FORMAT_YAML, "yaml"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STATE_FORMAT_JSON, "json"))
+
+char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, IbnmStateFormat format, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), nullptr);
     char *out = nullptr;
@@ -587,7 +590,7 @@ char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GEr
         }
         auto doc = ibnm::state::describe(stored, active ? &*active : nullptr);
         std::string text;
-        if (json) {
+        if (format == IBNM_STATE_FORMAT_JSON) {
             text = ibnm::state::toJson(doc.get());
         } else {
             auto y = ibnm::state::toYaml(doc.get());

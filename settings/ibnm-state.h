@@ -57,6 +57,23 @@ gboolean ibnm_state_apply(IbnmSettings *settings,
                           IbnmApplyReport **up_report,
                           GError **error);
 
-char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, gboolean json, GError **error);
+/**
+ * IbnmStateFormat:
+ * @IBNM_STATE_FORMAT_YAML: YAML, as nmstate writes it
+ * @IBNM_STATE_FORMAT_JSON: JSON
+ *
+ * The text of a state document ibnm_state_show() writes.
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_STATE_FORMAT_YAML,
+    IBNM_STATE_FORMAT_JSON,
+} IbnmStateFormat;
+
+#define IBNM_TYPE_STATE_FORMAT (ibnm_state_format_get_type())
+GType ibnm_state_format_get_type(void);
+
+char *ibnm_state_show(IbnmSettings *settings, IbnmHost *host, IbnmStateFormat format, GError **error);
 
 G_END_DECLS

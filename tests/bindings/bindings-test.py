@@ -99,7 +99,7 @@ class SimulatedHost(unittest.TestCase):
         conn = profile.get_connection()
         self.assertIsInstance(conn, NM.Connection)
         self.assertEqual(conn.get_setting_infiniband().get_mtu(), 65520)
-        findings = Ibnm.check_profiles([conn], self.inv)
+        findings = Ibnm.check_profiles([conn], self.inv, Ibnm.CheckFlags.NONE)
         errors = [f for f in findings if f.get_severity() == Ibnm.Severity.ERROR]
         self.assertEqual(errors, [], [f.get_message() for f in errors])
 
@@ -152,7 +152,7 @@ class SimulatedHost(unittest.TestCase):
                                            "bond.options", "mode=balance-rr"])
         port = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "port", "ifname", "mlx4_ib0",
                                            "master", "bond0", "slave-type", "bond"])
-        findings = Ibnm.check_profiles([bond.get_connection(), port.get_connection()], None)
+        findings = Ibnm.check_profiles([bond.get_connection(), port.get_connection()], None, Ibnm.CheckFlags.NONE)
         mode = [f for f in findings if f.get_profile_id() == "bond0" and f.get_property() == "bond.options"]
         self.assertEqual(len(mode), 1)
         self.assertEqual(mode[0].get_related_profiles(), ["port"])

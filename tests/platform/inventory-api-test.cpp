@@ -333,7 +333,7 @@ namespace {
 // Every finding of ibnm_check_profiles(), one line each.
 std::string findingsText(GPtrArray *profiles, IbnmInventory *inv)
 {
-    GPtrArrayPtr findings(ibnm_check_profiles_standalone(profiles, inv, TRUE));
+    GPtrArrayPtr findings(ibnm_check_profiles(profiles, inv, IBNM_CHECK_FLAGS_STANDALONE));
     std::string s;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = IBNM_FINDING(g_ptr_array_index(findings.get(), i));

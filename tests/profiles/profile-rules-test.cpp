@@ -576,7 +576,7 @@ TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
     ibnm::GPtrArrayPtr array(g_ptr_array_new());
     for (auto &p : profiles)
         g_ptr_array_add(array.get(), ibnm_profile_get_connection(p.get()));
-    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), inv.get()));
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), inv.get(), IBNM_CHECK_FLAGS_NONE));
     ASSERT_EQ(findings->len, 3u);
     auto at = [&](guint i) { return static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i)); };
     EXPECT_EQ(ibnm_finding_get_severity(at(0)), IBNM_SEVERITY_ERROR);
@@ -587,7 +587,7 @@ TEST(CheckProfiles, ReturnsFindingsErrorsFirst)
     EXPECT_EQ(ibnm_finding_get_severity(at(2)), IBNM_SEVERITY_INFO);
     EXPECT_STREQ(ibnm_finding_get_profile_id(at(2)), "limited");
 
-    ibnm::GPtrArrayPtr without(ibnm_check_profiles(array.get(), nullptr));
+    ibnm::GPtrArrayPtr without(ibnm_check_profiles(array.get(), nullptr, IBNM_CHECK_FLAGS_NONE));
     guint infos = 0;
     for (guint i = 0; i < without->len; i++)
         if (g_str_has_suffix(ibnm_finding_get_message(static_cast<IbnmFinding *>(g_ptr_array_index(without.get(), i))),
@@ -607,7 +607,7 @@ TEST(CheckProfiles, RxeLinkWithRoceV1IsAnErrorWithoutAHost)
     ibnm::GPtrArrayPtr array(g_ptr_array_new());
     g_ptr_array_add(array.get(), ibnm_profile_get_connection(bad.get()));
     g_ptr_array_add(array.get(), ibnm_profile_get_connection(good.get()));
-    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr));
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr, IBNM_CHECK_FLAGS_NONE));
     ASSERT_EQ(findings->len, 1u);
     auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), 0));
     EXPECT_EQ(ibnm_finding_get_severity(f), IBNM_SEVERITY_ERROR);
@@ -631,7 +631,7 @@ TEST(CheckProfiles, FindingsNameTheProfilesTheyInvolve)
     ibnm::GPtrArrayPtr array(g_ptr_array_new());
     for (auto *p : {bond.get(), port.get(), rxe.get(), twin.get()})
         g_ptr_array_add(array.get(), ibnm_profile_get_connection(p));
-    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr));
+    ibnm::GPtrArrayPtr findings(ibnm_check_profiles(array.get(), nullptr, IBNM_CHECK_FLAGS_NONE));
     auto about = [&](const char *id, const char *property) -> IbnmFinding * {
         for (guint i = 0; i < findings->len; i++) {
             auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));

@@ -201,7 +201,7 @@ std::string findingsOf(NMConnection *c)
 {
     GPtrArray *profiles = g_ptr_array_new();
     g_ptr_array_add(profiles, c);
-    GPtrArray *findings = ibnm_check_profiles(profiles, nullptr);
+    GPtrArray *findings = ibnm_check_profiles(profiles, nullptr, IBNM_CHECK_FLAGS_NONE);
     std::string out;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = IBNM_FINDING(g_ptr_array_index(findings, i));
