@@ -292,17 +292,13 @@ Status placeSecondaries(const std::vector<NMConnection *> &selected, const std::
     return {};
 }
 
-Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
-                        bool withIp, bool standalone, const ProfileIndex *shared)
+namespace {
+
+// Stage 1, bonds' ports: a bond profile with rdma.* keys brings its
+// Ethernet ports with it: its RDMA device (RoCE LAG,
+// model::predictRoceLag) exists only once they are its ports.
+std::vector<NMConnection *> withRoceLagPorts(const std::vector<NMConnection *> &selected, const ProfileIndex &index)
 {
-    std::optional<ProfileIndex> own;
-    if (shared == nullptr)
-        own.emplace(all);
-    const ProfileIndex &index = shared ? *shared : *own;
-    Desired d;
-    // A bond profile with rdma.* keys brings its Ethernet ports with it: its
-    // RDMA device (RoCE LAG, model::predictRoceLag) exists only once they
-    // are its ports.
     std::vector<NMConnection *> expanded = selected;
     for (NMConnection *b : selected) {
         if (g_strcmp0(nm_connection_get_connection_type(b), NM_SETTING_BOND_SETTING_NAME) != 0)
@@ -315,17 +311,13 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
             if (std::find(expanded.begin(), expanded.end(), p) == expanded.end())
                 expanded.push_back(p);
     }
-    // RDMA secondaries where NetworkManager activates them, on their base
-    // profile's interface (connection.secondaries): standalone ibnm brings a
-    // base's secondaries up and down with it, and a secondary itself on each
-    // of its bases' interfaces (not with NetworkManager, whose VPN service
-    // does that: withIp false). Each (secondary, interface) once.
-    std::vector<GObjectPtr<NMConnection>> placed;
-    if (withIp)
-        if (auto st = placeSecondaries(selected, all, index, standalone, expanded, placed); !st)
-            return std::move(st).error();
-    // Each list sized once: a plan of every profile of a large store grew
-    // them step by step, copying and faulting in megabytes.
+    return expanded;
+}
+
+// Each list sized once: a plan of every profile of a large store grew
+// them step by step, copying and faulting in megabytes.
+void reserveLists(Desired &d, const std::vector<NMConnection *> &expanded, bool withIp)
+{
     size_t ipoibs = 0, bonds = 0, ethernets = 0;
     for (NMConnection *c : expanded) {
         const char *type = nm_connection_get_connection_type(c);
@@ -337,6 +329,167 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
     d.bonds.reserve(bonds);
     if (withIp)
         d.ethernet.reserve(ethernets);
+}
+
+// What the stages of one profile share.
+struct ProfileInput {
+    NMConnection *c;
+    const Origin &origin;
+    const std::string &ifname;
+    const userkeys::Options &options;
+    const ProfileIndex &index;
+    bool withIp;
+    bool standalone;
+};
+
+// Stage 2, an infiniband profile: the P_Key child (which needs a parent)
+// or the base interface (by name or MAC address), mode, MTU, umcast,
+// bond, addresses; DHCP is refused in standalone mode.
+Status resolveIpoib(const ProfileInput &in, Desired &d)
+{
+    const Origin &origin = in.origin;
+    NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(in.c);
+    if (ib == nullptr)
+        return Error(IBNM_ERROR_MISSING_PROPERTY, _("the profile has no infiniband setting")).withProfile(origin.id);
+    DesiredIpoib x;
+    x.origin = origin;
+    const char *tm = nm_setting_infiniband_get_transport_mode(ib);
+    x.mode = model::modeFromName(tm).value_or(model::IpoibMode::Datagram);
+    x.mtu = nm_setting_infiniband_get_mtu(ib);
+    x.umcast = in.options.umcast;
+    int pkey = nm_setting_infiniband_get_p_key(ib);
+    if (pkey >= 0) {
+        const char *parent = nm_setting_infiniband_get_parent(ib);
+        if (parent == nullptr)
+            return Error(IBNM_ERROR_MISSING_PROPERTY, _("a P_Key child needs a parent interface to be created"))
+                .withProperty("infiniband.parent")
+                .withProfile(origin.id);
+        x.parent = parent;
+        x.pkey = uint16_t(pkey);
+        const char *virt = nm_setting_infiniband_get_virtual_interface_name(ib);
+        x.ifname = in.ifname.empty() ? (virt ? virt : "") : in.ifname;
+    } else {
+        x.ifname = in.ifname;
+        const char *mac = nm_setting_infiniband_get_mac_address(ib);
+        x.macAddress = mac ? mac : "";
+        if (x.ifname.empty() && x.macAddress.empty())
+            return missingInterfaceName(_("neither an interface name nor a MAC address names the device"), origin);
+    }
+    x.master = masterInterface(in.c, in.index);
+    if (in.withIp)
+        x.ip = x.master.empty() ? ipOf(in.c) : portIp();
+    // DHCP over IPoIB needs a client that sends the client identifier
+    // derived from the port GUID (model::dhcpClientId); NetworkManager's
+    // does, ibnm has none.
+    if (in.standalone && in.withIp && x.master.empty() && profiles::wantsDhcp(in.c))
+        return Error(IBNM_ERROR_NOT_SUPPORTED, profiles::dhcpRefusal())
+            .withProperty("ipv4.method")
+            .withProfile(origin.id);
+    d.ipoib.push_back(std::move(x));
+    return {};
+}
+
+// Stage 3, a bond profile: its name (required), mode, miimon, primary,
+// fail_over_mac, MTU (infiniband or wired) and addresses.
+Status resolveBond(const ProfileInput &in, Desired &d)
+{
+    NMSettingBond *b = nm_connection_get_setting_bond(in.c);
+    DesiredBond x;
+    x.origin = in.origin;
+    x.ifname = in.ifname;
+    if (x.ifname.empty())
+        return missingInterfaceName(_("a bond needs an interface name"), in.origin);
+    if (b) {
+        if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
+            x.mode = model::bondModeName(m);
+        if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MIIMON))
+            x.miimon = parseUnsigned(m, 100);
+        if (const char *p = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_PRIMARY))
+            x.primary = p;
+        if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
+            x.failOverMac = model::failOverMacName(f);
+    }
+    if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(in.c)) {
+        x.mtu = nm_setting_infiniband_get_mtu(ib);
+        x.mtuProperty = "infiniband.mtu";
+    } else if (NMSettingWired *w = nm_connection_get_setting_wired(in.c))
+        x.mtu = nm_setting_wired_get_mtu(w);
+    if (in.withIp)
+        x.ip = ipOf(in.c);
+    d.bonds.push_back(std::move(x));
+    return {};
+}
+
+// Stage 4, an Ethernet profile (standalone only: with NetworkManager it
+// configures the interface itself): its name (required), MTU, bond and
+// addresses, as NetworkManager would.
+Status resolveEthernet(const ProfileInput &in, Desired &d)
+{
+    DesiredEthernet x;
+    x.origin = in.origin;
+    x.ifname = in.ifname;
+    if (x.ifname.empty())
+        return missingInterfaceName(_("ibnm finds an Ethernet interface by its name; the profile has none"),
+                                    in.origin);
+    if (NMSettingWired *w = nm_connection_get_setting_wired(in.c))
+        x.mtu = nm_setting_wired_get_mtu(w);
+    x.master = masterInterface(in.c, in.index);
+    x.ip = x.master.empty() ? ipOf(in.c) : portIp();
+    d.ethernet.push_back(std::move(x));
+    return {};
+}
+
+// Stage 5, the rdma.* keys of any profile: on the profile's interface
+// (required), a soft link (named by default after it) and the RoCE and
+// traffic class settings.
+Status resolveRdma(const ProfileInput &in, Desired &d)
+{
+    const userkeys::Options &options = in.options;
+    if (!(options.linkType || options.roceMode || options.roceTos || options.trafficClass ||
+          !options.tcRules.empty() || options.roceEnable || options.ttl))
+        return {};
+    DesiredRdma r;
+    r.origin = in.origin;
+    r.netdev = in.ifname;
+    if (r.netdev.empty())
+        return missingInterfaceName(_("RDMA options need the profile's interface name to find the device"),
+                                    in.origin);
+    r.linkType = options.linkType;
+    if (r.linkType)
+        r.linkName = options.linkName ? *options.linkName : model::defaultSoftLinkName(*r.linkType, r.netdev);
+    r.roceMode = options.roceMode;
+    r.roceTos = options.roceTos;
+    r.trafficClass = options.trafficClass;
+    r.tcRules = options.tcRules;
+    r.roceEnable = options.roceEnable;
+    r.ttl = options.ttl;
+    d.rdma.push_back(std::move(r));
+    return {};
+}
+
+} // namespace
+
+// The stages in order: the profiles (with bonds' ports and RDMA
+// secondaries), then each profile by its type, then its rdma.* keys.
+Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::vector<NMConnection *> &all,
+                        bool withIp, bool standalone, const ProfileIndex *shared)
+{
+    std::optional<ProfileIndex> own;
+    if (shared == nullptr)
+        own.emplace(all);
+    const ProfileIndex &index = shared ? *shared : *own;
+    Desired d;
+    std::vector<NMConnection *> expanded = withRoceLagPorts(selected, index);
+    // RDMA secondaries where NetworkManager activates them, on their base
+    // profile's interface (connection.secondaries): standalone ibnm brings a
+    // base's secondaries up and down with it, and a secondary itself on each
+    // of its bases' interfaces (not with NetworkManager, whose VPN service
+    // does that: withIp false). Each (secondary, interface) once.
+    std::vector<GObjectPtr<NMConnection>> placed;
+    if (withIp)
+        if (auto st = placeSecondaries(selected, all, index, standalone, expanded, placed); !st)
+            return std::move(st).error();
+    reserveLists(d, expanded, withIp);
     for (NMConnection *c : expanded) {
         Origin origin = originOf(c);
         const char *type = nm_connection_get_connection_type(c);
@@ -351,109 +504,18 @@ Result<Desired> resolve(const std::vector<NMConnection *> &selected, const std::
         // rules::checkSecondaries()).
         if (userkeys::isSecondary(c) && ifname.empty())
             continue;
-
-        if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0) {
-            NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c);
-            if (ib == nullptr)
-                return Error(IBNM_ERROR_MISSING_PROPERTY, _("the profile has no infiniband setting"))
-                    .withProfile(origin.id);
-            DesiredIpoib x;
-            x.origin = origin;
-            const char *tm = nm_setting_infiniband_get_transport_mode(ib);
-            x.mode = model::modeFromName(tm).value_or(model::IpoibMode::Datagram);
-            x.mtu = nm_setting_infiniband_get_mtu(ib);
-            x.umcast = options->umcast;
-            int pkey = nm_setting_infiniband_get_p_key(ib);
-            if (pkey >= 0) {
-                const char *parent = nm_setting_infiniband_get_parent(ib);
-                if (parent == nullptr)
-                    return Error(IBNM_ERROR_MISSING_PROPERTY,
-                                 _("a P_Key child needs a parent interface to be created"))
-                        .withProperty("infiniband.parent")
-                        .withProfile(origin.id);
-                x.parent = parent;
-                x.pkey = uint16_t(pkey);
-                const char *virt = nm_setting_infiniband_get_virtual_interface_name(ib);
-                x.ifname = ifname.empty() ? (virt ? virt : "") : ifname;
-            } else {
-                x.ifname = ifname;
-                const char *mac = nm_setting_infiniband_get_mac_address(ib);
-                x.macAddress = mac ? mac : "";
-                if (x.ifname.empty() && x.macAddress.empty())
-                    return missingInterfaceName(
-                        _("neither an interface name nor a MAC address names the device"), origin);
-            }
-            x.master = masterInterface(c, index);
-            if (withIp)
-                x.ip = x.master.empty() ? ipOf(c) : portIp();
-            // DHCP over IPoIB needs a client that sends the client identifier
-            // derived from the port GUID (model::dhcpClientId); NetworkManager's
-            // does, ibnm has none.
-            if (standalone && withIp && x.master.empty() && profiles::wantsDhcp(c))
-                return Error(IBNM_ERROR_NOT_SUPPORTED, profiles::dhcpRefusal())
-                    .withProperty("ipv4.method")
-                    .withProfile(origin.id);
-            d.ipoib.push_back(std::move(x));
-        } else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0) {
-            NMSettingBond *b = nm_connection_get_setting_bond(c);
-            DesiredBond x;
-            x.origin = origin;
-            x.ifname = ifname;
-            if (x.ifname.empty())
-                return missingInterfaceName(_("a bond needs an interface name"), origin);
-            if (b) {
-                if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MODE))
-                    x.mode = model::bondModeName(m);
-                if (const char *m = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_MIIMON))
-                    x.miimon = parseUnsigned(m, 100);
-                if (const char *p = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_PRIMARY))
-                    x.primary = p;
-                if (const char *f = nm_setting_bond_get_option_by_name(b, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC))
-                    x.failOverMac = model::failOverMacName(f);
-            }
-            if (NMSettingInfiniband *ib = nm_connection_get_setting_infiniband(c)) {
-                x.mtu = nm_setting_infiniband_get_mtu(ib);
-                x.mtuProperty = "infiniband.mtu";
-            } else if (NMSettingWired *w = nm_connection_get_setting_wired(c))
-                x.mtu = nm_setting_wired_get_mtu(w);
-            if (withIp)
-                x.ip = ipOf(c);
-            d.bonds.push_back(std::move(x));
-        } else if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0 && withIp) {
-            // Standalone mode configures the Ethernet interface as
-            // NetworkManager would; with NetworkManager it does that itself.
-            DesiredEthernet x;
-            x.origin = origin;
-            x.ifname = ifname;
-            if (x.ifname.empty())
-                return missingInterfaceName(
-                    _("ibnm finds an Ethernet interface by its name; the profile has none"), origin);
-            if (NMSettingWired *w = nm_connection_get_setting_wired(c))
-                x.mtu = nm_setting_wired_get_mtu(w);
-            x.master = masterInterface(c, index);
-            x.ip = x.master.empty() ? ipOf(c) : portIp();
-            d.ethernet.push_back(std::move(x));
-        }
-
-        if (options->linkType || options->roceMode || options->roceTos || options->trafficClass ||
-            !options->tcRules.empty() || options->roceEnable || options->ttl) {
-            DesiredRdma r;
-            r.origin = origin;
-            r.netdev = ifname;
-            if (r.netdev.empty())
-                return missingInterfaceName(
-                    _("RDMA options need the profile's interface name to find the device"), origin);
-            r.linkType = options->linkType;
-            if (r.linkType)
-                r.linkName = options->linkName ? *options->linkName : model::defaultSoftLinkName(*r.linkType, r.netdev);
-            r.roceMode = options->roceMode;
-            r.roceTos = options->roceTos;
-            r.trafficClass = options->trafficClass;
-            r.tcRules = options->tcRules;
-            r.roceEnable = options->roceEnable;
-            r.ttl = options->ttl;
-            d.rdma.push_back(std::move(r));
-        }
+        ProfileInput in{c, origin, ifname, *options, index, withIp, standalone};
+        Status st;
+        if (g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0)
+            st = resolveIpoib(in, d);
+        else if (g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0)
+            st = resolveBond(in, d);
+        else if (g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0 && withIp)
+            st = resolveEthernet(in, d);
+        if (!st.ok())
+            return std::move(st).error();
+        if (Status r = resolveRdma(in, d); !r.ok())
+            return std::move(r).error();
     }
     return d;
 }

@@ -87,164 +87,197 @@ void finish(std::vector<Step> &steps, Report &report)
         report.steps.push_back(std::move(s.rec));
     }
 }
+namespace {
+
+// What verifyUp() returns for the first thing that does not hold.
+Error verificationFailed(const std::string &origin, const std::string &object, std::string what)
+{
+    return Error(IBNM_ERROR_PLATFORM, strprintf(_("verification failed: %s"), what.c_str()))
+        .withContext(object)
+        .withProfile(origin);
+}
+
+// The addresses and routes of ifname are those the profile asks.
+Status verifyIp(const std::string &origin, const std::string &ifname, const model::Netdev *nd, const DesiredIp &ip)
+{
+    for (const auto &a : ip.addresses)
+        if (!nd || !contains(nd->addresses, a))
+            return verificationFailed(origin, ifname, strprintf(_("no address %s"), a.c_str()));
+    if (nd)
+        for (const auto &a : nd->addresses)
+            if (ip.manages(a) && !contains(ip.addresses, a))
+                return verificationFailed(origin, ifname, strprintf(_("address %s is not in the profile"), a.c_str()));
+    for (const auto &r : ip.routes)
+        if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
+            return verificationFailed(origin, ifname, strprintf(_("no route %s"), model::formatRoute(r).c_str()));
+    return {};
+}
+
+// A port has the MTU bond_enslave() gives it from its bond.
+Status verifyPortMtu(const model::HostIndex &hi, const std::string &origin, const std::string &ifname,
+                     const model::Netdev *nd, const std::string &bond, IpoibMode mode, const model::Port *port)
+{
+    const auto *b = hi.findNetdev(bond);
+    if (!nd || !b)
+        return {};
+    auto want = model::portMtuAtEnslave(b->mtu, mode, port);
+    if (want.ok() && nd->mtu != *want)
+        return verificationFailed(origin, ifname, strprintf(_("MTU is %u, expected %u (the bond's)"), nd->mtu, *want));
+    return {};
+}
+
+// An IPoIB interface: there, with its mode, umcast and MTU, in its bond
+// (with the bond's MTU) or up with its addresses and routes.
+Status verifyIpoib(const Planner &lookup, const model::HostIndex &hi, const DesiredIpoib &x)
+{
+    const model::IpoibNetdev *cur = lookup.find(x);
+    std::string object = x.ifname.empty() ? x.macAddress : x.ifname;
+    if (cur == nullptr)
+        return verificationFailed(x.origin.id, object, _("the interface does not exist"));
+    if (cur->mode != x.mode)
+        return verificationFailed(x.origin.id, cur->name,
+                        strprintf(_("transport mode is %s, not %s"), model::modeName(cur->mode),
+                                  model::modeName(x.mode)));
+    if (x.umcast && cur->umcast != *x.umcast)
+        return verificationFailed(x.origin.id, cur->name, _("umcast was not set"));
+    const auto *nd = hi.findNetdev(cur->name);
+    unsigned mtu = nd ? nd->mtu : cur->mtu;
+    const model::Port *port = model::portOf(hi, cur->name);
+    if (x.master.empty() && nd && !nd->master.empty())
+        return verificationFailed(x.origin.id, cur->name, strprintf(_("still a port of %s"), nd->master.c_str()));
+    if (x.mtu != 0 && x.master.empty()) {
+        auto eff = model::effectiveMtu(x.mtu, x.mode, port);
+        if (eff.ok() && mtu != *eff)
+            return verificationFailed(x.origin.id, cur->name, strprintf(_("MTU is %u, expected %u"), mtu, *eff));
+    }
+    if (!x.master.empty()) {
+        if (!nd || nd->master != x.master)
+            return verificationFailed(x.origin.id, cur->name, strprintf(_("not a port of %s"), x.master.c_str()));
+        return verifyPortMtu(hi, x.origin.id, cur->name, nd, x.master, x.mode, port);
+    }
+    if (nd && !nd->up)
+        return verificationFailed(x.origin.id, cur->name, _("the link is down"));
+    return verifyIp(x.origin.id, cur->name, nd, x.ip);
+}
+
+// An Ethernet interface: there, in its bond, or out of any with its MTU,
+// up, with its addresses and routes.
+Status verifyEthernet(const model::HostIndex &hi, const DesiredEthernet &x)
+{
+    const auto *nd = hi.findNetdev(x.ifname);
+    if (nd == nullptr)
+        return verificationFailed(x.origin.id, x.ifname, _("the interface does not exist"));
+    if (!x.master.empty()) {
+        if (nd->master != x.master)
+            return verificationFailed(x.origin.id, x.ifname, strprintf(_("not a port of %s"), x.master.c_str()));
+        return {};
+    }
+    if (!nd->master.empty())
+        return verificationFailed(x.origin.id, x.ifname, strprintf(_("still a port of %s"), nd->master.c_str()));
+    if (x.mtu != 0 && nd->mtu != x.mtu)
+        return verificationFailed(x.origin.id, x.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, x.mtu));
+    if (!nd->up)
+        return verificationFailed(x.origin.id, x.ifname, _("the link is down"));
+    return verifyIp(x.origin.id, x.ifname, nd, x.ip);
+}
+
+// A bond: there with its mode, miimon, primary and MTU, up, with its
+// addresses and routes.
+Status verifyBond(const model::HostIndex &hi, const DesiredBond &b)
+{
+    const model::Bond *cur = hi.findBond(b.ifname);
+    if (cur == nullptr)
+        return verificationFailed(b.origin.id, b.ifname, _("the bond does not exist"));
+    if (cur->mode != b.mode)
+        return verificationFailed(b.origin.id, b.ifname, strprintf(_("bond mode is %s"), cur->mode.c_str()));
+    if (b.miimon && cur->miimon != *b.miimon)
+        return verificationFailed(b.origin.id, b.ifname, strprintf(_("bond miimon is %u"), cur->miimon));
+    if (!b.primary.empty() && cur->primary != b.primary)
+        return verificationFailed(b.origin.id, b.ifname,
+                        strprintf(_("bond primary is %s"), cur->primary.empty() ? "-" : cur->primary.c_str()));
+    const auto *nd = hi.findNetdev(b.ifname);
+    if (b.mtu != 0 && nd && nd->mtu != b.mtu)
+        return verificationFailed(b.origin.id, b.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, b.mtu));
+    if (nd && !nd->up)
+        return verificationFailed(b.origin.id, b.ifname, _("the link is down"));
+    return verifyIp(b.origin.id, b.ifname, nd, b.ip);
+}
+
+// RDMA settings: the soft link there, then on its port (or the typed
+// call's, or the netdev's) each RoCE default, traffic class, TTL, rule and
+// roce_enable the profile sets.
+Status verifyRdma(const Host &h, const model::HostIndex &hi, const DesiredRdma &r)
+{
+    std::string device;
+    unsigned portNo = 1;
+    if (r.linkType) {
+        const model::SoftLink *l = h.findSoftLink(r.linkName);
+        if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
+            return verificationFailed(r.origin.id, r.linkName, _("the RDMA link does not exist"));
+        device = r.linkName;
+    } else if (!r.device.empty()) {
+        device = r.device;
+        portNo = r.port;
+    } else if (const auto *nd = hi.findNetdev(r.netdev)) {
+        device = nd->rdmaDevice;
+        portNo = nd->rdmaPort;
+    }
+    const model::Device *dev = hi.findDevice(device);
+    const model::Port *port = nullptr;
+    if (dev)
+        for (const auto &p : dev->ports)
+            if (p.number == portNo)
+                port = &p;
+    std::string object = strprintf("%s/%u", device.c_str(), portNo);
+    if (port == nullptr)
+        return verificationFailed(r.origin.id, object, _("the RDMA port does not exist"));
+    if (r.roceMode && port->defaultRoceMode != r.roceMode)
+        return verificationFailed(r.origin.id, object, _("the default RoCE mode was not set"));
+    if (r.roceTos && port->defaultRoceTos != r.roceTos)
+        return verificationFailed(r.origin.id, object, _("the default RoCE ToS was not set"));
+    if (r.trafficClass && port->trafficClass != r.trafficClass)
+        return verificationFailed(r.origin.id, object, _("the traffic class was not set"));
+    if (r.clearTrafficClass && port->trafficClass)
+        return verificationFailed(r.origin.id, object, _("the traffic class was not disabled"));
+    if (r.ttl && port->ttl != r.ttl)
+        return verificationFailed(r.origin.id, object, _("the TTL was not set"));
+    for (const auto &rule : r.tcRules) {
+        bool found = false;
+        for (const auto &cur : port->tcRules)
+            found = found || (rule.tclass < 0 ? cur.sameMatch(rule) : cur == rule);
+        if (found != (rule.tclass >= 0))
+            return verificationFailed(r.origin.id, object,
+                            strprintf(_("the traffic class rule %s does not hold"), model::formatTcRule(rule).c_str()));
+    }
+    if (r.roceEnable && dev->roceEnabled != r.roceEnable)
+        return verificationFailed(r.origin.id, device, _("roce_enable was not set"));
+    return {};
+}
+
+} // namespace
+
 // Reads what the kernel now has and checks every object the profiles asked
-// for. The first mismatch is the error.
+// for, in stages: IPoIB, Ethernet, bonds (not with rdmaOnly), RDMA. The
+// first mismatch is the error.
 Status verifyUp(const Host &h, const Desired &d, bool rdmaOnly)
 {
     Report scratch;
     Planner lookup(h, scratch);
     model::HostIndex hi(h);
-    auto mismatch = [](const std::string &origin, const std::string &object, std::string what) {
-        return Error(IBNM_ERROR_PLATFORM, strprintf(_("verification failed: %s"), what.c_str()))
-            .withContext(object)
-            .withProfile(origin);
-    };
-    // The addresses and routes of ifname are those the profile asks.
-    auto verifyIp = [&](const std::string &origin, const std::string &ifname, const model::Netdev *nd,
-                        const DesiredIp &ip) -> Status {
-        for (const auto &a : ip.addresses)
-            if (!nd || !contains(nd->addresses, a))
-                return mismatch(origin, ifname, strprintf(_("no address %s"), a.c_str()));
-        if (nd)
-            for (const auto &a : nd->addresses)
-                if (ip.manages(a) && !contains(ip.addresses, a))
-                    return mismatch(origin, ifname, strprintf(_("address %s is not in the profile"), a.c_str()));
-        for (const auto &r : ip.routes)
-            if (!nd || std::find(nd->routes.begin(), nd->routes.end(), r) == nd->routes.end())
-                return mismatch(origin, ifname, strprintf(_("no route %s"), model::formatRoute(r).c_str()));
-        return {};
-    };
-    auto verifyPortMtu = [&](const std::string &origin, const std::string &ifname, const model::Netdev *nd,
-                             const std::string &bond, IpoibMode mode, const model::Port *port) -> Status {
-        const auto *b = hi.findNetdev(bond);
-        if (!nd || !b)
-            return {};
-        auto want = model::portMtuAtEnslave(b->mtu, mode, port);
-        if (want.ok() && nd->mtu != *want)
-            return mismatch(origin, ifname, strprintf(_("MTU is %u, expected %u (the bond's)"), nd->mtu, *want));
-        return {};
-    };
-    for (const auto &x : d.ipoib) {
-        if (rdmaOnly)
-            break;
-        const model::IpoibNetdev *cur = lookup.find(x);
-        std::string object = x.ifname.empty() ? x.macAddress : x.ifname;
-        if (cur == nullptr)
-            return mismatch(x.origin.id, object, _("the interface does not exist"));
-        if (cur->mode != x.mode)
-            return mismatch(x.origin.id, cur->name,
-                            strprintf(_("transport mode is %s, not %s"), model::modeName(cur->mode),
-                                      model::modeName(x.mode)));
-        if (x.umcast && cur->umcast != *x.umcast)
-            return mismatch(x.origin.id, cur->name, _("umcast was not set"));
-        const auto *nd = hi.findNetdev(cur->name);
-        unsigned mtu = nd ? nd->mtu : cur->mtu;
-        const model::Port *port = model::portOf(hi, cur->name);
-        if (x.master.empty() && nd && !nd->master.empty())
-            return mismatch(x.origin.id, cur->name, strprintf(_("still a port of %s"), nd->master.c_str()));
-        if (x.mtu != 0 && x.master.empty()) {
-            auto eff = model::effectiveMtu(x.mtu, x.mode, port);
-            if (eff.ok() && mtu != *eff)
-                return mismatch(x.origin.id, cur->name, strprintf(_("MTU is %u, expected %u"), mtu, *eff));
-        }
-        if (!x.master.empty()) {
-            if (!nd || nd->master != x.master)
-                return mismatch(x.origin.id, cur->name, strprintf(_("not a port of %s"), x.master.c_str()));
-            if (Status s = verifyPortMtu(x.origin.id, cur->name, nd, x.master, x.mode, port); !s.ok())
+    if (!rdmaOnly) {
+        for (const auto &x : d.ipoib)
+            if (Status s = verifyIpoib(lookup, hi, x); !s.ok())
                 return s;
-            continue;
-        }
-        if (nd && !nd->up)
-            return mismatch(x.origin.id, cur->name, _("the link is down"));
-        if (Status s = verifyIp(x.origin.id, cur->name, nd, x.ip); !s.ok())
+        for (const auto &x : d.ethernet)
+            if (Status s = verifyEthernet(hi, x); !s.ok())
+                return s;
+        for (const auto &b : d.bonds)
+            if (Status s = verifyBond(hi, b); !s.ok())
+                return s;
+    }
+    for (const auto &r : d.rdma)
+        if (Status s = verifyRdma(h, hi, r); !s.ok())
             return s;
-    }
-    for (const auto &x : d.ethernet) {
-        if (rdmaOnly)
-            break;
-        const auto *nd = hi.findNetdev(x.ifname);
-        if (nd == nullptr)
-            return mismatch(x.origin.id, x.ifname, _("the interface does not exist"));
-        if (!x.master.empty()) {
-            if (nd->master != x.master)
-                return mismatch(x.origin.id, x.ifname, strprintf(_("not a port of %s"), x.master.c_str()));
-            continue;
-        }
-        if (!nd->master.empty())
-            return mismatch(x.origin.id, x.ifname, strprintf(_("still a port of %s"), nd->master.c_str()));
-        if (x.mtu != 0 && nd->mtu != x.mtu)
-            return mismatch(x.origin.id, x.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, x.mtu));
-        if (!nd->up)
-            return mismatch(x.origin.id, x.ifname, _("the link is down"));
-        if (Status s = verifyIp(x.origin.id, x.ifname, nd, x.ip); !s.ok())
-            return s;
-    }
-    for (const auto &b : d.bonds) {
-        if (rdmaOnly)
-            break;
-        const model::Bond *cur = hi.findBond(b.ifname);
-        if (cur == nullptr)
-            return mismatch(b.origin.id, b.ifname, _("the bond does not exist"));
-        if (cur->mode != b.mode)
-            return mismatch(b.origin.id, b.ifname, strprintf(_("bond mode is %s"), cur->mode.c_str()));
-        if (b.miimon && cur->miimon != *b.miimon)
-            return mismatch(b.origin.id, b.ifname, strprintf(_("bond miimon is %u"), cur->miimon));
-        if (!b.primary.empty() && cur->primary != b.primary)
-            return mismatch(b.origin.id, b.ifname,
-                            strprintf(_("bond primary is %s"), cur->primary.empty() ? "-" : cur->primary.c_str()));
-        const auto *nd = hi.findNetdev(b.ifname);
-        if (b.mtu != 0 && nd && nd->mtu != b.mtu)
-            return mismatch(b.origin.id, b.ifname, strprintf(_("MTU is %u, expected %u"), nd->mtu, b.mtu));
-        if (nd && !nd->up)
-            return mismatch(b.origin.id, b.ifname, _("the link is down"));
-        if (Status s = verifyIp(b.origin.id, b.ifname, nd, b.ip); !s.ok())
-            return s;
-    }
-    for (const auto &r : d.rdma) {
-        std::string device;
-        unsigned portNo = 1;
-        if (r.linkType) {
-            const model::SoftLink *l = h.findSoftLink(r.linkName);
-            if (l == nullptr || l->netdev != r.netdev || l->type != *r.linkType)
-                return mismatch(r.origin.id, r.linkName, _("the RDMA link does not exist"));
-            device = r.linkName;
-        } else if (!r.device.empty()) {
-            device = r.device;
-            portNo = r.port;
-        } else if (const auto *nd = hi.findNetdev(r.netdev)) {
-            device = nd->rdmaDevice;
-            portNo = nd->rdmaPort;
-        }
-        const model::Device *dev = hi.findDevice(device);
-        const model::Port *port = nullptr;
-        if (dev)
-            for (const auto &p : dev->ports)
-                if (p.number == portNo)
-                    port = &p;
-        std::string object = strprintf("%s/%u", device.c_str(), portNo);
-        if (port == nullptr)
-            return mismatch(r.origin.id, object, _("the RDMA port does not exist"));
-        if (r.roceMode && port->defaultRoceMode != r.roceMode)
-            return mismatch(r.origin.id, object, _("the default RoCE mode was not set"));
-        if (r.roceTos && port->defaultRoceTos != r.roceTos)
-            return mismatch(r.origin.id, object, _("the default RoCE ToS was not set"));
-        if (r.trafficClass && port->trafficClass != r.trafficClass)
-            return mismatch(r.origin.id, object, _("the traffic class was not set"));
-        if (r.clearTrafficClass && port->trafficClass)
-            return mismatch(r.origin.id, object, _("the traffic class was not disabled"));
-        if (r.ttl && port->ttl != r.ttl)
-            return mismatch(r.origin.id, object, _("the TTL was not set"));
-        for (const auto &rule : r.tcRules) {
-            bool found = false;
-            for (const auto &cur : port->tcRules)
-                found = found || (rule.tclass < 0 ? cur.sameMatch(rule) : cur == rule);
-            if (found != (rule.tclass >= 0))
-                return mismatch(r.origin.id, object,
-                                strprintf(_("the traffic class rule %s does not hold"), model::formatTcRule(rule).c_str()));
-        }
-        if (r.roceEnable && dev->roceEnabled != r.roceEnable)
-            return mismatch(r.origin.id, device, _("roce_enable was not set"));
-    }
     return {};
 }
 

@@ -13,44 +13,46 @@
 
 namespace ibnm::activation::detail {
 
-std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report)
+namespace {
+
+// A base interface (IPoIB port, Ethernet NIC): out of its bond, its
+// profile's routes and addresses removed, link down.
+void takeDown(Planner &planner, const Host &host, const std::string &origin, const std::string &name,
+              const DesiredIp &ip)
 {
-    Planner planner(host, report);
+    const auto *nd = host.findNetdev(name);
+    if (nd == nullptr)
+        return;
+    if (!nd->master.empty())
+        planner.planRelease(origin, *nd);
+    // In the reverse of up's order: a route through a gateway before the
+    // host route that makes the gateway on link (model::withOnlinkRoutes).
+    for (auto it = ip.routes.rbegin(); it != ip.routes.rend(); ++it)
+        if (const model::Route &r = *it; std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
+            planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
+                        origin, [name, r](Platform &p) { return p.removeRoute(name, r); },
+                        [name, r](Platform &p) { return p.addRoute(name, r); });
+    for (const auto &a : ip.addresses)
+        if (contains(nd->addresses, a))
+            planner.add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
+                        [name, a](Platform &p) { return p.removeAddress(name, a); },
+                        [name, a](Platform &p) { return p.addAddress(name, a); });
+    planner.planDnsRevert(origin, name, ip.dns);
+    if (nd->up && nd->master.empty())
+        planner.planDown(origin, name, _("set the link down"));
+}
 
-    // A base interface (IPoIB port, Ethernet NIC): out of its bond, its
-    // profile's routes and addresses removed, link down.
-    auto takeDown = [&](const std::string &origin, const std::string &name, const DesiredIp &ip) {
-        const auto *nd = host.findNetdev(name);
-        if (nd == nullptr)
-            return;
-        if (!nd->master.empty())
-            planner.planRelease(origin, *nd);
-        // In the reverse of up's order: a route through a gateway before the
-        // host route that makes the gateway on link (model::withOnlinkRoutes).
-        for (auto it = ip.routes.rbegin(); it != ip.routes.rend(); ++it)
-            if (const model::Route &r = *it; std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
-                planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
-                            origin, [name, r](Platform &p) { return p.removeRoute(name, r); },
-                            [name, r](Platform &p) { return p.addRoute(name, r); });
-        for (const auto &a : ip.addresses)
-            if (contains(nd->addresses, a))
-                planner.add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
-                            [name, a](Platform &p) { return p.removeAddress(name, a); },
-                            [name, a](Platform &p) { return p.addAddress(name, a); });
-        planner.planDnsRevert(origin, name, ip.dns);
-        if (nd->up && nd->master.empty())
-            planner.planDown(origin, name, _("set the link down"));
-    };
-
-    // Reverse of up: soft links first, then children and ports, then bonds.
+// Stage 1, soft links: each profile's link is deleted; its RDMA-CM
+// defaults go with it (its configfs directory), and the undo sets them
+// again on the new link.
+void planDownSoftLinks(Planner &planner, const Host &host, const Desired &desired)
+{
     for (const auto &x : desired.rdma) {
         if (!x.linkType)
             continue;
         for (const auto &l : host.softLinks) {
             if (l.name != x.linkName)
                 continue;
-            // The link's RDMA-CM defaults go with it (its configfs
-            // directory): the undo sets them again on the new link.
             std::vector<std::tuple<unsigned, std::optional<model::RoceMode>, std::optional<unsigned>>> cm;
             if (const model::Device *dev = host.findDevice(l.name))
                 for (const auto &port : dev->ports)
@@ -73,8 +75,12 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
                         });
         }
     }
-    // RDMA-CM defaults a profile set on a hardware device: the configfs
-    // directory goes, so the kernel's defaults apply again.
+}
+
+// Stage 2, RDMA-CM defaults a profile set on a hardware device: the
+// configfs directory goes, so the kernel's defaults apply again.
+void planDownRoceDefaults(Planner &planner, const Host &host, const Desired &desired)
+{
     for (const auto &x : desired.rdma) {
         if (x.linkType || !(x.roceMode || x.roceTos))
             continue;
@@ -104,8 +110,12 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
                         return {};
                     });
     }
-    // A traffic class a profile set on a hardware port: disabled again
-    // ("-1", what an unset one is), as the RDMA-CM defaults go.
+}
+
+// Stage 3, a traffic class a profile set on a hardware port: disabled
+// again ("-1", what an unset one is), as the RDMA-CM defaults go.
+void planDownTrafficClasses(Planner &planner, const Host &host, const Desired &desired)
+{
     for (const auto &x : desired.rdma) {
         if (x.linkType || !x.trafficClass)
             continue;
@@ -125,9 +135,14 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
                         });
         }
     }
+}
+
+// Stage 4, IPoIB: a P_Key child that is there is deleted (the undo makes
+// it again with its mode, umcast, MTU and link); a base interface is taken
+// down (takeDown).
+void planDownIpoib(Planner &planner, const Host &host, const Desired &desired)
+{
     for (const auto &x : desired.ipoib) {
-        if (options.rdmaOnly)
-            break;
         const model::IpoibNetdev *cur = nullptr;
         if (x.pkey) {
             cur = model::findChild(host, x.parent, *x.pkey);
@@ -154,17 +169,15 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
         cur = planner.findBase(x);
         if (cur == nullptr)
             continue;
-        takeDown(x.origin.id, cur->name, x.ip);
+        takeDown(planner, host, x.origin.id, cur->name, x.ip);
     }
-    for (const auto &x : desired.ethernet) {
-        if (options.rdmaOnly)
-            break;
-        if (host.findNetdev(x.ifname))
-            takeDown(x.origin.id, x.ifname, x.ip);
-    }
+}
+
+// Stage 5, bonds: each is deleted; the undo makes it again with its
+// options, ports, MTU and link as they were.
+void planDownBonds(Planner &planner, const Host &host, const Desired &desired)
+{
     for (const auto &x : desired.bonds) {
-        if (options.rdmaOnly)
-            break;
         const model::Bond *cur = host.findBond(x.ifname);
         if (cur == nullptr)
             continue;
@@ -185,6 +198,26 @@ std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const O
                                 return s;
                         return wasUp ? p.setUp(old.name, true) : Status{};
                     });
+    }
+}
+
+} // namespace
+
+// The stages in the reverse of up's order: soft links first, then RDMA
+// settings, children and ports, then bonds (these last three not with
+// Options::rdmaOnly).
+std::vector<Step> makeDownPlan(const Host &host, const Desired &desired, const Options &options, Report &report)
+{
+    Planner planner(host, report);
+    planDownSoftLinks(planner, host, desired);
+    planDownRoceDefaults(planner, host, desired);
+    planDownTrafficClasses(planner, host, desired);
+    if (!options.rdmaOnly) {
+        planDownIpoib(planner, host, desired);
+        for (const auto &x : desired.ethernet)
+            if (host.findNetdev(x.ifname))
+                takeDown(planner, host, x.origin.id, x.ifname, x.ip);
+        planDownBonds(planner, host, desired);
     }
     return std::move(planner.steps);
 }

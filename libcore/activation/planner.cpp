@@ -443,37 +443,43 @@ Status Planner::checkPortMtu(const std::string &origin, const std::string &port,
         .withProfile(origin);
 }
 
-Status Planner::planIpoib(const DesiredIpoib &x)
+// Stage 1, the interface: the P_Key child (refused where it cannot be
+// made; null when it is not there yet) or the base interface (refused when
+// it is not there).
+Status Planner::findIpoib(const DesiredIpoib &x, const model::IpoibNetdev *&cur) const
 {
-    if (rdmaOnly_)
-        return planIpoibExtras(x);
     const std::string &origin = x.origin.id;
-    const model::IpoibNetdev *cur = nullptr;
-
     if (x.pkey) {
         if (Status s = model::childCreatable(index_, x.parent, *x.pkey); !s.ok())
             return refused(std::move(s).error(),
                            s.error().code() == IBNM_ERROR_NOT_FOUND ? "infiniband.parent" : "infiniband.p-key",
                            origin);
         cur = index_.child(x.parent, *x.pkey);
-    } else {
-        cur = findBase(x);
-        if (cur == nullptr)
-            return Error(IBNM_ERROR_NOT_FOUND,
-                         x.ifname.empty()
-                             ? strprintf(_("no IPoIB interface has the address %s"), x.macAddress.c_str())
-                             : strprintf(_("no IPoIB interface %s on this host"), x.ifname.c_str()))
-                .withProperty(x.ifname.empty() ? "infiniband.mac-address" : "connection.interface-name")
-                .withProfile(origin);
+        return {};
     }
-    const std::string base = x.pkey ? x.parent : cur->name;
-    const model::Port *port = model::portOf(index_, base);
-    const model::Device *dev = model::deviceOf(index_, base);
+    cur = findBase(x);
+    if (cur == nullptr)
+        return Error(IBNM_ERROR_NOT_FOUND,
+                     x.ifname.empty()
+                         ? strprintf(_("no IPoIB interface has the address %s"), x.macAddress.c_str())
+                         : strprintf(_("no IPoIB interface %s on this host"), x.ifname.c_str()))
+            .withProperty(x.ifname.empty() ? "infiniband.mac-address" : "connection.interface-name")
+            .withProfile(origin);
+    return {};
+}
+
+// Stage 2, transport mode and MTU: refuses connected mode where the
+// device has none and an MTU the kernel refuses; `eff` is the MTU the
+// kernel uses (0 when the profile sets none), noted where it differs.
+Status Planner::checkIpoibMtu(const DesiredIpoib &x, const model::Port *port, const model::Device *dev,
+                              unsigned &eff)
+{
+    const std::string &origin = x.origin.id;
     if (x.mode == IpoibMode::Connected && dev && !model::connectedModeAvailable(*dev))
         return Error(IBNM_ERROR_NOT_SUPPORTED, model::connectedModeRefusal(*dev), EOPNOTSUPP)
             .withProperty("infiniband.transport-mode")
             .withProfile(origin);
-    unsigned eff = 0;
+    eff = 0;
     if (x.mtu != 0) {
         auto e = model::effectiveMtu(x.mtu, x.mode, port);
         if (!e.ok())
@@ -487,103 +493,123 @@ Status Planner::planIpoib(const DesiredIpoib &x)
                     eff, x.mtu);
             });
     }
-    if (!x.master.empty()) {
-        if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
-            return s;
-        // A bond that is there already (and not recreated by this plan)
-        // takes IPoIB ports only as bond_enslave() allows.
-        const model::Bond *b = index_.findBond(x.master);
-        bool planned = bondPlanned(x.master);
-        if (b && !planned) {
-            if (!model::ipoibBondModeSupported(b->mode))
-                return Error(IBNM_ERROR_NOT_SUPPORTED,
-                             strprintf(_("the bond %s has mode %s; IPoIB ports can only join an active-backup bond"),
-                                       x.master.c_str(), b->mode.c_str()),
-                             EOPNOTSUPP)
-                    .withProperty("connection.master")
-                    .withProfile(origin);
-            bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
-            // A port whose mode changes leaves and joins again (below).
-            bool joins = !alreadyIn || cur->mode != x.mode;
-            bool otherPorts = std::any_of(b->ports.begin(), b->ports.end(),
-                                          [&](const std::string &p) { return !cur || p != cur->name; });
-            if (joins && model::failOverMacAfterIpoibEnslave(b->failOverMac, otherPorts) != "active")
-                return Error(IBNM_ERROR_NOT_SUPPORTED,
-                             strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
-                                         "ports"),
-                                       x.master.c_str(), b->failOverMac.c_str()),
-                             EOPNOTSUPP)
-                    .withProperty("connection.master")
-                    .withProfile(origin);
-        }
-    }
+    return {};
+}
 
-    if (cur == nullptr) {
-        platform::IpoibChildSpec spec;
-        spec.parent = x.parent;
-        spec.pkey = *x.pkey;
-        spec.mode = x.mode;
-        spec.umcast = x.umcast;
-        // The planner names the child where the kernel takes a name; where it
-        // does not (create_child), later steps use the name it gave, and the
-        // report names it too.
-        auto name = std::make_shared<std::string>();
-        std::string parent = x.parent;
-        uint16_t pkey = *x.pkey;
-        std::string guess = model::childName(parent, pkey, host_.childNaming);
-        spec.name = guess;
-        const size_t first = steps.size(); // the creation's step (none kept for a verdict)
-        add(
-            "create-ipoib-child", guess,
-            [&] {
-                return strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
-                    model::modeName(x.mode));
-            },
-            origin,
-            [spec, name](Platform &p) -> Status {
-                auto r = p.createIpoibChild(spec);
-                if (!r.ok())
-                    return std::move(r).error();
-                *name = *r;
-                return {};
-            },
-            [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
-        if (x.mtu != 0)
-            add(
-                "set-mtu", guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
-                [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
-        if (x.master.empty())
-            add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
-                {});
-        else
-            add(
-                "enslave", guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
-                [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
-        for (const auto &a : x.ip.addresses)
-            add(
-                "add-address", guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
-                [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
-        for (const auto &r : x.ip.routes)
-            add(
-                "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
-                [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
-        if (dnsApplies(origin, guess, x.ip.dns))
-            add(
-                "set-dns", guess, [&] { return dnsDetail(x.ip.dns); }, origin,
-                [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
-        // The steps of the new child report the name the kernel gave; its
-        // deletion undoes them all.
-        coverFrom(first);
-        for (size_t i = first; i < steps.size(); i++)
-            steps[i].kernelName = name;
+// Stage 3, the bond (connection.master): the port's MTU there, and a bond
+// that is there already (not recreated by this plan) takes IPoIB ports
+// only as bond_enslave() allows (its mode, fail_over_mac).
+Status Planner::checkIpoibBond(const DesiredIpoib &x, const model::IpoibNetdev *cur, const std::string &base,
+                               const model::Port *port) const
+{
+    const std::string &origin = x.origin.id;
+    if (x.master.empty())
         return {};
-    }
+    if (Status s = checkPortMtu(origin, x.ifname.empty() ? base : x.ifname, x.master, x.mode, port); !s.ok())
+        return s;
+    const model::Bond *b = index_.findBond(x.master);
+    if (!b || bondPlanned(x.master))
+        return {};
+    if (!model::ipoibBondModeSupported(b->mode))
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("the bond %s has mode %s; IPoIB ports can only join an active-backup bond"),
+                               x.master.c_str(), b->mode.c_str()),
+                     EOPNOTSUPP)
+            .withProperty("connection.master")
+            .withProfile(origin);
+    bool alreadyIn = cur && index_.findNetdev(cur->name) && index_.findNetdev(cur->name)->master == x.master;
+    // A port whose mode changes leaves and joins again (planIpoibExisting).
+    bool joins = !alreadyIn || cur->mode != x.mode;
+    bool otherPorts = std::any_of(b->ports.begin(), b->ports.end(),
+                                  [&](const std::string &p) { return !cur || p != cur->name; });
+    if (joins && model::failOverMacAfterIpoibEnslave(b->failOverMac, otherPorts) != "active")
+        return Error(IBNM_ERROR_NOT_SUPPORTED,
+                     strprintf(_("the bond %s has ports and fail_over_mac=%s; the kernel refuses further IPoIB "
+                                 "ports"),
+                               x.master.c_str(), b->failOverMac.c_str()),
+                     EOPNOTSUPP)
+            .withProperty("connection.master")
+            .withProfile(origin);
+    return {};
+}
 
-    std::string ifname = cur->name;
+// Stage 4a, a new P_Key child: created with its mode and umcast, then its
+// MTU, link or bond, addresses, routes and DNS; its deletion undoes them
+// all, and every step reports the name the kernel gave it.
+void Planner::planIpoibChild(const DesiredIpoib &x)
+{
+    const std::string &origin = x.origin.id;
+    platform::IpoibChildSpec spec;
+    spec.parent = x.parent;
+    spec.pkey = *x.pkey;
+    spec.mode = x.mode;
+    spec.umcast = x.umcast;
+    // The planner names the child where the kernel takes a name; where it
+    // does not (create_child), later steps use the name it gave, and the
+    // report names it too.
+    auto name = std::make_shared<std::string>();
+    std::string parent = x.parent;
+    uint16_t pkey = *x.pkey;
+    std::string guess = model::childName(parent, pkey, host_.childNaming);
+    spec.name = guess;
+    const size_t first = steps.size(); // the creation's step (none kept for a verdict)
+    add(
+        "create-ipoib-child", guess,
+        [&] {
+            return strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
+                model::modeName(x.mode));
+        },
+        origin,
+        [spec, name](Platform &p) -> Status {
+            auto r = p.createIpoibChild(spec);
+            if (!r.ok())
+                return std::move(r).error();
+            *name = *r;
+            return {};
+        },
+        [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
+    if (x.mtu != 0)
+        add(
+            "set-mtu", guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+            [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
+    if (x.master.empty())
+        add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
+            {});
+    else
+        add(
+            "enslave", guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
+            [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
+    for (const auto &a : x.ip.addresses)
+        add(
+            "add-address", guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
+            [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
+    for (const auto &r : x.ip.routes)
+        add(
+            "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
+            [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
+    if (dnsApplies(origin, guess, x.ip.dns))
+        add(
+            "set-dns", guess, [&] { return dnsDetail(x.ip.dns); }, origin,
+            [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
+    // The steps of the new child report the name the kernel gave; its
+    // deletion undoes them all.
+    coverFrom(first);
+    for (size_t i = first; i < steps.size(); i++)
+        steps[i].kernelName = name;
+}
+
+// Stage 4b, an interface that is there: it leaves a bond it must leave,
+// goes down for a transport mode change, then umcast and MTU, and it joins
+// its bond or comes up, with its addresses and routes.
+void Planner::planIpoibExisting(const DesiredIpoib &x, const model::IpoibNetdev &cur, const model::Port *port,
+                                unsigned eff)
+{
+    const std::string &origin = x.origin.id;
+    std::string ifname = cur.name;
     const auto *nd = index_.findNetdev(ifname);
     bool isUp = nd ? nd->up : false;
     bool flushed = false;
-    unsigned curMtu = nd ? nd->mtu : cur->mtu;
+    unsigned curMtu = nd ? nd->mtu : cur.mtu;
 
     // A port of another bond than the profile's, or of one when the profile
     // has none, leaves it first (as NetworkManager releases a port whose
@@ -598,7 +624,7 @@ Status Planner::planIpoib(const DesiredIpoib &x)
     // a port whose profile changed.
     bool mtuUnknown = false;
     bool released = false;
-    if (nd && !nd->master.empty() && (nd->master != x.master || cur->mode != x.mode)) {
+    if (nd && !nd->master.empty() && (nd->master != x.master || cur.mode != x.mode)) {
         auto after = planRelease(origin, *nd);
         isUp = after.up;
         flushed = after.flushed;
@@ -606,11 +632,11 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         released = true;
     }
 
-    if (cur->mode != x.mode) {
+    if (cur.mode != x.mode) {
         if (isUp)
             planDown(origin, ifname, _("set the link down to change the transport mode"));
         flushed = flushed || isUp;
-        IpoibMode old = cur->mode;
+        IpoibMode old = cur.mode;
         // The mode change sets the MTU as a side effect: the undo puts the
         // mode and the MTU back.
         add(
@@ -625,8 +651,8 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         curMtu = model::mtuAfterModeChange(curMtu, x.mode, port);
         isUp = false;
     }
-    if (x.umcast && *x.umcast != cur->umcast) {
-        bool old = cur->umcast;
+    if (x.umcast && *x.umcast != cur.umcast) {
+        bool old = cur.umcast;
         add(
             "set-umcast", ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
@@ -643,10 +669,33 @@ Status Planner::planIpoib(const DesiredIpoib &x)
         if (!nd || nd->master != x.master || released)
             planEnslave(origin, ifname, x.master, curMtu, isUp, flushed);
         planIp(origin, ifname, x.ip, flushed); // removes what it had (desired.cpp portIp)
-        return {};
+        return;
     }
     planUp(origin, ifname, isUp);
     planIp(origin, ifname, x.ip, flushed);
+}
+
+// The stages in order: the interface, mode and MTU, the bond, then the
+// steps for a new child or for the interface that is there.
+Status Planner::planIpoib(const DesiredIpoib &x)
+{
+    if (rdmaOnly_)
+        return planIpoibExtras(x);
+    const model::IpoibNetdev *cur = nullptr;
+    if (Status s = findIpoib(x, cur); !s.ok())
+        return s;
+    const std::string base = x.pkey ? x.parent : cur->name;
+    const model::Port *port = model::portOf(index_, base);
+    const model::Device *dev = model::deviceOf(index_, base);
+    unsigned eff = 0;
+    if (Status s = checkIpoibMtu(x, port, dev, eff); !s.ok())
+        return s;
+    if (Status s = checkIpoibBond(x, cur, base, port); !s.ok())
+        return s;
+    if (cur == nullptr)
+        planIpoibChild(x);
+    else
+        planIpoibExisting(x, *cur, port, eff);
     return {};
 }
 

@@ -64,6 +64,9 @@ platform::BondSpec bondSpec(const std::string &name, const BondOptions &b)
     return spec;
 }
 
+// planner-rdma.cpp: the device and port a DesiredRdma's keys go to.
+struct RdmaTarget;
+
 class Planner {
 public:
     // `record` false: the verdict only (Options::verdictOnly): every
@@ -251,6 +254,21 @@ public:
 
 private:
     Status planIpoibExtras(const DesiredIpoib &x);
+    // The stages of planIpoib() (planner.cpp), in order.
+    Status findIpoib(const DesiredIpoib &x, const model::IpoibNetdev *&cur) const;
+    Status checkIpoibMtu(const DesiredIpoib &x, const model::Port *port, const model::Device *dev, unsigned &eff);
+    Status checkIpoibBond(const DesiredIpoib &x, const model::IpoibNetdev *cur, const std::string &base,
+                          const model::Port *port) const;
+    void planIpoibChild(const DesiredIpoib &x);
+    void planIpoibExisting(const DesiredIpoib &x, const model::IpoibNetdev &cur, const model::Port *port,
+                           unsigned eff);
+    // The stages of planRdma() (planner-rdma.cpp), in order.
+    Status planRdmaTarget(const DesiredRdma &x, const std::set<std::string> &newNetdevs, RdmaTarget &t);
+    Status planRdmaSoftLink(const DesiredRdma &x, bool netdevKnown, RdmaTarget &t);
+    Status planRdmaNetdevDevice(const DesiredRdma &x, const std::set<std::string> &newNetdevs, RdmaTarget &t);
+    Status checkRdmaSupport(const DesiredRdma &x, const RdmaTarget &t) const;
+    void planRdmaRoceDefaults(const DesiredRdma &x, const RdmaTarget &t);
+    void planRdmaTrafficClass(const DesiredRdma &x, const RdmaTarget &t);
     // The port's MTU once it joins its bond, refused as the kernel refuses it.
     Status checkPortMtu(const std::string &origin, const std::string &port, const std::string &bond,
                         IpoibMode mode, const model::Port *rdmaPort) const;
