@@ -55,19 +55,6 @@ std::string format(const char *fmt, ...)
     return text.get();
 }
 
-// The hook acts on a profile only if it has keys of ibnm's (as
-// plugin/ibnm-dispatcher.cpp, hasIbnmKeys()): rdma.* or ipoib.* in [user].
-bool hookActsOn(NMConnection *c)
-{
-    auto *u = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
-    guint n = 0;
-    const char *const *keys = u ? nm_setting_user_get_keys(u, &n) : nullptr;
-    for (guint i = 0; i < n; i++)
-        if (g_str_has_prefix(keys[i], "rdma.") || g_str_has_prefix(keys[i], "ipoib."))
-            return true;
-    return false;
-}
-
 // The words of up/down: [id|uuid|filename|path] ID... (down: apath too),
 // or --all; up also
 // takes nmcli's `ifname IF` after a single ID. An ID naming no profile is
@@ -177,7 +164,7 @@ void printFailure(NMConnection *c, const GError *err, const char *activePath, co
     if (!failed || !activePath)
         return;
     printJournalHint(nm_connection_get_uuid(c), device);
-    if (hookActsOn(c))
+    if (ibnm_connection_has_ibnm_keys(c))
         std::fprintf(stderr, _("Hint: ibnm's dispatcher hook stops the activation when it cannot provision the RDMA "
                                "part; it logs why to the system log ('journalctl -t ibnm-dispatcher').\n"));
 }
@@ -227,7 +214,7 @@ bool textOutput(const Context &ctx)
 // an activation (it stops NetworkManager's), 1 when it would fail to undo.
 int dryRunHook(Context &ctx, NMConnection *c, bool up, std::vector<Obj<IbnmApplyReport>> &plans)
 {
-    if (!hookActsOn(c)) {
+    if (!ibnm_connection_has_ibnm_keys(c)) {
         if (textOutput(ctx))
             std::printf("%s\n",
                         _("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."));

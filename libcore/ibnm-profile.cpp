@@ -501,6 +501,30 @@ gboolean ibnm_profile_set_user_option(IbnmProfile *self, const char *key, const 
 }
 
 /**
+ * ibnm_connection_has_ibnm_keys:
+ * @connection: a profile
+ *
+ * Whether @connection carries ibnm's keys in its `[user]` setting (`rdma.*`,
+ * `ipoib.*`, ibnm-keyfile(5)): what NetworkManager's dispatcher hook of
+ * ibnm acts on; it leaves every other profile alone.
+ *
+ * Returns: %TRUE when at least one of its user data keys is ibnm's
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_connection_has_ibnm_keys(NMConnection *connection)
+{
+    g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
+    auto *u = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    const char *const *keys = u ? nm_setting_user_get_keys(u, &n) : nullptr;
+    for (guint i = 0; i < n; i++)
+        if (ibnm::userkeys::isIbnmKey(keys[i]))
+            return TRUE;
+    return FALSE;
+}
+
+/**
  * ibnm_profile_verify:
  * @profile: an #IbnmProfile
  * @error: return location for a #GError

@@ -57,4 +57,6 @@ gboolean ibnm_profile_set_user_option(IbnmProfile *profile, const char *key, con
 
 gboolean ibnm_profile_verify(IbnmProfile *profile, GError **error);
 
+gboolean ibnm_connection_has_ibnm_keys(NMConnection *connection);
+
 G_END_DECLS

@@ -90,19 +90,6 @@ void logLine(int priority, const char *fmt, ...)
     }
 }
 
-bool hasIbnmKeys(NMConnection *c)
-{
-    auto *u = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
-    if (u == nullptr)
-        return false;
-    guint n = 0;
-    const char *const *keys = nm_setting_user_get_keys(u, &n);
-    for (guint i = 0; i < n; i++)
-        if (g_str_has_prefix(keys[i], "rdma.") || g_str_has_prefix(keys[i], "ipoib."))
-            return true;
-    return false;
-}
-
 // The keyfile CONNECTION_FILENAME names, if it may be trusted
 // (ibnm_keyfile_read(): root's, no access for group or others, NetworkManager's
 // rule and the store's) and holds the profile `uuid`. Anything else is
@@ -316,7 +303,7 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
         logLine(LOG_ERR, _("%s: cannot read the profile: %s"), action, error ? error->message : "?");
         return 1;
     }
-    if (!hasIbnmKeys(profile.get()))
+    if (!ibnm_connection_has_ibnm_keys(profile.get()))
         return 0;
     return provision(setup, profile.get(), argv[1], action, up, uuid);
 }

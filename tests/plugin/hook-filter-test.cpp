@@ -26,19 +26,6 @@ using ibnm::test::TempDir;
 
 constexpr const char *kUuid = "7d1c9a4e-2f3b-4c5d-8e6f-0a1b2c3d4e5f";
 
-// What the hook decides once libnm has read the profile
-// (plugin/dispatcher.cpp, hasIbnmKeys()).
-bool hookHasWork(NMConnection *c)
-{
-    auto *u = reinterpret_cast<NMSettingUser *>(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
-    guint n = 0;
-    const char *const *keys = u ? nm_setting_user_get_keys(u, &n) : nullptr;
-    for (guint i = 0; i < n; i++)
-        if (g_str_has_prefix(keys[i], "rdma.") || g_str_has_prefix(keys[i], "ipoib."))
-            return true;
-    return false;
-}
-
 // A profile as NetworkManager writes it (libnm's keyfile writer), with
 // `user` keys in [user].
 std::string keyfileOf(const char *id, const char *type, const std::vector<std::pair<const char *, const char *>> &user)
@@ -110,7 +97,8 @@ TEST_F(HookFilter, SkipsOnlyWhatTheHookWouldDoNothingFor)
         GError *error = nullptr;
         NMConnection *profile = ibnm_keyfile_from_data(c.keyfile.c_str(), path.c_str(), &error);
         ASSERT_NE(profile, nullptr) << c.what << ": " << error->message;
-        bool work = hookHasWork(profile);
+        // What the hook decides once libnm has read the profile.
+        bool work = ibnm_connection_has_ibnm_keys(profile);
         g_object_unref(profile);
         bool mentioned = c.keyfile.find("rdma.") != std::string::npos || c.keyfile.find("ipoib.") != std::string::npos;
         for (const char *action : {"pre-up", "pre-down", "down"}) {
