@@ -35,13 +35,10 @@ std::string firstWord(const std::string &s)
     return s.substr(0, s.find(' '));
 }
 
-} // namespace
-
-Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &name, model::Host &host)
+// Stage 1, the link: type (ARPHRD_*), ifindex, MTU, address, and up
+// from flags (IFF_UP), else from operstate.
+Status readLinkAttrs(const std::string &dir, model::Netdev &nd)
 {
-    std::string dir = netDir + "/" + name;
-    model::Netdev nd;
-    nd.name = name;
     auto type = readOptionalNumber(join(dir, "type"), 10, 0xffff); // ARPHRD_*, a u16
     if (!type)
         return std::move(type).error();
@@ -69,7 +66,13 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
             return std::move(oper).error();
         nd.up = oper->has_value() && (**oper == "up" || **oper == "unknown");
     }
+    return {};
+}
 
+// Stage 2, what it is and what it hangs on: its kind (uevent's DEVTYPE, a
+// bond, or IPoIB by type), the PCI function behind it and its master.
+Status readKindAndLinks(const std::string &dir, bool isBond, model::Netdev &nd)
+{
     // Kind as sysfs shows it; rtnetlink's IFLA_INFO_KIND replaces it live.
     auto uevent = optionalString(dir, "uevent");
     if (!uevent)
@@ -82,7 +85,6 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
             nd.kind = u.substr(start, u.find('\n', start) - start);
         }
     }
-    bool isBond = g_file_test(join(dir, "bonding").c_str(), G_FILE_TEST_IS_DIR);
     if (isBond)
         nd.kind = "bond";
     else if (nd.type == 32 && nd.kind.empty())
@@ -98,93 +100,131 @@ Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &n
     if (!master)
         return std::move(master).error();
     nd.master = master->value_or("");
+    return {};
+}
 
-    // The RDMA port behind the netdev: device/infiniband/<dev>, port from
-    // dev_port (or dev_id on drivers such as mlx4 that use it), as rdma-core.
+// Stage 3, the RDMA port behind the netdev: device/infiniband/<dev>, port
+// from dev_port (or dev_id on drivers such as mlx4 that use it), as
+// rdma-core.
+Status readRdmaPort(const std::string &dir, model::Netdev &nd)
+{
     auto ibdevs = listDir(dir + "/device/infiniband");
     if (!ibdevs)
         return std::move(ibdevs).error();
-    if (!ibdevs->empty()) {
-        nd.rdmaDevice = ibdevs->front();
-        auto devPort = readOptionalNumber(join(dir, "dev_port"), 10, model::kMaxRdmaPort - 1);
-        if (!devPort)
-            return std::move(devPort).error();
-        auto devId = readOptionalNumber(join(dir, "dev_id"), 16, model::kMaxRdmaPort - 1);
-        if (!devId)
-            return std::move(devId).error();
-        unsigned long long p = std::max(devPort->value_or(0), devId->value_or(0));
-        nd.rdmaPort = static_cast<unsigned>(p + 1);
-    }
+    if (ibdevs->empty())
+        return {};
+    nd.rdmaDevice = ibdevs->front();
+    auto devPort = readOptionalNumber(join(dir, "dev_port"), 10, model::kMaxRdmaPort - 1);
+    if (!devPort)
+        return std::move(devPort).error();
+    auto devId = readOptionalNumber(join(dir, "dev_id"), 16, model::kMaxRdmaPort - 1);
+    if (!devId)
+        return std::move(devId).error();
+    unsigned long long p = std::max(devPort->value_or(0), devId->value_or(0));
+    nd.rdmaPort = static_cast<unsigned>(p + 1);
+    return {};
+}
 
-    if (nd.type == 32) {
-        model::IpoibNetdev ib;
-        ib.name = name;
-        ib.mtu = nd.mtu;
-        ib.address = nd.address;
-        ib.portGuid = portGuidFromAddress(nd.address);
-        auto pkey = readOptionalNumber(join(dir, "pkey"), 16, 0xffff);
-        if (!pkey)
-            return std::move(pkey).error();
-        if (pkey->has_value()) {
-            if (**pkey > 0xffff)
-                return malformed(join(dir, "pkey"), std::to_string(**pkey));
-            ib.pkey = static_cast<uint16_t>(**pkey);
-        }
-        auto mode = optionalString(dir, "mode");
-        if (!mode)
-            return std::move(mode).error();
-        if (mode->has_value()) {
-            std::optional<model::IpoibMode> m = model::modeFromName((*mode)->c_str());
-            if (!m)
-                return malformed(join(dir, "mode"), **mode);
-            ib.mode = *m;
-        }
-        auto umcast = readOptionalNumber(join(dir, "umcast"), 10);
-        if (!umcast)
-            return std::move(umcast).error();
-        ib.umcast = umcast->value_or(0) != 0;
-        auto parent = optionalString(dir, "parent");
-        if (!parent)
-            return std::move(parent).error();
-        // A port's own interface shows itself (or nothing) as parent.
-        if (parent->has_value() && **parent != name)
-            ib.parent = **parent;
-        host.ipoib.push_back(std::move(ib));
+// Stage 4, an IPoIB interface (type 32): its P_Key, transport mode,
+// umcast and parent (a port's own interface has none), added to host.
+Status readIpoibAttrs(const std::string &dir, const model::Netdev &nd, model::Host &host)
+{
+    model::IpoibNetdev ib;
+    ib.name = nd.name;
+    ib.mtu = nd.mtu;
+    ib.address = nd.address;
+    ib.portGuid = portGuidFromAddress(nd.address);
+    auto pkey = readOptionalNumber(join(dir, "pkey"), 16, 0xffff);
+    if (!pkey)
+        return std::move(pkey).error();
+    if (pkey->has_value()) {
+        if (**pkey > 0xffff)
+            return malformed(join(dir, "pkey"), std::to_string(**pkey));
+        ib.pkey = static_cast<uint16_t>(**pkey);
     }
+    auto mode = optionalString(dir, "mode");
+    if (!mode)
+        return std::move(mode).error();
+    if (mode->has_value()) {
+        std::optional<model::IpoibMode> m = model::modeFromName((*mode)->c_str());
+        if (!m)
+            return malformed(join(dir, "mode"), **mode);
+        ib.mode = *m;
+    }
+    auto umcast = readOptionalNumber(join(dir, "umcast"), 10);
+    if (!umcast)
+        return std::move(umcast).error();
+    ib.umcast = umcast->value_or(0) != 0;
+    auto parent = optionalString(dir, "parent");
+    if (!parent)
+        return std::move(parent).error();
+    // A port's own interface shows itself (or nothing) as parent.
+    if (parent->has_value() && **parent != nd.name)
+        ib.parent = **parent;
+    host.ipoib.push_back(std::move(ib));
+    return {};
+}
 
-    if (isBond) {
-        std::string bdir = dir + "/bonding";
-        model::Bond b;
-        b.name = name;
-        auto mode = optionalString(bdir, "mode");
-        if (!mode)
-            return std::move(mode).error();
-        b.mode = firstWord(mode->value_or(""));
-        auto slaves = optionalString(bdir, "slaves");
-        if (!slaves)
-            return std::move(slaves).error();
-        GStrvPtr parts(g_strsplit(slaves->value_or("").c_str(), " ", -1));
-        for (char **p = parts.get(); *p; ++p)
-            if (**p)
-                b.ports.emplace_back(*p);
-        auto primary = optionalString(bdir, "primary");
-        if (!primary)
-            return std::move(primary).error();
-        b.primary = primary->value_or("");
-        auto active = optionalString(bdir, "active_slave");
-        if (!active)
-            return std::move(active).error();
-        b.activePort = active->value_or("");
-        auto miimon = readOptionalNumber(join(bdir, "miimon"), 10);
-        if (!miimon)
-            return std::move(miimon).error();
-        b.miimon = static_cast<unsigned>(miimon->value_or(0));
-        auto fom = optionalString(bdir, "fail_over_mac");
-        if (!fom)
-            return std::move(fom).error();
-        b.failOverMac = firstWord(fom->value_or(""));
-        host.bonds.push_back(std::move(b));
-    }
+// Stage 5, a bond (a bonding directory): its mode, ports, primary, active
+// port, miimon and fail_over_mac, added to host.
+Status readBondAttrs(const std::string &dir, const std::string &name, model::Host &host)
+{
+    std::string bdir = dir + "/bonding";
+    model::Bond b;
+    b.name = name;
+    auto mode = optionalString(bdir, "mode");
+    if (!mode)
+        return std::move(mode).error();
+    b.mode = firstWord(mode->value_or(""));
+    auto slaves = optionalString(bdir, "slaves");
+    if (!slaves)
+        return std::move(slaves).error();
+    GStrvPtr parts(g_strsplit(slaves->value_or("").c_str(), " ", -1));
+    for (char **p = parts.get(); *p; ++p)
+        if (**p)
+            b.ports.emplace_back(*p);
+    auto primary = optionalString(bdir, "primary");
+    if (!primary)
+        return std::move(primary).error();
+    b.primary = primary->value_or("");
+    auto active = optionalString(bdir, "active_slave");
+    if (!active)
+        return std::move(active).error();
+    b.activePort = active->value_or("");
+    auto miimon = readOptionalNumber(join(bdir, "miimon"), 10);
+    if (!miimon)
+        return std::move(miimon).error();
+    b.miimon = static_cast<unsigned>(miimon->value_or(0));
+    auto fom = optionalString(bdir, "fail_over_mac");
+    if (!fom)
+        return std::move(fom).error();
+    b.failOverMac = firstWord(fom->value_or(""));
+    host.bonds.push_back(std::move(b));
+    return {};
+}
+
+} // namespace
+
+// The stages in order: the link, its kind and links, the RDMA port, then
+// the IPoIB or bonding attributes.
+Result<model::Netdev> readNetdev(const std::string &netDir, const std::string &name, model::Host &host)
+{
+    std::string dir = netDir + "/" + name;
+    model::Netdev nd;
+    nd.name = name;
+    if (Status s = readLinkAttrs(dir, nd); !s.ok())
+        return std::move(s).error();
+    bool isBond = g_file_test(join(dir, "bonding").c_str(), G_FILE_TEST_IS_DIR);
+    if (Status s = readKindAndLinks(dir, isBond, nd); !s.ok())
+        return std::move(s).error();
+    if (Status s = readRdmaPort(dir, nd); !s.ok())
+        return std::move(s).error();
+    if (nd.type == 32)
+        if (Status s = readIpoibAttrs(dir, nd, host); !s.ok())
+            return std::move(s).error();
+    if (isBond)
+        if (Status s = readBondAttrs(dir, name, host); !s.ok())
+            return std::move(s).error();
     return nd;
 }
 
