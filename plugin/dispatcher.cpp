@@ -274,16 +274,7 @@ namespace ibnm::plugin {
 
 int runDispatcher(int argc, char **argv, const HostSetup &setup)
 {
-    if (!setup.log.empty())
-        gLog = std::fopen(setup.log.c_str(), "ae");
-    struct CloseLog {
-        ~CloseLog()
-        {
-            if (gLog)
-                std::fclose(gLog);
-            gLog = nullptr;
-        }
-    } closeLog;
+    LogCopy logCopy(setup, gLog);
     if (argc < 3) {
         std::fprintf(stderr, _("Usage: %s INTERFACE ACTION (run by NetworkManager's dispatcher)\n"), argv[0]);
         return 2;

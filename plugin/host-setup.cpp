@@ -12,6 +12,19 @@ IbnmHost *systemHost(const void *, GError **)
     return ibnm_host_new_system();
 }
 
+LogCopy::LogCopy(const HostSetup &setup, FILE *&target) : target_(target)
+{
+    if (!setup.log.empty())
+        target_ = std::fopen(setup.log.c_str(), "ae");
+}
+
+LogCopy::~LogCopy()
+{
+    if (target_)
+        std::fclose(target_);
+    target_ = nullptr;
+}
+
 void dropHostEnvironment()
 {
     for (const char *name : {"IBNM_SIMULATE", "IBNM_SIMULATE_STATE", "IBNM_SYSFS_ROOT", "IBNM_FAKE_FAIL"})

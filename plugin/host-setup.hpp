@@ -10,6 +10,7 @@
 
 #include <glib.h>
 
+#include <cstdio>
 #include <string>
 
 namespace ibnm::plugin {
@@ -20,6 +21,19 @@ struct HostSetup {
     const void *data = nullptr;
     std::string log;        // a copy of the log, appended to ("" for none)
     unsigned timeoutMs = 0; // 0: the program's own
+};
+
+// The copy of the log that HostSetup::log names, open (appended to) in
+// `target` while this lives, then closed and `target` cleared.
+class LogCopy {
+public:
+    LogCopy(const HostSetup &setup, FILE *&target);
+    ~LogCopy();
+    LogCopy(const LogCopy &) = delete;
+    LogCopy &operator=(const LogCopy &) = delete;
+
+private:
+    FILE *&target_;
 };
 
 // This machine's host: the installed programs' HostSetup::newHost.

@@ -167,16 +167,7 @@ int ibnm::plugin::runVpnService(int argc, char **argv, const HostSetup &setup)
     gSyslog = g_strcmp0(g_getenv("NM_VPN_LOG_SYSLOG"), "1") == 0;
     openlog("nm-ibnm-service", LOG_PID, LOG_DAEMON);
     ibnm::GErrorPtr error;
-    if (!setup.log.empty())
-        gLog = std::fopen(setup.log.c_str(), "ae");
-    struct CloseLog {
-        ~CloseLog()
-        {
-            if (gLog)
-                std::fclose(gLog);
-            gLog = nullptr;
-        }
-    } closeLog;
+    LogCopy logCopy(setup, gLog);
     std::string busName = IBNM_SECONDARY_SERVICE_TYPE;
     for (int i = 1; i < argc; i++) {
         if (std::strcmp(argv[i], "--bus-name") == 0 && i + 1 < argc) {
