@@ -8,6 +8,7 @@
 #include "cli/cli.hpp"
 #include "cli/connection.hpp"
 #include "cli/output.hpp"
+#include "settings/ibnm-settings-private.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -138,7 +139,12 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
 {
     PtrArray all(g_ptr_array_new_with_free_func(g_object_unref));
     if (settings) {
-        PtrArray stored = allConnections(settings);
+        // Without a host, the stored profiles the rules relate to this one
+        // find what all of them find about it (the keyfile store's index then
+        // reads only those); the planner's verdict on a host asks every one.
+        PtrArray stored = ctx.hostChosen() ? allConnections(settings)
+                                           : PtrArray(ibnm_settings_get_related_private(
+                                                 settings, ibnm_profile_get_connection(profile), nullptr));
         for (guint i = 0; i < stored->len; i++) {
             auto *c = static_cast<NMConnection *>(g_ptr_array_index(stored.get(), i));
             if (g_strcmp0(nm_connection_get_uuid(c), ibnm_profile_get_uuid(profile)) != 0)
@@ -203,16 +209,12 @@ bool nameIsFree(IbnmSettings *s, const char *id)
 {
     if (g_strcmp0(ibnm_settings_get_backend_name(s), "networkmanager") == 0)
         return true; // NetworkManager allows it, as nmcli
-    PtrArray all(ibnm_settings_get_connections(s));
-    for (guint i = 0; i < all->len; i++) {
-        auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
-        if (g_strcmp0(nm_connection_get_id(c), id) == 0) {
-            printError(_("a profile named '%s' exists already (UUID %s); choose another con-name"), id,
-                       nm_connection_get_uuid(c));
-            return false;
-        }
-    }
-    return true;
+    NMConnection *c = ibnm_settings_find_by(s, IBNM_SETTINGS_MATCH_ID, id);
+    if (c == nullptr)
+        return true;
+    printError(_("a profile named '%s' exists already (UUID %s); choose another con-name"), id,
+               nm_connection_get_uuid(c));
+    return false;
 }
 
 // nmcli's warning, on standard output as nmcli prints it (g_print), for
@@ -223,7 +225,7 @@ void warnUnknownMasters(char **masters, IbnmSettings *s)
 {
     if (masters == nullptr || *masters == nullptr)
         return;
-    PtrArray all = s ? allConnections(s) : PtrArray(g_ptr_array_new());
+    PtrArray all = s ? PtrArray(ibnm_settings_get_related_private(s, nullptr, masters)) : PtrArray(g_ptr_array_new());
     for (char **m = masters; *m; m++) {
         bool found = false;
         for (guint i = 0; i < all->len && !found; i++) {

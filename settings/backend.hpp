@@ -6,6 +6,8 @@
 #include "libcore/support/raii.hpp"
 #include "libcore/support/result.hpp"
 
+#include "settings/ibnm-settings.h"
+
 #include <NetworkManager.h>
 
 #include <optional>
@@ -58,6 +60,22 @@ public:
     virtual Status lockForUpdate() { return load(); }
 
     virtual const std::vector<StoredProfile> &profiles() const = 0;
+
+    // A store that read, for one change, only what the change needs (the
+    // keyfile store with its index, after lockForUpdate()): profiles() then
+    // reads every profile first, and these answer without doing so.
+    virtual bool partial() const { return false; }
+    // The profile ibnm_settings_find_by() finds; nullopt when the store
+    // cannot tell without profiles().
+    virtual std::optional<const StoredProfile *> findPartial(IbnmSettingsMatch, const std::string &)
+    {
+        return std::nullopt;
+    }
+    // The stored profiles the rules across profiles read to check
+    // `connection` (nullable) with the store, and those whose UUID, id or
+    // interface name is one of `names`, in the store's order; every profile
+    // unless partial().
+    virtual std::vector<const StoredProfile *> related(NMConnection *connection, const std::vector<std::string> &names);
     virtual const std::vector<std::string> &warnings() const = 0;
     // Files of the store this process may not read (EACCES, EPERM): a
     // profile looked for may be in one of them.

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "settings/ibnm-settings.h"
+#include "settings/ibnm-settings-private.h"
 
 #include <NetworkManager.h>
 #include <gio/gio.h>
@@ -224,6 +225,9 @@ ibnm::Status storeRead(IbnmSettingsPrivate *priv, ibnm::Status s)
 
 const ibnm::settings::StoredProfile *findByUuid(IbnmSettingsPrivate *priv, const char *uuid)
 {
+    if (priv->backend_->partial())
+        if (auto found = priv->backend_->findPartial(IBNM_SETTINGS_MATCH_UUID, uuid))
+            return *found;
     const auto &profiles = priv->backend_->profiles();
     if (priv->byUuid_.empty() && !profiles.empty()) {
         priv->byUuid_.reserve(profiles.size());
@@ -563,6 +567,9 @@ NMConnection *ibnm_settings_find_by(IbnmSettings *self, IbnmSettingsMatch match,
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
     g_return_val_if_fail(value != nullptr, nullptr);
     auto *priv = ibnm_settings_priv(self);
+    if (priv->backend_->partial())
+        if (auto found = priv->backend_->findPartial(match, value))
+            return *found ? (*found)->connection.get() : nullptr;
     bool any = match == IBNM_SETTINGS_MATCH_ANY;
     if (any || match == IBNM_SETTINGS_MATCH_UUID)
         if (const auto *p = findByUuid(priv, value))
@@ -972,6 +979,33 @@ ibnm::Result<std::vector<std::string>> ibnm::settings::Backend::deactivate(const
 {
     return Error(IBNM_ERROR_NOT_SUPPORTED,
                  _("the keyfile store cannot ask NetworkManager to deactivate a profile: NetworkManager does not run"));
+}
+
+std::vector<const ibnm::settings::StoredProfile *> ibnm::settings::Backend::related(NMConnection *,
+                                                                                  const std::vector<std::string> &)
+{
+    std::vector<const StoredProfile *> all;
+    for (const auto &p : profiles())
+        all.push_back(&p);
+    return all;
+}
+
+GPtrArray *ibnm_settings_get_related_private(IbnmSettings *self, NMConnection *connection, const char *const *names)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
+    g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run
+    g_return_val_if_fail(connection == nullptr || NM_IS_CONNECTION(connection), nullptr);
+    GPtrArray *a = g_ptr_array_new_with_free_func(g_object_unref);
+    try {
+        std::vector<std::string> words;
+        for (const char *const *n = names; n && *n; n++)
+            words.emplace_back(*n);
+        for (const auto *p : ibnm_settings_priv(self)->backend_->related(connection, words))
+            g_ptr_array_add(a, g_object_ref(p->connection.get()));
+    } catch (const std::bad_alloc &) {
+        g_error("libibnm: out of memory");
+    }
+    return a;
 }
 
 ibnm::settings::Backend &ibnm::settings::backendOf(IbnmSettings *settings)

@@ -161,7 +161,10 @@ Status KeyfileBackend::lockForUpdate()
 {
     if (Status st = takeWriterLock(); !st.ok())
         return st;
-    return load();
+    std::string indexPath = KeyfileIndex::pathFor(dir_);
+    if (indexPath.empty())
+        return load();
+    return scan(indexPath);
 }
 
 Status KeyfileBackend::load()
@@ -171,6 +174,7 @@ Status KeyfileBackend::load()
     // as done. A reader that may not open the lock file (another user)
     // reads without it: it cannot read the store's 0600 files either. The
     // writer (lock_ held) has completed any journal itself.
+    partial_ = false;
     RangeLockFile reading;
     std::map<std::string, std::string> renamed; // path -> temporary file holding its content
     std::set<std::string> removed;
@@ -250,6 +254,11 @@ Status KeyfileBackend::load()
 
 StoredProfile *KeyfileBackend::findByUuid(const std::string &uuid)
 {
+    if (partial_) {
+        auto found = findPartial(IBNM_SETTINGS_MATCH_UUID, uuid);
+        if (found)
+            return const_cast<StoredProfile *>(*found);
+    }
     for (auto &p : profiles_)
         if (uuid == uuidOf(p.connection.get()))
             return &p;
@@ -270,6 +279,8 @@ Result<std::string> KeyfileBackend::choosePath(NMConnection *connection) const
         bool used = g_file_test(path.c_str(), G_FILE_TEST_EXISTS);
         for (const auto &p : profiles_)
             used = used || p.filename == path;
+        for (size_t k = 0; partial_ && k < accepted_.size(); k++)
+            used = used || dir_ + "/" + std::string(index_->entries[accepted_[k]].name) == path;
         if (!used)
             return path;
     }
@@ -297,6 +308,8 @@ Status KeyfileBackend::write(const std::string &path, const std::string &data, b
 
 void KeyfileBackend::beginBatch()
 {
+    // A batch keeps every profile in memory (revertUnwritten()).
+    ensureFull();
     // Journaled: all of the batch or none of it, across a crash too.
     batch_ = std::make_unique<AtomicWriteBatch>(dir_ + "/" + kJournalFile);
     batchOld_.clear();
@@ -386,6 +399,10 @@ Result<std::string> KeyfileBackend::add(NMConnection *connection)
     // Never over a file that appeared since the store was read.
     if (Status s = write(*path, *data, false); !s.ok())
         return std::move(s).error();
+    if (partial_) {
+        refreshEntry(*path);
+        return *path;
+    }
     if (batch_)
         batchOld_.emplace(*path, GObjectPtr<NMConnection>());
     profiles_.push_back(StoredProfile{std::move(*copy), *path, {}});
@@ -407,6 +424,10 @@ Status KeyfileBackend::update(NMConnection *connection)
     // NetworkManager keeps the file of an existing profile, even when its id changes.
     if (Status s = write(p->filename, *data, true); !s.ok())
         return s;
+    if (partial_) {
+        refreshEntry(p->filename);
+        return {};
+    }
     if (batch_)
         batchOld_.emplace(p->filename, p->connection); // the first: what the file holds
     p->connection = std::move(*copy);
@@ -415,6 +436,18 @@ Status KeyfileBackend::update(NMConnection *connection)
 
 Status KeyfileBackend::remove(const std::string &uuid)
 {
+    if (partial_) {
+        StoredProfile *p = findByUuid(uuid);
+        if (p == nullptr)
+            return Error(IBNM_ERROR_NOT_FOUND, strprintf(_("no profile with UUID %s"), uuid.c_str()));
+        if (Status st = takeWriterLock(); !st.ok())
+            return st;
+        std::string path = p->filename;
+        if (Status s = removeFileDurably(path); !s.ok() && s.error().code() != IBNM_ERROR_NOT_FOUND)
+            return s;
+        refreshEntry(path);
+        return {};
+    }
     auto it = std::find_if(profiles_.begin(), profiles_.end(),
                            [&](const StoredProfile &p) { return uuid == uuidOf(p.connection.get()); });
     if (it == profiles_.end())

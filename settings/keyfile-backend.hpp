@@ -6,6 +6,7 @@
 #include "libcore/support/file-lock.hpp"
 #include "libcore/support/files.hpp"
 #include "settings/backend.hpp"
+#include "settings/keyfile-index.hpp"
 
 #include <map>
 #include <memory>
@@ -49,7 +50,18 @@ public:
     // ended are removed. Every writer holds it: add(), update() and remove()
     // take it when lockForUpdate() was not called.
     Status lockForUpdate() override;
-    const std::vector<StoredProfile> &profiles() const override { return profiles_; }
+    // With the index (KeyfileIndex::pathFor() not ""), lockForUpdate() reads
+    // only the files that changed since it was written and keeps the store
+    // partial(): findPartial() and related() read only the profiles they
+    // return, and whatever asks for every profile reads them all (load()).
+    const std::vector<StoredProfile> &profiles() const override
+    {
+        ensureFull();
+        return profiles_;
+    }
+    bool partial() const override { return partial_; }
+    std::optional<const StoredProfile *> findPartial(IbnmSettingsMatch match, const std::string &value) override;
+    std::vector<const StoredProfile *> related(NMConnection *connection, const std::vector<std::string> &names) override;
     const std::vector<std::string> &warnings() const override { return warnings_; }
     const std::vector<std::string> &unreadable() const override { return unreadable_; }
     Result<std::string> add(NMConnection *connection) override;
@@ -67,6 +79,16 @@ public:
 
 private:
     Status takeWriterLock();
+    // lockForUpdate() with the index: every file's stat() against it, the
+    // files that differ read (readFile()), the warnings as load() gives them.
+    Status scan(const std::string &indexPath);
+    IndexEntry readEntry(const std::string &name, const FileStamp &stamp);
+    void acceptEntries();
+    const StoredProfile *materialize(size_t entry);
+    // After a write or removal of `path` in partial mode: its entry again.
+    void refreshEntry(std::string path);
+    void ensureFull() const;
+    std::optional<size_t> entryByUuid(const std::string &uuid) const;
     StoredProfile *findByUuid(const std::string &uuid);
     Result<std::string> choosePath(NMConnection *connection) const;
     // replace false: fails (IBNM_ERROR_EXISTS) when `path` exists.
@@ -86,6 +108,12 @@ private:
     std::vector<StoredProfile> batchRemoved_;
     void revertUnwritten(const std::vector<std::string> &done);
     std::vector<std::string> unreadable_;
+    bool partial_ = false;
+    std::unique_ptr<KeyfileIndex> index_;
+    std::vector<size_t> accepted_; // entries of index_ that are profiles, in order
+    // Profiles read in partial mode, by file name (kept until the next
+    // load: what findPartial() returned stays valid).
+    std::map<std::string, StoredProfile> loaded_;
 };
 
 } // namespace ibnm::settings

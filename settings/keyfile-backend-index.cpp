@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The keyfile store in partial mode (issue 34): one add, modify or delete
+// reads only the files that changed since the index was written and the
+// profiles the change relates to, instead of every profile of the store.
+#include "config.h"
+
+#include "settings/keyfile-backend.hpp"
+
+#include "libcore/model/ipoib.hpp"
+#include "libcore/support/i18n.hpp"
+#include "libcore/support/strings.hpp"
+#include "settings/keyfile-codec.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <unordered_set>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace ibnm::settings {
+
+namespace {
+
+bool byName(const IndexEntry &e, std::string_view name)
+{
+    return e.name < name;
+}
+
+bool contains(const std::vector<std::string_view> &v, std::string_view s)
+{
+    return !s.empty() && std::find(v.begin(), v.end(), s) != v.end();
+}
+
+// Whether the rules across profiles (checkBonds(), checkAcross(),
+// checkSecondaries() of libcore/profiles) can look at `e` when they check
+// `s`: the same id (its findings are shown as s's) or UUID, its bond or its
+// ports, the same interface, its parent's profile, the same P_Key child or
+// child name, the same port GUID, the same soft RDMA link, a secondary of
+// it or its base. `sChild`, `sGuid`: s's child name and port GUID.
+bool relates(const ProfileFacts &s, const std::string &sChild, const std::string &sGuid, const ProfileFacts &e)
+{
+    if (e.id == s.id || (!s.uuid.empty() && e.uuid == s.uuid))
+        return true;
+    if (!s.master.empty() && (e.ifname == s.master || e.uuid == s.master || e.id == s.master))
+        return true;
+    if (!e.master.empty() && ((!s.ifname.empty() && e.master == s.ifname) || e.master == s.uuid || e.master == s.id))
+        return true;
+    if (!s.ifname.empty() && e.ifname == s.ifname)
+        return true;
+    if (!s.parent.empty() && e.ifname == s.parent)
+        return true;
+    if (!sChild.empty() && e.pkey >= 0 && e.pkey <= 0xffff && !e.parent.empty() &&
+        ((e.parent == s.parent && model::fullMembership(uint16_t(e.pkey)) == model::fullMembership(uint16_t(s.pkey))) ||
+         childNameOf(e) == sChild))
+        return true;
+    if (!sGuid.empty() && !e.mac.empty() && portGuidOf(e) == sGuid)
+        return true;
+    if (!s.linkName.empty() && e.linkName == s.linkName)
+        return true;
+    return contains(e.secondaries, s.uuid) || contains(s.secondaries, e.uuid);
+}
+
+} // namespace
+
+IndexEntry KeyfileBackend::readEntry(const std::string &name, const FileStamp &stamp)
+{
+    IndexEntry e;
+    e.name = index_->keep(name);
+    e.stamp = stamp;
+    std::vector<std::string> warnings;
+    std::string path = dir_ + "/" + name;
+    auto p = readFile(path, &warnings);
+    if (p) {
+        p->filename = path;
+        e.ok = true;
+        e.facts = index_->factsOf(p->connection.get());
+        loaded_[name] = std::move(*p);
+    } else {
+        e.unreadable = p.error().errnum() == EACCES || p.error().errnum() == EPERM;
+        warnings.push_back(p.error().toString());
+    }
+    for (const auto &w : warnings)
+        e.warnings.push_back(index_->keep(w));
+    return e;
+}
+
+// The profiles and warnings as load() makes them: each file's warnings in
+// name order, and of two files with one UUID the first.
+void KeyfileBackend::acceptEntries()
+{
+    accepted_.clear();
+    warnings_.clear();
+    unreadable_.clear();
+    std::unordered_set<std::string_view> uuids;
+    uuids.reserve(index_->entries.size());
+    for (size_t i = 0; i < index_->entries.size(); i++) {
+        const IndexEntry &e = index_->entries[i];
+        std::string path = dir_ + "/" + std::string(e.name);
+        for (auto w : e.warnings)
+            warnings_.emplace_back(w);
+        if (e.unreadable)
+            unreadable_.push_back(path);
+        if (!e.ok)
+            continue;
+        if (!uuids.insert(e.facts.uuid).second) {
+            warnings_.push_back(path + ": " + strprintf(_("UUID %s is already used by another file; ignored"),
+                                                        std::string(e.facts.uuid).c_str()));
+            continue;
+        }
+        accepted_.push_back(i);
+    }
+}
+
+Status KeyfileBackend::scan(const std::string &indexPath)
+{
+    auto index = std::make_unique<KeyfileIndex>(KeyfileIndex::load(indexPath, dir_, requiredOwner_));
+    DIR *d = ::opendir(dir_.c_str());
+    if (d == nullptr)
+        return load(); // its error, or an empty store
+    std::vector<std::pair<std::string, FileStamp>> files;
+    files.reserve(index->entries.size() + 16);
+    while (struct dirent *de = ::readdir(d)) {
+        if (ignoreFilename(de->d_name))
+            continue;
+        struct stat st {};
+        FileStamp stamp; // size -1: never trusted
+        if (::fstatat(::dirfd(d), de->d_name, &st, 0) == 0)
+            stamp = FileStamp::of(st);
+        files.emplace_back(de->d_name, stamp);
+    }
+    ::closedir(d);
+    std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    loaded_.clear();
+    profiles_.clear();
+    index_ = std::move(index);
+    std::vector<IndexEntry> entries;
+    entries.reserve(files.size());
+    bool changed = files.size() != index_->entries.size();
+    const auto &old = index_->entries;
+    for (const auto &[name, stamp] : files) {
+        auto it = std::lower_bound(old.begin(), old.end(), name, byName);
+        bool known = it != old.end() && it->name == name;
+        if (known && index_->trusted(*it, stamp)) {
+            entries.push_back(*it);
+            continue;
+        }
+        entries.push_back(readEntry(name, stamp));
+        // A file read again as it was (within the tick of the index's
+        // write) changes nothing to save.
+        changed = changed || !known || !(it->stamp == stamp) || it->ok != entries.back().ok ||
+                  it->warnings != entries.back().warnings || it->facts.uuid != entries.back().facts.uuid;
+    }
+    index_->entries = std::move(entries);
+    acceptEntries();
+    partial_ = true;
+    if (changed)
+        index_->save();
+    return {};
+}
+
+void KeyfileBackend::ensureFull() const
+{
+    if (!partial_)
+        return;
+    auto *self = const_cast<KeyfileBackend *>(this);
+    self->partial_ = false;
+    // The warnings stay the objects ibnm_settings_get_load_warnings() shows.
+    auto warnings = std::move(self->warnings_);
+    auto unreadable = std::move(self->unreadable_);
+    Status st = self->load();
+    self->warnings_ = std::move(warnings);
+    self->unreadable_ = std::move(unreadable);
+    if (!st.ok())
+        self->warnings_.push_back(st.error().toString());
+    // A profile already handed out stays the one the store holds.
+    for (auto &p : self->profiles_) {
+        GCharPtr base(g_path_get_basename(p.filename.c_str()));
+        auto it = loaded_.find(base.get());
+        if (it != loaded_.end() && g_strcmp0(nm_connection_get_uuid(it->second.connection.get()),
+                                             nm_connection_get_uuid(p.connection.get())) == 0)
+            p.connection = it->second.connection;
+    }
+}
+
+const StoredProfile *KeyfileBackend::materialize(size_t entry)
+{
+    const IndexEntry &e = index_->entries[entry];
+    std::string name(e.name);
+    auto it = loaded_.find(name);
+    if (it != loaded_.end())
+        return &it->second;
+    std::vector<std::string> warnings;
+    auto p = readFile(dir_ + "/" + name, &warnings);
+    // Changed behind the store's lock since scan(): not this entry.
+    if (!p || std::string_view(nm_connection_get_uuid(p->connection.get()) ?: "") != e.facts.uuid)
+        return nullptr;
+    p->filename = dir_ + "/" + name;
+    return &(loaded_[name] = std::move(*p));
+}
+
+std::optional<size_t> KeyfileBackend::entryByUuid(const std::string &uuid) const
+{
+    for (size_t i : accepted_)
+        if (index_->entries[i].facts.uuid == uuid)
+            return i;
+    return std::nullopt;
+}
+
+std::optional<const StoredProfile *> KeyfileBackend::findPartial(IbnmSettingsMatch match, const std::string &value)
+{
+    if (!partial_)
+        return std::nullopt;
+    bool any = match == IBNM_SETTINGS_MATCH_ANY;
+    std::optional<size_t> found;
+    if (any || match == IBNM_SETTINGS_MATCH_UUID)
+        found = entryByUuid(value);
+    for (size_t i = 0; !found && (any || match == IBNM_SETTINGS_MATCH_ID) && i < accepted_.size(); i++)
+        if (index_->entries[accepted_[i]].facts.id == value)
+            found = accepted_[i];
+    // Keyfiles have no D-Bus path: `path` and `apath` find none.
+    for (size_t i = 0; !found && (any || match == IBNM_SETTINGS_MATCH_FILENAME) && i < accepted_.size(); i++) {
+        std::string_view name = index_->entries[accepted_[i]].name;
+        if (value == name || value == dir_ + "/" + std::string(name))
+            found = accepted_[i];
+    }
+    if (!found)
+        return nullptr;
+    if (const StoredProfile *p = materialize(*found))
+        return p;
+    ensureFull();
+    return std::nullopt;
+}
+
+std::vector<const StoredProfile *> KeyfileBackend::related(NMConnection *connection,
+                                                           const std::vector<std::string> &names)
+{
+    if (!partial_)
+        return Backend::related(connection, names);
+    const auto &entries = index_->entries;
+    // The profile, and the stored ones of its id, whose findings are its own.
+    std::vector<ProfileFacts> subjects;
+    if (connection)
+        subjects.push_back(index_->factsOf(connection));
+    for (size_t i : accepted_)
+        if (connection && entries[i].facts.id == subjects.front().id)
+            subjects.push_back(entries[i].facts);
+    std::vector<std::pair<std::string, std::string>> keys;
+    for (const auto &s : subjects)
+        keys.emplace_back(childNameOf(s), portGuidOf(s));
+    std::vector<bool> chosen(entries.size(), false);
+    std::unordered_set<std::string_view> bonds; // interface names and UUIDs of the subjects' bonds
+    for (size_t i : accepted_) {
+        const ProfileFacts &e = entries[i].facts;
+        for (size_t k = 0; k < subjects.size() && !chosen[i]; k++)
+            chosen[i] = relates(subjects[k], keys[k].first, keys[k].second, e);
+        for (const auto &n : names)
+            chosen[i] = chosen[i] || e.uuid == n || e.id == n || (!e.ifname.empty() && e.ifname == n);
+        if (e.type == NM_SETTING_BOND_SETTING_NAME)
+            for (const auto &s : subjects)
+                if (!s.master.empty() && (e.ifname == s.master || e.uuid == s.master)) {
+                    if (!e.ifname.empty())
+                        bonds.insert(e.ifname);
+                    bonds.insert(e.uuid);
+                }
+    }
+    // Every port of those bonds: their findings involve the profile.
+    std::vector<const StoredProfile *> out;
+    for (size_t i : accepted_) {
+        std::string_view master = entries[i].facts.master;
+        chosen[i] = chosen[i] || (!master.empty() && bonds.count(master));
+        if (!chosen[i])
+            continue;
+        const StoredProfile *p = materialize(i);
+        if (p == nullptr) {
+            ensureFull();
+            return Backend::related(connection, names);
+        }
+        out.push_back(p);
+    }
+    return out;
+}
+
+void KeyfileBackend::refreshEntry(std::string path)
+{
+    GCharPtr base(g_path_get_basename(path.c_str()));
+    std::string name = base.get();
+    auto &entries = index_->entries;
+    auto it = std::lower_bound(entries.begin(), entries.end(), name, byName);
+    bool known = it != entries.end() && it->name == name;
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (known)
+            entries.erase(it);
+    } else {
+        IndexEntry e = readEntry(name, FileStamp::of(st));
+        if (known)
+            *it = std::move(e);
+        else
+            entries.insert(it, std::move(e));
+    }
+    // The warnings of the load stay as they were (as after a write in full mode).
+    auto warnings = std::move(warnings_);
+    auto unreadable = std::move(unreadable_);
+    acceptEntries();
+    warnings_ = std::move(warnings);
+    unreadable_ = std::move(unreadable);
+    index_->save();
+}
+
+} // namespace ibnm::settings
