@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <unordered_set>
 
 #include <dirent.h>
@@ -51,10 +52,14 @@ bool relates(const ProfileFacts &s, const std::string &sChild, const std::string
         return true;
     if (!s.parent.empty() && e.ifname == s.parent)
         return true;
-    if (!sChild.empty() && e.pkey >= 0 && e.pkey <= 0xffff && !e.parent.empty() &&
-        ((e.parent == s.parent && model::fullMembership(uint16_t(e.pkey)) == model::fullMembership(uint16_t(s.pkey))) ||
-         childNameOf(e) == sChild))
-        return true;
+    if (!sChild.empty() && e.pkey >= 0 && e.pkey <= 0xffff && !e.parent.empty()) {
+        if (e.parent == s.parent && model::fullMembership(uint16_t(e.pkey)) == model::fullMembership(uint16_t(s.pkey)))
+            return true;
+        // Equal child names begin with equal parents (cut to 15 characters).
+        size_t n = std::min({e.parent.size(), s.parent.size(), size_t(15)});
+        if (e.parent.substr(0, n) == s.parent.substr(0, n) && childNameOf(e) == sChild)
+            return true;
+    }
     if (!sGuid.empty() && !e.mac.empty() && portGuidOf(e) == sGuid)
         return true;
     if (!s.linkName.empty() && e.linkName == s.linkName)
@@ -88,27 +93,43 @@ IndexEntry KeyfileBackend::readEntry(const std::string &name, const FileStamp &s
 
 // The profiles and warnings as load() makes them: each file's warnings in
 // name order, and of two files with one UUID the first.
-void KeyfileBackend::acceptEntries()
+void KeyfileBackend::acceptEntries(bool warn)
 {
     accepted_.clear();
-    warnings_.clear();
-    unreadable_.clear();
-    std::unordered_set<std::string_view> uuids;
-    uuids.reserve(index_->entries.size());
-    for (size_t i = 0; i < index_->entries.size(); i++) {
-        const IndexEntry &e = index_->entries[i];
-        std::string path = dir_ + "/" + std::string(e.name);
-        for (auto w : e.warnings)
-            warnings_.emplace_back(w);
-        if (e.unreadable)
-            unreadable_.push_back(path);
+    accepted_.reserve(index_->entries.size());
+    if (warn) {
+        warnings_.clear();
+        unreadable_.clear();
+    }
+    // The UUIDs seen, open addressing (10,000 nodes of a std::unordered_set
+    // cost more than the rest of this loop).
+    const auto &entries = index_->entries;
+    size_t capacity = 16;
+    while (capacity < entries.size() * 2)
+        capacity *= 2;
+    std::vector<uint32_t> seen(capacity, 0); // entry + 1
+    std::hash<std::string_view> hash;
+    for (size_t i = 0; i < entries.size(); i++) {
+        const IndexEntry &e = entries[i];
+        auto path = [&]() { return dir_ + "/" + std::string(e.name); };
+        if (warn) {
+            for (auto w : e.warnings)
+                warnings_.emplace_back(w);
+            if (e.unreadable)
+                unreadable_.push_back(path());
+        }
         if (!e.ok)
             continue;
-        if (!uuids.insert(e.facts.uuid).second) {
-            warnings_.push_back(path + ": " + strprintf(_("UUID %s is already used by another file; ignored"),
-                                                        std::string(e.facts.uuid).c_str()));
+        size_t slot = hash(e.facts.uuid) & (capacity - 1);
+        while (seen[slot] != 0 && entries[seen[slot] - 1].facts.uuid != e.facts.uuid)
+            slot = (slot + 1) & (capacity - 1);
+        if (seen[slot] != 0) {
+            if (warn)
+                warnings_.push_back(path() + ": " + strprintf(_("UUID %s is already used by another file; ignored"),
+                                                              std::string(e.facts.uuid).c_str()));
             continue;
         }
+        seen[slot] = uint32_t(i + 1);
         accepted_.push_back(i);
     }
 }
@@ -117,45 +138,64 @@ Status KeyfileBackend::scan(const std::string &indexPath)
 {
     auto index = std::make_unique<KeyfileIndex>(KeyfileIndex::load(indexPath, dir_, requiredOwner_));
     DIR *d = ::opendir(dir_.c_str());
-    if (d == nullptr)
+    if (d == nullptr) {
+        removeDeadWritersFiles(dir_);
         return load(); // its error, or an empty store
-    std::vector<std::pair<std::string, FileStamp>> files;
-    files.reserve(index->entries.size() + 16);
+    }
+    // Every file's stat(), sorted by name as load() reads them; the names
+    // kept in one buffer (one allocation instead of one per name).
+    struct Listed {
+        size_t offset, length;
+        FileStamp stamp;
+    };
+    std::vector<Listed> listed;
+    listed.reserve(index->entries.size() + 16);
+    std::string names;
+    names.reserve((index->entries.size() + 16) * 32);
     while (struct dirent *de = ::readdir(d)) {
-        if (ignoreFilename(de->d_name))
+        if (ignoreFilename(de->d_name)) {
+            if (de->d_name[0] == '.' && std::strstr(de->d_name, ".ibnm-"))
+                removeIfDeadWritersFile(dir_, de->d_name);
             continue;
+        }
         struct stat st {};
         FileStamp stamp; // size -1: never trusted
         if (::fstatat(::dirfd(d), de->d_name, &st, 0) == 0)
             stamp = FileStamp::of(st);
-        files.emplace_back(de->d_name, stamp);
+        size_t length = std::strlen(de->d_name);
+        listed.push_back({names.size(), length, stamp});
+        names.append(de->d_name, length);
     }
     ::closedir(d);
+    std::string_view kept = index->keep(names);
+    std::vector<std::pair<std::string_view, FileStamp>> files;
+    files.reserve(listed.size());
+    for (const auto &l : listed)
+        files.emplace_back(kept.substr(l.offset, l.length), l.stamp);
     std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     loaded_.clear();
     profiles_.clear();
     index_ = std::move(index);
     std::vector<IndexEntry> entries;
     entries.reserve(files.size());
-    bool changed = files.size() != index_->entries.size();
-    const auto &old = index_->entries;
+    auto &old = index_->entries;
+    size_t stale = 0, o = 0;
     for (const auto &[name, stamp] : files) {
-        auto it = std::lower_bound(old.begin(), old.end(), name, byName);
-        bool known = it != old.end() && it->name == name;
-        if (known && index_->trusted(*it, stamp)) {
-            entries.push_back(*it);
+        while (o < old.size() && old[o].name < name)
+            o++; // removed since
+        if (o < old.size() && old[o].name == name && index_->trusted(old[o], stamp)) {
+            entries.push_back(std::move(old[o]));
             continue;
         }
-        entries.push_back(readEntry(name, stamp));
-        // A file read again as it was (within the tick of the index's
-        // write) changes nothing to save.
-        changed = changed || !known || !(it->stamp == stamp) || it->ok != entries.back().ok ||
-                  it->warnings != entries.back().warnings || it->facts.uuid != entries.back().facts.uuid;
+        entries.push_back(readEntry(std::string(name), stamp));
+        stale++;
     }
     index_->entries = std::move(entries);
-    acceptEntries();
+    acceptEntries(true);
     partial_ = true;
-    if (changed)
+    // Written again once enough files are read each time (each costs about
+    // what writing 200 entries does), or the store is small.
+    if (stale >= kIndexStaleLimit || stale * 8 > index_->entries.size())
         index_->save();
     return {};
 }
@@ -288,25 +328,37 @@ void KeyfileBackend::refreshEntry(std::string path)
     std::string name = base.get();
     auto &entries = index_->entries;
     auto it = std::lower_bound(entries.begin(), entries.end(), name, byName);
+    size_t at = size_t(it - entries.begin());
     bool known = it != entries.end() && it->name == name;
+    bool wasAccepted = known && std::binary_search(accepted_.begin(), accepted_.end(), at);
+    // accepted_ as the write left it, as profiles_ after a write in full mode
+    // (the warnings of the load stay as they were); the index file is left
+    // to the next scan(), which reads this file again.
+    auto shift = [&](int by) {
+        for (size_t &i : accepted_)
+            if (i > at || (by > 0 && i == at))
+                i = size_t(long(i) + by);
+    };
+    if (wasAccepted)
+        accepted_.erase(std::find(accepted_.begin(), accepted_.end(), at));
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
-        if (known)
+        if (known) {
             entries.erase(it);
-    } else {
-        IndexEntry e = readEntry(name, FileStamp::of(st));
-        if (known)
-            *it = std::move(e);
-        else
-            entries.insert(it, std::move(e));
+            shift(-1);
+        }
+        return;
     }
-    // The warnings of the load stay as they were (as after a write in full mode).
-    auto warnings = std::move(warnings_);
-    auto unreadable = std::move(unreadable_);
-    acceptEntries();
-    warnings_ = std::move(warnings);
-    unreadable_ = std::move(unreadable);
-    index_->save();
+    IndexEntry e = readEntry(name, FileStamp::of(st));
+    bool ok = e.ok && !entryByUuid(std::string(e.facts.uuid));
+    if (known) {
+        *it = std::move(e);
+    } else {
+        entries.insert(it, std::move(e));
+        shift(1);
+    }
+    if (ok)
+        accepted_.insert(std::lower_bound(accepted_.begin(), accepted_.end(), at), at);
 }
 
 } // namespace ibnm::settings

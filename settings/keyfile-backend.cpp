@@ -120,7 +120,7 @@ std::string lockName()
 
 } // namespace
 
-Status KeyfileBackend::takeWriterLock()
+Status KeyfileBackend::takeWriterLock(bool cleanUp)
 {
     if (lock_.isOpen())
         return {};
@@ -152,16 +152,17 @@ Status KeyfileBackend::takeWriterLock()
     file->unlock(kCommitByte);
     if (!recovered.ok())
         return recovered;
-    removeDeadWritersFiles(dir_);
+    if (cleanUp) // else scan() does, as it lists the directory
+        removeDeadWritersFiles(dir_);
     lock_ = std::move(*file);
     return {};
 }
 
 Status KeyfileBackend::lockForUpdate()
 {
-    if (Status st = takeWriterLock(); !st.ok())
-        return st;
     std::string indexPath = KeyfileIndex::pathFor(dir_);
+    if (Status st = takeWriterLock(indexPath.empty()); !st.ok())
+        return st;
     if (indexPath.empty())
         return load();
     return scan(indexPath);

@@ -76,14 +76,18 @@ public:
 
     static constexpr const char *kLockFile = ".ibnm.lock";
     static constexpr const char *kJournalFile = ".ibnm-journal";
+    // scan() writes the index again when it read at least this many files.
+    static constexpr size_t kIndexStaleLimit = 32;
 
 private:
-    Status takeWriterLock();
+    // `cleanUp`: removes the temporary files of writers that have ended.
+    Status takeWriterLock(bool cleanUp = true);
     // lockForUpdate() with the index: every file's stat() against it, the
     // files that differ read (readFile()), the warnings as load() gives them.
     Status scan(const std::string &indexPath);
     IndexEntry readEntry(const std::string &name, const FileStamp &stamp);
-    void acceptEntries();
+    // accepted_ from the entries; with `warn`, warnings_ and unreadable_ too.
+    void acceptEntries(bool warn);
     const StoredProfile *materialize(size_t entry);
     // After a write or removal of `path` in partial mode: its entry again.
     void refreshEntry(std::string path);

@@ -12,6 +12,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <clocale>
 #include <cstring>
@@ -54,11 +55,11 @@ std::string localeTag()
 
 class Writer {
 public:
-    template <typename T> void num(T v) { out.append(reinterpret_cast<const char *>(&v), sizeof v); }
+    template <typename T> void num(T v) { put(&v, sizeof v); }
     void str(std::string_view s)
     {
         num(uint32_t(s.size()));
-        out.append(s);
+        put(s.data(), s.size());
     }
     void strs(const std::vector<std::string_view> &v)
     {
@@ -66,7 +67,25 @@ public:
         for (auto s : v)
             str(s);
     }
-    std::string out;
+    // What was written (the buffer grows by doubling, with memcpy: 10,000
+    // entries are some 250,000 fields).
+    std::string take()
+    {
+        out_.resize(used_);
+        return std::move(out_);
+    }
+    void reserve(size_t n) { out_.resize(n); }
+
+private:
+    void put(const void *p, size_t n)
+    {
+        if (used_ + n > out_.size())
+            out_.resize(std::max(out_.size() * 2, used_ + n));
+        std::memcpy(&out_[used_], p, n);
+        used_ += n;
+    }
+    std::string out_;
+    size_t used_ = 0;
 };
 
 class Reader {
@@ -225,7 +244,7 @@ bool KeyfileIndex::save() const
     if (path_.empty())
         return false;
     Writer w;
-    w.out.reserve(64 + entries.size() * 256);
+    w.reserve(64 + entries.size() * 256);
     w.str(PACKAGE_VERSION);
     w.str(dir_);
     w.num(uint32_t(owner_));
@@ -233,11 +252,13 @@ bool KeyfileIndex::save() const
     w.num(uint32_t(entries.size()));
     for (const auto &e : entries)
         writeEntry(w, e);
+    std::string payload = w.take();
     std::string file(kMagic, sizeof kMagic);
-    uint64_t length = w.out.size(), hash = hashOf(w.out);
+    uint64_t length = payload.size(), hash = hashOf(payload);
+    file.reserve(kHeader + payload.size());
     file.append(reinterpret_cast<const char *>(&length), 8);
     file.append(reinterpret_cast<const char *>(&hash), 8);
-    file += w.out;
+    file += payload;
     GCharPtr cache(g_path_get_dirname(path_.c_str()));
     if (g_mkdir_with_parents(cache.get(), 0700) != 0)
         return false;

@@ -343,27 +343,30 @@ Status rollForwardJournal(const std::string &journal)
     return removeFileDurably(journal);
 }
 
+bool removeIfDeadWritersFile(const std::string &dir, const std::string &name)
+{
+    size_t at = name.rfind(".ibnm-");
+    if (name.empty() || name[0] != '.' || at == std::string::npos)
+        return false;
+    int pid = 0, used = 0;
+    unsigned long long start = 0;
+    char random[8] = {};
+    if (std::sscanf(name.c_str() + at, ".ibnm-%d-%llu.%6[A-Za-z0-9]%n", &pid, &start, random, &used) != 3 ||
+        at + size_t(used) != name.size() || std::strlen(random) != 6)
+        return false;
+    if (processAlive(ProcessId{pid, start}))
+        return false;
+    return ::unlink((dir + "/" + name).c_str()) == 0;
+}
+
 size_t removeDeadWritersFiles(const std::string &dir)
 {
     auto names = listDir(dir, false);
     if (!names)
         return 0;
     size_t removed = 0;
-    for (const auto &name : *names) {
-        size_t at = name.rfind(".ibnm-");
-        if (name.empty() || name[0] != '.' || at == std::string::npos)
-            continue;
-        int pid = 0, used = 0;
-        unsigned long long start = 0;
-        char random[8] = {};
-        if (std::sscanf(name.c_str() + at, ".ibnm-%d-%llu.%6[A-Za-z0-9]%n", &pid, &start, random, &used) != 3 ||
-            at + size_t(used) != name.size() || std::strlen(random) != 6)
-            continue;
-        if (processAlive(ProcessId{pid, start}))
-            continue;
-        if (::unlink((dir + "/" + name).c_str()) == 0)
-            removed++;
-    }
+    for (const auto &name : *names)
+        removed += removeIfDeadWritersFile(dir, name) ? 1 : 0;
     return removed;
 }
 

@@ -104,6 +104,8 @@ Status rollForwardJournal(const std::string &journal);
 // AtomicWriteOptions::tagWriter) has ended; those of running writers stay.
 // Returns how many it removed.
 size_t removeDeadWritersFiles(const std::string &dir);
+// The same for one file of `dir` (a directory listed already).
+bool removeIfDeadWritersFile(const std::string &dir, const std::string &name);
 
 // Removes `path` and everything below it (symbolic links are removed, not
 // followed); an absent path is removed already.
