@@ -99,6 +99,7 @@ public:
             env["IBNM_SIMULATE_STATE"] = tmp_ / "state";
         }
         argv.insert(argv.end(), args.begin(), args.end());
+        env.emplace("IBNM_CACHE_DIR", tmp_ / "cache"); // the store's index (issue 34), removed with it
         return spawn(argv, env, input);
     }
     std::string keyfileDir() const { return tmp_ / "keyfiles"; }
