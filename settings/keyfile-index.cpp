@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <clocale>
 #include <cstring>
+#include <ctime>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -194,6 +195,12 @@ std::string KeyfileIndex::pathFor(const std::string &dir)
 KeyfileIndex KeyfileIndex::load(const std::string &path, const std::string &dir, uid_t owner)
 {
     KeyfileIndex index;
+    // Before any file is stat()ed: the clock files' times come from (the
+    // kernel's coarse real time), less one tick.
+    struct timespec now {}, tick {};
+    ::clock_gettime(CLOCK_REALTIME_COARSE, &now);
+    ::clock_getres(CLOCK_REALTIME_COARSE, &tick);
+    index.startedNs_ = (int64_t(now.tv_sec) * 1000000000 + now.tv_nsec) - (int64_t(tick.tv_sec) * 1000000000 + tick.tv_nsec);
     index.path_ = path;
     index.dir_ = dir;
     index.owner_ = owner;
@@ -223,8 +230,9 @@ KeyfileIndex KeyfileIndex::load(const std::string &path, const std::string &dir,
     Reader r(payload);
     std::string_view version, indexDir, locale;
     uint32_t indexOwner = 0, count = 0;
+    int64_t started = 0;
     if (!r.str(version) || version != PACKAGE_VERSION || !r.str(indexDir) || indexDir != dir || !r.num(indexOwner) ||
-        indexOwner != owner || !r.str(locale) || !r.num(count) || count > payload.size())
+        indexOwner != owner || !r.str(locale) || !r.num(started) || !r.num(count) || count > payload.size())
         return index;
     std::vector<IndexEntry> entries(count);
     for (auto &e : entries)
@@ -233,7 +241,7 @@ KeyfileIndex KeyfileIndex::load(const std::string &path, const std::string &dir,
     if (!r.done())
         return index;
     index.sameLocale_ = locale == index.locale_;
-    index.writtenNs_ = FileStamp::of(st).mtimeNs;
+    index.writtenNs_ = started;
     index.data_ = std::move(data); // the views point into its heap buffer, which a move keeps
     index.entries = std::move(entries);
     return index;
@@ -249,6 +257,7 @@ bool KeyfileIndex::save() const
     w.str(dir_);
     w.num(uint32_t(owner_));
     w.str(locale_);
+    w.num(startedNs_);
     w.num(uint32_t(entries.size()));
     for (const auto &e : entries)
         writeEntry(w, e);
@@ -304,7 +313,9 @@ ProfileFacts KeyfileIndex::factsOf(NMConnection *c)
 
 bool KeyfileIndex::trusted(const IndexEntry &e, const FileStamp &now) const
 {
-    // Changed since, or possibly within the tick of the index's write.
+    // Changed since, or possibly changed within the tick in which the scan
+    // that wrote the index began (git's "racily clean" entries): its facts
+    // may be older than the file.
     if (!(e.stamp == now) || now.size < 0 || writtenNs_ == 0 || now.ctimeNs >= writtenNs_ || now.mtimeNs >= writtenNs_)
         return false;
     // Warnings are text: in another language they are read again.

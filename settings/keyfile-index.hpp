@@ -5,8 +5,9 @@
 // find the profiles related to one (id, UUID, interface, controller,
 // P_Key parent...). A cache, never a second source of truth: an entry
 // counts only while its file's stat() still matches it, and a file changed
-// within the clock tick of the index's own write counts as changed (git's
-// "racily clean" rule); whatever does not match is read again. An index that
+// within the clock tick in which the scan that made the index began counts
+// as changed (git's "racily clean" rule); whatever does not match is read
+// again. An index that
 // cannot be read, written or trusted only means that every file is read.
 #pragma once
 
@@ -87,7 +88,11 @@ private:
     std::string path_, dir_, locale_;
     uid_t owner_ = 0;
     bool sameLocale_ = true;    // the warnings are in the current locale
-    int64_t writtenNs_ = 0;     // the index file's mtime when read (0: none)
+    // When the scan that wrote the index read began (0: no index): a file
+    // whose ctime or mtime is not before it may have changed after its
+    // entry was made, within one tick of the clock.
+    int64_t writtenNs_ = 0;
+    int64_t startedNs_ = 0; // when this scan began
     std::string data_;          // the file read, which loaded views point into
     std::deque<std::string> kept_;
 };
