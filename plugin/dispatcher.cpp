@@ -13,7 +13,8 @@
 // loads the kernel modules the profile needs and provisions what
 // NetworkManager does not: the soft RDMA link, RoCE defaults, traffic class
 // and TTL, umcast, and the connected-mode probe. On pre-down and down it
-// removes what it created.
+// removes what it created: what pre-up applied, from its record of the
+// activation (plugin/hook-record.hpp), whatever the stored profile says now.
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
@@ -21,7 +22,7 @@
 // anything reads them).
 // The tests run the same code in their own program, on a simulated host.
 //
-// pre-up blocks activation, so the apply runs under a deadline (5 s): once
+// pre-up blocks activation, so the hook runs under a deadline (5 s): once
 // it has passed, the next change is refused and what was done is undone
 // (ibnm_host_set_deadline()), so a time-out never leaves the host half-done.
 //
@@ -39,6 +40,7 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "plugin/dispatcher.hpp"
+#include "plugin/hook-record.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
@@ -59,6 +61,7 @@ using ibnm::GCharPtr;
 using ibnm::GErrorPtr;
 using ibnm::GObjectPtr;
 using ibnm::outPtr;
+using ibnm::plugin::readHookRecord;
 
 namespace {
 
@@ -234,37 +237,104 @@ void disconnectDevice(const char *iface, const char *uuid, unsigned timeoutMs)
     g_main_context_pop_thread_default(context.get());
 }
 
-// pre-up or pre-down of `profile` on `iface`: the apply, its report in the
-// log, and on a failed pre-up the request that NetworkManager stop.
-int provision(const ibnm::plugin::HostSetup &setup, NMConnection *profile, const char *iface,
-              const char *action, bool up, const char *uuid)
+// What an apply left: done, failed with every change undone, or failed
+// with some change still on the host (its report names them).
+enum class Outcome { Done, Undone, Left };
+
+// Whether a failed apply's report shows a change it did not undo.
+bool leftChanges(IbnmApplyReport *report)
 {
-    unsigned timeoutMs = setup.timeoutMs ? setup.timeoutMs : 5000;
-    gint64 deadline = g_get_monotonic_time() + gint64(timeoutMs) * 1000;
+    if (report == nullptr)
+        return false;
+    if (*ibnm_apply_report_get_not_restored(report) != nullptr)
+        return true;
+    GPtrArray *steps = ibnm_apply_report_get_steps(report);
+    for (guint i = 0; i < steps->len; i++)
+        switch (ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, i)))) {
+        case IBNM_STEP_STATE_DONE:
+        case IBNM_STEP_STATE_UNDO_FAILED:
+            return true;
+        default:
+            break;
+        }
+    return false;
+}
+
+// pre-up or pre-down of `profile` on `iface`: the apply and its report in
+// the log. `action` names it in the log.
+Outcome provision(IbnmHost *host, NMConnection *profile, const char *iface, const char *action, bool up,
+                  const char *uuid)
+{
     GErrorPtr error;
-    auto host = GObjectPtr<IbnmHost>::adopt(setup.newHost(setup.data, outPtr(error)));
-    if (!host) {
-        logLine(LOG_ERR, _("%s: %s"), action, error->message);
-        return 1;
-    }
-    ibnm_host_set_deadline(host.get(), deadline);
     ibnm::GPtrArrayPtr profiles(g_ptr_array_new());
     g_ptr_array_add(profiles.get(), profile);
     IbnmApplyReport *raw = nullptr;
     auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP);
     logLine(LOG_INFO, _("%s of %s (%s) on %s"), action, nm_connection_get_id(profile), uuid, iface);
-    gboolean ok = up ? ibnm_apply_up(host.get(), profiles.get(), nullptr, flags, &raw, outPtr(error))
-                     : ibnm_apply_down(host.get(), profiles.get(), nullptr, flags, &raw, outPtr(error));
+    gboolean ok = up ? ibnm_apply_up(host, profiles.get(), nullptr, flags, &raw, outPtr(error))
+                     : ibnm_apply_down(host, profiles.get(), nullptr, flags, &raw, outPtr(error));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     logReport(report.get());
     if (ok) {
         logLine(LOG_INFO, _("%s done: %u operations"), action,
                 report ? ibnm_apply_report_get_operations(report.get()) : 0u);
-        return 0;
+        return Outcome::Done;
     }
     logLine(LOG_ERR, _("%s failed: %s"), action, error->message);
-    if (up)
-        disconnectDevice(iface, uuid, setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs);
+    return leftChanges(report.get()) ? Outcome::Left : Outcome::Undone;
+}
+
+// pre-down or down: takes down what the activation's record says pre-up
+// applied (the profile as it was then, whatever it is now), and forgets the
+// record once that is done. A failure keeps it for the next try (down
+// follows pre-down; NetworkManager goes on either way).
+int takeDown(IbnmHost *host, NMConnection *record, const char *iface, const char *action, const char *uuid)
+{
+    if (provision(host, record, iface, action, false, uuid) != Outcome::Done)
+        return 1;
+    GErrorPtr error;
+    if (!ibnm::plugin::removeHookRecord(host, uuid, outPtr(error))) {
+        logLine(LOG_ERR, _("%s: %s"), action, error->message);
+        return 1;
+    }
+    return 0;
+}
+
+// pre-up: an earlier activation of other settings that NetworkManager never
+// took down is taken down first (a changed profile's re-activation replaces
+// the old one); then the profile is recorded and provisioned. The record is
+// written before the first change, so that nothing is ever provisioned that
+// no record describes; a failure that was undone removes it again. On a
+// failure NetworkManager is asked to stop the activation.
+int bringUp(const ibnm::plugin::HostSetup &setup, IbnmHost *host, NMConnection *record, NMConnection *profile,
+            const char *iface, const char *uuid)
+{
+    bool keys = ibnm_connection_has_ibnm_keys(profile);
+    bool ok = true;
+    GErrorPtr error;
+    if (record && (!keys || !ibnm::plugin::sameSettings(record, profile))) {
+        logLine(LOG_NOTICE, _("pre-up: an earlier activation of %s with other settings was not taken down: "
+                              "taking it down first"),
+                uuid);
+        ok = takeDown(host, record, iface, "pre-up", uuid) == 0;
+    }
+    if (ok && !keys)
+        return 0;
+    if (ok && !ibnm::plugin::writeHookRecord(host, profile, outPtr(error))) {
+        logLine(LOG_ERR, _("%s: cannot record the activation: %s"), "pre-up", error->message);
+        ok = false;
+    }
+    if (ok) {
+        Outcome o = provision(host, profile, iface, "pre-up", true, uuid);
+        ok = o == Outcome::Done;
+        // Undone (the apply is one transaction): nothing left to take down.
+        // A change left on the host keeps the record, for down to remove it.
+        if (o == Outcome::Undone && !ibnm::plugin::removeHookRecord(host, uuid, outPtr(error)))
+            logLine(LOG_ERR, _("%s: %s"), "pre-up", error->message);
+    }
+    if (ok)
+        return 0;
+    disconnectDevice(iface, uuid, setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs);
     return 1;
 }
 
@@ -288,15 +358,33 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
     // The log prefix is escaped as the messages are.
     gUuid = ibnm::plugin::escapeLogText(uuid);
 
+    // The hook works under a deadline (5 s): pre-up blocks the activation;
+    // once it has passed, the next change is refused and what was done is
+    // undone (ibnm_host_set_deadline()).
+    unsigned timeoutMs = setup.timeoutMs ? setup.timeoutMs : 5000;
     GErrorPtr error;
+    auto host = GObjectPtr<IbnmHost>::adopt(setup.newHost(setup.data, outPtr(error)));
+    if (!host) {
+        logLine(LOG_ERR, _("%s: %s"), action, error->message);
+        return 1;
+    }
+    ibnm_host_set_deadline(host.get(), g_get_monotonic_time() + gint64(timeoutMs) * 1000);
+    auto record = readHookRecord(host.get(), uuid, outPtr(error));
+    if (error) {
+        logLine(LOG_ERR, _("%s: cannot read the record of the activation: %s"), action, error->message);
+        return 1;
+    }
+    // Deactivation undoes the activation NetworkManager applied, as the
+    // record says, never the profile as it is stored now; without a record
+    // the hook did nothing to undo.
+    if (down)
+        return record ? takeDown(host.get(), record.get(), argv[1], action, uuid) : 0;
     auto profile = loadProfile(uuid, outPtr(error));
     if (!profile) {
         logLine(LOG_ERR, _("%s: cannot read the profile: %s"), action, error ? error->message : "?");
         return 1;
     }
-    if (!ibnm_connection_has_ibnm_keys(profile.get()))
-        return 0;
-    return provision(setup, profile.get(), argv[1], action, up, uuid);
+    return bringUp(setup, host.get(), record.get(), profile.get(), argv[1], uuid);
 }
 
 } // namespace ibnm::plugin
