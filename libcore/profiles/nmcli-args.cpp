@@ -170,6 +170,7 @@ Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &va
     GErrorPtr err;
     if (!nm_setting_user_set_data(user, key.c_str(), remove ? nullptr : value.c_str(), outPtr(err)))
         return badValue(key, err->message);
+    userkeys::dropEmptyUserSetting(ctx.connection);
     return {};
 }
 
