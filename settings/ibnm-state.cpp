@@ -6,11 +6,9 @@
 #include "config.h"
 
 #include "settings/ibnm-state.h"
-#include "settings/ibnm-state-private.h"
 
 #include "libcore/activation/host-diff.hpp"
 #include "libcore/ibnm-apply-private.hpp"
-#include "settings/apply-record.hpp"
 
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/gobject.hpp"
@@ -112,18 +110,6 @@ IbnmStateChange *wrapChange(const Change &ch)
     for (const auto &d : p->diff)
         p->diffView.push_back(d.c_str());
     p->diffView.push_back(nullptr);
-    return self;
-}
-
-IbnmStateChange *wrapUnchanged(const ibnm::settings::noop::Outcome::Change &ch)
-{
-    auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
-    auto *p = ibnm_state_change_priv(self);
-    p->action = "none";
-    p->state = ch.state;
-    p->interface = ch.interface;
-    p->profile = ch.profile;
-    p->hasProfile = ch.hasProfile;
     return self;
 }
 
@@ -320,31 +306,7 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(text != nullptr, FALSE);
-    return ibnm_state_apply_private(settings, host, text, length, filename, flags, nullptr, nullptr, changes,
-                                    down_report, up_report, error);
-}
-
-gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
-                                  const char *filename, IbnmApplyFlags flags, const char *store_dir,
-                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report,
-                                  IbnmApplyReport **up_report, GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(text != nullptr, FALSE);
-    namespace noop = ibnm::settings::noop;
     bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-    bool record = store_dir != nullptr && !dryRun;
-    bool recorded = false;
-    std::optional<noop::StoreIdentity> store;
-    if (record && store_state)
-        store = noop::StoreIdentity::decode(store_state);
-    // The host each apply run verified with no step to take (under its
-    // activation lock), digested for the record.
-    std::vector<std::string> settledHosts;
-    std::function<void(const ibnm::model::Host &)> settled;
-    if (record)
-        settled = [&settledHosts](const ibnm::model::Host &h) { settledHosts.push_back(noop::hostDigest(h)); };
     gboolean result = ibnm::guard(error, [&]() -> ibnm::Status {
         std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
         std::string name = filename ? filename : "-";
@@ -406,7 +368,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         if (!down.empty()) {
             ibnm::progress::Phase phase(_("Taking profiles down"));
             gboolean ok = ibnm::apply::runProfiles(host, downArray.get(), storedArray.get(), mode, false, &raw,
-                                                   ibnm::outPtr(err), settled);
+                                                   ibnm::outPtr(err), {});
             downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
             if (down_report)
                 *down_report = downRep ? IBNM_APPLY_REPORT(g_object_ref(downRep.get())) : nullptr;
@@ -416,7 +378,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
         raw = nullptr;
         std::optional<ibnm::progress::Phase> upPhase(std::in_place, _("Configuring the host"));
         gboolean ok = ibnm::apply::runProfiles(host, upArray.get(), afterArray.get(), mode, true, &raw,
-                                               ibnm::outPtr(err), settled);
+                                               ibnm::outPtr(err), {});
         upPhase.reset();
         upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
         if (up_report)
@@ -466,76 +428,9 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
                 _("the profiles could not be written; those written before were restored, the host keeps the "
                   "applied state"));
         }
-        // A verified no-op: every profile unchanged, each run planned no
-        // step on the host it read, the same host each time, the store
-        // loaded without a warning (the shortcut would not repeat it).
-        size_t runs = down.empty() ? 1 : 2;
-        bool unchanged = std::all_of(planned->begin(), planned->end(),
-                                     [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
-                         settledHosts.size() == runs && settledHosts.front() == settledHosts.back();
-        const char *const *warnings = ibnm_settings_get_load_warnings(settings);
-        if (record && store && unchanged && (warnings == nullptr || *warnings == nullptr)) {
-            noop::Outcome outcome;
-            for (guint i = 0; i < wrapped->len; i++) {
-                auto *p = ibnm_state_change_priv(IBNM_STATE_CHANGE(g_ptr_array_index(wrapped.get(), i)));
-                outcome.changes.push_back({p->interface, p->state, p->profile, p->hasProfile});
-            }
-            for (IbnmApplyReport *r : {downRep.get(), upRep.get()})
-                for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
-                    outcome.notes.emplace_back(*n);
-            std::string_view document(text, length < 0 ? strlen(text) : size_t(length));
-            noop::write(host, *store, noop::Key::of(document, unsigned(flags)), settledHosts.front(), outcome);
-            recorded = true;
-        }
         return {};
     });
-    // A change, a failure or a partial apply: the record no longer answers.
-    if (record && !recorded)
-        noop::forget(host);
     return result;
-}
-
-gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir, const char *text, gssize length,
-                                           IbnmApplyFlags flags, GPtrArray **changes, char ***notes,
-                                           char **reason, char **store_state)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(store_dir != nullptr && text != nullptr, FALSE);
-    namespace noop = ibnm::settings::noop;
-    if (flags & IBNM_APPLY_FLAGS_DRY_RUN) {
-        if (reason)
-            *reason = g_strdup("a dry run");
-        return FALSE;
-    }
-    std::optional<noop::Outcome> outcome;
-    std::string why;
-    try {
-        std::optional<noop::StoreIdentity> store;
-        outcome = noop::lookup(host, store_dir, std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
-                               unsigned(flags), &why, &store);
-        if (store && store_state)
-            *store_state = g_strdup(store->encode().c_str());
-    } catch (const std::exception &e) {
-        why = e.what();
-    }
-    if (!outcome) {
-        if (reason)
-            *reason = g_strdup_printf("declined: %s", why.c_str());
-        return FALSE;
-    }
-    if (reason)
-        *reason = g_strdup("answered: a verified no-op");
-    if (changes) {
-        *changes = g_ptr_array_new_with_free_func(g_object_unref);
-        for (const auto &c : outcome->changes)
-            g_ptr_array_add(*changes, wrapUnchanged(c));
-    }
-    if (notes) {
-        *notes = g_new0(char *, outcome->notes.size() + 1);
-        for (size_t i = 0; i < outcome->notes.size(); i++)
-            (*notes)[i] = g_strdup(outcome->notes[i].c_str());
-    }
-    return TRUE;
 }
 
 /**
