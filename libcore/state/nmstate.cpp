@@ -239,33 +239,31 @@ struct Entry {
     JsonObject *object = nullptr;
 };
 
-Result<Entry> readEntry(JsonNode *node, guint index)
+// Stage 1 of readEntry(), what the entry is: its name (which its path
+// names from here on), only keys ibnm knows, one of 'bond' and
+// 'link-aggregation', its state (up when not given) and its type (one ibnm
+// handles, or none given).
+Status readIdentity(JsonObject *o, Entry &e)
 {
-    Entry e;
-    e.path = strprintf("interfaces[%u]", index);
-    auto o = object(node, e.path);
-    if (!o)
-        return std::move(o).error();
-    e.object = *o;
-    if (!json_object_has_member(*o, "name"))
+    if (!json_object_has_member(o, "name"))
         return invalid(_("the interface has no name")).withContext(e.path + ".name");
-    auto name = scalar(json_object_get_member(*o, "name"), e.path + ".name");
+    auto name = scalar(json_object_get_member(o, "name"), e.path + ".name");
     if (!name)
         return std::move(name).error();
     if (name->empty())
         return invalid(_("the interface has no name")).withContext(e.path + ".name");
     e.name = *name;
     e.path += " '" + e.name + "'";
-    if (auto st = onlyKnown(*o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "bond", "ipv4",
-                                 "ipv6", kExtensionKey},
+    if (auto st = onlyKnown(o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "bond", "ipv4",
+                                "ipv6", kExtensionKey},
                             e.path);
         !st)
         return std::move(st).error();
-    if (json_object_has_member(*o, "link-aggregation") && json_object_has_member(*o, "bond"))
+    if (json_object_has_member(o, "link-aggregation") && json_object_has_member(o, "bond"))
         return invalid(_("'bond' is nmstate's other name of 'link-aggregation': give one of them"))
             .withContext(e.path + ".bond");
-    if (json_object_has_member(*o, "state")) {
-        auto s = scalar(json_object_get_member(*o, "state"), e.path + ".state");
+    if (json_object_has_member(o, "state")) {
+        auto s = scalar(json_object_get_member(o, "state"), e.path + ".state");
         if (!s)
             return std::move(s).error();
         if (*s == "up")
@@ -278,8 +276,8 @@ Result<Entry> readEntry(JsonNode *node, guint index)
             return invalid(strprintf(_("'%s' is not a state; use up, down or absent"), s->c_str()))
                 .withContext(e.path + ".state");
     }
-    if (json_object_has_member(*o, "type")) {
-        auto t = scalar(json_object_get_member(*o, "type"), e.path + ".type");
+    if (json_object_has_member(o, "type")) {
+        auto t = scalar(json_object_get_member(o, "type"), e.path + ".type");
         if (!t)
             return std::move(t).error();
         if (!kTypes.count(*t))
@@ -288,6 +286,63 @@ Result<Entry> readEntry(JsonNode *node, guint index)
                 .withContext(e.path + ".type");
         e.type = *t;
     }
+    return {};
+}
+
+// Stage 2b of readEntry(), the bond settings `n` at `at` (link-aggregation
+// or its other name bond): only a bond has them; mode and options become
+// one +bond.options argument.
+Status bondArgs(JsonNode *n, const std::string &at, Entry &e)
+{
+    auto la = object(n, at);
+    if (!la)
+        return std::move(la).error();
+    if (e.type != "bond")
+        return invalid(_("only an interface of type bond has these settings")).withContext(at);
+    if (auto st = onlyKnown(*la, {"mode", "options", "port", "ports"}, at); !st)
+        return std::move(st).error();
+    std::string options;
+    if (json_object_has_member(*la, "mode")) {
+        auto v = scalar(json_object_get_member(*la, "mode"), at + ".mode");
+        if (!v)
+            return std::move(v).error();
+        options = "mode=" + *v;
+    }
+    if (json_object_has_member(*la, "options")) {
+        auto opts = object(json_object_get_member(*la, "options"), at + ".options");
+        if (!opts)
+            return std::move(opts).error();
+        GList *members = json_object_get_members(*opts);
+        for (GList *m = members; m; m = m->next) {
+            const char *k = static_cast<const char *>(m->data);
+            auto v = scalar(json_object_get_member(*opts, k), at + ".options." + k);
+            if (!v) {
+                g_list_free(members);
+                return std::move(v).error();
+            }
+            options += (options.empty() ? "" : ",") + std::string(k) + "=" + *v;
+        }
+        g_list_free(members);
+    }
+    if (!options.empty())
+        e.args.insert(e.args.end(), {"+bond.options", options});
+    return {};
+}
+
+// One entry of `interfaces`: stage 1 (readIdentity()), then, unless it is
+// absent, stage 2, its settings as nmcli arguments in a fixed order: mtu,
+// infiniband (only a type infiniband has it), the bond's (bondArgs()),
+// ipv4 and ipv6, ibnm's extension key.
+Result<Entry> readEntry(JsonNode *node, guint index)
+{
+    Entry e;
+    e.path = strprintf("interfaces[%u]", index);
+    auto o = object(node, e.path);
+    if (!o)
+        return std::move(o).error();
+    e.object = *o;
+    if (auto st = readIdentity(*o, e); !st)
+        return std::move(st).error();
     if (e.state == InterfaceState::Absent)
         return e;
     auto member = [&](const char *k) { return json_object_has_member(*o, k) ? json_object_get_member(*o, k) : nullptr; };
@@ -309,38 +364,8 @@ Result<Entry> readEntry(JsonNode *node, guint index)
     }
     if (JsonNode *n = member("link-aggregation") ? member("link-aggregation") : member("bond")) {
         std::string at = e.path + (member("link-aggregation") ? ".link-aggregation" : ".bond");
-        auto la = object(n, at);
-        if (!la)
-            return std::move(la).error();
-        if (e.type != "bond")
-            return invalid(_("only an interface of type bond has these settings")).withContext(at);
-        if (auto st = onlyKnown(*la, {"mode", "options", "port", "ports"}, at); !st)
+        if (auto st = bondArgs(n, at, e); !st)
             return std::move(st).error();
-        std::string options;
-        if (json_object_has_member(*la, "mode")) {
-            auto v = scalar(json_object_get_member(*la, "mode"), at + ".mode");
-            if (!v)
-                return std::move(v).error();
-            options = "mode=" + *v;
-        }
-        if (json_object_has_member(*la, "options")) {
-            auto opts = object(json_object_get_member(*la, "options"), at + ".options");
-            if (!opts)
-                return std::move(opts).error();
-            GList *members = json_object_get_members(*opts);
-            for (GList *m = members; m; m = m->next) {
-                const char *k = static_cast<const char *>(m->data);
-                auto v = scalar(json_object_get_member(*opts, k), at + ".options." + k);
-                if (!v) {
-                    g_list_free(members);
-                    return std::move(v).error();
-                }
-                options += (options.empty() ? "" : ",") + std::string(k) + "=" + *v;
-            }
-            g_list_free(members);
-        }
-        if (!options.empty())
-            e.args.insert(e.args.end(), {"+bond.options", options});
     }
     for (const char *family : {"ipv4", "ipv6"}) {
         if (JsonNode *n = member(family)) {
