@@ -175,6 +175,11 @@ const char *stepStateName(IbnmStepState s);
 void stepJson(JsonDoc &j, IbnmStep *s);
 // Prints an apply report (table, terse or JSON); returns the exit code.
 int printReport(Context &ctx, IbnmApplyReport *report);
+// What an apply returned (ibnm_apply_up() and the others give their report
+// whatever happened): the report printed; or, when the apply did not start
+// (a profile that cannot be resolved or is not active, the lock not taken,
+// a wrong argument), its error, as reportError().
+int printApply(Context &ctx, IbnmApplyReport *report);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems);
 

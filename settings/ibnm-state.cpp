@@ -184,7 +184,8 @@ void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmAppl
                     IbnmApplyReport *upRep, const std::optional<ibnm::model::Host> &before)
 {
     ibnm::GErrorPtr err;
-    gboolean up = ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE, nullptr, ibnm::outPtr(err));
+    auto again = ibnm::GObjectPtr<IbnmApplyReport>::adopt(ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE));
+    gboolean up = ibnm_apply_report_propagate_error(again.get(), ibnm::outPtr(err));
     std::vector<std::string> differs;
     if (!up)
         differs.push_back(ibnm::strprintf(_("the interfaces taken down could not be brought up again: %s"),
