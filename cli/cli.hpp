@@ -168,6 +168,10 @@ PtrArray allConnections(IbnmSettings *settings);
 // Context::leaveStoreToExit(): freeing 50,000 objects one by one is time
 // the exit does not need); freed at once in a sanitizer build.
 void leaveToExit(PtrArray array);
+// The nick libibnm registers for `value` of the enum `type` (its one name
+// for output), "unknown" for a value it does not list. A static type's
+// class lives as long as the process: referenced once, never released.
+const char *enumNick(GType type, int value);
 // A step's state as JSON and tables name it: the nick of IbnmStepState.
 const char *stepStateName(IbnmStepState s);
 // One step as a JSON object (docs/json-schema.md): {state, action, object,

@@ -387,9 +387,8 @@ Tone stateTone(IbnmStepState s)
     }
 }
 
-// The nick libibnm registers for `value` of the enum `type` (its one name
-// for output), "unknown" for a value it does not list. A static type's
-// class lives as long as the process: referenced once, never released.
+} // namespace
+
 const char *enumNick(GType type, int value)
 {
     auto *klass = static_cast<GEnumClass *>(g_type_class_peek(type));
@@ -398,8 +397,6 @@ const char *enumNick(GType type, int value)
     GEnumValue *v = g_enum_get_value(klass, value);
     return v ? v->value_nick : "unknown";
 }
-
-} // namespace
 
 const char *stepStateName(IbnmStepState s)
 {

@@ -40,13 +40,20 @@ struct _IbnmStateChange {
 };
 
 struct IbnmStateChangePrivate {
-    std::string action, interface, state, profile;
+    IbnmStateChangeAction action = IBNM_STATE_CHANGE_ACTION_NONE;
+    std::string interface, state, profile;
     bool hasProfile = false;
     std::vector<std::string> diff;
     std::vector<const char *> diffView{nullptr};
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE(IbnmStateChangeAction, ibnm_state_change_action,
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_NONE, "none"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_ADD, "add"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_MODIFY, "modify"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_DELETE, "delete"))
 
 static void ibnm_state_change_class_init_impl(IbnmStateChangeClass *) {}
 
@@ -96,7 +103,8 @@ IbnmStateChange *wrapChange(const Change &ch)
 {
     auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
     auto *p = ibnm_state_change_priv(self);
-    static const char *const actions[] = {"none", "add", "modify", "delete"};
+    static const IbnmStateChangeAction actions[] = {IBNM_STATE_CHANGE_ACTION_NONE, IBNM_STATE_CHANGE_ACTION_ADD,
+        IBNM_STATE_CHANGE_ACTION_MODIFY, IBNM_STATE_CHANGE_ACTION_DELETE};
     static const char *const states[] = {"up", "down", "absent"};
     p->action = actions[int(ch.kind)];
     p->state = states[int(ch.state)];
@@ -119,7 +127,7 @@ IbnmStateChange *wrapUnchanged(const ibnm::settings::noop::Outcome::Change &ch)
 {
     auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
     auto *p = ibnm_state_change_priv(self);
-    p->action = "none";
+    p->action = IBNM_STATE_CHANGE_ACTION_NONE;
     p->state = ch.state;
     p->interface = ch.interface;
     p->profile = ch.profile;
@@ -212,14 +220,15 @@ void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmAppl
  *
  * Gets what happens to the interface's profile.
  *
- * Returns: (transfer none): "none", "add", "modify" or "delete".
+ * Returns: what happens to the profile; its nick is the word `ibnm apply`
+ *   prints.
  *
  * Since: 0.1
  */
-const char *ibnm_state_change_get_action(IbnmStateChange *self)
+IbnmStateChangeAction ibnm_state_change_get_action(IbnmStateChange *self)
 {
-    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
-    return ibnm_state_change_priv(self)->action.c_str();
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), IBNM_STATE_CHANGE_ACTION_NONE);
+    return ibnm_state_change_priv(self)->action;
 }
 
 /**
