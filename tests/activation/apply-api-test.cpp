@@ -207,11 +207,12 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
     EXPECT_STREQ(error, ibnm_apply_report_get_error(report.get()));
 
     auto *step = IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(report.get()), 1));
-    char *action = nullptr, *stepError = nullptr;
+    char *stepError = nullptr;
+    IbnmStepAction action = IBNM_STEP_ACTION_CREATE_IPOIB_CHILD;
     IbnmStepState state = IBNM_STEP_STATE_PLANNED;
     g_object_get(step, IBNM_STEP_ACTION, &action, IBNM_STEP_STATE, &state, IBNM_STEP_ERROR, &stepError, nullptr);
-    GCharPtr a(action), e(stepError);
-    EXPECT_STREQ(action, "set-roce-mode");
+    GCharPtr e(stepError);
+    EXPECT_EQ(action, IBNM_STEP_ACTION_SET_ROCE_MODE);
     EXPECT_EQ(state, IBNM_STEP_STATE_FAILED);
     EXPECT_NE(stepError, nullptr);
     GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(step), IBNM_STEP_OBJECT);
