@@ -10,6 +10,7 @@
 #include "cli/cli.hpp"
 #include "cli/connection.hpp"
 #include "cli/output.hpp"
+#include "plugin/hook-record.hpp"
 
 #include <glib/gi18n.h>
 
@@ -207,22 +208,13 @@ bool textOutput(const Context &ctx)
     return ctx.options.mode != OutputMode::Json;
 }
 
-// --dry-run: what ibnm's hook would do when NetworkManager runs it for `c`
-// (its pre-up or pre-down: the RDMA part only, no IP, on this machine;
-// plugin/ibnm-dispatcher.cpp), planned and printed; `plan` keeps it for
-// -j. The exit status the command would have: 4 when the hook would fail
-// an activation (it stops NetworkManager's), 1 when it would fail to undo.
-int dryRunHook(Context &ctx, NMConnection *c, bool up, std::vector<Obj<IbnmApplyReport>> &plans)
+// The plan of the hook's apply of `c` (up: its pre-up; down: its pre-down),
+// printed under `title`; `plans` keeps it for -j. The exit status: 4 when
+// the hook would fail an activation (it stops NetworkManager's), 1 when it
+// would fail to undo.
+int planHook(Context &ctx, IbnmHost *host, NMConnection *c, bool up, const char *title,
+             std::vector<Obj<IbnmApplyReport>> &plans)
 {
-    if (!ibnm_connection_has_ibnm_keys(c)) {
-        if (textOutput(ctx))
-            std::printf("%s\n",
-                        _("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."));
-        return kExitOk;
-    }
-    IbnmHost *host = ctx.host();
-    if (!host)
-        return kExitFailed;
     PtrArray one(g_ptr_array_new());
     g_ptr_array_add(one.get(), c);
     auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_DRY_RUN);
@@ -233,14 +225,62 @@ int dryRunHook(Context &ctx, NMConnection *c, bool up, std::vector<Obj<IbnmApply
     gboolean ok = ibnm_apply_report_get_success(plan.get());
     int rc = ok ? kExitOk : up ? kExitActivationFailed : kExitFailed;
     if (textOutput(ctx)) {
-        std::printf("%s\n", up ? _("ibnm's dispatcher hook would then provision the RDMA part (pre-up):")
-                               : _("ibnm's dispatcher hook would first remove the RDMA part (pre-down):"));
+        std::printf("%s\n", title);
         printReport(ctx, plan.get());
         if (!ok && up)
             std::printf("%s\n", _("The hook's failure would make NetworkManager's activation fail."));
     }
     plans.push_back(std::move(plan));
     return rc;
+}
+
+// --dry-run: what ibnm's hook would do when NetworkManager runs it for `c`
+// (its pre-up or pre-down: the RDMA part only, no IP, on this machine;
+// plugin/dispatcher.cpp), decided as the hook decides (plugin/
+// hook-record.hpp): pre-down takes down what the hook's record of the
+// activation says pre-up applied, whatever the profile says now; pre-up
+// first takes down an earlier activation of other settings. The exit
+// status the command would have: 4 when the hook would fail an activation
+// (it stops NetworkManager's), 1 when it would fail to undo.
+int dryRunHook(Context &ctx, NMConnection *c, bool up, std::vector<Obj<IbnmApplyReport>> &plans)
+{
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return kExitFailed;
+    ErrorPtr err;
+    auto record = ibnm::plugin::readHookRecord(host, nm_connection_get_uuid(c), Out(err));
+    if (err)
+        return reportError(err.get());
+    if (!up) {
+        if (!record) {
+            if (textOutput(ctx))
+                std::printf("%s\n", _("ibnm's dispatcher hook would do nothing: it provisioned nothing for this "
+                                      "activation."));
+            return kExitOk;
+        }
+        return planHook(ctx, host, record.get(), false,
+                        _("ibnm's dispatcher hook would first remove the RDMA part (pre-down):"), plans);
+    }
+    bool keys = ibnm_connection_has_ibnm_keys(c);
+    if (record && (!keys || !ibnm::plugin::sameSettings(record.get(), c))) {
+        int rc = planHook(ctx, host, record.get(), false,
+                          _("ibnm's dispatcher hook would first take down an earlier activation of the profile with "
+                            "other settings (pre-up):"),
+                          plans);
+        if (rc != kExitOk) {
+            if (textOutput(ctx))
+                std::printf("%s\n", _("The hook's failure would make NetworkManager's activation fail."));
+            return kExitActivationFailed;
+        }
+    }
+    if (!keys) {
+        if (textOutput(ctx))
+            std::printf("%s\n",
+                        _("ibnm's dispatcher hook would do nothing: the profile has no rdma.* or ipoib.* keys."));
+        return kExitOk;
+    }
+    return planHook(ctx, host, c, true, _("ibnm's dispatcher hook would then provision the RDMA part (pre-up):"),
+                    plans);
 }
 
 } // namespace

@@ -257,7 +257,8 @@ IbnmApplyReport *ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *a
  * host is read back to verify it; a failure undoes every step (re-created
  * children and bonds get their addresses and routes back) and the report
  * says whether it was all undone. With %IBNM_APPLY_FLAGS_RDMA_ONLY
- * (NetworkManager's hook, which keeps no record), what the profiles' RDMA
+ * (NetworkManager's hook, which keeps no active-connection record and
+ * passes the profiles as it applied them), what the profiles' RDMA
  * settings would make, from the profiles alone.
  *
  * As ibnm_apply_up(), returns the report whether or not it succeeded. A

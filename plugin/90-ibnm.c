@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "plugin/hook-filter.h"
+#include "libcore/support/runtime-dir.h"
 
 #include <errno.h>
 #include <libintl.h>
@@ -22,8 +23,8 @@
 
 int main(int argc, char **argv)
 {
-    if (argc >= 3 && ibnm_hook_filter(argv[2], getenv("CONNECTION_UUID"), getenv("CONNECTION_FILENAME"), 0) ==
-                         IBNM_HOOK_SKIP)
+    if (argc >= 3 && ibnm_hook_filter(argv[2], getenv("CONNECTION_UUID"), getenv("CONNECTION_FILENAME"), 0,
+                                      IBNM_RUNTIME_DIR) == IBNM_HOOK_SKIP)
         return 0;
     argv[0] = (char *)IBNM_DISPATCHER;
     execv(IBNM_DISPATCHER, argv);

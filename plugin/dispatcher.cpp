@@ -13,7 +13,11 @@
 // loads the kernel modules the profile needs and provisions what
 // NetworkManager does not: the soft RDMA link, RoCE defaults, traffic class
 // and TTL, umcast, and the connected-mode probe. On pre-down and down it
-// removes what it created.
+// removes what it created: what pre-up applied, from its record of the
+// activation (plugin/hook-record.hpp), whatever the stored profile says now.
+// On reapply (`nmcli device reapply`: NetworkManager changes the active
+// connection in place and runs no pre-down or pre-up) it asks NetworkManager
+// what it applied now and replaces its part to match.
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
@@ -21,7 +25,7 @@
 // anything reads them).
 // The tests run the same code in their own program, on a simulated host.
 //
-// pre-up blocks activation, so the apply runs under a deadline (5 s): once
+// pre-up blocks activation, so the hook runs under a deadline (5 s): once
 // it has passed, the next change is refused and what was done is undone
 // (ibnm_host_set_deadline()), so a time-out never leaves the host half-done.
 //
@@ -39,6 +43,7 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "plugin/dispatcher.hpp"
+#include "plugin/hook-record.hpp"
 #include "settings/ibnm-settings.h"
 
 #include <NetworkManager.h>
@@ -59,6 +64,7 @@ using ibnm::GCharPtr;
 using ibnm::GErrorPtr;
 using ibnm::GObjectPtr;
 using ibnm::outPtr;
+using ibnm::plugin::readHookRecord;
 
 namespace {
 
@@ -128,6 +134,31 @@ GObjectPtr<NMConnection> loadProfile(const char *uuid, GError **error)
     if (!c)
         g_set_error(error, IBNM_ERROR, IBNM_ERROR_NOT_FOUND, _("NetworkManager has no profile %s"), uuid);
     return c;
+}
+
+// The connection NetworkManager has applied to `iface` (its D-Bus
+// Device.GetAppliedConnection): after a reapply (`nmcli device reapply`,
+// which takes [user] changes), what the device runs now, whatever the
+// stored profile says. Each call bounded by `timeoutMs`.
+GObjectPtr<NMConnection> appliedConnection(const char *iface, unsigned timeoutMs, GError **error)
+{
+    auto bus = GObjectPtr<GDBusConnection>::adopt(g_bus_get_sync(G_BUS_TYPE_SYSTEM, nullptr, error));
+    if (!bus)
+        return nullptr;
+    ibnm::GVariantPtr device(g_dbus_connection_call_sync(
+        bus.get(), NM_DBUS_SERVICE, NM_DBUS_PATH, NM_DBUS_INTERFACE, "GetDeviceByIpIface", g_variant_new("(s)", iface),
+        G_VARIANT_TYPE("(o)"), G_DBUS_CALL_FLAGS_NONE, int(timeoutMs), nullptr, error));
+    if (!device)
+        return nullptr;
+    const char *path = nullptr;
+    g_variant_get(device.get(), "(&o)", &path);
+    ibnm::GVariantPtr applied(g_dbus_connection_call_sync(
+        bus.get(), NM_DBUS_SERVICE, path, NM_DBUS_INTERFACE_DEVICE, "GetAppliedConnection", g_variant_new("(u)", 0u),
+        G_VARIANT_TYPE("(a{sa{sv}}t)"), G_DBUS_CALL_FLAGS_NONE, int(timeoutMs), nullptr, error));
+    if (!applied)
+        return nullptr;
+    ibnm::GVariantPtr settings(g_variant_get_child_value(applied.get(), 0));
+    return GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_from_dbus(settings.get(), error));
 }
 
 void logReport(IbnmApplyReport *report)
@@ -234,35 +265,108 @@ void disconnectDevice(const char *iface, const char *uuid, unsigned timeoutMs)
     g_main_context_pop_thread_default(context.get());
 }
 
-// pre-up or pre-down of `profile` on `iface`: the apply, its report in the
-// log, and on a failed pre-up the request that NetworkManager stop.
-int provision(const ibnm::plugin::HostSetup &setup, NMConnection *profile, const char *iface,
-              const char *action, bool up, const char *uuid)
+// What an apply left: done, failed with every change undone, or failed
+// with some change still on the host (its report names them).
+enum class Outcome { Done, Undone, Left };
+
+// Whether a failed apply's report shows a change it did not undo.
+bool leftChanges(IbnmApplyReport *report)
 {
-    unsigned timeoutMs = setup.timeoutMs ? setup.timeoutMs : 5000;
-    gint64 deadline = g_get_monotonic_time() + gint64(timeoutMs) * 1000;
+    if (report == nullptr)
+        return false;
+    if (*ibnm_apply_report_get_not_restored(report) != nullptr)
+        return true;
+    GPtrArray *steps = ibnm_apply_report_get_steps(report);
+    for (guint i = 0; i < steps->len; i++)
+        switch (ibnm_step_get_state(IBNM_STEP(g_ptr_array_index(steps, i)))) {
+        case IBNM_STEP_STATE_DONE:
+        case IBNM_STEP_STATE_UNDO_FAILED:
+            return true;
+        default:
+            break;
+        }
+    return false;
+}
+
+// pre-up or pre-down of `profile` on `iface`: the apply and its report in
+// the log. `action` names it in the log.
+Outcome provision(IbnmHost *host, NMConnection *profile, const char *iface, const char *action, bool up,
+                  const char *uuid)
+{
     GErrorPtr error;
-    auto host = GObjectPtr<IbnmHost>::adopt(setup.newHost(setup.data, outPtr(error)));
-    if (!host) {
-        logLine(LOG_ERR, _("%s: %s"), action, error->message);
-        return 1;
-    }
-    ibnm_host_set_deadline(host.get(), deadline);
     ibnm::GPtrArrayPtr profiles(g_ptr_array_new());
     g_ptr_array_add(profiles.get(), profile);
     auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP);
     logLine(LOG_INFO, _("%s of %s (%s) on %s"), action, nm_connection_get_id(profile), uuid, iface);
-    auto report = GObjectPtr<IbnmApplyReport>::adopt(up ? ibnm_apply_up(host.get(), profiles.get(), nullptr, flags)
-                                                        : ibnm_apply_down(host.get(), profiles.get(), nullptr, flags));
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(up ? ibnm_apply_up(host, profiles.get(), nullptr, flags)
+                                                        : ibnm_apply_down(host, profiles.get(), nullptr, flags));
     gboolean ok = ibnm_apply_report_propagate_error(report.get(), outPtr(error));
     logReport(report.get());
     if (ok) {
         logLine(LOG_INFO, _("%s done: %u operations"), action, ibnm_apply_report_get_operations(report.get()));
-        return 0;
+        return Outcome::Done;
     }
     logLine(LOG_ERR, _("%s failed: %s"), action, error->message);
-    if (up)
-        disconnectDevice(iface, uuid, setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs);
+    return leftChanges(report.get()) ? Outcome::Left : Outcome::Undone;
+}
+
+// pre-down or down: takes down what the activation's record says pre-up
+// applied (the profile as it was then, whatever it is now), and forgets the
+// record once that is done. A failure keeps it for the next try (down
+// follows pre-down; NetworkManager goes on either way).
+int takeDown(IbnmHost *host, NMConnection *record, const char *iface, const char *action, const char *uuid)
+{
+    if (provision(host, record, iface, action, false, uuid) != Outcome::Done)
+        return 1;
+    GErrorPtr error;
+    if (!ibnm::plugin::removeHookRecord(host, uuid, outPtr(error))) {
+        logLine(LOG_ERR, _("%s: %s"), action, error->message);
+        return 1;
+    }
+    return 0;
+}
+
+// pre-up, or reapply: an earlier activation of other settings (one that
+// NetworkManager never took down, or the settings a reapply replaced) is
+// taken down first (a changed profile's re-activation replaces the old
+// one); then the profile is recorded and provisioned. The record is
+// written before the first change, so that nothing is ever provisioned that
+// no record describes; a failure that was undone removes it again. On a
+// failure NetworkManager is asked to stop the activation.
+int bringUp(const ibnm::plugin::HostSetup &setup, IbnmHost *host, NMConnection *record, NMConnection *profile,
+            const char *iface, const char *action, const char *uuid)
+{
+    bool keys = ibnm_connection_has_ibnm_keys(profile);
+    bool ok = true;
+    GErrorPtr error;
+    if (record && (!keys || !ibnm::plugin::sameSettings(record, profile))) {
+        if (std::strcmp(action, "reapply") == 0)
+            logLine(LOG_NOTICE, _("reapply: NetworkManager applied other settings of %s: the earlier ones are taken "
+                                  "down first"),
+                    uuid);
+        else
+            logLine(LOG_NOTICE, _("pre-up: an earlier activation of %s with other settings was not taken down: "
+                                  "taking it down first"),
+                    uuid);
+        ok = takeDown(host, record, iface, action, uuid) == 0;
+    }
+    if (ok && !keys)
+        return 0;
+    if (ok && !ibnm::plugin::writeHookRecord(host, profile, outPtr(error))) {
+        logLine(LOG_ERR, _("%s: cannot record the activation: %s"), action, error->message);
+        ok = false;
+    }
+    if (ok) {
+        Outcome o = provision(host, profile, iface, action, true, uuid);
+        ok = o == Outcome::Done;
+        // Undone (the apply is one transaction): nothing left to take down.
+        // A change left on the host keeps the record, for down to remove it.
+        if (o == Outcome::Undone && !ibnm::plugin::removeHookRecord(host, uuid, outPtr(error)))
+            logLine(LOG_ERR, _("%s: %s"), action, error->message);
+    }
+    if (ok)
+        return 0;
+    disconnectDevice(iface, uuid, setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs);
     return 1;
 }
 
@@ -278,7 +382,10 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
         return 2;
     }
     const char *action = argv[2];
-    bool up = std::strcmp(action, "pre-up") == 0;
+    // reapply: NetworkManager changed an active connection in place
+    // (`nmcli device reapply`; no pre-down or pre-up is run).
+    bool reapply = std::strcmp(action, "reapply") == 0;
+    bool up = std::strcmp(action, "pre-up") == 0 || reapply;
     bool down = std::strcmp(action, "pre-down") == 0 || std::strcmp(action, "down") == 0;
     const char *uuid = g_getenv("CONNECTION_UUID");
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
@@ -286,15 +393,42 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
     // The log prefix is escaped as the messages are.
     gUuid = ibnm::plugin::escapeLogText(uuid);
 
+    // The hook works under a deadline (5 s): pre-up blocks the activation;
+    // once it has passed, the next change is refused and what was done is
+    // undone (ibnm_host_set_deadline()).
+    unsigned timeoutMs = setup.timeoutMs ? setup.timeoutMs : 5000;
     GErrorPtr error;
-    auto profile = loadProfile(uuid, outPtr(error));
+    auto host = GObjectPtr<IbnmHost>::adopt(setup.newHost(setup.data, outPtr(error)));
+    if (!host) {
+        logLine(LOG_ERR, _("%s: %s"), action, error->message);
+        return 1;
+    }
+    ibnm_host_set_deadline(host.get(), g_get_monotonic_time() + gint64(timeoutMs) * 1000);
+    auto record = readHookRecord(host.get(), uuid, outPtr(error));
+    if (error) {
+        logLine(LOG_ERR, _("%s: cannot read the record of the activation: %s"), action, error->message);
+        return 1;
+    }
+    // Deactivation undoes the activation NetworkManager applied, as the
+    // record says, never the profile as it is stored now; without a record
+    // the hook did nothing to undo.
+    if (down)
+        return record ? takeDown(host.get(), record.get(), argv[1], action, uuid) : 0;
+    // pre-up: the profile NetworkManager is activating; reapply: what it has
+    // applied now, which the stored profile need not be.
+    auto profile = reapply ? appliedConnection(argv[1], setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs,
+                                               outPtr(error))
+                           : loadProfile(uuid, outPtr(error));
+    if (profile && g_strcmp0(nm_connection_get_uuid(profile.get()), uuid) != 0) {
+        logLine(LOG_ERR, _("%s: NetworkManager has applied profile %s to %s, not %s"), action,
+                nm_connection_get_uuid(profile.get()), argv[1], uuid);
+        return 1;
+    }
     if (!profile) {
         logLine(LOG_ERR, _("%s: cannot read the profile: %s"), action, error ? error->message : "?");
         return 1;
     }
-    if (!ibnm_connection_has_ibnm_keys(profile.get()))
-        return 0;
-    return provision(setup, profile.get(), argv[1], action, up, uuid);
+    return bringUp(setup, host.get(), record.get(), profile.get(), argv[1], action, uuid);
 }
 
 } // namespace ibnm::plugin

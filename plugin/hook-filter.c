@@ -5,9 +5,12 @@
 #include "plugin/hook-filter.h"
 
 #include "libcore/support/keyfile-trust.h"
+#include "libcore/support/runtime-dir.h"
 #include "settings/ibnm-settings.h" /* IBNM_KEYFILE_MAX_SIZE */
 
+#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,10 +49,39 @@ static int keyfileMayHoldIbnmKeys(const char *filename, unsigned owner)
     return may;
 }
 
-IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner)
+/* 1 when the hook keeps a record of an activation of `uuid` under
+ * `runtime_dir`, or may (it cannot tell); 0 when it certainly does not. */
+static int mayHaveRecord(const char *runtime_dir, const char *uuid)
 {
-    int known = strcmp(action, "pre-up") == 0 || strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0;
-    if (!known || uuid == NULL || *uuid == '\0')
+    if (!ibnm_is_record_name(uuid))
+        return 0; /* the hook never names a record so */
+    size_t len = strlen(runtime_dir) + sizeof "/" IBNM_HOOK_RECORDS_SUBDIR "/" + strlen(uuid) +
+                 sizeof IBNM_HOOK_RECORD_SUFFIX;
+    char *path = malloc(len);
+    if (path == NULL)
+        return 1;
+    snprintf(path, len, "%s/" IBNM_HOOK_RECORDS_SUBDIR "/%s" IBNM_HOOK_RECORD_SUFFIX, runtime_dir, uuid);
+    struct stat st;
+    int may = lstat(path, &st) == 0 || errno != ENOENT;
+    free(path);
+    return may;
+}
+
+IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner,
+                                  const char *runtime_dir)
+{
+    /* reapply: NetworkManager changed an active connection in place; the
+     * hook brings its part to the settings applied now, as at pre-up. */
+    int up = strcmp(action, "pre-up") == 0 || strcmp(action, "reapply") == 0;
+    int down = strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0;
+    if ((!up && !down) || uuid == NULL || *uuid == '\0')
+        return IBNM_HOOK_SKIP;
+    /* Deactivation undoes what the record says pre-up applied, whatever the
+     * profile says now; a pre-up with a record may have an earlier
+     * activation to take down first (plugin/hook-record.hpp). */
+    if (mayHaveRecord(runtime_dir, uuid))
+        return IBNM_HOOK_RUN;
+    if (down)
         return IBNM_HOOK_SKIP;
     if (filename == NULL || *filename == '\0')
         return IBNM_HOOK_RUN;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include "config.h"
 
+#include "libcore/support/runtime-dir.h"
+
 #include "libcore/simulator/ibnm-simulator.h"
 
 #include "libcore/ibnm-host-private.hpp"
@@ -85,8 +87,9 @@ gboolean ibnm_simulator_reset(IbnmHost *host, GError **error)
         const char *dir = ibnm_host_get_runtime_dir(host);
         if (dir == nullptr)
             return ibnm::Status();
-        if (auto st = ibnm::removeTree(std::string(dir) + "/active"); !st.ok())
-            return st;
+        for (const char *records : {IBNM_ACTIVE_RECORDS_SUBDIR, IBNM_HOOK_RECORDS_SUBDIR})
+            if (auto st = ibnm::removeTree(std::string(dir) + "/" + records); !st.ok())
+                return st;
         return ibnm::removeTree(ibnm::simulatedHostFilesRoot(dir));
     });
 }

@@ -12,6 +12,11 @@
 #define IBNM_RUNTIME_DIR "/run/ibnm"
 /* Under the runtime directory: one record per active connection. */
 #define IBNM_ACTIVE_RECORDS_SUBDIR "active"
+/* Under the runtime directory: the dispatcher hook's record of each
+ * activation NetworkManager ran it for, the profile as pre-up applied it,
+ * named <uuid> IBNM_HOOK_RECORD_SUFFIX (plugin/hook-record.hpp). */
+#define IBNM_HOOK_RECORDS_SUBDIR "hook"
+#define IBNM_HOOK_RECORD_SUFFIX ".nmconnection"
 
 /* Whether `name` can name a record: NetworkManager's UUIDs are hex digits
  * and dashes; anything else is not one of ibnm's. */

@@ -123,6 +123,11 @@ protected:
         return inventoryHost(inv.get());
     }
 
+    // The hook's record of the activation (plugin/hook-record.hpp), in the
+    // simulated host's runtime directory (its state directory).
+    std::string recordPath() { return dir_ / (std::string("state/hook/") + kUuid + ".nmconnection"); }
+    bool hasRecord() { return g_file_test(recordPath().c_str(), G_FILE_TEST_EXISTS); }
+
     test::TempDir dir_;
     std::string uuidEnv_ = kUuid;
     std::string busAddress_ = "unix:path=/nonexistent/ibnm-test-bus";
@@ -145,11 +150,82 @@ TEST_F(Dispatcher, PreUpProvisionsAndPreDownRemoves)
     std::string l = log();
     EXPECT_NE(l.find(std::string(kUuid) + ": done add-rdma-link rxe0"), std::string::npos) << l;
 
+    EXPECT_TRUE(hasRecord()) << "pre-up records what it applied";
+
     EXPECT_EQ(run("pre-down"), 0) << log();
     EXPECT_TRUE(host().softLinks.empty());
-    // "down" follows "pre-down": nothing left to do.
+    EXPECT_FALSE(hasRecord());
+    // "down" follows "pre-down": nothing left to do, nothing run.
+    std::string before = log();
     EXPECT_EQ(run("down"), 0);
-    EXPECT_NE(log().find("down done: 0 operations"), std::string::npos) << log();
+    EXPECT_EQ(log(), before);
+}
+
+// NetworkManager deactivates the connection it applied: a profile modified
+// (its keys removed) or deleted while active is taken down as pre-up
+// applied it, from the hook's record.
+TEST_F(Dispatcher, ProfileChangedOrDeletedWhileActiveIsTakenDownAsApplied)
+{
+    for (bool deleted : {false, true}) {
+        writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+        ASSERT_EQ(run("pre-up"), 0) << log();
+        ASSERT_EQ(host().softLinks.size(), 1u);
+        if (deleted)
+            ASSERT_EQ(g_unlink((dir_ / "rdma-enp1s0.nmconnection").c_str()), 0);
+        else
+            writeProfile({});
+        EXPECT_EQ(run("pre-down"), 0) << log();
+        EXPECT_TRUE(host().softLinks.empty()) << (deleted ? "deleted: " : "modified: ") << log();
+        EXPECT_FALSE(hasRecord());
+    }
+}
+
+// "down" without "pre-down" (the device went away): the record is still
+// there, and down takes the activation down.
+TEST_F(Dispatcher, DownAloneTakesTheActivationDown)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    EXPECT_EQ(run("down"), 0) << log();
+    EXPECT_TRUE(host().softLinks.empty()) << log();
+    EXPECT_FALSE(hasRecord());
+}
+
+// Without a record the hook applied nothing to undo: a link of the
+// profile's name that someone else created stays.
+TEST_F(Dispatcher, DeactivationWithoutARecordTouchesNothing)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    ASSERT_EQ(g_unlink(recordPath().c_str()), 0);
+    for (const char *action : {"pre-down", "down"}) {
+        EXPECT_EQ(run(action), 0) << log();
+        EXPECT_EQ(host().softLinks.size(), 1u) << action;
+    }
+}
+
+// An activation NetworkManager never took down (it was killed), of other
+// settings: the next pre-up replaces it, as a changed profile's
+// re-activation does.
+TEST_F(Dispatcher, PreUpReplacesAnEarlierActivationOfOtherSettings)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    // The same settings again: nothing taken down, the link stays.
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    EXPECT_EQ(log().find("was not taken down"), std::string::npos) << log();
+    ASSERT_EQ(host().softLinks.size(), 1u);
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe1"}});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    EXPECT_NE(log().find("was not taken down"), std::string::npos) << log();
+    model::Host h = host();
+    ASSERT_EQ(h.softLinks.size(), 1u);
+    EXPECT_EQ(h.softLinks[0].name, "rxe1");
+    // Its keys removed: the earlier activation goes, nothing new comes.
+    writeProfile({});
+    ASSERT_EQ(run("pre-up"), 0) << log();
+    EXPECT_TRUE(host().softLinks.empty()) << log();
+    EXPECT_FALSE(hasRecord());
 }
 
 TEST_F(Dispatcher, ProfileWithoutIbnmKeysIsLeftAlone)
@@ -164,6 +240,7 @@ TEST_F(Dispatcher, OtherActionsAreIgnored)
 {
     writeProfile({{"rdma.link-type", "siw"}});
     EXPECT_EQ(run("up"), 0);
+    EXPECT_EQ(run("dhcp6-change"), 0);
     EXPECT_EQ(run("dhcp4-change"), 0);
     EXPECT_TRUE(host().softLinks.empty());
 }
@@ -175,6 +252,17 @@ TEST_F(Dispatcher, FailureIsLoggedWithTheUuidAndRolledBack)
     std::string l = log();
     EXPECT_NE(l.find(std::string(kUuid) + ": pre-up failed: "), std::string::npos) << l;
     EXPECT_TRUE(host().softLinks.empty()) << "the link created before the failure was removed";
+    EXPECT_FALSE(hasRecord()) << "a failed pre-up that was undone leaves no record";
+}
+
+// reapply: what NetworkManager applied now comes from NetworkManager
+// itself (Device.GetAppliedConnection); without it the hook says so.
+TEST_F(Dispatcher, ReapplyWithoutNetworkManagerIsAnError)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    EXPECT_EQ(run("reapply"), 1);
+    EXPECT_NE(log().find("reapply: cannot read the profile"), std::string::npos) << log();
+    EXPECT_TRUE(host().softLinks.empty());
 }
 
 TEST_F(Dispatcher, UnreadableProfileIsAnError)

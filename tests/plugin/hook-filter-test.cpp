@@ -6,6 +6,7 @@
 
 #include "libcore/ibnm.h"
 #include "plugin/hook-filter.h"
+#include "libcore/support/runtime-dir.h"
 #include "settings/ibnm-settings.h"
 #include "tests/test-util.hpp"
 
@@ -71,7 +72,15 @@ protected:
     }
     IbnmHookDecision decide(const char *action, const std::string &path)
     {
-        return ibnm_hook_filter(action, kUuid, path.c_str(), unsigned(getuid()));
+        return ibnm_hook_filter(action, kUuid, path.c_str(), unsigned(getuid()), runtime().c_str());
+    }
+    // The hook's runtime directory here (IBNM_RUNTIME_DIR when installed).
+    std::string runtime() { return dir_ / "run"; }
+    // A record of an activation of kUuid, as the hook writes it.
+    void record()
+    {
+        g_mkdir_with_parents((runtime() + "/" IBNM_HOOK_RECORDS_SUBDIR).c_str(), 0700);
+        dir_.write(std::string("run/" IBNM_HOOK_RECORDS_SUBDIR "/") + kUuid + IBNM_HOOK_RECORD_SUFFIX, "x");
     }
     TempDir dir_;
 };
@@ -101,7 +110,9 @@ TEST_F(HookFilter, SkipsOnlyWhatTheHookWouldDoNothingFor)
         bool work = ibnm_connection_has_ibnm_keys(profile);
         g_object_unref(profile);
         bool mentioned = c.keyfile.find("rdma.") != std::string::npos || c.keyfile.find("ipoib.") != std::string::npos;
-        for (const char *action : {"pre-up", "pre-down", "down"}) {
+        // pre-up, and reapply (NetworkManager changed the active connection
+        // in place), bring the hook's part to the profile's settings.
+        for (const char *action : {"pre-up", "reapply"}) {
             IbnmHookDecision d = decide(action, path);
             // Never a miss: a profile with ibnm keys runs the hook.
             if (work) {
@@ -110,9 +121,40 @@ TEST_F(HookFilter, SkipsOnlyWhatTheHookWouldDoNothingFor)
             // And it skips every profile that does not mention them.
             EXPECT_EQ(d, mentioned ? IBNM_HOOK_RUN : IBNM_HOOK_SKIP) << c.what << " " << action;
         }
-        // Other events are none of the hook's business, keys or not.
-        for (const char *action : {"up", "dhcp4-change", "connectivity-change", "hostname", "reapply"})
+        // Deactivation undoes what pre-up applied, as its record says: without
+        // a record there is nothing to undo, whatever the profile says now.
+        for (const char *action : {"pre-down", "down"})
             EXPECT_EQ(decide(action, path), IBNM_HOOK_SKIP) << c.what << " " << action;
+        // Other events are none of the hook's business, keys or not.
+        for (const char *action : {"up", "dhcp4-change", "connectivity-change", "hostname", "dhcp6-change"})
+            EXPECT_EQ(decide(action, path), IBNM_HOOK_SKIP) << c.what << " " << action;
+    }
+}
+
+// With a record of an activation the hook runs for pre-up (an earlier
+// activation to replace), pre-down and down, keys or not: the profile may
+// have lost its keys, or be gone, since pre-up applied them.
+TEST_F(HookFilter, ARecordOfAnActivationRunsTheHook)
+{
+    std::string plain = file("p.nmconnection", keyfileOf("enp1s0", NM_SETTING_WIRED_SETTING_NAME, {}));
+    for (const char *action : {"pre-up", "reapply", "pre-down", "down"})
+        EXPECT_EQ(decide(action, plain), IBNM_HOOK_SKIP) << action;
+    record();
+    for (const char *action : {"pre-up", "reapply", "pre-down", "down"}) {
+        EXPECT_EQ(decide(action, plain), IBNM_HOOK_RUN) << action;
+        EXPECT_EQ(decide(action, dir_ / "deleted.nmconnection"), IBNM_HOOK_RUN) << action;
+    }
+    for (const char *action : {"up", "dhcp4-change"})
+        EXPECT_EQ(decide(action, plain), IBNM_HOOK_SKIP) << action;
+    // Another profile's record is not this one's.
+    EXPECT_EQ(ibnm_hook_filter("pre-down", "0f6c3f2e-93a4-4c1b-8d52-6a0d0c1e2f31", plain.c_str(), unsigned(getuid()),
+                               runtime().c_str()),
+              IBNM_HOOK_SKIP);
+    // A runtime directory it cannot search: in doubt, the hook runs.
+    if (getuid() != 0) {
+        g_chmod((runtime() + "/" IBNM_HOOK_RECORDS_SUBDIR).c_str(), 0);
+        EXPECT_EQ(decide("down", plain), IBNM_HOOK_RUN);
+        g_chmod((runtime() + "/" IBNM_HOOK_RECORDS_SUBDIR).c_str(), 0700);
     }
 }
 
@@ -120,22 +162,24 @@ TEST_F(HookFilter, InDoubtTheHookRuns)
 {
     std::string plain = keyfileOf("enp1s0", NM_SETTING_WIRED_SETTING_NAME, {});
     // No keyfile (a profile NetworkManager holds elsewhere): it asks NetworkManager.
-    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, nullptr, unsigned(getuid())), IBNM_HOOK_RUN);
-    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, "", unsigned(getuid())), IBNM_HOOK_RUN);
+    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, nullptr, unsigned(getuid()), runtime().c_str()), IBNM_HOOK_RUN);
+    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, "", unsigned(getuid()), runtime().c_str()), IBNM_HOOK_RUN);
     EXPECT_EQ(decide("pre-up", dir_ / "missing.nmconnection"), IBNM_HOOK_RUN);
     // Not a keyfile of NetworkManager's keyfile plugin.
     EXPECT_EQ(decide("pre-up", file("ifcfg-enp1s0", plain)), IBNM_HOOK_RUN);
     // A keyfile the hook may not trust: group or others have access, another
     // owner, a directory.
     EXPECT_EQ(decide("pre-up", file("g.nmconnection", plain, 0640)), IBNM_HOOK_RUN);
-    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, file("o.nmconnection", plain).c_str(), unsigned(getuid()) + 1),
+    EXPECT_EQ(ibnm_hook_filter("pre-up", kUuid, file("o.nmconnection", plain).c_str(), unsigned(getuid()) + 1,
+                               runtime().c_str()),
               IBNM_HOOK_RUN);
     g_mkdir((dir_ / "d.nmconnection").c_str(), 0700);
     EXPECT_EQ(decide("pre-up", dir_ / "d.nmconnection"), IBNM_HOOK_RUN);
     // The same plain profile, trusted: skipped.
     EXPECT_EQ(decide("pre-up", file("t.nmconnection", plain)), IBNM_HOOK_SKIP);
     // No UUID: NetworkManager gives one for every profile event.
-    EXPECT_EQ(ibnm_hook_filter("pre-up", nullptr, file("t.nmconnection", plain).c_str(), unsigned(getuid())),
+    EXPECT_EQ(ibnm_hook_filter("pre-up", nullptr, file("t.nmconnection", plain).c_str(), unsigned(getuid()),
+                               runtime().c_str()),
               IBNM_HOOK_SKIP);
 }
 
