@@ -266,7 +266,8 @@ IbnmApplyReport *reportOf(const std::function<gboolean(IbnmApplyReport **, GErro
         if (error == nullptr) // a guard() always sets it; never report success without one
             error = g_error_new_literal(IBNM_ERROR, IBNM_ERROR_FAILED, _("Internal error"));
         priv->report.ok = false;
-        priv->report.error = error->message;
+        if (priv->report.error.empty()) // the engine's own words stay (the CLI prints them)
+            priv->report.error = error->message;
         priv->error.reset(error);
     }
     return report;
