@@ -282,6 +282,7 @@ const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self);
 gboolean ibnm_apply_report_propagate_error(IbnmApplyReport *self, GError **error);
 gboolean ibnm_apply_report_get_started(IbnmApplyReport *self);
+const char *ibnm_apply_report_get_host_digest(IbnmApplyReport *self);
 
 /**
  * IbnmActiveConnection:

@@ -6,11 +6,9 @@
 #include "config.h"
 
 #include "settings/ibnm-state.h"
-#include "settings/ibnm-state-private.h"
 
 #include "libcore/activation/host-diff.hpp"
 #include "libcore/ibnm-apply-private.hpp"
-#include "settings/apply-record.hpp"
 
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/gobject.hpp"
@@ -120,18 +118,6 @@ IbnmStateChange *wrapChange(const Change &ch)
     for (const auto &d : p->diff)
         p->diffView.push_back(d.c_str());
     p->diffView.push_back(nullptr);
-    return self;
-}
-
-IbnmStateChange *wrapUnchanged(const ibnm::settings::noop::Outcome::Change &ch)
-{
-    auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
-    auto *p = ibnm_state_change_priv(self);
-    p->action = IBNM_STATE_CHANGE_ACTION_NONE;
-    p->state = ch.state;
-    p->interface = ch.interface;
-    p->profile = ch.profile;
-    p->hasProfile = ch.hasProfile;
     return self;
 }
 
@@ -323,25 +309,11 @@ const char *const *ibnm_state_change_get_diff(IbnmStateChange *self)
  *
  * Since: 0.1
  */
-gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
-                          const char *filename, IbnmApplyFlags flags, GPtrArray **changes,
-                          IbnmApplyReport **down_report, IbnmApplyReport **up_report, GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(text != nullptr, FALSE);
-    return ibnm_state_apply_private(settings, host, text, length, filename, flags, nullptr, nullptr, changes,
-                                    down_report, up_report, error);
-}
-
 namespace {
 
-namespace noop = ibnm::settings::noop;
-
-// What the stages of ibnm_state_apply_private() share: the run's inputs, the
-// store as read, the plan (and its IbnmStateChange objects), the profiles it
-// sorts out, the two halves' reports, and the hosts each half verified with
-// no step to take (under its activation lock, digested for the no-op record).
+// What the stages of ibnm_state_apply() share: the run's inputs, the store
+// as read, the plan (and its IbnmStateChange objects), the profiles it
+// sorts out, and the two halves' reports.
 struct ApplyRun {
     IbnmSettings *settings = nullptr;
     IbnmHost *host = nullptr;
@@ -352,8 +324,6 @@ struct ApplyRun {
     ibnm::GPtrArrayPtr wrapped;
     std::vector<NMConnection *> after, down, up;
     ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
-    std::vector<std::string> settledHosts;
-    std::function<void(const ibnm::model::Host &)> settled;
 
     bool dryRun() const { return flags & IBNM_APPLY_FLAGS_DRY_RUN; }
 };
@@ -431,7 +401,7 @@ ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyRe
     if (!run.down.empty()) {
         ibnm::progress::Phase phase(_("Taking profiles down"));
         gboolean ok = ibnm::apply::runProfiles(run.host, downArray.get(), storedArray.get(), mode, false, &raw,
-                                               ibnm::outPtr(err), run.settled);
+                                               ibnm::outPtr(err), {});
         run.downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
         if (down_report)
             *down_report = run.downRep ? IBNM_APPLY_REPORT(g_object_ref(run.downRep.get())) : nullptr;
@@ -441,7 +411,7 @@ ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyRe
     raw = nullptr;
     std::optional<ibnm::progress::Phase> upPhase(std::in_place, _("Configuring the host"));
     gboolean ok = ibnm::apply::runProfiles(run.host, upArray.get(), afterArray.get(), mode, true, &raw,
-                                           ibnm::outPtr(err), run.settled);
+                                           ibnm::outPtr(err), {});
     upPhase.reset();
     run.upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
     if (up_report)
@@ -501,39 +471,13 @@ ibnm::Status writeProfiles(ApplyRun &run)
     return {};
 }
 
-// Stage 5, the no-op record: written only for a verified no-op (every
-// profile unchanged, each run planned no step on the host it read, the
-// same host each time, the store loaded without a warning, which the
-// shortcut would not repeat). Returns whether it was written.
-bool recordNoop(const ApplyRun &run, const noop::StoreIdentity &store, std::string_view document)
-{
-    size_t runs = run.down.empty() ? 1 : 2;
-    bool unchanged = std::all_of(run.planned.begin(), run.planned.end(),
-                                 [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
-                     run.settledHosts.size() == runs && run.settledHosts.front() == run.settledHosts.back();
-    const char *const *warnings = ibnm_settings_get_load_warnings(run.settings);
-    if (!unchanged || (warnings != nullptr && *warnings != nullptr))
-        return false;
-    noop::Outcome outcome;
-    for (guint i = 0; i < run.wrapped->len; i++) {
-        auto *p = ibnm_state_change_priv(IBNM_STATE_CHANGE(g_ptr_array_index(run.wrapped.get(), i)));
-        outcome.changes.push_back({p->interface, p->state, p->profile, p->hasProfile});
-    }
-    for (IbnmApplyReport *r : {run.downRep.get(), run.upRep.get()})
-        for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
-            outcome.notes.emplace_back(*n);
-    noop::write(run.host, store, noop::Key::of(document, unsigned(run.flags)), run.settledHosts.front(), outcome);
-    return true;
-}
-
 } // namespace
 
 // The stages: the plan (1), the profiles it sorts out (2), the host (3),
-// then, unless this is a dry run, the store (4) and the no-op record (5).
-gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
-                                  const char *filename, IbnmApplyFlags flags, const char *store_dir,
-                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report,
-                                  IbnmApplyReport **up_report, GError **error)
+// then, unless this is a dry run, the store (4).
+gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
+                          const char *filename, IbnmApplyFlags flags, GPtrArray **changes,
+                          IbnmApplyReport **down_report, IbnmApplyReport **up_report, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
@@ -542,14 +486,7 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
     run.settings = settings;
     run.host = host;
     run.flags = flags;
-    bool record = store_dir != nullptr && !run.dryRun();
-    bool recorded = false;
-    std::optional<noop::StoreIdentity> store;
-    if (record && store_state)
-        store = noop::StoreIdentity::decode(store_state);
-    if (record)
-        run.settled = [&run](const ibnm::model::Host &h) { run.settledHosts.push_back(noop::hostDigest(h)); };
-    gboolean result = ibnm::guard(error, [&]() -> ibnm::Status {
+    return ibnm::guard(error, [&]() -> ibnm::Status {
         std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
         if (auto st = planDocument(run, doc, filename ? filename : "-", changes); !st)
             return st;
@@ -558,59 +495,8 @@ gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const 
             return st;
         if (run.dryRun())
             return {};
-        if (auto st = writeProfiles(run); !st)
-            return st;
-        if (record && store)
-            recorded = recordNoop(run, *store, doc);
-        return {};
+        return writeProfiles(run);
     });
-    // A change, a failure or a partial apply: the record no longer answers.
-    if (record && !recorded)
-        noop::forget(host);
-    return result;
-}
-
-gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir, const char *text, gssize length,
-                                           IbnmApplyFlags flags, GPtrArray **changes, char ***notes,
-                                           char **reason, char **store_state)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(store_dir != nullptr && text != nullptr, FALSE);
-    namespace noop = ibnm::settings::noop;
-    if (flags & IBNM_APPLY_FLAGS_DRY_RUN) {
-        if (reason)
-            *reason = g_strdup("a dry run");
-        return FALSE;
-    }
-    std::optional<noop::Outcome> outcome;
-    std::string why;
-    try {
-        std::optional<noop::StoreIdentity> store;
-        outcome = noop::lookup(host, store_dir, std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
-                               unsigned(flags), &why, &store);
-        if (store && store_state)
-            *store_state = g_strdup(store->encode().c_str());
-    } catch (const std::exception &e) {
-        why = e.what();
-    }
-    if (!outcome) {
-        if (reason)
-            *reason = g_strdup_printf("declined: %s", why.c_str());
-        return FALSE;
-    }
-    if (reason)
-        *reason = g_strdup("answered: a verified no-op");
-    if (changes) {
-        *changes = g_ptr_array_new_with_free_func(g_object_unref);
-        for (const auto &c : outcome->changes)
-            g_ptr_array_add(*changes, wrapUnchanged(c));
-    }
-    if (notes) {
-        *notes = g_new0(char *, outcome->notes.size() + 1);
-        for (size_t i = 0; i < outcome->notes.size(); i++)
-            (*notes)[i] = g_strdup(outcome->notes[i].c_str());
-    }
-    return TRUE;
 }
 
 /**
