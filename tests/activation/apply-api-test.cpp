@@ -600,6 +600,8 @@ TEST(ApplyApiAsync, CancelledBeforeItStartsChangesNothing)
     EXPECT_TRUE(g_error_matches(up.error.get(), G_IO_ERROR, G_IO_ERROR_CANCELLED)) << up.error->message;
     EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
     EXPECT_EQ(softLinks(host.get()), 0u);
+}
+
 // An apply that found the host already as asked gives the digest of that
 // host; ibnm_host_get_state_digest() gives the same until the host or its
 // active connections change.
