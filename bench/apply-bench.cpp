@@ -27,12 +27,12 @@ namespace {
 
 int apply(IbnmHost *host, GPtrArray *profiles, const char *label)
 {
-    IbnmApplyReport *report = nullptr;
     ibnm::GErrorPtr error;
     gint64 t0 = g_get_monotonic_time();
-    gboolean ok = ibnm_apply_up(host, profiles, profiles, IBNM_APPLY_FLAGS_NONE, &report, ibnm::outPtr(error));
+    IbnmApplyReport *report = ibnm_apply_up(host, profiles, profiles, IBNM_APPLY_FLAGS_NONE);
     gint64 t1 = g_get_monotonic_time();
     ibnm::GObjectPtr<IbnmApplyReport> owned = ibnm::GObjectPtr<IbnmApplyReport>::adopt(report);
+    gboolean ok = ibnm_apply_report_propagate_error(report, ibnm::outPtr(error));
     if (!ok) {
         fprintf(stderr, "%s: %s\n", label, error ? error->message : "failed");
         return 1;
@@ -42,7 +42,7 @@ int apply(IbnmHost *host, GPtrArray *profiles, const char *label)
     GPtrArray *steps = ibnm_apply_report_get_steps(report);
     for (guint i = 0; i < steps->len; i++) {
         auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
-        std::string key = std::string(ibnm_step_get_action(s)) + "/" + std::to_string(ibnm_step_get_state(s));
+        std::string key = std::string(ibnm_step_action_to_string(ibnm_step_get_action(s))) + "/" + std::to_string(ibnm_step_get_state(s));
         if (counts[key]++ == 0)
             order.push_back(key);
     }

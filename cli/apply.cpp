@@ -64,7 +64,8 @@ std::vector<ChangeRow> rowsOf(GPtrArray *changes)
     std::vector<ChangeRow> rows;
     for (guint i = 0; changes && i < changes->len; i++) {
         auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes, i));
-        ChangeRow r{ibnm_state_change_get_interface(c), ibnm_state_change_get_action(c),
+        ChangeRow r{ibnm_state_change_get_interface(c),
+                    enumNick(IBNM_TYPE_STATE_CHANGE_ACTION, ibnm_state_change_get_action(c)),
                     ibnm_state_change_get_state(c), std::nullopt, {}};
         if (const char *p = ibnm_state_change_get_profile(c))
             r.profile = p;
@@ -326,9 +327,9 @@ int cmdApply(Context &ctx, const Args &argsIn)
         rememberIfVerifiedNoOp(s, host, storeState, text, unsigned(flags), ok, changes.get(), {down.get(), up.get()});
     bool changed = reportChanges(down.get()) || reportChanges(up.get());
     for (guint i = 0; changes && i < changes->len; i++)
-        changed = changed ||
-                  g_strcmp0(ibnm_state_change_get_action(IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i))),
-                            "none") != 0;
+        changed = changed
+            || ibnm_state_change_get_action(IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i)))
+                != IBNM_STATE_CHANGE_ACTION_NONE;
     if (ctx.options.mode == OutputMode::Json) {
         int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), rowsOf(changes.get()),
                            {down.get(), up.get()});
@@ -347,12 +348,12 @@ int cmdApply(Context &ctx, const Args &argsIn)
     if (!quiet) {
         for (guint i = 0; changes && i < changes->len; i++) {
             auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i));
-            if (g_strcmp0(ibnm_state_change_get_action(c), "none") == 0)
+            if (ibnm_state_change_get_action(c) == IBNM_STATE_CHANGE_ACTION_NONE)
                 continue;
             std::printf(_("%s: %s profile '%s' (%s)\n"), ibnm_state_change_get_interface(c),
-                        ibnm_state_change_get_action(c),
-                        ibnm_state_change_get_profile(c) ? ibnm_state_change_get_profile(c) : "",
-                        ibnm_state_change_get_state(c));
+                enumNick(IBNM_TYPE_STATE_CHANGE_ACTION, ibnm_state_change_get_action(c)),
+                ibnm_state_change_get_profile(c) ? ibnm_state_change_get_profile(c) : "",
+                ibnm_state_change_get_state(c));
             for (const char *const *d = details ? ibnm_state_change_get_diff(c) : nullptr; d && *d; d++)
                 std::printf("  %s\n", *d);
         }

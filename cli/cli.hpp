@@ -168,6 +168,10 @@ PtrArray allConnections(IbnmSettings *settings);
 // Context::leaveStoreToExit(): freeing 50,000 objects one by one is time
 // the exit does not need); freed at once in a sanitizer build.
 void leaveToExit(PtrArray array);
+// The nick libibnm registers for `value` of the enum `type` (its one name
+// for output), "unknown" for a value it does not list. A static type's
+// class lives as long as the process: referenced once, never released.
+const char *enumNick(GType type, int value);
 // A step's state as JSON and tables name it: the nick of IbnmStepState.
 const char *stepStateName(IbnmStepState s);
 // One step as a JSON object (docs/json-schema.md): {state, action, object,
@@ -175,6 +179,11 @@ const char *stepStateName(IbnmStepState s);
 void stepJson(JsonDoc &j, IbnmStep *s);
 // Prints an apply report (table, terse or JSON); returns the exit code.
 int printReport(Context &ctx, IbnmApplyReport *report);
+// What an apply returned (ibnm_apply_up() and the others give their report
+// whatever happened): the report printed; or, when the apply did not start
+// (a profile that cannot be resolved or is not active, the lock not taken,
+// a wrong argument), its error, as reportError().
+int printApply(Context &ctx, IbnmApplyReport *report);
 // Prints findings (table, terse or JSON); returns kExitFailed if any is an error.
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems);
 

@@ -387,9 +387,8 @@ Tone stateTone(IbnmStepState s)
     }
 }
 
-// The nick libibnm registers for `value` of the enum `type` (its one name
-// for output), "unknown" for a value it does not list. A static type's
-// class lives as long as the process: referenced once, never released.
+} // namespace
+
 const char *enumNick(GType type, int value)
 {
     auto *klass = static_cast<GEnumClass *>(g_type_class_peek(type));
@@ -398,8 +397,6 @@ const char *enumNick(GType type, int value)
     GEnumValue *v = g_enum_get_value(klass, value);
     return v ? v->value_nick : "unknown";
 }
-
-} // namespace
 
 const char *stepStateName(IbnmStepState s)
 {
@@ -410,7 +407,7 @@ void stepJson(JsonDoc &j, IbnmStep *s)
 {
     j.beginObject()
         .value("state", stepStateName(ibnm_step_get_state(s)))
-        .value("action", cell(ibnm_step_get_action(s)))
+        .value("action", cell(ibnm_step_action_to_string(ibnm_step_get_action(s))))
         .value("object", cell(ibnm_step_get_object(s)))
         .value("detail", cell(ibnm_step_get_detail(s)))
         .value("profile", cell(ibnm_step_get_profile(s)))
@@ -451,7 +448,7 @@ int printReport(Context &ctx, IbnmApplyReport *report)
     for (guint i = 0; steps && i < steps->len; i++) {
         auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
         IbnmStepState st = ibnm_step_get_state(s);
-        t.add({stepStateName(st), cell(ibnm_step_get_action(s)), cell(ibnm_step_get_object(s)),
+        t.add({stepStateName(st), cell(ibnm_step_action_to_string(ibnm_step_get_action(s))), cell(ibnm_step_get_object(s)),
                cell(ibnm_step_get_detail(s)), cell(ibnm_step_get_profile(s)), cell(ibnm_step_get_error(s))},
               stateTone(st), 0);
     }
@@ -472,7 +469,7 @@ int printReport(Context &ctx, IbnmApplyReport *report)
                 auto *s = static_cast<IbnmStep *>(g_ptr_array_index(steps, i));
                 IbnmStepState st = ibnm_step_get_state(s);
                 if (st == IBNM_STEP_STATE_DONE || st == IBNM_STEP_STATE_UNDO_FAILED)
-                    std::printf(_("Not undone: %s %s (%s)\n"), ibnm_step_get_action(s), ibnm_step_get_object(s),
+                    std::printf(_("Not undone: %s %s (%s)\n"), ibnm_step_action_to_string(ibnm_step_get_action(s)), ibnm_step_get_object(s),
                                 ibnm_step_get_detail(s));
             }
             // What the host, read back, has otherwise than before.
@@ -485,6 +482,16 @@ int printReport(Context &ctx, IbnmApplyReport *report)
         printError("%s", e ? e : _("the host refused a step"));
     }
     return ok ? kExitOk : kExitFailed;
+}
+
+int printApply(Context &ctx, IbnmApplyReport *report)
+{
+    if (!ibnm_apply_report_get_started(report)) {
+        ErrorPtr err;
+        ibnm_apply_report_propagate_error(report, Out(err));
+        return err ? reportError(err.get()) : kExitFailed;
+    }
+    return printReport(ctx, report);
 }
 
 int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)

@@ -218,12 +218,11 @@ int planHook(Context &ctx, IbnmHost *host, NMConnection *c, bool up, const char 
     PtrArray one(g_ptr_array_new());
     g_ptr_array_add(one.get(), c);
     auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP | IBNM_APPLY_FLAGS_DRY_RUN);
-    Obj<IbnmApplyReport> plan;
-    ErrorPtr err;
-    gboolean ok = up ? ibnm_apply_up(host, one.get(), nullptr, flags, Out(plan), Out(err))
-                     : ibnm_apply_down(host, one.get(), nullptr, flags, Out(plan), Out(err));
-    if (!plan)
-        return reportError(err.get());
+    Obj<IbnmApplyReport> plan(up ? ibnm_apply_up(host, one.get(), nullptr, flags)
+                                 : ibnm_apply_down(host, one.get(), nullptr, flags));
+    if (!ibnm_apply_report_get_started(plan.get()))
+        return printApply(ctx, plan.get());
+    gboolean ok = ibnm_apply_report_get_success(plan.get());
     int rc = ok ? kExitOk : up ? kExitActivationFailed : kExitFailed;
     if (textOutput(ctx)) {
         std::printf("%s\n", title);

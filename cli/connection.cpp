@@ -403,10 +403,10 @@ bool deactivate(Context &ctx, IbnmSettings *s, NMConnection *c)
     PtrArray all = allConnections(s);
     PtrArray one(g_ptr_array_new_with_free_func(g_object_unref));
     g_ptr_array_add(one.get(), g_object_ref(c));
-    Obj<IbnmApplyReport> report;
+    Obj<IbnmApplyReport> report(ibnm_apply_down(host, one.get(), all.get(), IBNM_APPLY_FLAGS_NONE));
     ErrorPtr err;
-    gboolean ok = ibnm_apply_down(host, one.get(), all.get(), IBNM_APPLY_FLAGS_NONE, Out(report), Out(err));
-    if (report && ibnm_apply_report_get_steps(report.get())->len > 0) {
+    gboolean ok = ibnm_apply_report_propagate_error(report.get(), Out(err));
+    if (ibnm_apply_report_get_started(report.get()) && ibnm_apply_report_get_steps(report.get())->len > 0) {
         if (printReport(ctx, report.get()) != kExitOk)
             return false;
     } else if (!ok) {
@@ -627,18 +627,15 @@ int upDown(Context &ctx, const Args &args, bool up)
         return kExitFailed;
     PtrArray all = allConnections(s);
     auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
-    gboolean ok = up ? ibnm_apply_up(host, picked.get(), all.get(), flags, Out(report), Out(err))
-                     : ibnm_apply_down(host, picked.get(), all.get(), flags, Out(report), Out(err));
+    Obj<IbnmApplyReport> report(up ? ibnm_apply_up(host, picked.get(), all.get(), flags)
+                                   : ibnm_apply_down(host, picked.get(), all.get(), flags));
+    gboolean ok = ibnm_apply_report_get_success(report.get());
     // nmcli's statuses: an activation that fails or is refused exits 4, a
     // deactivation 5 (a timeout stays 3, an unknown profile 10).
     auto asNmcli = [up](int status) {
         return status != kExitFailed ? status : up ? kExitActivationFailed : kExitDeactivationFailed;
     };
-    if (!report)
-        return asNmcli(err ? reportError(err.get()) : kExitFailed);
-    rc = asNmcli(printReport(ctx, report.get()));
+    rc = asNmcli(printApply(ctx, report.get()));
     if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
         if (ctx.options.dryRun) {
             std::printf(_("Dry run: nothing was changed.\n"));

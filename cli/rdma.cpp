@@ -43,13 +43,12 @@ IbnmApplyFlags applyFlags(const Context &ctx)
     return ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
 }
 
-// After a typed call: its report (set whether or not the call succeeded),
-// else its error.
-int finish(Context &ctx, IbnmApplyReport *report, const GError *error)
+// After a typed call or a host-files write: its report (transfer full),
+// printed as printApply() does.
+int finish(Context &ctx, IbnmApplyReport *report)
 {
-    if (!report)
-        return error ? reportError(error) : kExitFailed;
-    return printReport(ctx, report);
+    Obj<IbnmApplyReport> owned(report);
+    return printApply(ctx, owned.get());
 }
 
 // The RDMA device `name` in the host's inventory, or nullptr with the error
@@ -135,10 +134,7 @@ int cmdLinkAdd(Context &ctx, const Args &args)
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
-    ibnm_apply_rdma_link_add(host, name.c_str(), linkType, netdev.c_str(), applyFlags(ctx), Out(report), Out(err));
-    return finish(ctx, report.get(), err.get());
+    return finish(ctx, ibnm_apply_rdma_link_add(host, name.c_str(), linkType, netdev.c_str(), applyFlags(ctx)));
 }
 
 int cmdLinkDelete(Context &ctx, const Args &args)
@@ -149,10 +145,7 @@ int cmdLinkDelete(Context &ctx, const Args &args)
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
-    ibnm_apply_rdma_link_delete(host, args[0].c_str(), applyFlags(ctx), Out(report), Out(err));
-    return finish(ctx, report.get(), err.get());
+    return finish(ctx, ibnm_apply_rdma_link_delete(host, args[0].c_str(), applyFlags(ctx)));
 }
 
 const Command kLinkCommands[] = {
@@ -310,8 +303,7 @@ int cmdRoceMode(Context &ctx, const Args &args)
             return kExitFailed;
         Obj<IbnmApplyReport> report;
         ErrorPtr err;
-        ibnm_apply_roce_mode(host, args[0].c_str(), port, mode, applyFlags(ctx), Out(report), Out(err));
-        return finish(ctx, report.get(), err.get());
+        return finish(ctx, ibnm_apply_roce_mode(host, args[0].c_str(), port, mode, applyFlags(ctx)));
     }
     int rc = kExitOk;
     IbnmRdmaDevice *d = findDevice(ctx, args[0], &rc);
@@ -388,14 +380,9 @@ int setTrafficClass(Context &ctx, const std::string &device, guint port, const A
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
     if (disable)
-        ibnm_apply_traffic_class_disable(host, device.c_str(), port, applyFlags(ctx), Out(report), Out(err));
-    else
-        ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx), Out(report),
-                                 Out(err));
-    return finish(ctx, report.get(), err.get());
+        return finish(ctx, ibnm_apply_traffic_class_disable(host, device.c_str(), port, applyFlags(ctx)));
+    return finish(ctx, ibnm_apply_traffic_class(host, device.c_str(), port, tclass, rules.data(), applyFlags(ctx)));
 }
 
 int cmdTrafficClass(Context &ctx, const Args &args)
@@ -451,8 +438,7 @@ int cmdTtl(Context &ctx, const Args &args)
             return kExitFailed;
         Obj<IbnmApplyReport> report;
         ErrorPtr err;
-        ibnm_apply_ttl(host, device.c_str(), port, guint(ttl), applyFlags(ctx), Out(report), Out(err));
-        return finish(ctx, report.get(), err.get());
+        return finish(ctx, ibnm_apply_ttl(host, device.c_str(), port, guint(ttl), applyFlags(ctx)));
     }
     int rc = kExitOk;
     IbnmRdmaDevice *d = findDevice(ctx, device, &rc);
@@ -500,10 +486,7 @@ int cmdRoceEnable(Context &ctx, const Args &args)
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
-    ibnm_apply_roce_enable(host, args[0].c_str(), args[1] == "yes", applyFlags(ctx), Out(report), Out(err));
-    return finish(ctx, report.get(), err.get());
+    return finish(ctx, ibnm_apply_roce_enable(host, args[0].c_str(), args[1] == "yes", applyFlags(ctx)));
 }
 
 } // namespace
@@ -522,12 +505,7 @@ int hostFiles(Context &ctx, IbnmHostFiles which, bool write)
     if (IbnmSettings *s = (ctx.options.offline || which != IBNM_HOST_FILES_UDEV_RULES) ? nullptr : ctx.settings())
         profiles = allConnections(s);
     int flags = (write && !ctx.options.dryRun) ? IBNM_APPLY_FLAGS_NONE : IBNM_APPLY_FLAGS_DRY_RUN;
-    Obj<IbnmApplyReport> report;
-    ErrorPtr err;
-    ibnm_apply_host_files(host, which, profiles.get(), IbnmApplyFlags(flags), Out(report), Out(err));
-    if (!report)
-        return err ? reportError(err.get()) : kExitFailed;
-    return printReport(ctx, report.get());
+    return finish(ctx, ibnm_apply_host_files(host, which, profiles.get(), IbnmApplyFlags(flags)));
 }
 
 std::string limitText(rlim_t v)

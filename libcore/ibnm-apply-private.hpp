@@ -43,6 +43,12 @@ gboolean runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest &requ
 
 namespace apply {
 
+// ibnm-apply-report.cpp: the public form of an apply (ibnm_apply_up() and
+// the others that return their report): `run` is the internal form (a report
+// when the apply started, and the error); the report it gives, or one without
+// steps that says it did not start, carries the error. Never NULL.
+IbnmApplyReport *reportOf(const std::function<gboolean(IbnmApplyReport **, GError **)> &run);
+
 // ibnm-apply-report.cpp: the engine's report as an IbnmApplyReport of
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);

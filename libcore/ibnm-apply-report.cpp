@@ -8,6 +8,7 @@
 #include "libcore/ibnm-apply-private.hpp"
 
 #include "libcore/activation/engine.hpp"
+#include "libcore/support/i18n.hpp"
 #include "libcore/support/gobject.hpp"
 #include "libcore/support/raii.hpp"
 
@@ -21,6 +22,38 @@ G_DEFINE_ENUM_TYPE(IbnmStepState, ibnm_step_state,
                    G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_FAILED, "failed"),
                    G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDONE, "undone"),
                    G_DEFINE_ENUM_VALUE(IBNM_STEP_STATE_UNDO_FAILED, "undo-failed"))
+
+G_DEFINE_ENUM_TYPE(IbnmStepAction, ibnm_step_action,
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_CREATE_IPOIB_CHILD, "create-ipoib-child"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_DELETE_IPOIB_CHILD, "delete-ipoib-child"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_CREATE_BOND, "create-bond"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_DELETE_BOND, "delete-bond"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_BOND_OPTIONS, "set-bond-options"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_ENSLAVE, "enslave"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_RELEASE, "release"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_UP, "set-up"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_DOWN, "set-down"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_MTU, "set-mtu"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_TRANSPORT_MODE, "set-transport-mode"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_UMCAST, "set-umcast"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_ADD_ADDRESS, "add-address"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_REMOVE_ADDRESS, "remove-address"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_ADD_ROUTE, "add-route"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_REMOVE_ROUTE, "remove-route"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_DNS, "set-dns"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_REVERT_DNS, "revert-dns"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_ADD_RDMA_LINK, "add-rdma-link"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_DELETE_RDMA_LINK, "delete-rdma-link"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_ROCE_MODE, "set-roce-mode"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_ROCE_TOS, "set-roce-tos"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_REMOVE_ROCE_DEFAULTS, "remove-roce-defaults"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_TRAFFIC_CLASS, "set-traffic-class"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS, "clear-traffic-class"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE, "set-traffic-class-rule"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE, "remove-traffic-class-rule"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_TTL, "set-ttl"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_SET_ROCE_ENABLE, "set-roce-enable"),
+                   G_DEFINE_ENUM_VALUE(IBNM_STEP_ACTION_WRITE_FILE, "write-file"))
 
 struct _IbnmStep {
     GObject parent_instance;
@@ -41,7 +74,7 @@ static void ibnm_step_get_property(GObject *object, guint prop_id, GValue *value
     auto *self = IBNM_STEP(object);
     switch (prop_id) {
     case STEP_PROP_ACTION:
-        g_value_set_string(value, ibnm_step_get_action(self));
+        g_value_set_enum(value, ibnm_step_get_action(self));
         break;
     case STEP_PROP_OBJECT:
         g_value_set_string(value, ibnm_step_get_object(self));
@@ -68,7 +101,8 @@ static void ibnm_step_class_init_impl(IbnmStepClass *klass)
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     object_class->get_property = ibnm_step_get_property;
     auto flags = GParamFlags(G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY);
-    step_props[STEP_PROP_ACTION] = g_param_spec_string(IBNM_STEP_ACTION, nullptr, nullptr, nullptr, flags);
+    step_props[STEP_PROP_ACTION] = g_param_spec_enum(IBNM_STEP_ACTION, nullptr, nullptr, IBNM_TYPE_STEP_ACTION,
+                                                     IBNM_STEP_ACTION_CREATE_IPOIB_CHILD, flags);
     step_props[STEP_PROP_OBJECT] = g_param_spec_string(IBNM_STEP_OBJECT, nullptr, nullptr, nullptr, flags);
     step_props[STEP_PROP_DETAIL] = g_param_spec_string(IBNM_STEP_DETAIL, nullptr, nullptr, nullptr, flags);
     step_props[STEP_PROP_PROFILE] = g_param_spec_string(IBNM_STEP_PROFILE, nullptr, nullptr, nullptr, flags);
@@ -88,13 +122,17 @@ struct IbnmApplyReportPrivate {
     std::vector<std::string> notes;
     std::vector<const char *> notesView{nullptr};
     std::vector<const char *> notRestoredView{nullptr}; // of report.notRestored
+    // Why the apply failed, as ibnm_apply_report_propagate_error() gives it.
+    ibnm::GErrorPtr error;
+    // The host was read and the request resolved on it (reportOf()).
+    bool started = true;
     std::string hostDigest; // ibnm_apply_report_get_host_digest()
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
 
 enum { REPORT_PROP_0, REPORT_PROP_SUCCESS, REPORT_PROP_ROLLED_BACK, REPORT_PROP_OPERATIONS, REPORT_PROP_ERROR,
-       REPORT_N_PROPS };
+       REPORT_PROP_STARTED, REPORT_N_PROPS };
 static GParamSpec *report_props[REPORT_N_PROPS];
 
 static void ibnm_apply_report_get_property(GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
@@ -113,6 +151,9 @@ static void ibnm_apply_report_get_property(GObject *object, guint prop_id, GValu
     case REPORT_PROP_ERROR:
         g_value_set_string(value, ibnm_apply_report_get_error(self));
         break;
+    case REPORT_PROP_STARTED:
+        g_value_set_boolean(value, ibnm_apply_report_get_started(self));
+        break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -130,6 +171,7 @@ static void ibnm_apply_report_class_init_impl(IbnmApplyReportClass *klass)
     report_props[REPORT_PROP_OPERATIONS] =
         g_param_spec_uint(IBNM_APPLY_REPORT_OPERATIONS, nullptr, nullptr, 0, G_MAXUINT, 0, flags);
     report_props[REPORT_PROP_ERROR] = g_param_spec_string(IBNM_APPLY_REPORT_ERROR, nullptr, nullptr, nullptr, flags);
+    report_props[REPORT_PROP_STARTED] = g_param_spec_boolean(IBNM_APPLY_REPORT_STARTED, nullptr, nullptr, TRUE, flags);
     g_object_class_install_properties(object_class, REPORT_N_PROPS, report_props);
 }
 
@@ -211,13 +253,54 @@ void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<st
     priv->notRestoredView.push_back(nullptr);
 }
 
+IbnmApplyReport *reportOf(const std::function<gboolean(IbnmApplyReport **, GError **)> &run)
+{
+    IbnmApplyReport *report = nullptr;
+    GError *error = nullptr;
+    gboolean ok = run(&report, &error);
+    bool started = report != nullptr;
+    if (report == nullptr)
+        report = wrap(ibnm::activation::Report{});
+    auto *priv = ibnm_apply_report_priv(report);
+    priv->started = started || ok;
+    if (!ok) {
+        if (error == nullptr) // a guard() always sets it; never report success without one
+            error = g_error_new_literal(IBNM_ERROR, IBNM_ERROR_FAILED, _("Internal error"));
+        priv->report.ok = false;
+        if (priv->report.error.empty()) // the engine's own words stay (the CLI prints them)
+            priv->report.error = error->message;
+        priv->error.reset(error);
+    }
+    return report;
+}
+
 } // namespace ibnm::apply
+
+/**
+ * ibnm_step_action_to_string:
+ * @action: an #IbnmStepAction
+ *
+ * Gets the stable machine word of @action ("create-ipoib-child",
+ * "set-mtu", ...): its nick, what `ibnm -j` prints as a step's "action".
+ *
+ * Returns: (transfer none) (nullable): the word, or %NULL when @action is
+ *   no #IbnmStepAction
+ *
+ * Since: 0.1
+ */
+const char *ibnm_step_action_to_string(IbnmStepAction action)
+{
+    auto *klass = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_ACTION));
+    GEnumValue *v = g_enum_get_value(klass, action);
+    g_type_class_unref(klass); // a static type's class stays: the nick outlives the reference
+    return v ? v->value_nick : nullptr;
+}
 
 /**
  * IbnmStep:action:
  *
- * What the step does, as a stable machine word ("create-ipoib-child", "set-
- * mtu", ...), for scripts.
+ * What the step does; its nick (ibnm_step_action_to_string()) is the stable
+ * machine word scripts read ("create-ipoib-child", "set-mtu", ...).
  *
  * Since: 0.1
  */
@@ -227,15 +310,14 @@ void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<st
  *
  * Gets the #IbnmStep:action property.
  *
- * Returns: (transfer none): the stable machine word naming what the step
- *   does.
+ * Returns: what the step does.
  *
  * Since: 0.1
  */
-const char *ibnm_step_get_action(IbnmStep *self)
+IbnmStepAction ibnm_step_get_action(IbnmStep *self)
 {
-    g_return_val_if_fail(IBNM_IS_STEP(self), nullptr);
-    return ibnm_step_priv(self)->rec.action.c_str();
+    g_return_val_if_fail(IBNM_IS_STEP(self), IBNM_STEP_ACTION_CREATE_IPOIB_CHILD);
+    return ibnm_step_priv(self)->rec.action;
 }
 
 /**
@@ -512,6 +594,63 @@ const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
     const auto &e = ibnm_apply_report_priv(self)->report.error;
     return e.empty() ? nullptr : e.c_str();
+}
+
+/**
+ * ibnm_apply_report_propagate_error:
+ * @self: an #IbnmApplyReport
+ * @error: return location for a #GError
+ *
+ * Gives the failure of the apply as a #GError, with its domain and code
+ * (%IBNM_ERROR_NOT_ACTIVE, %IBNM_ERROR_PLATFORM, ...), as
+ * g_task_propagate_boolean() does; the report keeps its own. From Python
+ * this raises the failure as a GLib.Error after the report was read.
+ *
+ * Returns: %TRUE when the apply succeeded; %FALSE with @error set when it
+ *   failed
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_report_propagate_error(IbnmApplyReport *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_apply_report_priv(self);
+    if (priv->report.ok)
+        return TRUE;
+    if (priv->error)
+        g_propagate_error(error, g_error_copy(priv->error.get()));
+    else
+        g_set_error_literal(error, IBNM_ERROR, priv->report.errorCode,
+                            priv->report.error.empty() ? _("Internal error") : priv->report.error.c_str());
+    return FALSE;
+}
+
+/**
+ * IbnmApplyReport:started:
+ *
+ * Whether the apply started: the host was read under the activation lock
+ * and the request resolved on it.
+ *
+ * Since: 0.1
+ */
+/**
+ * ibnm_apply_report_get_started:
+ * @self: an #IbnmApplyReport
+ *
+ * Gets the #IbnmApplyReport:started property.
+ *
+ * Returns: %TRUE when the apply started; %FALSE when it was refused before
+ *   (a profile that cannot be resolved, one that is not active for
+ *   ibnm_apply_down(), the activation lock not taken): then it has no step,
+ *   changed nothing and ibnm_apply_report_get_error() says why.
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_apply_report_get_started(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), FALSE);
+    return ibnm_apply_report_priv(self)->started;
 }
 
 void ibnm::apply::setHostDigest(IbnmApplyReport *report, std::string digest)

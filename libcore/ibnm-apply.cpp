@@ -251,13 +251,11 @@ gboolean runProfilesOnce(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, Ib
  * @profiles: (element-type NM.Connection): the profiles to bring up
  * @all_profiles: (element-type NM.Connection) (nullable): every known profile,
  *   to resolve a port's bond; NULL means @profiles
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the apply succeeded (unless the profiles could not be resolved)
  * @flags: what to leave out, or a dry run
- * @error: return location for a #GError
  *
  * Brings the profiles' IPoIB interfaces, bonds and RDMA settings up as one
- * transaction: on failure everything done is undone and @error says why.
+ * transaction: on failure everything done is undone, and the report says
+ * which steps ran, what was undone and why it failed.
  *
  * In standalone mode (without %IBNM_APPLY_FLAGS_RDMA_ONLY) each profile
  * becomes an active connection, as NetworkManager 1.42 activates it
@@ -268,18 +266,24 @@ gboolean runProfilesOnce(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, Ib
  * activation, and another profile active on a device these take, is taken
  * down first, in the same transaction.
  *
- * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
- *   resolved or a step failed (then @report says what was undone)
+ * The report is returned whether or not the apply succeeded, so that a
+ * binding (which drops return values when a #GError is raised) can read it:
+ * ibnm_apply_report_get_success() says whether it did, and
+ * ibnm_apply_report_propagate_error() gives the failure as a #GError
+ * (a profile that cannot be resolved: the report did not start).
+ *
+ * Returns: (transfer full): the report of the apply; %NULL only for a wrong
+ *   argument
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-                       IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(profiles != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
-    return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, true, report, error, {});
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(profiles != nullptr, nullptr);
+    return ibnm::apply::reportOf([&](IbnmApplyReport **report, GError **error) {
+        return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, true, report, error, {});
+    });
 }
 
 /**
@@ -289,31 +293,171 @@ gboolean ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profi
  * @all_profiles: (element-type NM.Connection) (nullable): every known
  *   profile, to resolve a port's bond; NULL means @profiles
  * @flags: what to leave out
- * @report: (out) (optional) (transfer full): every step
- * @error: return location for a #GError
  *
  * Takes the profiles' active connections down, transactionally: deletes
  * what their activations created and puts back what they changed, from
  * their records; the ports of a bond that goes down go down with it. The
  * host is read back to verify it; a failure undoes every step (re-created
- * children and bonds get their addresses and routes back) and @report says
- * whether it was all undone. With %IBNM_APPLY_FLAGS_RDMA_ONLY
+ * children and bonds get their addresses and routes back) and the report
+ * says whether it was all undone. With %IBNM_APPLY_FLAGS_RDMA_ONLY
  * (NetworkManager's hook, which keeps no active-connection record and
  * passes the profiles as it applied them), what the profiles' RDMA
  * settings would make, from the profiles alone.
  *
- * Returns: %TRUE on success; %FALSE with @error set when a profile cannot be
- *   resolved, is not active (%IBNM_ERROR_NOT_ACTIVE: nothing was changed,
- *   as nmcli refuses to deactivate it) or a step failed (then @report says
- *   what was undone)
+ * As ibnm_apply_up(), returns the report whether or not it succeeded. A
+ * profile that is not active is refused before anything changes, as nmcli
+ * refuses to deactivate it: the report did not start and
+ * ibnm_apply_report_propagate_error() gives %IBNM_ERROR_NOT_ACTIVE.
+ *
+ * Returns: (transfer full): the report of the apply; %NULL only for a wrong
+ *   argument
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
-                         IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(profiles != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
-    return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, false, report, error, {});
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(profiles != nullptr, nullptr);
+    return ibnm::apply::reportOf([&](IbnmApplyReport **report, GError **error) {
+        return ibnm::apply::runProfiles(host, profiles, all_profiles, flags, false, report, error, {});
+    });
+}
+
+namespace {
+
+// What ibnm_apply_up_async() and ibnm_apply_down_async() run in a thread:
+// the arrays are the caller's, kept alive (and unchanged, as documented)
+// until the task ends.
+struct AsyncApply {
+    ibnm::GPtrArrayPtr profiles;
+    ibnm::GPtrArrayPtr all;
+    IbnmApplyFlags flags;
+    bool goingUp;
+};
+
+void applyInThread(GTask *task, gpointer source, gpointer data, GCancellable *)
+{
+    // Cancelled before it started: nothing changed, no report. Once started,
+    // an apply runs to its end (or its undo): a half-done one is what a
+    // transaction must not leave.
+    if (g_task_return_error_if_cancelled(task))
+        return;
+    auto *a = static_cast<AsyncApply *>(data);
+    auto *host = IBNM_HOST(source);
+    IbnmApplyReport *report = a->goingUp ? ibnm_apply_up(host, a->profiles.get(), a->all.get(), a->flags)
+                                         : ibnm_apply_down(host, a->profiles.get(), a->all.get(), a->flags);
+    g_task_return_pointer(task, report, g_object_unref);
+}
+
+void applyAsync(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+                GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data, gpointer tag)
+{
+    ibnm::CPtr<GTask, g_object_unref> task(g_task_new(host, cancellable, callback, user_data));
+    g_task_set_source_tag(task.get(), tag);
+    auto *a = new AsyncApply{ibnm::GPtrArrayPtr(g_ptr_array_ref(profiles)),
+                             ibnm::GPtrArrayPtr(all ? g_ptr_array_ref(all) : nullptr), flags, goingUp};
+    g_task_set_task_data(task.get(), a, [](gpointer p) { delete static_cast<AsyncApply *>(p); });
+    g_task_run_in_thread(task.get(), applyInThread);
+}
+
+IbnmApplyReport *applyFinish(IbnmHost *host, GAsyncResult *result, gpointer tag, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(g_task_is_valid(result, host), nullptr);
+    g_return_val_if_fail(g_task_get_source_tag(G_TASK(result)) == tag, nullptr);
+    return static_cast<IbnmApplyReport *>(g_task_propagate_pointer(G_TASK(result), error));
+}
+
+} // namespace
+
+/**
+ * ibnm_apply_up_async:
+ * @host: the host to change
+ * @profiles: (element-type NM.Connection): the profiles to bring up
+ * @all_profiles: (element-type NM.Connection) (nullable): every known profile,
+ *   to resolve a port's bond; NULL means @profiles
+ * @flags: what to leave out, or a dry run
+ * @cancellable: (nullable): a #GCancellable, or %NULL
+ * @callback: (scope async): called when the apply ended
+ * @user_data: (closure): data for @callback
+ *
+ * ibnm_apply_up() in a worker thread, as libnm's long operations are
+ * asynchronous: @callback is called in the thread-default main context of
+ * the caller; call ibnm_apply_up_finish() there. Neither @host nor the
+ * profiles may be changed until then. @cancellable cancels the apply only
+ * before it starts; once started it runs to its end or its undo.
+ *
+ * Since: 0.1
+ */
+void ibnm_apply_up_async(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
+                         GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+    g_return_if_fail(IBNM_IS_HOST(host));
+    g_return_if_fail(profiles != nullptr);
+    g_return_if_fail(cancellable == nullptr || G_IS_CANCELLABLE(cancellable));
+    applyAsync(host, profiles, all_profiles, flags, true, cancellable, callback, user_data,
+               reinterpret_cast<gpointer>(ibnm_apply_up_async));
+}
+
+/**
+ * ibnm_apply_up_finish:
+ * @host: the host given to ibnm_apply_up_async()
+ * @result: what @callback of ibnm_apply_up_async() was given
+ * @error: return location for a #GError
+ *
+ * Gets the report of ibnm_apply_up_async(). A failed apply is no error
+ * here: as from ibnm_apply_up(), its report says so.
+ *
+ * Returns: (transfer full): the report of the apply, or %NULL with @error
+ *   set (%G_IO_ERROR_CANCELLED) when it was cancelled before it started
+ *
+ * Since: 0.1
+ */
+IbnmApplyReport *ibnm_apply_up_finish(IbnmHost *host, GAsyncResult *result, GError **error)
+{
+    return applyFinish(host, result, reinterpret_cast<gpointer>(ibnm_apply_up_async), error);
+}
+
+/**
+ * ibnm_apply_down_async:
+ * @host: the host to change
+ * @profiles: (element-type NM.Connection): the profiles to take down
+ * @all_profiles: (element-type NM.Connection) (nullable): every known
+ *   profile, to resolve a port's bond; NULL means @profiles
+ * @flags: what to leave out
+ * @cancellable: (nullable): a #GCancellable, or %NULL
+ * @callback: (scope async): called when the apply ended
+ * @user_data: (closure): data for @callback
+ *
+ * ibnm_apply_down() in a worker thread, as ibnm_apply_up_async(); call
+ * ibnm_apply_down_finish() in @callback.
+ *
+ * Since: 0.1
+ */
+void ibnm_apply_down_async(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags,
+                           GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+    g_return_if_fail(IBNM_IS_HOST(host));
+    g_return_if_fail(profiles != nullptr);
+    g_return_if_fail(cancellable == nullptr || G_IS_CANCELLABLE(cancellable));
+    applyAsync(host, profiles, all_profiles, flags, false, cancellable, callback, user_data,
+               reinterpret_cast<gpointer>(ibnm_apply_down_async));
+}
+
+/**
+ * ibnm_apply_down_finish:
+ * @host: the host given to ibnm_apply_down_async()
+ * @result: what @callback of ibnm_apply_down_async() was given
+ * @error: return location for a #GError
+ *
+ * Gets the report of ibnm_apply_down_async(), as ibnm_apply_up_finish().
+ *
+ * Returns: (transfer full): the report of the apply, or %NULL with @error
+ *   set (%G_IO_ERROR_CANCELLED) when it was cancelled before it started
+ *
+ * Since: 0.1
+ */
+IbnmApplyReport *ibnm_apply_down_finish(IbnmHost *host, GAsyncResult *result, GError **error)
+{
+    return applyFinish(host, result, reinterpret_cast<gpointer>(ibnm_apply_down_async), error);
 }

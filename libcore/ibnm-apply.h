@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib-object.h>
 #include <NetworkManager.h>
 
@@ -30,6 +31,82 @@ typedef enum {
 
 #define IBNM_TYPE_STEP_STATE (ibnm_step_state_get_type())
 GType ibnm_step_state_get_type(void);
+
+/**
+ * IbnmStepAction:
+ * @IBNM_STEP_ACTION_CREATE_IPOIB_CHILD: create the IPoIB child of a P_Key ("create-ipoib-child")
+ * @IBNM_STEP_ACTION_DELETE_IPOIB_CHILD: delete an IPoIB child ("delete-ipoib-child")
+ * @IBNM_STEP_ACTION_CREATE_BOND: create a bond ("create-bond")
+ * @IBNM_STEP_ACTION_DELETE_BOND: delete a bond ("delete-bond")
+ * @IBNM_STEP_ACTION_SET_BOND_OPTIONS: set a bond's options ("set-bond-options")
+ * @IBNM_STEP_ACTION_ENSLAVE: make an interface a port of a bond ("enslave")
+ * @IBNM_STEP_ACTION_RELEASE: release a port from its bond ("release")
+ * @IBNM_STEP_ACTION_SET_UP: set an interface up ("set-up")
+ * @IBNM_STEP_ACTION_SET_DOWN: set an interface down ("set-down")
+ * @IBNM_STEP_ACTION_SET_MTU: set an interface's MTU ("set-mtu")
+ * @IBNM_STEP_ACTION_SET_TRANSPORT_MODE: set an IPoIB interface's transport mode (datagram or connected) ("set-transport-mode")
+ * @IBNM_STEP_ACTION_SET_UMCAST: set an IPoIB interface's umcast ("set-umcast")
+ * @IBNM_STEP_ACTION_ADD_ADDRESS: add an IP address ("add-address")
+ * @IBNM_STEP_ACTION_REMOVE_ADDRESS: remove an IP address ("remove-address")
+ * @IBNM_STEP_ACTION_ADD_ROUTE: add a route ("add-route")
+ * @IBNM_STEP_ACTION_REMOVE_ROUTE: remove a route ("remove-route")
+ * @IBNM_STEP_ACTION_SET_DNS: give an interface its DNS servers and domains (systemd-resolved) ("set-dns")
+ * @IBNM_STEP_ACTION_REVERT_DNS: take an interface's DNS settings back ("revert-dns")
+ * @IBNM_STEP_ACTION_ADD_RDMA_LINK: add a soft RDMA link (rxe, siw) ("add-rdma-link")
+ * @IBNM_STEP_ACTION_DELETE_RDMA_LINK: delete a soft RDMA link ("delete-rdma-link")
+ * @IBNM_STEP_ACTION_SET_ROCE_MODE: set the RDMA-CM default RoCE mode of a port ("set-roce-mode")
+ * @IBNM_STEP_ACTION_SET_ROCE_TOS: set the RDMA-CM default ToS of a port ("set-roce-tos")
+ * @IBNM_STEP_ACTION_REMOVE_ROCE_DEFAULTS: remove a port's RDMA-CM defaults ("remove-roce-defaults")
+ * @IBNM_STEP_ACTION_SET_TRAFFIC_CLASS: set a port's traffic class ("set-traffic-class")
+ * @IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS: clear a port's traffic class ("clear-traffic-class")
+ * @IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE: set a traffic class rule of a port ("set-traffic-class-rule")
+ * @IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE: remove a traffic class rule of a port ("remove-traffic-class-rule")
+ * @IBNM_STEP_ACTION_SET_TTL: set a port's TTL ("set-ttl")
+ * @IBNM_STEP_ACTION_SET_ROCE_ENABLE: enable or disable RoCE on a device ("set-roce-enable")
+ * @IBNM_STEP_ACTION_WRITE_FILE: write a host policy file ("write-file")
+ *
+ * What an #IbnmStep does. Each value's nick is the stable machine word that
+ * `ibnm -j` prints as a step's "action" (ibnm_step_action_to_string()).
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_STEP_ACTION_CREATE_IPOIB_CHILD,
+    IBNM_STEP_ACTION_DELETE_IPOIB_CHILD,
+    IBNM_STEP_ACTION_CREATE_BOND,
+    IBNM_STEP_ACTION_DELETE_BOND,
+    IBNM_STEP_ACTION_SET_BOND_OPTIONS,
+    IBNM_STEP_ACTION_ENSLAVE,
+    IBNM_STEP_ACTION_RELEASE,
+    IBNM_STEP_ACTION_SET_UP,
+    IBNM_STEP_ACTION_SET_DOWN,
+    IBNM_STEP_ACTION_SET_MTU,
+    IBNM_STEP_ACTION_SET_TRANSPORT_MODE,
+    IBNM_STEP_ACTION_SET_UMCAST,
+    IBNM_STEP_ACTION_ADD_ADDRESS,
+    IBNM_STEP_ACTION_REMOVE_ADDRESS,
+    IBNM_STEP_ACTION_ADD_ROUTE,
+    IBNM_STEP_ACTION_REMOVE_ROUTE,
+    IBNM_STEP_ACTION_SET_DNS,
+    IBNM_STEP_ACTION_REVERT_DNS,
+    IBNM_STEP_ACTION_ADD_RDMA_LINK,
+    IBNM_STEP_ACTION_DELETE_RDMA_LINK,
+    IBNM_STEP_ACTION_SET_ROCE_MODE,
+    IBNM_STEP_ACTION_SET_ROCE_TOS,
+    IBNM_STEP_ACTION_REMOVE_ROCE_DEFAULTS,
+    IBNM_STEP_ACTION_SET_TRAFFIC_CLASS,
+    IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS,
+    IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE,
+    IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE,
+    IBNM_STEP_ACTION_SET_TTL,
+    IBNM_STEP_ACTION_SET_ROCE_ENABLE,
+    IBNM_STEP_ACTION_WRITE_FILE,
+} IbnmStepAction;
+
+#define IBNM_TYPE_STEP_ACTION (ibnm_step_action_get_type())
+GType ibnm_step_action_get_type(void);
+
+const char *ibnm_step_action_to_string(IbnmStepAction action);
 
 /**
  * IbnmApplyFlags:
@@ -136,7 +213,7 @@ G_DECLARE_FINAL_TYPE(IbnmStep, ibnm_step, IBNM, STEP, GObject)
  */
 #define IBNM_STEP_ERROR "error"
 
-const char *ibnm_step_get_action(IbnmStep *self);
+IbnmStepAction ibnm_step_get_action(IbnmStep *self);
 const char *ibnm_step_get_object(IbnmStep *self);
 const char *ibnm_step_get_detail(IbnmStep *self);
 const char *ibnm_step_get_profile(IbnmStep *self);
@@ -187,6 +264,14 @@ G_DECLARE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, IBNM, APPLY_REPORT, GOb
  * Since: 0.1
  */
 #define IBNM_APPLY_REPORT_ERROR "error"
+/**
+ * IBNM_APPLY_REPORT_STARTED:
+ *
+ * The name of the #IbnmApplyReport:started property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_APPLY_REPORT_STARTED "started"
 
 gboolean ibnm_apply_report_get_success(IbnmApplyReport *self);
 gboolean ibnm_apply_report_get_rolled_back(IbnmApplyReport *self);
@@ -195,6 +280,8 @@ GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self);
+gboolean ibnm_apply_report_propagate_error(IbnmApplyReport *self, GError **error);
+gboolean ibnm_apply_report_get_started(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_host_digest(IbnmApplyReport *self);
 
 /**
@@ -249,28 +336,32 @@ const char *ibnm_active_connection_get_id(IbnmActiveConnection *self);
 const char *ibnm_active_connection_get_device(IbnmActiveConnection *self);
 NMActiveConnectionState ibnm_active_connection_get_state(IbnmActiveConnection *self);
 
-gboolean ibnm_apply_up(IbnmHost *host,
-                       GPtrArray *profiles,
-                       GPtrArray *all_profiles,
-                       IbnmApplyFlags flags,
-                       IbnmApplyReport **report,
-                       GError **error);
-gboolean ibnm_apply_down(IbnmHost *host,
+IbnmApplyReport *ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);
+void ibnm_apply_up_async(IbnmHost *host,
                          GPtrArray *profiles,
                          GPtrArray *all_profiles,
                          IbnmApplyFlags flags,
-                         IbnmApplyReport **report,
-                         GError **error);
+                         GCancellable *cancellable,
+                         GAsyncReadyCallback callback,
+                         gpointer user_data);
+IbnmApplyReport *ibnm_apply_up_finish(IbnmHost *host, GAsyncResult *result, GError **error);
+void ibnm_apply_down_async(IbnmHost *host,
+                           GPtrArray *profiles,
+                           GPtrArray *all_profiles,
+                           IbnmApplyFlags flags,
+                           GCancellable *cancellable,
+                           GAsyncReadyCallback callback,
+                           gpointer user_data);
+IbnmApplyReport *ibnm_apply_down_finish(IbnmHost *host, GAsyncResult *result, GError **error);
 GPtrArray *ibnm_apply_get_active_connections(IbnmHost *host, GError **error);
 GPtrArray *ibnm_apply_get_active_devices(IbnmHost *host,
                                          GPtrArray *profiles,
                                          GPtrArray *all_profiles,
                                          GError **error);
-gboolean ibnm_apply_host_files(IbnmHost *host,
-                               IbnmHostFiles files,
-                               GPtrArray *profiles,
-                               IbnmApplyFlags flags,
-                               IbnmApplyReport **report,
-                               GError **error);
+IbnmApplyReport *ibnm_apply_host_files(IbnmHost *host,
+                                       IbnmHostFiles files,
+                                       GPtrArray *profiles,
+                                       IbnmApplyFlags flags);
 
 G_END_DECLS

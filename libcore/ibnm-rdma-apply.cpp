@@ -83,15 +83,16 @@ Desired one(DesiredRdma r)
 
 // A typed call on the path of ibnm_apply_up(): `resolve` gives the desired
 // state on the host as read.
-gboolean runTyped(IbnmHost *host, IbnmApplyFlags flags, bool goingUp,
-               std::function<Result<Desired>(const ibnm::model::Host &)> resolve, IbnmApplyReport **report,
-               GError **error)
+IbnmApplyReport *runTyped(IbnmHost *host, IbnmApplyFlags flags, bool goingUp,
+                          std::function<Result<Desired>(const ibnm::model::Host &)> resolve)
 {
     ibnm::ApplyRequest request;
     request.goingUp = goingUp;
     request.resolve = std::move(resolve);
     // Only a dry run changes how it runs; the rest is for profiles.
-    return ibnm::runApply(host, IbnmApplyFlags(flags & IBNM_APPLY_FLAGS_DRY_RUN), request, report, error);
+    return ibnm::apply::reportOf([&](IbnmApplyReport **report, GError **error) {
+        return ibnm::runApply(host, IbnmApplyFlags(flags & IBNM_APPLY_FLAGS_DRY_RUN), request, report, error);
+    });
 }
 
 } // namespace
@@ -168,28 +169,26 @@ gint ibnm_traffic_class_from_string(const char *text)
  * @type: the kind of link
  * @netdev: the Ethernet interface the link runs over
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the link was added (unless the arguments are wrong)
- * @error: return location for a #GError
  *
  * Adds a soft RDMA link (`rdma link add NAME type TYPE netdev NETDEV`),
  * loading its kernel module first, as ibnm_apply_up() of a profile with
  * rdma.link-type would; the link is not persistent (a profile is).
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument
+ * Returns: (transfer full): the report, whether or not the link was added
+ *   (%NULL only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument
  *   ("netdev: ...", "link name: ..."): %IBNM_ERROR_INVALID_VALUE for a
  *   name the kernel refuses, %IBNM_ERROR_NOT_FOUND for a netdev the host
  *   does not have, %IBNM_ERROR_EXISTS for a name or netdev taken
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_rdma_link_add(IbnmHost *host, const char *name, IbnmSoftLinkType type, const char *netdev,
-                                  IbnmApplyFlags flags, IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_rdma_link_add(IbnmHost *host, const char *name, IbnmSoftLinkType type, const char *netdev,
+                                  IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(type == IBNM_SOFT_LINK_TYPE_RXE || type == IBNM_SOFT_LINK_TYPE_SIW, FALSE);
-    g_return_val_if_fail(netdev != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(type == IBNM_SOFT_LINK_TYPE_RXE || type == IBNM_SOFT_LINK_TYPE_SIW, nullptr);
+    g_return_val_if_fail(netdev != nullptr, nullptr);
     std::string linkName = name ? name : "";
     std::string nd = netdev;
     auto linkType = type == IBNM_SOFT_LINK_TYPE_RXE ? ibnm::model::SoftLinkType::Rxe : ibnm::model::SoftLinkType::Siw;
@@ -202,7 +201,7 @@ gboolean ibnm_apply_rdma_link_add(IbnmHost *host, const char *name, IbnmSoftLink
         r.linkType = linkType;
         r.linkName = name ? linkName : ibnm::model::defaultSoftLinkName(linkType, nd);
         return one(std::move(r));
-    }, report, error);
+    });
 }
 
 /**
@@ -210,25 +209,22 @@ gboolean ibnm_apply_rdma_link_add(IbnmHost *host, const char *name, IbnmSoftLink
  * @host: the host to change
  * @name: the soft RDMA link (rxe or siw device) to delete
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the link was deleted (unless there is no such link)
- * @error: return location for a #GError
  *
  * Deletes a soft RDMA link (`rdma link delete NAME`), with the RDMA-CM
  * defaults set on it; a failure puts them back.
  *
- * Returns: %TRUE on success; %FALSE with @error set:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()):
  *   %IBNM_ERROR_NOT_FOUND ("link name: ...") when the host has no soft link
  *   of that name
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApplyFlags flags,
-                                     IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(name != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(name != nullptr, nullptr);
     std::string linkName = name;
     return runTyped(host, flags, false, [&](const ibnm::model::Host &h) -> Result<Desired> {
         DesiredRdma r = typedRdma();
@@ -241,7 +237,7 @@ gboolean ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApply
         r.linkType = l->type;
         r.linkName = l->name;
         return one(std::move(r));
-    }, report, error);
+    });
 }
 
 /**
@@ -251,28 +247,26 @@ gboolean ibnm_apply_rdma_link_delete(IbnmHost *host, const char *name, IbnmApply
  * @port: its port; 0 for the first
  * @mode: the RoCE version RDMA-CM uses by default on the port
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the mode was set (unless there is no such device or port)
- * @error: return location for a #GError
  *
  * Sets the RDMA-CM default RoCE mode of a port (configfs
  * rdma_cm/DEVICE/ports/PORT/default_roce_mode), loading rdma_cm and
  * mounting configfs first where needed, as rdma.roce-mode of a profile does.
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument:
  *   %IBNM_ERROR_NOT_FOUND ("device: ...", "port: ..."), or
  *   %IBNM_ERROR_NOT_SUPPORTED ("mode: ...") for a version the device does
  *   not have (RoCE v1 on rxe, any on siw)
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_roce_mode(IbnmHost *host, const char *device, guint port, IbnmRoceMode mode,
-                              IbnmApplyFlags flags, IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_roce_mode(IbnmHost *host, const char *device, guint port, IbnmRoceMode mode,
+                              IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(device != nullptr, FALSE);
-    g_return_val_if_fail(mode == IBNM_ROCE_MODE_V1 || mode == IBNM_ROCE_MODE_V2, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(device != nullptr, nullptr);
+    g_return_val_if_fail(mode == IBNM_ROCE_MODE_V1 || mode == IBNM_ROCE_MODE_V2, nullptr);
     std::string dev = device;
     return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         auto r = onPort(h, dev, port);
@@ -280,7 +274,7 @@ gboolean ibnm_apply_roce_mode(IbnmHost *host, const char *device, guint port, Ib
             return std::move(r).error();
         r->roceMode = mode == IBNM_ROCE_MODE_V1 ? ibnm::model::RoceMode::V1 : ibnm::model::RoceMode::V2;
         return one(std::move(r).value());
-    }, report, error);
+    });
 }
 
 /**
@@ -293,28 +287,25 @@ gboolean ibnm_apply_roce_mode(IbnmHost *host, const char *device, guint port, Ib
  *   as rdma.traffic-class-rules takes one ("[tclass=]N,src_ip=ADDR,
  *   dst_ip=ADDR[/LEN]"; tclass=-1 removes the rule with that match)
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the values were set (unless the arguments are wrong)
- * @error: return location for a #GError
  *
  * Sets the traffic class of a port and its rules (mlx5
  * tc/PORT/traffic_class), as rdma.traffic-class and
  * rdma.traffic-class-rules of a profile do.
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument:
  *   %IBNM_ERROR_INVALID_VALUE ("traffic class: ...", "rules: ..."),
  *   %IBNM_ERROR_NOT_FOUND ("device: ...", "port: ..."), or
  *   %IBNM_ERROR_NOT_SUPPORTED for a device without the files
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port, gint tclass,
-                                  const char *const *rules, IbnmApplyFlags flags, IbnmApplyReport **report,
-                                  GError **error)
+IbnmApplyReport *ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port, gint tclass,
+                                  const char *const *rules, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(device != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(device != nullptr, nullptr);
     std::string dev = device;
     std::vector<std::string> ruleList;
     for (const char *const *r = rules; r && *r; r++)
@@ -336,7 +327,7 @@ gboolean ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port
             r->trafficClass = unsigned(tclass);
         r->tcRules = std::move(parsed).value();
         return one(std::move(r).value());
-    }, report, error);
+    });
 }
 
 /**
@@ -345,27 +336,24 @@ gboolean ibnm_apply_traffic_class(IbnmHost *host, const char *device, guint port
  * @device: the RDMA device (mlx5: the tc directory)
  * @port: its port; 0 for the first
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the class was disabled (unless the arguments are wrong)
- * @error: return location for a #GError
  *
  * Disables the global traffic class of a port (a negative value to mlx5
  * tc/PORT/traffic_class, NVIDIA's RoCE page: "negative values indicate that
  * the feature is disabled"); its rules stay. Nothing to do when it is
  * disabled already.
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument:
  *   %IBNM_ERROR_NOT_FOUND ("device: ...", "port: ..."), or
  *   %IBNM_ERROR_NOT_SUPPORTED for a device without the files
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_traffic_class_disable(IbnmHost *host, const char *device, guint port, IbnmApplyFlags flags,
-                                          IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_traffic_class_disable(IbnmHost *host, const char *device, guint port, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(device != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(device != nullptr, nullptr);
     std::string dev = device;
     return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         auto r = onPort(h, dev, port);
@@ -373,7 +361,7 @@ gboolean ibnm_apply_traffic_class_disable(IbnmHost *host, const char *device, gu
             return std::move(r).error();
         r->clearTrafficClass = true;
         return one(std::move(r).value());
-    }, report, error);
+    });
 }
 
 /**
@@ -383,26 +371,23 @@ gboolean ibnm_apply_traffic_class_disable(IbnmHost *host, const char *device, gu
  * @port: its port; 0 for the first
  * @ttl: the TTL of the port's RC QPs (0-255)
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the value was set (unless the arguments are wrong)
- * @error: return location for a #GError
  *
  * Sets the global TTL of a port's RC QPs (mlx5 tc/PORT/ttl), as rdma.ttl of
  * a profile does, now and not persistently.
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument:
  *   %IBNM_ERROR_INVALID_VALUE ("ttl: ..."), %IBNM_ERROR_NOT_FOUND
  *   ("device: ...", "port: ..."), or %IBNM_ERROR_NOT_SUPPORTED for a device
  *   without the files
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_ttl(IbnmHost *host, const char *device, guint port, guint ttl, IbnmApplyFlags flags,
-                        IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_ttl(IbnmHost *host, const char *device, guint port, guint ttl, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(device != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(device != nullptr, nullptr);
     std::string dev = device;
     return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         const ibnm::activation::RdmaNames names = typedRdma().names;
@@ -413,7 +398,7 @@ gboolean ibnm_apply_ttl(IbnmHost *host, const char *device, guint port, guint tt
             return std::move(r).error();
         r->ttl = ttl;
         return one(std::move(r).value());
-    }, report, error);
+    });
 }
 
 /**
@@ -423,25 +408,22 @@ gboolean ibnm_apply_ttl(IbnmHost *host, const char *device, guint port, guint tt
  * @enabled: whether RoCE is enabled (disabling drops the RoCE GIDs of every
  *   port of the function)
  * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the value was set (unless there is no such device)
- * @error: return location for a #GError
  *
  * Enables or disables RoCE on a PCI function (mlx5 roce_enable), as
  * rdma.roce-enable of a profile does.
  *
- * Returns: %TRUE on success; %FALSE with @error set, naming the argument:
+ * Returns: (transfer full): the report, whether or not it succeeded (%NULL
+ *   only for a wrong argument); a failure's error
+ *   (ibnm_apply_report_propagate_error()) names the argument:
  *   %IBNM_ERROR_NOT_FOUND ("device: ..."), or %IBNM_ERROR_NOT_SUPPORTED
  *   ("roce-enable: ...") for a device without roce_enable
  *
  * Since: 0.1
  */
-gboolean ibnm_apply_roce_enable(IbnmHost *host, const char *device, gboolean enabled, IbnmApplyFlags flags,
-                                IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_roce_enable(IbnmHost *host, const char *device, gboolean enabled, IbnmApplyFlags flags)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(device != nullptr, FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(device != nullptr, nullptr);
     std::string dev = device;
     return runTyped(host, flags, true, [&](const ibnm::model::Host &h) -> Result<Desired> {
         auto r = onPort(h, dev, 0);
@@ -449,5 +431,5 @@ gboolean ibnm_apply_roce_enable(IbnmHost *host, const char *device, gboolean ena
             return std::move(r).error();
         r->roceEnable = enabled != FALSE;
         return one(std::move(r).value());
-    }, report, error);
+    });
 }

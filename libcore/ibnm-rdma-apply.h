@@ -52,51 +52,37 @@ gboolean ibnm_soft_link_type_from_string(const char *text, IbnmSoftLinkType *typ
 gboolean ibnm_roce_mode_from_string(const char *text, IbnmRoceMode *mode);
 gint ibnm_traffic_class_from_string(const char *text);
 
-gboolean ibnm_apply_rdma_link_add(IbnmHost *host,
+IbnmApplyReport *ibnm_apply_rdma_link_add(IbnmHost *host,
                                   const char *name,
                                   IbnmSoftLinkType type,
                                   const char *netdev,
-                                  IbnmApplyFlags flags,
-                                  IbnmApplyReport **report,
-                                  GError **error);
-gboolean ibnm_apply_rdma_link_delete(IbnmHost *host,
+                                  IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_rdma_link_delete(IbnmHost *host,
                                      const char *name,
-                                     IbnmApplyFlags flags,
-                                     IbnmApplyReport **report,
-                                     GError **error);
-gboolean ibnm_apply_roce_mode(IbnmHost *host,
+                                     IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_roce_mode(IbnmHost *host,
                               const char *device,
                               guint port,
                               IbnmRoceMode mode,
-                              IbnmApplyFlags flags,
-                              IbnmApplyReport **report,
-                              GError **error);
-gboolean ibnm_apply_traffic_class(IbnmHost *host,
+                              IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_traffic_class(IbnmHost *host,
                                   const char *device,
                                   guint port,
                                   gint tclass,
                                   const char *const *rules,
-                                  IbnmApplyFlags flags,
-                                  IbnmApplyReport **report,
-                                  GError **error);
-gboolean ibnm_apply_traffic_class_disable(IbnmHost *host,
+                                  IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_traffic_class_disable(IbnmHost *host,
                                           const char *device,
                                           guint port,
-                                          IbnmApplyFlags flags,
-                                          IbnmApplyReport **report,
-                                          GError **error);
-gboolean ibnm_apply_ttl(IbnmHost *host,
+                                          IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_ttl(IbnmHost *host,
                         const char *device,
                         guint port,
                         guint ttl,
-                        IbnmApplyFlags flags,
-                        IbnmApplyReport **report,
-                        GError **error);
-gboolean ibnm_apply_roce_enable(IbnmHost *host,
+                        IbnmApplyFlags flags);
+IbnmApplyReport *ibnm_apply_roce_enable(IbnmHost *host,
                                 const char *device,
                                 gboolean enabled,
-                                IbnmApplyFlags flags,
-                                IbnmApplyReport **report,
-                                GError **error);
+                                IbnmApplyFlags flags);
 
 G_END_DECLS

@@ -171,7 +171,7 @@ void logReport(IbnmApplyReport *report)
         auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
         GEnumValue *v = g_enum_get_value(k.get(), ibnm_step_get_state(s));
         logLine(ibnm_step_get_state(s) == IBNM_STEP_STATE_FAILED ? LOG_ERR : LOG_INFO, "%s %s %s: %s%s%s",
-                v ? v->value_nick : "?", ibnm_step_get_action(s), ibnm_step_get_object(s), ibnm_step_get_detail(s),
+                v ? v->value_nick : "?", ibnm_step_action_to_string(ibnm_step_get_action(s)), ibnm_step_get_object(s), ibnm_step_get_detail(s),
                 ibnm_step_get_error(s) ? ": " : "", ibnm_step_get_error(s) ? ibnm_step_get_error(s) : "");
     }
     for (const char *const *n = ibnm_apply_report_get_notes(report); *n; n++)
@@ -296,16 +296,14 @@ Outcome provision(IbnmHost *host, NMConnection *profile, const char *iface, cons
     GErrorPtr error;
     ibnm::GPtrArrayPtr profiles(g_ptr_array_new());
     g_ptr_array_add(profiles.get(), profile);
-    IbnmApplyReport *raw = nullptr;
     auto flags = IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP);
     logLine(LOG_INFO, _("%s of %s (%s) on %s"), action, nm_connection_get_id(profile), uuid, iface);
-    gboolean ok = up ? ibnm_apply_up(host, profiles.get(), nullptr, flags, &raw, outPtr(error))
-                     : ibnm_apply_down(host, profiles.get(), nullptr, flags, &raw, outPtr(error));
-    auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(up ? ibnm_apply_up(host, profiles.get(), nullptr, flags)
+                                                        : ibnm_apply_down(host, profiles.get(), nullptr, flags));
+    gboolean ok = ibnm_apply_report_propagate_error(report.get(), outPtr(error));
     logReport(report.get());
     if (ok) {
-        logLine(LOG_INFO, _("%s done: %u operations"), action,
-                report ? ibnm_apply_report_get_operations(report.get()) : 0u);
+        logLine(LOG_INFO, _("%s done: %u operations"), action, ibnm_apply_report_get_operations(report.get()));
         return Outcome::Done;
     }
     logLine(LOG_ERR, _("%s failed: %s"), action, error->message);

@@ -218,7 +218,7 @@ void Activation::logReport(IbnmApplyReport *report) const
         GEnumValue *v = g_enum_get_value(k, ibnm_step_get_state(s));
         const char *err = ibnm_step_get_error(s);
         log_(ibnm_step_get_state(s) == IBNM_STEP_STATE_FAILED ? LOG_ERR : LOG_INFO,
-             std::string(v ? v->value_nick : "?") + " " + ibnm_step_get_action(s) + " " + ibnm_step_get_object(s) +
+             std::string(v ? v->value_nick : "?") + " " + ibnm_step_action_to_string(ibnm_step_get_action(s)) + " " + ibnm_step_get_object(s) +
                  ": " + ibnm_step_get_detail(s) + (err ? std::string(": ") + err : ""));
         g_type_class_unref(k);
     }
@@ -270,7 +270,7 @@ bool Activation::connect(NMConnection *secondary, const std::string &ifname, GEr
     GPtrArray *steps = ibnm_transaction_get_steps(transaction_);
     for (guint i = 0; i < steps->len; i++) {
         auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-        if (g_strcmp0(ibnm_step_get_action(s), "add-rdma-link") == 0)
+        if (ibnm_step_get_action(s) == IBNM_STEP_ACTION_ADD_RDMA_LINK)
             links.emplace_back(ibnm_step_get_object(s));
     }
     g_ptr_array_unref(steps);
@@ -300,7 +300,8 @@ bool Activation::disconnect(bool keepHost, GError **error)
     g_clear_object(&transaction_);
     for (const auto &link : adopted_) {
         GError *e = nullptr;
-        if (!ibnm_apply_rdma_link_delete(host_, link.c_str(), IBNM_APPLY_FLAGS_NONE, &report, &e)) {
+        report = ibnm_apply_rdma_link_delete(host_, link.c_str(), IBNM_APPLY_FLAGS_NONE);
+        if (!ibnm_apply_report_propagate_error(report, &e)) {
             // Gone already (someone deleted it): nothing to undo.
             if (!g_error_matches(e, IBNM_ERROR, IBNM_ERROR_NOT_FOUND) && local == nullptr)
                 local = g_error_copy(e);

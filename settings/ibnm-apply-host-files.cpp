@@ -13,38 +13,12 @@
 
 using ibnm::apply::toVector;
 
-/**
- * ibnm_apply_host_files:
- * @host: the host to change
- * @files: which files to write
- * @profiles: (element-type NM.Connection) (nullable): the profiles whose IPoIB
- *   ports get persistent names (for %IBNM_HOST_FILES_UDEV_RULES)
- * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
- * @report: (out) (optional) (transfer full): every file step, set whether or
- *   not the writes succeeded
- * @error: return location for a #GError
- *
- * Writes the host policy files @files names (the memlock policy for group
- * rdma, the udev naming rules), atomically and only where they differ: under / on this machine; on a
- * simulated host under "root" in its state directory
- * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
- * sysfs tree has no files to change: writing fails.
- *
- * Returns: %TRUE on success; %FALSE with @error set when a file could not be
- *   written (its code: %IBNM_ERROR_NOT_SUPPORTED for a host whose files cannot
- *   be changed, a dry run included; the I/O error's otherwise)
- *
- * Since: 0.1
- */
-G_DEFINE_FLAGS_TYPE(IbnmHostFiles, ibnm_host_files,
-                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_MEMLOCK_POLICY, "memlock-policy"),
-                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_UDEV_RULES, "udev-rules"))
+namespace {
 
-gboolean ibnm_apply_host_files(IbnmHost *host, IbnmHostFiles files, GPtrArray *profiles, IbnmApplyFlags flags,
-                               IbnmApplyReport **report, GError **error)
+// ibnm_apply_host_files() in the internal form (ibnm::apply::reportOf()).
+gboolean hostFiles(IbnmHost *host, IbnmHostFiles files, GPtrArray *profiles, IbnmApplyFlags flags,
+                   IbnmApplyReport **report, GError **error)
 {
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
     return ibnm::guard(error, [&]() -> ibnm::Status {
         ibnm::activation::Options options;
         options.dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
@@ -66,3 +40,39 @@ gboolean ibnm_apply_host_files(IbnmHost *host, IbnmHostFiles files, GPtrArray *p
     });
 }
 
+} // namespace
+
+/**
+ * ibnm_apply_host_files:
+ * @host: the host to change
+ * @files: which files to write
+ * @profiles: (element-type NM.Connection) (nullable): the profiles whose IPoIB
+ *   ports get persistent names (for %IBNM_HOST_FILES_UDEV_RULES)
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN to plan only; other flags are ignored
+ *
+ * Writes the host policy files @files names (the memlock policy for group
+ * rdma, the udev naming rules), atomically and only where they differ: under / on this machine; on a
+ * simulated host under "root" in its state directory
+ * (ibnm_host_get_runtime_dir()), never in the real /etc. A host read from a
+ * sysfs tree has no files to change: writing fails.
+ *
+ * Returns: (transfer full): the report of every file step, whether or not
+ *   the writes succeeded (%NULL only for a wrong argument); when a file
+ *   could not be written, its error (ibnm_apply_report_propagate_error())
+ *   has the code %IBNM_ERROR_NOT_SUPPORTED for a host whose files cannot be
+ *   changed, a dry run included, the I/O error's otherwise
+ *
+ * Since: 0.1
+ */
+G_DEFINE_FLAGS_TYPE(IbnmHostFiles, ibnm_host_files,
+                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_MEMLOCK_POLICY, "memlock-policy"),
+                    G_DEFINE_ENUM_VALUE(IBNM_HOST_FILES_UDEV_RULES, "udev-rules"))
+
+IbnmApplyReport *ibnm_apply_host_files(IbnmHost *host, IbnmHostFiles files, GPtrArray *profiles,
+                                       IbnmApplyFlags flags)
+{
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    return ibnm::apply::reportOf([&](IbnmApplyReport **report, GError **error) {
+        return hostFiles(host, files, profiles, flags, report, error);
+    });
+}

@@ -38,13 +38,20 @@ struct _IbnmStateChange {
 };
 
 struct IbnmStateChangePrivate {
-    std::string action, interface, state, profile;
+    IbnmStateChangeAction action = IBNM_STATE_CHANGE_ACTION_NONE;
+    std::string interface, state, profile;
     bool hasProfile = false;
     std::vector<std::string> diff;
     std::vector<const char *> diffView{nullptr};
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE(IbnmStateChangeAction, ibnm_state_change_action,
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_NONE, "none"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_ADD, "add"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_MODIFY, "modify"),
+    G_DEFINE_ENUM_VALUE(IBNM_STATE_CHANGE_ACTION_DELETE, "delete"))
 
 static void ibnm_state_change_class_init_impl(IbnmStateChangeClass *) {}
 
@@ -94,7 +101,8 @@ IbnmStateChange *wrapChange(const Change &ch)
 {
     auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
     auto *p = ibnm_state_change_priv(self);
-    static const char *const actions[] = {"none", "add", "modify", "delete"};
+    static const IbnmStateChangeAction actions[] = {IBNM_STATE_CHANGE_ACTION_NONE, IBNM_STATE_CHANGE_ACTION_ADD,
+        IBNM_STATE_CHANGE_ACTION_MODIFY, IBNM_STATE_CHANGE_ACTION_DELETE};
     static const char *const states[] = {"up", "down", "absent"};
     p->action = actions[int(ch.kind)];
     p->state = states[int(ch.state)];
@@ -170,7 +178,8 @@ void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmAppl
                     IbnmApplyReport *upRep, const std::optional<ibnm::model::Host> &before)
 {
     ibnm::GErrorPtr err;
-    gboolean up = ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE, nullptr, ibnm::outPtr(err));
+    auto again = ibnm::GObjectPtr<IbnmApplyReport>::adopt(ibnm_apply_up(host, down, stored, IBNM_APPLY_FLAGS_NONE));
+    gboolean up = ibnm_apply_report_propagate_error(again.get(), ibnm::outPtr(err));
     std::vector<std::string> differs;
     if (!up)
         differs.push_back(ibnm::strprintf(_("the interfaces taken down could not be brought up again: %s"),
@@ -197,14 +206,15 @@ void settleDownHalf(IbnmHost *host, GPtrArray *down, GPtrArray *stored, IbnmAppl
  *
  * Gets what happens to the interface's profile.
  *
- * Returns: (transfer none): "none", "add", "modify" or "delete".
+ * Returns: what happens to the profile; its nick is the word `ibnm apply`
+ *   prints.
  *
  * Since: 0.1
  */
-const char *ibnm_state_change_get_action(IbnmStateChange *self)
+IbnmStateChangeAction ibnm_state_change_get_action(IbnmStateChange *self)
 {
-    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), nullptr);
-    return ibnm_state_change_priv(self)->action.c_str();
+    g_return_val_if_fail(IBNM_IS_STATE_CHANGE(self), IBNM_STATE_CHANGE_ACTION_NONE);
+    return ibnm_state_change_priv(self)->action;
 }
 
 /**

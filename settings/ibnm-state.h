@@ -36,8 +36,29 @@ G_BEGIN_DECLS
 #define IBNM_TYPE_STATE_CHANGE (ibnm_state_change_get_type())
 G_DECLARE_FINAL_TYPE(IbnmStateChange, ibnm_state_change, IBNM, STATE_CHANGE, GObject)
 
-/* "none", "add", "modify" or "delete" */
-const char *ibnm_state_change_get_action(IbnmStateChange *self);
+/**
+ * IbnmStateChangeAction:
+ * @IBNM_STATE_CHANGE_ACTION_NONE: the profile stays as it is ("none")
+ * @IBNM_STATE_CHANGE_ACTION_ADD: a profile is added ("add")
+ * @IBNM_STATE_CHANGE_ACTION_MODIFY: the profile is changed ("modify")
+ * @IBNM_STATE_CHANGE_ACTION_DELETE: the profile is deleted ("delete")
+ *
+ * What ibnm_state_apply() does to an interface's profile. Each value's nick
+ * is the word `ibnm apply` prints (its JSON's "action").
+ *
+ * Since: 0.1
+ */
+typedef enum {
+    IBNM_STATE_CHANGE_ACTION_NONE,
+    IBNM_STATE_CHANGE_ACTION_ADD,
+    IBNM_STATE_CHANGE_ACTION_MODIFY,
+    IBNM_STATE_CHANGE_ACTION_DELETE,
+} IbnmStateChangeAction;
+
+#define IBNM_TYPE_STATE_CHANGE_ACTION (ibnm_state_change_action_get_type())
+GType ibnm_state_change_action_get_type(void);
+
+IbnmStateChangeAction ibnm_state_change_get_action(IbnmStateChange *self);
 const char *ibnm_state_change_get_interface(IbnmStateChange *self);
 /* "up", "down" or "absent", as the document asks */
 const char *ibnm_state_change_get_state(IbnmStateChange *self);

@@ -12,7 +12,24 @@
 
 #include <sys/stat.h>
 
+#include "libcore/ibnm-apply.h"
+
 namespace ibnm::test {
+
+// An apply's report (ibnm_apply_up() and the others return it, transfer
+// full, whatever happened) in the form of a call with a report and an error
+// out: TRUE on success; *report (optional) when the apply started, *error
+// its failure. For the tests of what an apply does; the report's own API
+// is tested in tests/activation/apply-api-test.cpp.
+inline gboolean applied(IbnmApplyReport *result, IbnmApplyReport **report, GError **error)
+{
+    gboolean ok = ibnm_apply_report_propagate_error(result, error);
+    if (report && ibnm_apply_report_get_started(result))
+        *report = result;
+    else
+        g_object_unref(result);
+    return ok;
+}
 
 // A temporary directory removed (recursively) at the end of the test.
 class TempDir {

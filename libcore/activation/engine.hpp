@@ -13,6 +13,8 @@
 // verdict (check.hpp); planner.hpp holds what they share (Step, the Planner).
 #pragma once
 
+#include "libcore/ibnm-apply.h"
+
 #include "libcore/activation/active.hpp"
 #include "libcore/activation/desired.hpp"
 #include "libcore/platform/platform.hpp"
@@ -33,7 +35,7 @@ namespace ibnm::activation {
 enum class StepState { Planned, Done, Failed, Undone, UndoFailed };
 
 struct StepRecord {
-    std::string action;  // stable machine word: "create-ipoib-child", "set-mtu", ...
+    IbnmStepAction action = IBNM_STEP_ACTION_CREATE_IPOIB_CHILD; // its nick: "create-ipoib-child", ...
     std::string object;  // the interface, device or file
     std::string detail;  // translated, for people
     std::string origin;  // the profile's id ("" for host-wide steps)

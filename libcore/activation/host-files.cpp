@@ -27,7 +27,7 @@ Report writeFiles(platform::Platform &platform, const FileStore &store, const st
         std::optional<std::string> old = *cur;
         std::string path = f.path;
         // The steps change files, not the kernel: they ignore the platform.
-        planner.add("write-file", path, strprintf(_("write %s"), path.c_str()), "",
+        planner.add(IBNM_STEP_ACTION_WRITE_FILE, path, strprintf(_("write %s"), path.c_str()), "",
                     [&store, path, c = f.contents](platform::Platform &) { return store.write(path, c, 0644); },
                     [&store, path, old](platform::Platform &) {
                         return old ? store.write(path, *old, 0644) : store.remove(path);

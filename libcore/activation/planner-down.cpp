@@ -29,12 +29,12 @@ void takeDown(Planner &planner, const Host &host, const std::string &origin, con
     // host route that makes the gateway on link (model::withOnlinkRoutes).
     for (auto it = ip.routes.rbegin(); it != ip.routes.rend(); ++it)
         if (const model::Route &r = *it; std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
-            planner.add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
+            planner.add(IBNM_STEP_ACTION_REMOVE_ROUTE, name, strprintf(_("remove route %s"), model::formatRoute(r).c_str()),
                         origin, [name, r](Platform &p) { return p.removeRoute(name, r); },
                         [name, r](Platform &p) { return p.addRoute(name, r); });
     for (const auto &a : ip.addresses)
         if (contains(nd->addresses, a))
-            planner.add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
+            planner.add(IBNM_STEP_ACTION_REMOVE_ADDRESS, name, strprintf(_("remove address %s"), a.c_str()), origin,
                         [name, a](Platform &p) { return p.removeAddress(name, a); },
                         [name, a](Platform &p) { return p.addAddress(name, a); });
     planner.planDnsRevert(origin, name, ip.dns);
@@ -58,7 +58,7 @@ void planDownSoftLinks(Planner &planner, const Host &host, const Desired &desire
                 for (const auto &port : dev->ports)
                     if (port.defaultRoceMode || port.defaultRoceTos)
                         cm.emplace_back(port.number, port.defaultRoceMode, port.defaultRoceTos);
-            planner.add("delete-rdma-link", l.name, strprintf(_("delete the RDMA link %s"), l.name.c_str()),
+            planner.add(IBNM_STEP_ACTION_DELETE_RDMA_LINK, l.name, strprintf(_("delete the RDMA link %s"), l.name.c_str()),
                         x.origin.id, [name = l.name](Platform &p) { return p.deleteSoftLink(name); },
                         [l, cm](Platform &p) -> Status {
                             if (Status s = p.addSoftLink(l.name, l.type, l.netdev); !s.ok())
@@ -97,7 +97,7 @@ void planDownRoceDefaults(Planner &planner, const Host &host, const Desired &des
         std::vector<std::tuple<unsigned, model::RoceMode, unsigned>> old;
         for (const auto &[n, p] : set)
             old.emplace_back(n, *p->defaultRoceMode, p->defaultRoceTos.value_or(0));
-        planner.add("remove-roce-defaults", dev->name,
+        planner.add(IBNM_STEP_ACTION_REMOVE_ROCE_DEFAULTS, dev->name,
                     strprintf(_("remove the RDMA-CM defaults of %s (the kernel's apply again)"), dev->name.c_str()),
                     x.origin.id, [name = dev->name](Platform &p) { return p.removeRoceDefaults(name); },
                     [name = dev->name, old](Platform &p) -> Status {
@@ -126,7 +126,7 @@ void planDownTrafficClasses(Planner &planner, const Host &host, const Desired &d
         for (const auto &port : dev->ports) {
             if (!port.trafficClass || (nd->rdmaPort != 0 && nd->rdmaPort != port.number))
                 continue;
-            planner.add("clear-traffic-class", dev->name + "/" + std::to_string(port.number),
+            planner.add(IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS, dev->name + "/" + std::to_string(port.number),
                         strprintf(_("disable the traffic class of %s port %u"), dev->name.c_str(), port.number),
                         x.origin.id,
                         [name = dev->name, n = port.number](Platform &p) { return p.clearTrafficClass(name, n); },
@@ -152,7 +152,7 @@ void planDownIpoib(Planner &planner, const Host &host, const Desired &desired)
             platform::IpoibChildSpec spec{x.parent, *x.pkey, cur->mode, cur->umcast, cur->name};
             unsigned mtu = nd ? nd->mtu : cur->mtu;
             bool wasUp = nd && nd->up;
-            planner.add("delete-ipoib-child", cur->name,
+            planner.add(IBNM_STEP_ACTION_DELETE_IPOIB_CHILD, cur->name,
                         strprintf(_("delete the P_Key %s child of %s"), pkeyHex(*x.pkey).c_str(), x.parent.c_str()),
                         x.origin.id,
                         [parent = x.parent, pkey = *x.pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); },
@@ -185,7 +185,7 @@ void planDownBonds(Planner &planner, const Host &host, const Desired &desired)
         const auto *nd = host.findNetdev(x.ifname);
         unsigned mtu = nd ? nd->mtu : 0;
         bool wasUp = nd && nd->up;
-        planner.add("delete-bond", x.ifname, strprintf(_("delete the bond %s"), x.ifname.c_str()), x.origin.id,
+        planner.add(IBNM_STEP_ACTION_DELETE_BOND, x.ifname, strprintf(_("delete the bond %s"), x.ifname.c_str()), x.origin.id,
                     [name = x.ifname](Platform &p) { return p.deleteLink(name); },
                     [old, mtu, wasUp](Platform &p) -> Status {
                         if (Status s = p.createBond(bondSpec(old.name, old)); !s.ok())

@@ -89,7 +89,7 @@ Status Planner::planRdmaSoftLink(const DesiredRdma &x, bool netdevKnown, RdmaTar
                     .withProfile(origin);
         const char *type = model::softLinkTypeName(*x.linkType);
         add(
-            "add-rdma-link", x.linkName,
+            IBNM_STEP_ACTION_ADD_RDMA_LINK, x.linkName,
             [&] { return strprintf(_("add the %s link %s over %s"), type, x.linkName.c_str(), x.netdev.c_str()); },
             origin,
             [name = x.linkName, lt = *x.linkType, nd = x.netdev](Platform &p) { return p.addSoftLink(name, lt, nd); },
@@ -241,7 +241,7 @@ void Planner::planRdmaRoceDefaults(const DesiredRdma &x, const RdmaTarget &t)
     unsigned portNo = t.portNo;
     if (x.roceEnable && dev && dev->roceEnabled != x.roceEnable) {
         bool old = dev->roceEnabled.value_or(true);
-        add("set-roce-enable", device,
+        add(IBNM_STEP_ACTION_SET_ROCE_ENABLE, device,
             *x.roceEnable ? std::string(_("enable RoCE"))
                           : strprintf(_("disable RoCE: the GIDs of every port of %s go"), device.c_str()),
             origin, [device, v = *x.roceEnable](Platform &p) { return p.setRoceEnabled(device, v); },
@@ -262,7 +262,7 @@ void Planner::planRdmaRoceDefaults(const DesiredRdma &x, const RdmaTarget &t)
                                  });
         configfsUndoPlanned = configfsNew;
         add(
-            "set-roce-mode", t.object,
+            IBNM_STEP_ACTION_SET_ROCE_MODE, t.object,
             [&] {
                 return strprintf(_("set the default RoCE mode for RDMA-CM to %s"), model::roceModeName(*x.roceMode));
             },
@@ -279,7 +279,7 @@ void Planner::planRdmaRoceDefaults(const DesiredRdma &x, const RdmaTarget &t)
         else if (!newDevice)
             undo = [](Platform &) { return Status{}; }; // the mode step's undo removes the directory
         add(
-            "set-roce-tos", t.object,
+            IBNM_STEP_ACTION_SET_ROCE_TOS, t.object,
             [&] { return strprintf(_("set the default RoCE ToS for RDMA-CM to %u"), *x.roceTos); }, origin,
             [device, portNo, tos = *x.roceTos](Platform &p) { return p.setDefaultRoceTos(device, portNo, tos); }, undo);
     }
@@ -303,14 +303,14 @@ void Planner::planRdmaTrafficClass(const DesiredRdma &x, const RdmaTarget &t)
         else if (!newDevice)
             undo = [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); };
         add(
-            "set-traffic-class", object, [&] { return strprintf(_("set the traffic class to %u"), *x.trafficClass); },
+            IBNM_STEP_ACTION_SET_TRAFFIC_CLASS, object, [&] { return strprintf(_("set the traffic class to %u"), *x.trafficClass); },
             origin, [device, portNo, v = *x.trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, v); },
             undo);
     }
     // A negative value disables the global class (NVIDIA's RoCE page).
     if (x.clearTrafficClass && port && port->trafficClass) {
         add(
-            "clear-traffic-class", object, [&] { return std::string(_("disable the global traffic class")); }, origin,
+            IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS, object, [&] { return std::string(_("disable the global traffic class")); }, origin,
             [device, portNo](Platform &p) { return p.clearTrafficClass(device, portNo); },
             [device, portNo, o = *port->trafficClass](Platform &p) { return p.setTrafficClass(device, portNo, o); });
     }
@@ -325,7 +325,7 @@ void Planner::planRdmaTrafficClass(const DesiredRdma &x, const RdmaTarget &t)
         if (rule.tclass < 0 ? cur == nullptr : (cur && cur->tclass == rule.tclass))
             continue;
         model::TcRule undoRule = cur ? *cur : model::tcRuleRemoval(rule);
-        add(rule.tclass < 0 ? "remove-traffic-class-rule" : "set-traffic-class-rule", object,
+        add(rule.tclass < 0 ? IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE : IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE, object,
             rule.tclass < 0 ? strprintf(_("remove the traffic class rule %s"), model::formatTcRule(*cur).c_str())
                             : strprintf(_("set the traffic class rule %s"), model::formatTcRule(rule).c_str()),
             origin, [device, portNo, rule](Platform &p) { return p.setTrafficClassRule(device, portNo, rule); },
@@ -336,7 +336,7 @@ void Planner::planRdmaTrafficClass(const DesiredRdma &x, const RdmaTarget &t)
         if (port && port->ttl)
             undo = [device, portNo, o = *port->ttl](Platform &p) { return p.setTtl(device, portNo, o); };
         add(
-            "set-ttl", object, [&] { return strprintf(_("set the TTL to %u"), *x.ttl); }, origin,
+            IBNM_STEP_ACTION_SET_TTL, object, [&] { return strprintf(_("set the TTL to %u"), *x.ttl); }, origin,
             [device, portNo, v = *x.ttl](Platform &p) { return p.setTtl(device, portNo, v); }, undo);
     }
 }

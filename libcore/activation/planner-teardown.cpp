@@ -51,7 +51,7 @@ public:
 
 private:
     template <typename Run, typename Undo>
-    void add(const char *action, const std::string &object, std::string detail, const std::string &origin, Run &&run,
+    void add(IbnmStepAction action, const std::string &object, std::string detail, const std::string &origin, Run &&run,
              Undo &&undo)
     {
         Step s;
@@ -179,7 +179,7 @@ void Teardown::restorePort(const std::string &origin, const RdmaPortChange &c)
             if (r.sameMatch(was))
                 now = r;
         const model::TcRule &shown = was.tclass < 0 ? now : was;
-        add(was.tclass < 0 ? "remove-traffic-class-rule" : "set-traffic-class-rule", object,
+        add(was.tclass < 0 ? IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE : IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE, object,
             strprintf(was.tclass < 0 ? _("remove the traffic class rule %s") : _("set the traffic class rule %s"),
                       model::formatTcRule(shown).c_str()),
             origin, [d = c.device, n = c.port, was](Platform &pl) { return pl.setTrafficClassRule(d, n, was); },
@@ -195,11 +195,11 @@ void Teardown::restorePort(const std::string &origin, const RdmaPortChange &c)
         Op back = now ? Op([d = c.device, n = c.port, v = *now](Platform &pl) { return pl.setTrafficClass(d, n, v); })
                       : Op([d = c.device, n = c.port](Platform &pl) { return pl.clearTrafficClass(d, n); });
         if (c.trafficClass)
-            add("set-traffic-class", object, strprintf(_("set the traffic class back to %u"), *c.trafficClass),
+            add(IBNM_STEP_ACTION_SET_TRAFFIC_CLASS, object, strprintf(_("set the traffic class back to %u"), *c.trafficClass),
                 origin, [d = c.device, n = c.port, v = *c.trafficClass](Platform &pl) { return pl.setTrafficClass(d, n, v); },
                 back);
         else
-            add("clear-traffic-class", object,
+            add(IBNM_STEP_ACTION_CLEAR_TRAFFIC_CLASS, object,
                 strprintf(_("disable the traffic class of %s port %u"), c.device.c_str(), c.port), origin,
                 [d = c.device, n = c.port](Platform &pl) { return pl.clearTrafficClass(d, n); }, back);
         p->trafficClass = c.trafficClass;
@@ -208,7 +208,7 @@ void Teardown::restorePort(const std::string &origin, const RdmaPortChange &c)
         Op back;
         if (p->ttl)
             back = [d = c.device, n = c.port, v = *p->ttl](Platform &pl) { return pl.setTtl(d, n, v); };
-        add("set-ttl", object, strprintf(_("set the TTL back to %u"), *c.ttl), origin,
+        add(IBNM_STEP_ACTION_SET_TTL, object, strprintf(_("set the TTL back to %u"), *c.ttl), origin,
             [d = c.device, n = c.port, v = *c.ttl](Platform &pl) { return pl.setTtl(d, n, v); }, back);
         p->ttl = c.ttl;
     } else if (c.ttlChanged) {
@@ -217,14 +217,14 @@ void Teardown::restorePort(const std::string &origin, const RdmaPortChange &c)
                                    "before")});
     }
     if (c.roceMode && p->defaultRoceMode && *p->defaultRoceMode != *c.roceMode) {
-        add("set-roce-mode", object,
+        add(IBNM_STEP_ACTION_SET_ROCE_MODE, object,
             strprintf(_("set the default RoCE mode for RDMA-CM back to %s"), model::roceModeName(*c.roceMode)),
             origin, [d = c.device, n = c.port, m = *c.roceMode](Platform &pl) { return pl.setDefaultRoceMode(d, n, m); },
             [d = c.device, n = c.port, m = *p->defaultRoceMode](Platform &pl) { return pl.setDefaultRoceMode(d, n, m); });
         p->defaultRoceMode = c.roceMode;
     }
     if (c.roceTos && p->defaultRoceTos.value_or(0) != *c.roceTos) {
-        add("set-roce-tos", object, strprintf(_("set the default RoCE ToS for RDMA-CM back to %u"), *c.roceTos),
+        add(IBNM_STEP_ACTION_SET_ROCE_TOS, object, strprintf(_("set the default RoCE ToS for RDMA-CM back to %u"), *c.roceTos),
             origin, [d = c.device, n = c.port, t = *c.roceTos](Platform &pl) { return pl.setDefaultRoceTos(d, n, t); },
             [d = c.device, n = c.port, t = p->defaultRoceTos.value_or(0)](Platform &pl) {
                 return pl.setDefaultRoceTos(d, n, t);
@@ -252,7 +252,7 @@ void Teardown::rdma(const ActiveRecord &r)
             p.defaultRoceMode.reset();
             p.defaultRoceTos.reset();
         }
-        add("remove-roce-defaults", c.name,
+        add(IBNM_STEP_ACTION_REMOVE_ROCE_DEFAULTS, c.name,
             strprintf(_("remove the RDMA-CM defaults of %s (the kernel's apply again)"), c.name.c_str()), r.id,
             [name = c.name](Platform &p) { return p.removeRoceDefaults(name); },
             [name = c.name, old](Platform &p) -> Status {
@@ -271,7 +271,7 @@ void Teardown::rdma(const ActiveRecord &r)
         for (auto &dev : h_.devices) {
             if (dev.name != d.device || !d.roceEnabled || dev.roceEnabled.value_or(true) == *d.roceEnabled)
                 continue;
-            add("set-roce-enable", d.device, *d.roceEnabled ? std::string(_("enable RoCE again")) : _("disable RoCE again"),
+            add(IBNM_STEP_ACTION_SET_ROCE_ENABLE, d.device, *d.roceEnabled ? std::string(_("enable RoCE again")) : _("disable RoCE again"),
                 r.id, [name = d.device, v = *d.roceEnabled](Platform &p) { return p.setRoceEnabled(name, v); },
                 [name = d.device, v = !*d.roceEnabled](Platform &p) { return p.setRoceEnabled(name, v); });
             dev.roceEnabled = d.roceEnabled;
@@ -286,7 +286,7 @@ void Teardown::rdma(const ActiveRecord &r)
             for (const auto &p : dev->ports)
                 if (p.defaultRoceMode || p.defaultRoceTos)
                     cm.emplace_back(p.number, p.defaultRoceMode, p.defaultRoceTos);
-        add("delete-rdma-link", c.name, strprintf(_("delete the RDMA link %s"), c.name.c_str()), r.id,
+        add(IBNM_STEP_ACTION_DELETE_RDMA_LINK, c.name, strprintf(_("delete the RDMA link %s"), c.name.c_str()), r.id,
             [name = c.name](Platform &p) { return p.deleteSoftLink(name); },
             [c, cm](Platform &p) -> Status {
                 if (Status s = p.addSoftLink(c.name, c.linkType, c.netdev); !s.ok())
@@ -345,7 +345,7 @@ void Teardown::deleteChild(const std::string &origin, const CreatedObject &c)
     if (nd == nullptr)
         return;
     platform::IpoibChildSpec spec{c.parent, c.pkey, ib->mode, ib->umcast, ib->name};
-    add("delete-ipoib-child", nd->name,
+    add(IBNM_STEP_ACTION_DELETE_IPOIB_CHILD, nd->name,
         strprintf(_("delete the P_Key %s child of %s"), pkeyHex(c.pkey).c_str(), c.parent.c_str()), origin,
         [parent = c.parent, pkey = c.pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); },
         [spec, was = *nd](Platform &p) -> Status {
@@ -374,7 +374,7 @@ void Teardown::deleteBond(const std::string &origin, const CreatedObject &c)
     for (const auto &n : h_.netdevs)
         if (n.master == c.name)
             ports.push_back(n.name);
-    add("delete-bond", c.name, strprintf(_("delete the bond %s"), c.name.c_str()), origin,
+    add(IBNM_STEP_ACTION_DELETE_BOND, c.name, strprintf(_("delete the bond %s"), c.name.c_str()), origin,
         [name = c.name](Platform &p) { return p.deleteLink(name); },
         [old = *b, was = *nd, ports](Platform &p) -> Status {
             if (Status s = p.createBond(bondSpec(old.name, old)); !s.ok())
@@ -408,7 +408,7 @@ void Teardown::children(const ActiveRecord &r)
 void Teardown::takeDown(const std::string &origin, Netdev &nd, Lost &lost, std::string detail)
 {
     Lost now = close(nd);
-    add("set-down", nd.name, std::move(detail), origin, [name = nd.name](Platform &p) { return p.setUp(name, false); },
+    add(IBNM_STEP_ACTION_SET_DOWN, nd.name, std::move(detail), origin, [name = nd.name](Platform &p) { return p.setUp(name, false); },
         andThen(
             [name = nd.name, now](Platform &p) -> Status {
                 if (Status s = p.setUp(name, true); !s.ok())
@@ -425,14 +425,14 @@ void Teardown::takeDown(const std::string &origin, Netdev &nd, Lost &lost, std::
 // that was not the activation's.
 void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, const InterfaceChange &c)
 {
-    add("set-up", nd.name, _("set the link up again"), origin,
+    add(IBNM_STEP_ACTION_SET_UP, nd.name, _("set the link up again"), origin,
         [name = nd.name](Platform &p) { return p.setUp(name, true); },
         andThen([name = nd.name](Platform &p) { return p.setUp(name, false); }, followedBy(nd.name, true)));
     nd.up = true;
     for (const auto &a : lost.addresses) {
         if (contains(c.addedAddresses, a) || g_ascii_strncasecmp(a.c_str(), "fe80:", 5) == 0)
             continue;
-        add("add-address", nd.name, strprintf(_("add address %s"), a.c_str()), origin,
+        add(IBNM_STEP_ACTION_ADD_ADDRESS, nd.name, strprintf(_("add address %s"), a.c_str()), origin,
             [name = nd.name, a](Platform &p) { return p.addAddress(name, a); },
             [name = nd.name, a](Platform &p) { return p.removeAddress(name, a); });
         nd.addresses.push_back(a);
@@ -440,7 +440,7 @@ void Teardown::bringUp(const std::string &origin, Netdev &nd, const Lost &lost, 
     for (const auto &rt : directFirst(lost.routes)) {
         if (std::find(c.addedRoutes.begin(), c.addedRoutes.end(), rt) != c.addedRoutes.end())
             continue;
-        add("add-route", nd.name, strprintf(_("add route %s"), model::formatRoute(rt).c_str()), origin,
+        add(IBNM_STEP_ACTION_ADD_ROUTE, nd.name, strprintf(_("add route %s"), model::formatRoute(rt).c_str()), origin,
             [name = nd.name, rt](Platform &p) { return p.addRoute(name, rt); },
             [name = nd.name, rt](Platform &p) { return p.removeRoute(name, rt); });
         nd.routes.push_back(rt);
@@ -463,7 +463,7 @@ void Teardown::interfaces(const ActiveRecord &r)
             unsigned mtu = nd->mtu;
             bool up = nd->up;
             lost = releasePort(*nd);
-            add("release", name, strprintf(_("remove from bond %s"), bond.c_str()), origin,
+            add(IBNM_STEP_ACTION_RELEASE, name, strprintf(_("remove from bond %s"), bond.c_str()), origin,
                 [name](Platform &p) { return p.release(name); },
                 andThen(
                     [name, bond, mtu, up](Platform &p) -> Status {
@@ -479,14 +479,14 @@ void Teardown::interfaces(const ActiveRecord &r)
         }
         for (const auto &rt : directFirst(c.addedRoutes, false))
             if (std::find(nd->routes.begin(), nd->routes.end(), rt) != nd->routes.end()) {
-                add("remove-route", name, strprintf(_("remove route %s"), model::formatRoute(rt).c_str()), origin,
+                add(IBNM_STEP_ACTION_REMOVE_ROUTE, name, strprintf(_("remove route %s"), model::formatRoute(rt).c_str()), origin,
                     [name, rt](Platform &p) { return p.removeRoute(name, rt); },
                     [name, rt](Platform &p) { return p.addRoute(name, rt); });
                 nd->routes.erase(std::remove(nd->routes.begin(), nd->routes.end(), rt), nd->routes.end());
             }
         for (const auto &a : c.addedAddresses)
             if (contains(nd->addresses, a)) {
-                add("remove-address", name, strprintf(_("remove address %s"), a.c_str()), origin,
+                add(IBNM_STEP_ACTION_REMOVE_ADDRESS, name, strprintf(_("remove address %s"), a.c_str()), origin,
                     [name, a](Platform &p) { return p.removeAddress(name, a); },
                     [name, a](Platform &p) { return p.addAddress(name, a); });
                 nd->addresses.erase(std::remove(nd->addresses.begin(), nd->addresses.end(), a), nd->addresses.end());
@@ -505,7 +505,7 @@ void Teardown::readdRemoved(const std::string &origin, Netdev &nd, const Interfa
     for (const auto &a : c.removedAddresses) {
         if (contains(nd.addresses, a))
             continue;
-        add("add-address", nd.name, strprintf(_("add address %s again"), a.c_str()), origin,
+        add(IBNM_STEP_ACTION_ADD_ADDRESS, nd.name, strprintf(_("add address %s again"), a.c_str()), origin,
             [name = nd.name, a](Platform &p) { return p.addAddress(name, a); },
             [name = nd.name, a](Platform &p) { return p.removeAddress(name, a); });
         nd.addresses.push_back(a);
@@ -523,7 +523,7 @@ void Teardown::restoreLink(const std::string &origin, Netdev &nd, const Interfac
         if (nd.up)
             takeDown(origin, nd, lost, _("set the link down to change the transport mode"));
         model::IpoibMode old = ib->mode;
-        add("set-transport-mode", name,
+        add(IBNM_STEP_ACTION_SET_TRANSPORT_MODE, name,
             strprintf(_("set the transport mode back to %s"), model::modeName(*c.mode)), origin,
             [name, m = *c.mode](Platform &p) { return p.setIpoibMode(name, m); },
             [name, old, mtu = nd.mtu, mtuKnown](Platform &p) -> Status {
@@ -535,7 +535,7 @@ void Teardown::restoreLink(const std::string &origin, Netdev &nd, const Interfac
         nd.mtu = model::mtuAfterModeChange(nd.mtu, *c.mode, model::portOf(h_, name));
     }
     if (c.umcast && ib && ib->umcast != *c.umcast) {
-        add("set-umcast", name, strprintf(_("set umcast back to %s"), *c.umcast ? "yes" : "no"), origin,
+        add(IBNM_STEP_ACTION_SET_UMCAST, name, strprintf(_("set umcast back to %s"), *c.umcast ? "yes" : "no"), origin,
             [name, v = *c.umcast](Platform &p) { return p.setIpoibUmcast(name, v); },
             [name, v = ib->umcast](Platform &p) { return p.setIpoibUmcast(name, v); });
         ib->umcast = *c.umcast;
@@ -547,12 +547,12 @@ void Teardown::restoreLink(const std::string &origin, Netdev &nd, const Interfac
         // put back.
         Op back = mtuKnown ? Op([name, m = nd.mtu](Platform &p) { return p.setMtu(name, m); })
                            : Op([](Platform &) { return Status{}; });
-        add("set-mtu", name, strprintf(_("set the MTU back to %u"), *c.mtu), origin,
+        add(IBNM_STEP_ACTION_SET_MTU, name, strprintf(_("set the MTU back to %u"), *c.mtu), origin,
             [name, m = *c.mtu](Platform &p) { return p.setMtu(name, m); }, back);
         nd.mtu = *c.mtu;
     }
     if (c.master && !c.master->empty() && nd.master != *c.master && h_.findBond(*c.master)) {
-        add("enslave", name, strprintf(_("add to bond %s again"), c.master->c_str()), origin,
+        add(IBNM_STEP_ACTION_ENSLAVE, name, strprintf(_("add to bond %s again"), c.master->c_str()), origin,
             [name, bond = *c.master](Platform &p) { return p.enslave(name, bond); },
             [name, mtu = nd.mtu, up = nd.up](Platform &p) -> Status {
                 if (Status s = p.release(name); !s.ok())
@@ -590,7 +590,7 @@ void Teardown::bonds(const ActiveRecord &r)
             continue;
         std::optional<unsigned> oldMiimon = c.miimon ? std::optional<unsigned>(b->miimon) : std::nullopt;
         std::optional<std::string> oldPrimary = c.primary ? std::optional<std::string>(b->primary) : std::nullopt;
-        add("set-bond-options", c.name, strprintf(_("set the options of bond %s back"), c.name.c_str()), r.id,
+        add(IBNM_STEP_ACTION_SET_BOND_OPTIONS, c.name, strprintf(_("set the options of bond %s back"), c.name.c_str()), r.id,
             [name = c.name, m = c.miimon, p = c.primary](Platform &pl) { return pl.setBondOptions(name, m, p); },
             [name = c.name, oldMiimon, oldPrimary](Platform &pl) { return pl.setBondOptions(name, oldMiimon, oldPrimary); });
         if (c.miimon)
@@ -621,10 +621,10 @@ void Teardown::dns(const ActiveRecord &r)
         Op back = now ? Op([link = d.link, v = *now](Platform &p) { return p.setLinkDns(link, v); })
                       : Op([link = d.link](Platform &p) { return p.revertLinkDns(link); });
         if (d.had)
-            add("set-dns", d.link, dnsDetail(d.before), r.id,
+            add(IBNM_STEP_ACTION_SET_DNS, d.link, dnsDetail(d.before), r.id,
                 [link = d.link, v = d.before](Platform &p) { return p.setLinkDns(link, v); }, back);
         else
-            add("revert-dns", d.link, _("give the link back to systemd-resolved's own DNS configuration"), r.id,
+            add(IBNM_STEP_ACTION_REVERT_DNS, d.link, _("give the link back to systemd-resolved's own DNS configuration"), r.id,
                 [link = d.link](Platform &p) { return p.revertLinkDns(link); }, back);
         if (h_.resolver) {
             if (d.had)

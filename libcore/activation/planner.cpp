@@ -44,7 +44,7 @@ Status Planner::planIpoibExtras(const DesiredIpoib &x)
         bool old = cur->umcast;
         std::string ifname = cur->name;
         add(
-            "set-umcast", ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
+            IBNM_STEP_ACTION_SET_UMCAST, ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
@@ -104,7 +104,7 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
         if (!ip.manages(a) || contains(ip.addresses, a))
             continue;
         add(
-            "remove-address", ifname, [&] { return strprintf(_("remove address %s"), a.c_str()); }, origin,
+            IBNM_STEP_ACTION_REMOVE_ADDRESS, ifname, [&] { return strprintf(_("remove address %s"), a.c_str()); }, origin,
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); });
     }
@@ -112,7 +112,7 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
         if (contains(have, a))
             continue;
         add(
-            "add-address", ifname, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
+            IBNM_STEP_ACTION_ADD_ADDRESS, ifname, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
             [ifname, a](Platform &p) { return p.addAddress(ifname, a); },
             [ifname, a](Platform &p) { return p.removeAddress(ifname, a); });
     }
@@ -120,7 +120,7 @@ void Planner::planIp(const std::string &origin, const std::string &ifname, const
         if (nd && !flushed && std::find(nd->routes.begin(), nd->routes.end(), r) != nd->routes.end())
             continue;
         add(
-            "add-route", ifname, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
+            IBNM_STEP_ACTION_ADD_ROUTE, ifname, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
             [ifname, r](Platform &p) { return p.addRoute(ifname, r); },
             [ifname, r](Platform &p) { return p.removeRoute(ifname, r); });
     }
@@ -173,7 +173,7 @@ void Planner::planDns(const std::string &origin, const std::string &ifname, cons
     if (cur == dns)
         return;
     add(
-        "set-dns", ifname, [&] { return dnsDetail(dns); }, origin,
+        IBNM_STEP_ACTION_SET_DNS, ifname, [&] { return dnsDetail(dns); }, origin,
         [ifname, dns](Platform &p) { return p.setLinkDns(ifname, dns); },
         [ifname, cur](Platform &p) { return cur.empty() ? p.revertLinkDns(ifname) : p.setLinkDns(ifname, cur); });
 }
@@ -194,7 +194,7 @@ void Planner::planDnsRevert(const std::string &origin, const std::string &ifname
         back = it->second;
     }
     add(
-        "revert-dns", ifname, _("give the link back to systemd-resolved's own DNS configuration"), origin,
+        IBNM_STEP_ACTION_REVERT_DNS, ifname, _("give the link back to systemd-resolved's own DNS configuration"), origin,
         [ifname](Platform &p) { return p.revertLinkDns(ifname); },
         [ifname, back](Platform &p) -> Status {
             Status s = p.setLinkDns(ifname, back);
@@ -281,13 +281,13 @@ void Planner::planChildrenBack(const std::string &origin, const std::string &par
         if (now[i].up && !target->up) {
             LinkDownLoss lost = lossOnLinkDown(&now[i]);
             add(
-                "set-down", name,
+                IBNM_STEP_ACTION_SET_DOWN, name,
                 [&] { return strprintf(_("set the link down again (it came up with its parent %s)"), parent.c_str()); },
                 origin, [name](Platform &p) { return p.setUp(name, false); },
                 [name, lost](Platform &p) { return bringBack(p, name, lost); });
             now[i] = model::afterLinkDown(now[i]);
         } else if (!now[i].up && target->up) {
-            add("set-up", name, _("set the link up"), origin, [name](Platform &p) { return p.setUp(name, true); },
+            add(IBNM_STEP_ACTION_SET_UP, name, _("set the link up"), origin, [name](Platform &p) { return p.setUp(name, true); },
                 [name](Platform &p) { return p.setUp(name, false); });
             now[i].up = true;
         }
@@ -295,7 +295,7 @@ void Planner::planChildrenBack(const std::string &origin, const std::string &par
             if (contains(now[i].addresses, a))
                 continue;
             add(
-                "add-address", name,
+                IBNM_STEP_ACTION_ADD_ADDRESS, name,
                 [&] {
                     return strprintf(_("add address %s again (lost when its parent %s went down)"), a.c_str(),
                                      parent.c_str());
@@ -307,7 +307,7 @@ void Planner::planChildrenBack(const std::string &origin, const std::string &par
             if (std::find(now[i].routes.begin(), now[i].routes.end(), r) != now[i].routes.end())
                 continue;
             add(
-                "add-route", name,
+                IBNM_STEP_ACTION_ADD_ROUTE, name,
                 [&] {
                     return strprintf(_("add route %s again (lost when its parent %s went down)"),
                                      model::formatRoute(r).c_str(), parent.c_str());
@@ -330,7 +330,7 @@ void Planner::planUp(const std::string &origin, const std::string &ifname, bool 
     std::vector<model::Netdev> after = followParent(before, true);
     Op undo = andThen([ifname](Platform &p) { return p.setUp(ifname, false); },
                       convergeChildren(followParent(after, false), before));
-    add("set-up", ifname, _("set the link up"), origin, [ifname](Platform &p) { return p.setUp(ifname, true); },
+    add(IBNM_STEP_ACTION_SET_UP, ifname, _("set the link up"), origin, [ifname](Platform &p) { return p.setUp(ifname, true); },
         std::move(undo));
     children(ifname) = std::move(after);
     planChildrenBack(origin, ifname);
@@ -345,7 +345,7 @@ void Planner::planDown(const std::string &origin, const std::string &ifname, std
     std::vector<model::Netdev> after = followParent(before, false);
     Op undo = andThen([ifname, lost](Platform &p) { return bringBack(p, ifname, lost); },
                       convergeChildren(followParent(after, true), before));
-    add("set-down", ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
+    add(IBNM_STEP_ACTION_SET_DOWN, ifname, std::move(detail), origin, [ifname](Platform &p) { return p.setUp(ifname, false); },
         std::move(undo));
     children(ifname) = std::move(after);
 }
@@ -375,7 +375,7 @@ void Planner::planEnslave(const std::string &origin, const std::string &ifname, 
         },
         convergeChildren(std::move(undone), before));
     add(
-        "enslave", ifname, [&] { return strprintf(_("add to bond %s"), bond.c_str()); }, origin,
+        IBNM_STEP_ACTION_ENSLAVE, ifname, [&] { return strprintf(_("add to bond %s"), bond.c_str()); }, origin,
         [ifname, bond](Platform &p) { return p.enslave(ifname, bond); }, std::move(undo));
     children(ifname) = std::move(after);
     planChildrenBack(origin, ifname);
@@ -415,7 +415,7 @@ model::PortAfterRelease Planner::planRelease(const std::string &origin, const mo
         },
         convergeChildren(std::move(undone), before));
     add(
-        "release", nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
+        IBNM_STEP_ACTION_RELEASE, nd.name, [&] { return strprintf(_("remove from bond %s"), nd.master.c_str()); }, origin,
         [name = nd.name](Platform &p) { return p.release(name); }, std::move(undo));
     children(nd.name) = std::move(after);
     // A port leaving a RoCE LAG bond splits its device: each port gets an
@@ -554,7 +554,7 @@ void Planner::planIpoibChild(const DesiredIpoib &x)
     spec.name = guess;
     const size_t first = steps.size(); // the creation's step (none kept for a verdict)
     add(
-        "create-ipoib-child", guess,
+        IBNM_STEP_ACTION_CREATE_IPOIB_CHILD, guess,
         [&] {
             return strprintf(_("create the P_Key %s child of %s (%s mode)"), pkeyHex(pkey).c_str(), parent.c_str(),
                 model::modeName(x.mode));
@@ -570,26 +570,26 @@ void Planner::planIpoibChild(const DesiredIpoib &x)
         [parent, pkey](Platform &p) { return p.deleteIpoibChild(parent, pkey); });
     if (x.mtu != 0)
         add(
-            "set-mtu", guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+            IBNM_STEP_ACTION_SET_MTU, guess, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [name, mtu = x.mtu](Platform &p) { return p.setMtu(*name, mtu); }, {});
     if (x.master.empty())
-        add("set-up", guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
+        add(IBNM_STEP_ACTION_SET_UP, guess, _("set the link up"), origin, [name](Platform &p) { return p.setUp(*name, true); },
             {});
     else
         add(
-            "enslave", guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
+            IBNM_STEP_ACTION_ENSLAVE, guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
             [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
     for (const auto &a : x.ip.addresses)
         add(
-            "add-address", guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
+            IBNM_STEP_ACTION_ADD_ADDRESS, guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
             [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
     for (const auto &r : x.ip.routes)
         add(
-            "add-route", guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
+            IBNM_STEP_ACTION_ADD_ROUTE, guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
             [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
     if (dnsApplies(origin, guess, x.ip.dns))
         add(
-            "set-dns", guess, [&] { return dnsDetail(x.ip.dns); }, origin,
+            IBNM_STEP_ACTION_SET_DNS, guess, [&] { return dnsDetail(x.ip.dns); }, origin,
             [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
     // The steps of the new child report the name the kernel gave; its
     // deletion undoes them all.
@@ -640,7 +640,7 @@ void Planner::planIpoibExisting(const DesiredIpoib &x, const model::IpoibNetdev 
         // The mode change sets the MTU as a side effect: the undo puts the
         // mode and the MTU back.
         add(
-            "set-transport-mode", ifname,
+            IBNM_STEP_ACTION_SET_TRANSPORT_MODE, ifname,
             [&] { return strprintf(_("set the transport mode to %s"), model::modeName(x.mode)); }, origin,
             [ifname, m = x.mode](Platform &p) { return p.setIpoibMode(ifname, m); },
             [ifname, old, curMtu](Platform &p) -> Status {
@@ -654,13 +654,13 @@ void Planner::planIpoibExisting(const DesiredIpoib &x, const model::IpoibNetdev 
     if (x.umcast && *x.umcast != cur.umcast) {
         bool old = cur.umcast;
         add(
-            "set-umcast", ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
+            IBNM_STEP_ACTION_SET_UMCAST, ifname, [&] { return strprintf(_("set umcast to %s"), *x.umcast ? "yes" : "no"); }, origin,
             [ifname, v = *x.umcast](Platform &p) { return p.setIpoibUmcast(ifname, v); },
             [ifname, old](Platform &p) { return p.setIpoibUmcast(ifname, old); });
     }
     if (x.mtu != 0 && (mtuUnknown || curMtu != eff) && x.master.empty()) {
         add(
-            "set-mtu", ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+            IBNM_STEP_ACTION_SET_MTU, ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [ifname, mtu = x.mtu](Platform &p) { return p.setMtu(ifname, mtu); },
             [ifname, curMtu](Platform &p) { return p.setMtu(ifname, curMtu); });
         curMtu = eff;
@@ -730,7 +730,7 @@ Status Planner::planEthernet(const DesiredEthernet &x)
     }
     if (x.mtu != 0 && (mtuUnknown || curMtu != x.mtu) && x.master.empty()) {
         add(
-            "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+            IBNM_STEP_ACTION_SET_MTU, x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
             [name = x.ifname, curMtu](Platform &p) { return p.setMtu(name, curMtu); });
         curMtu = x.mtu;
@@ -764,12 +764,12 @@ Status Planner::planBond(const DesiredBond &x)
         platform::BondSpec spec = bondSpec(x.ifname, x);
         const size_t first = steps.size(); // the creation's step (none kept for a verdict)
         add(
-            "create-bond", x.ifname, [&] { return strprintf(_("create the %s bond"), x.mode.c_str()); }, origin,
+            IBNM_STEP_ACTION_CREATE_BOND, x.ifname, [&] { return strprintf(_("create the %s bond"), x.mode.c_str()); }, origin,
             [spec](Platform &p) { return p.createBond(spec); },
             [name = x.ifname](Platform &p) { return p.deleteLink(name); });
         if (x.mtu != 0 && x.mtu != model::kBondDefaultMtu)
             add(
-                "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+                IBNM_STEP_ACTION_SET_MTU, x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
                 [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); }, {});
         coverFrom(first);
         pendingUp.emplace_back(origin, x.ifname);
@@ -803,7 +803,7 @@ Status Planner::planBond(const DesiredBond &x)
         for (const auto &c : changes)
             what += (what.empty() ? "" : ", ") + c;
         add(
-            "set-bond-options", x.ifname, [&] { return strprintf(_("set %s"), what.c_str()); }, origin,
+            IBNM_STEP_ACTION_SET_BOND_OPTIONS, x.ifname, [&] { return strprintf(_("set %s"), what.c_str()); }, origin,
             [name = x.ifname, miimon, primary](Platform &p) { return p.setBondOptions(name, miimon, primary); },
             [name = x.ifname, oldMiimon, oldPrimary](Platform &p) {
                 return p.setBondOptions(name, oldMiimon, oldPrimary);
@@ -815,7 +815,7 @@ Status Planner::planBond(const DesiredBond &x)
         // bond's back, which the driver also passes on.
         unsigned old = nd->mtu;
         add(
-            "set-mtu", x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
+            IBNM_STEP_ACTION_SET_MTU, x.ifname, [&] { return strprintf(_("set the MTU to %u"), x.mtu); }, origin,
             [name = x.ifname, mtu = x.mtu](Platform &p) { return p.setMtu(name, mtu); },
             [name = x.ifname, old](Platform &p) { return p.setMtu(name, old); });
     }

@@ -88,7 +88,7 @@ public:
     // made for its verdict alone, such as each of the 10,000 that `ibnm
     // check` makes, builds no step).
     template <typename Detail, typename Run, typename Undo = Op>
-    void add(const char *action, const std::string &object, Detail &&detail, const std::string &origin, Run &&run,
+    void add(IbnmStepAction action, const std::string &object, Detail &&detail, const std::string &origin, Run &&run,
         Undo &&undo = Op{})
     {
         if (!record_)

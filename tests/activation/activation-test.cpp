@@ -164,7 +164,7 @@ std::vector<std::string> actions(const Report &r)
 {
     std::vector<std::string> v;
     for (const auto &s : r.steps)
-        v.push_back(s.action + " " + s.object);
+        v.push_back(std::string(ibnm_step_action_to_string(s.action)) + " " + s.object);
     return v;
 }
 
@@ -331,12 +331,12 @@ TEST(Activation, FailureAtEveryStepRollsBackCompletely)
         for (const auto &s : r.steps) {
             failed += s.state == StepState::Failed;
             undone += s.state == StepState::Undone;
-            EXPECT_NE(s.state, StepState::UndoFailed) << s.action << " " << s.object << ": " << s.error;
+            EXPECT_NE(s.state, StepState::UndoFailed) << ibnm_step_action_to_string(s.action) << " " << s.object << ": " << s.error;
         }
         EXPECT_EQ(failed, 1u);
         p->clearFaults();
         EXPECT_EQ(snapshot(*p), before) << "host differs after a fault at operation " << i << " ("
-                                        << full.steps[i - 1].action << " " << full.steps[i - 1].object << ")";
+                                        << ibnm_step_action_to_string(full.steps[i - 1].action) << " " << full.steps[i - 1].object << ")";
     }
 }
 
@@ -371,7 +371,7 @@ TEST(Activation, KernelRefusalRollsBack)
     EXPECT_FALSE(r.ok);
     EXPECT_TRUE(r.rolledBack);
     ASSERT_EQ(r.steps.size(), 2u);
-    EXPECT_EQ(r.steps[0].action, "add-rdma-link");
+    EXPECT_EQ(r.steps[0].action, IBNM_STEP_ACTION_ADD_RDMA_LINK);
     EXPECT_EQ(r.steps[0].state, StepState::Undone);
     EXPECT_EQ(r.steps[1].state, StepState::Failed);
     EXPECT_EQ(snapshot(*p), before);
@@ -561,7 +561,7 @@ TEST(ActivationIp, FailureAtEveryStepWithRoutesRollsBack)
         Report r = upAll(*p, profiles);
         EXPECT_FALSE(r.ok);
         p->clearFaults();
-        EXPECT_EQ(snapshot(*p), before) << "fault at " << i << " (" << full.steps[i - 1].action << ")";
+        EXPECT_EQ(snapshot(*p), before) << "fault at " << i << " (" << ibnm_step_action_to_string(full.steps[i - 1].action) << ")";
     }
 }
 
@@ -687,7 +687,7 @@ size_t faultAtEveryStep(const char *scenario, const std::vector<ConnPtr> &setup,
         EXPECT_FALSE(r.ok) << scenario << ": fault at operation " << nth;
         EXPECT_TRUE(r.rolledBack) << scenario << ": fault at operation " << nth;
         for (const auto &st : r.steps)
-            EXPECT_NE(st.state, StepState::UndoFailed) << scenario << ": " << st.action << " " << st.object;
+            EXPECT_NE(st.state, StepState::UndoFailed) << scenario << ": " << ibnm_step_action_to_string(st.action) << " " << st.object;
         // nth counts every mutating call: the failing one is the nth since
         // the faults were added.
         EXPECT_GE(p->operationCount() - opsBefore, uint64_t(nth)) << scenario;

@@ -516,13 +516,13 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
 
         GErrorPtr dryErr;
         IbnmApplyReport *dryRaw = nullptr;
-        bool dryOk = ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, &dryRaw, outPtr(dryErr));
+        bool dryOk = ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN), &dryRaw, outPtr(dryErr));
         auto dry = GObjectPtr<IbnmApplyReport>::adopt(dryRaw);
         EXPECT_EQ(snapshot(*fake), before) << "dry run changed the host\n" << describe(spec);
 
         GErrorPtr upErr;
         IbnmApplyReport *upRaw = nullptr;
-        bool upOk = ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &upRaw, outPtr(upErr));
+        bool upOk = ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &upRaw, outPtr(upErr));
         auto report = GObjectPtr<IbnmApplyReport>::adopt(upRaw);
 
         // 1. check error <=> dry-run refuses <=> up fails.
@@ -551,7 +551,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
         GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
         for (guint i = 0; i < steps->len; i++) {
             auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-            if (g_strcmp0(ibnm_step_get_action(s), "create-ipoib-child") == 0) {
+            if (g_strcmp0(ibnm_step_action_to_string(ibnm_step_get_action(s)), "create-ipoib-child") == 0) {
                 EXPECT_NE(after->findIpoib(ibnm_step_get_object(s)), nullptr)
                     << ibnm_step_get_object(s) << "\n" << describe(spec);
             }
@@ -560,7 +560,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
         IbnmApplyReport *againRaw = nullptr;
         GErrorPtr againErr;
         bool againOk =
-            ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &againRaw, outPtr(againErr));
+            ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &againRaw, outPtr(againErr));
         auto again = GObjectPtr<IbnmApplyReport>::adopt(againRaw);
         EXPECT_TRUE(againOk) << (againErr ? againErr->message : "") << "\n" << describe(spec);
         if (again) {
@@ -579,7 +579,7 @@ TEST_P(Agreement, CheckDryRunAndUpAgree)
         unsigned nth = 1 + round % ops;
         fresh->addFaults({platform::FaultRule{"", nth, EIO, 0}});
         IbnmApplyReport *faultRaw = nullptr;
-        EXPECT_FALSE(ibnm_apply_up(freshHost.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &faultRaw, nullptr))
+        EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(freshHost.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &faultRaw, nullptr))
             << "fault at operation " << nth << "\n" << describe(spec);
         auto faulted = GObjectPtr<IbnmApplyReport>::adopt(faultRaw);
         fresh->clearFaults();

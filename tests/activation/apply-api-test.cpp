@@ -63,7 +63,7 @@ gboolean upRefusedRoceMode(IbnmHost *host, GObjectPtr<IbnmApplyReport> &report, 
     auto profiles = one(c.get());
     dynamic_cast<platform::FakePlatform &>(hostPlatform(host)).failNext("setDefaultRoceMode", EINVAL);
     IbnmApplyReport *raw = nullptr;
-    gboolean ok = ibnm_apply_up(host, profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, error);
+    gboolean ok = ibnm::test::applied(ibnm_apply_up(host, profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &raw, error);
     report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     return ok;
 }
@@ -78,7 +78,7 @@ TEST(ApplyApi, UpReportsStepsAndPersistsOnTheSimulatedHost)
     auto profiles = one(c.get());
     IbnmApplyReport *raw = nullptr;
     GErrorPtr err;
-    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)))
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &raw, outPtr(err)))
         << err->message;
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     EXPECT_TRUE(ibnm_apply_report_get_success(report.get()));
@@ -86,7 +86,7 @@ TEST(ApplyApi, UpReportsStepsAndPersistsOnTheSimulatedHost)
     GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
     ASSERT_EQ(steps->len, 2u);
     auto *s0 = IBNM_STEP(g_ptr_array_index(steps, 0));
-    EXPECT_STREQ(ibnm_step_get_action(s0), "add-rdma-link");
+    EXPECT_STREQ(ibnm_step_action_to_string(ibnm_step_get_action(s0)), "add-rdma-link");
     EXPECT_STREQ(ibnm_step_get_object(s0), "rxe0");
     EXPECT_STREQ(ibnm_step_get_profile(s0), "rxe-enp1s0");
     EXPECT_EQ(ibnm_step_get_state(s0), IBNM_STEP_STATE_DONE);
@@ -129,7 +129,7 @@ TEST(ApplyApi, CheckErrorRefusesUpWithItsCode)
     auto profiles = one(c.get());
     IbnmApplyReport *raw = nullptr;
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, &raw, outPtr(err)));
+    EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN), &raw, outPtr(err)));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     ASSERT_TRUE(err);
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_INVALID_PROPERTY)) << err->message;
@@ -147,7 +147,7 @@ TEST(ApplyApi, DryRunChangesNothing)
     auto c = rxeProfile(nullptr);
     auto profiles = one(c.get());
     IbnmApplyReport *raw = nullptr;
-    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, &raw, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN), &raw, nullptr));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 0u);
     GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
@@ -156,7 +156,7 @@ TEST(ApplyApi, DryRunChangesNothing)
     EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
 }
 
-TEST(ApplyApi, BadProfileIsAnErrorWithoutReport)
+TEST(ApplyApi, BadProfileIsAReportThatDidNotStart)
 {
     test::TempDir dir;
     auto host = simulated(dir);
@@ -164,12 +164,21 @@ TEST(ApplyApi, BadProfileIsAnErrorWithoutReport)
     nm_setting_user_set_data(NM_SETTING_USER(nm_connection_get_setting(c.get(), NM_TYPE_SETTING_USER)),
                              "rdma.roce-tos", "999", nullptr);
     auto profiles = one(c.get());
-    IbnmApplyReport *raw = nullptr;
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(
+        ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE));
+    ASSERT_TRUE(report);
+    EXPECT_FALSE(ibnm_apply_report_get_started(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_rolled_back(report.get()));
+    EXPECT_EQ(ibnm_apply_report_get_steps(report.get())->len, 0u);
+    EXPECT_EQ(ibnm_apply_report_get_operations(report.get()), 0u);
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
-    EXPECT_EQ(raw, nullptr);
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), outPtr(err)));
     ASSERT_TRUE(err);
+    EXPECT_EQ(err->domain, IBNM_ERROR);
     EXPECT_EQ(std::string(err->message).rfind("rxe-enp1s0: rdma.roce-tos: ", 0), 0u) << err->message;
+    EXPECT_STREQ(ibnm_apply_report_get_error(report.get()), err->message);
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
 }
 
 TEST(ApplyApi, FlagsAreRegistered)
@@ -198,11 +207,12 @@ TEST(ApplyApi, StepsAndReportsHaveReadOnlyProperties)
     EXPECT_STREQ(error, ibnm_apply_report_get_error(report.get()));
 
     auto *step = IBNM_STEP(g_ptr_array_index(ibnm_apply_report_get_steps(report.get()), 1));
-    char *action = nullptr, *stepError = nullptr;
+    char *stepError = nullptr;
+    IbnmStepAction action = IBNM_STEP_ACTION_CREATE_IPOIB_CHILD;
     IbnmStepState state = IBNM_STEP_STATE_PLANNED;
     g_object_get(step, IBNM_STEP_ACTION, &action, IBNM_STEP_STATE, &state, IBNM_STEP_ERROR, &stepError, nullptr);
-    GCharPtr a(action), e(stepError);
-    EXPECT_STREQ(action, "set-roce-mode");
+    GCharPtr e(stepError);
+    EXPECT_EQ(action, IBNM_STEP_ACTION_SET_ROCE_MODE);
     EXPECT_EQ(state, IBNM_STEP_STATE_FAILED);
     EXPECT_NE(stepError, nullptr);
     GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(step), IBNM_STEP_OBJECT);
@@ -216,7 +226,7 @@ TEST(ApplyApi, UpPreparesTheModulesAndConfigfsTheProfileNeeds)
     auto host = simulated(dir);
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
-    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, nullptr));
     const auto &asked = hostFakePlatform(host.get())->prepared();
     ASSERT_EQ(asked.size(), 2u);
     EXPECT_EQ(asked[0].softLinkDrivers, std::set<model::SoftLinkType>{model::SoftLinkType::Rxe});
@@ -231,16 +241,16 @@ TEST(ApplyApi, DryRunAndDownPrepareNothing)
     auto host = simulated(dir);
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
-    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN, nullptr, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_DRY_RUN), nullptr, nullptr));
     // Not active: nothing to take down (and nothing prepared for it).
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    EXPECT_FALSE(ibnm::test::applied(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)));
     EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_ACTIVE));
     EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
     // Active: taking it down loads nothing more.
-    ASSERT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, nullptr));
     size_t prepared = hostFakePlatform(host.get())->prepared().size();
-    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, nullptr));
     EXPECT_EQ(hostFakePlatform(host.get())->prepared().size(), prepared);
 }
 
@@ -252,7 +262,7 @@ TEST(ApplyApi, ModuleThatCannotLoadStopsBeforeAnyStep)
     auto c = rxeProfile(nullptr);
     auto profiles = one(c.get());
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_EQ(std::string(err->message).rfind("rdma.link-type: ", 0), 0u) << err->message;
     EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
@@ -266,13 +276,13 @@ TEST(ApplyApi, PassedDeadlineRefusesTheFirstChangeAndChangesNothing)
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
     GErrorPtr err;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)));
     ASSERT_TRUE(err);
     EXPECT_NE(std::string(err->message).find("timed out"), std::string::npos) << err->message;
     EXPECT_TRUE(hostFakePlatform(host.get())->prepared().empty());
     // Without the deadline the same apply works.
     ibnm_host_set_deadline(host.get(), 0);
-    EXPECT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, nullptr));
+    EXPECT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, nullptr));
 }
 
 TEST(ApplyApi, DeadlinePassingMidApplyUndoesTheDoneSteps)
@@ -285,7 +295,7 @@ TEST(ApplyApi, DeadlinePassingMidApplyUndoesTheDoneSteps)
     auto c = rxeProfile("v2");
     auto profiles = one(c.get());
     IbnmApplyReport *raw = nullptr;
-    EXPECT_FALSE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)));
+    EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &raw, outPtr(err)));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     ASSERT_TRUE(report);
     EXPECT_TRUE(ibnm_apply_report_get_rolled_back(report.get()));
@@ -360,6 +370,238 @@ TEST(ApplyApi, TransactionUndoIsJudgedByReadingBackWhatItTouched)
     }
 }
 
+// Issue 33 item 5: an apply returns its report, failed or not, so that a
+// binding (which drops return values and out arguments when a GError is
+// raised) still reads which steps ran and what was undone.
+TEST(ApplyApi, AFailedUpReturnsItsReportAndItsError)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(
+        ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE));
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(ibnm_apply_report_get_started(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_TRUE(ibnm_apply_report_get_rolled_back(report.get()));
+    GPtrArray *steps = ibnm_apply_report_get_steps(report.get());
+    ASSERT_EQ(steps->len, 2u);
+    auto *created = IBNM_STEP(g_ptr_array_index(steps, 0));
+    auto *failed = IBNM_STEP(g_ptr_array_index(steps, 1));
+    EXPECT_EQ(ibnm_step_get_action(created), IBNM_STEP_ACTION_ADD_RDMA_LINK);
+    EXPECT_EQ(ibnm_step_get_state(created), IBNM_STEP_STATE_UNDONE);
+    EXPECT_EQ(ibnm_step_get_action(failed), IBNM_STEP_ACTION_SET_ROCE_MODE);
+    EXPECT_EQ(ibnm_step_get_state(failed), IBNM_STEP_STATE_FAILED);
+    // The failure as a GError, with its code, as often as asked.
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_PLATFORM)) << err->message;
+    EXPECT_STREQ(ibnm_apply_report_get_error(report.get()), err->message);
+    GErrorPtr again;
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), outPtr(again)));
+    ASSERT_TRUE(again);
+    EXPECT_STREQ(again->message, err->message);
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), nullptr));
+    gboolean started = FALSE;
+    g_object_get(report.get(), IBNM_APPLY_REPORT_STARTED, &started, nullptr);
+    EXPECT_TRUE(started);
+}
+
+TEST(ApplyApi, ASuccessfulUpPropagatesNoError)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(
+        ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE));
+    ASSERT_TRUE(report);
+    GErrorPtr err;
+    EXPECT_TRUE(ibnm_apply_report_propagate_error(report.get(), outPtr(err)));
+    EXPECT_FALSE(err);
+    EXPECT_TRUE(ibnm_apply_report_get_started(report.get()));
+    EXPECT_TRUE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_EQ(ibnm_apply_report_get_error(report.get()), nullptr);
+}
+
+TEST(ApplyApi, DownOfAnInactiveProfileIsAReportThatDidNotStart)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    auto report = GObjectPtr<IbnmApplyReport>::adopt(
+        ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE));
+    ASSERT_TRUE(report);
+    EXPECT_FALSE(ibnm_apply_report_get_started(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_EQ(ibnm_apply_report_get_steps(report.get())->len, 0u);
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_ACTIVE)) << err->message;
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
+}
+
+TEST(ApplyApi, TypedRdmaCallsReturnTheirReportToo)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto report =
+        GObjectPtr<IbnmApplyReport>::adopt(ibnm_apply_rdma_link_delete(host.get(), "rxe9", IBNM_APPLY_FLAGS_NONE));
+    ASSERT_TRUE(report);
+    EXPECT_FALSE(ibnm_apply_report_get_success(report.get()));
+    EXPECT_FALSE(ibnm_apply_report_get_started(report.get()));
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(report.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_NOT_FOUND)) << err->message;
+}
+
+// The words `ibnm -j` prints as a step's "action" (docs/json-schema.md),
+// each the nick of one IbnmStepAction: the JSON is what it was when the
+// actions were free strings.
+TEST(StepAction, EveryActionWordRoundTripsThroughTheEnumsNick)
+{
+    static const char *const words[] = {
+        "add-address",        "add-rdma-link",     "add-route",          "clear-traffic-class",
+        "create-bond",        "create-ipoib-child", "delete-bond",        "delete-ipoib-child",
+        "delete-rdma-link",   "enslave",           "release",            "remove-address",
+        "remove-roce-defaults", "remove-route",    "remove-traffic-class-rule", "revert-dns",
+        "set-bond-options",   "set-dns",           "set-down",           "set-mtu",
+        "set-roce-enable",    "set-roce-mode",     "set-roce-tos",       "set-traffic-class",
+        "set-traffic-class-rule", "set-transport-mode", "set-ttl",       "set-umcast",
+        "set-up",             "write-file",
+    };
+    CPtr<GEnumClass, g_type_class_unref> k(static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_ACTION)));
+    EXPECT_EQ(k->n_values, G_N_ELEMENTS(words));
+    std::set<int> seen;
+    for (const char *w : words) {
+        GEnumValue *v = g_enum_get_value_by_nick(k.get(), w);
+        ASSERT_NE(v, nullptr) << w;
+        EXPECT_TRUE(seen.insert(v->value).second) << w;
+        EXPECT_STREQ(ibnm_step_action_to_string(IbnmStepAction(v->value)), w);
+    }
+    for (guint i = 0; i < k->n_values; i++)
+        EXPECT_STREQ(ibnm_step_action_to_string(IbnmStepAction(k->values[i].value)), k->values[i].value_nick);
+    EXPECT_EQ(ibnm_step_action_to_string(IbnmStepAction(1000)), nullptr);
+    GParamSpec *action = g_object_class_find_property(
+        static_cast<GObjectClass *>(g_type_class_peek(IBNM_TYPE_STEP)), IBNM_STEP_ACTION);
+    ASSERT_NE(action, nullptr);
+    EXPECT_EQ(G_PARAM_SPEC_VALUE_TYPE(action), IBNM_TYPE_STEP_ACTION);
+}
+
+namespace {
+
+// ibnm_apply_up_async() or ibnm_apply_down_async() of `profiles`, run to
+// its callback in a main loop: what the _finish function gave.
+struct AsyncOutcome {
+    GObjectPtr<IbnmApplyReport> report;
+    GErrorPtr error;
+    bool called = false;
+};
+
+AsyncOutcome applyAsync(IbnmHost *host, GPtrArray *profiles, bool up, GCancellable *cancellable)
+{
+    struct Wait {
+        AsyncOutcome outcome;
+        CPtr<GMainLoop, g_main_loop_unref> loop;
+        bool up;
+    } wait{{}, CPtr<GMainLoop, g_main_loop_unref>(g_main_loop_new(nullptr, FALSE)), up};
+    auto done = [](GObject *source, GAsyncResult *result, gpointer data) {
+        auto *w = static_cast<Wait *>(data);
+        GError *e = nullptr;
+        IbnmApplyReport *r = w->up ? ibnm_apply_up_finish(IBNM_HOST(source), result, &e)
+                                   : ibnm_apply_down_finish(IBNM_HOST(source), result, &e);
+        w->outcome.report = GObjectPtr<IbnmApplyReport>::adopt(r);
+        w->outcome.error.reset(e);
+        w->outcome.called = true;
+        g_main_loop_quit(w->loop.get());
+    };
+    if (up)
+        ibnm_apply_up_async(host, profiles, nullptr, IBNM_APPLY_FLAGS_NONE, cancellable, done, &wait);
+    else
+        ibnm_apply_down_async(host, profiles, nullptr, IBNM_APPLY_FLAGS_NONE, cancellable, done, &wait);
+    guint timeout = g_timeout_add_seconds(
+        30, [](gpointer loop) { g_main_loop_quit(static_cast<GMainLoop *>(loop)); return G_SOURCE_REMOVE; },
+        wait.loop.get());
+    g_main_loop_run(wait.loop.get());
+    if (wait.outcome.called)
+        g_source_remove(timeout);
+    return std::move(wait.outcome);
+}
+
+size_t softLinks(IbnmHost *host)
+{
+    auto inv = GObjectPtr<IbnmInventory>::adopt(ibnm_inventory_new(host));
+    EXPECT_TRUE(ibnm_inventory_reload(inv.get(), nullptr));
+    return inventoryHost(inv.get()).softLinks.size();
+}
+
+} // namespace
+
+TEST(ApplyApiAsync, UpAndDownFinishWithTheirReports)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    AsyncOutcome up = applyAsync(host.get(), profiles.get(), true, nullptr);
+    ASSERT_TRUE(up.called);
+    EXPECT_FALSE(up.error);
+    ASSERT_TRUE(up.report);
+    EXPECT_TRUE(ibnm_apply_report_get_success(up.report.get()));
+    EXPECT_EQ(ibnm_apply_report_get_steps(up.report.get())->len, 2u);
+    EXPECT_EQ(softLinks(host.get()), 1u);
+
+    AsyncOutcome down = applyAsync(host.get(), profiles.get(), false, nullptr);
+    ASSERT_TRUE(down.called);
+    EXPECT_FALSE(down.error);
+    ASSERT_TRUE(down.report);
+    EXPECT_TRUE(ibnm_apply_report_get_success(down.report.get()));
+    EXPECT_EQ(softLinks(host.get()), 0u);
+}
+
+TEST(ApplyApiAsync, AFailedUpFinishesWithItsReportNotAnError)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get())).failNext("setDefaultRoceMode", EINVAL);
+    AsyncOutcome up = applyAsync(host.get(), profiles.get(), true, nullptr);
+    ASSERT_TRUE(up.called);
+    EXPECT_FALSE(up.error);
+    ASSERT_TRUE(up.report);
+    EXPECT_FALSE(ibnm_apply_report_get_success(up.report.get()));
+    EXPECT_TRUE(ibnm_apply_report_get_rolled_back(up.report.get()));
+    GErrorPtr err;
+    EXPECT_FALSE(ibnm_apply_report_propagate_error(up.report.get(), outPtr(err)));
+    ASSERT_TRUE(err);
+    EXPECT_TRUE(g_error_matches(err.get(), IBNM_ERROR, IBNM_ERROR_PLATFORM)) << err->message;
+    EXPECT_EQ(softLinks(host.get()), 0u);
+}
+
+TEST(ApplyApiAsync, CancelledBeforeItStartsChangesNothing)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile("v2");
+    auto profiles = one(c.get());
+    auto cancellable = GObjectPtr<GCancellable>::adopt(g_cancellable_new());
+    g_cancellable_cancel(cancellable.get());
+    AsyncOutcome up = applyAsync(host.get(), profiles.get(), true, cancellable.get());
+    ASSERT_TRUE(up.called);
+    EXPECT_FALSE(up.report);
+    ASSERT_TRUE(up.error);
+    EXPECT_TRUE(g_error_matches(up.error.get(), G_IO_ERROR, G_IO_ERROR_CANCELLED)) << up.error->message;
+    EXPECT_EQ(hostFakePlatform(host.get())->operationCount(), 0u);
+    EXPECT_EQ(softLinks(host.get()), 0u);
+}
+
 // An apply that found the host already as asked gives the digest of that
 // host; ibnm_host_get_state_digest() gives the same until the host or its
 // active connections change.
@@ -372,7 +614,8 @@ TEST(ApplyApi, ANoOpApplysHostDigestMatchesTheHostUntilItChanges)
     auto up = [&]() {
         IbnmApplyReport *raw = nullptr;
         GErrorPtr err;
-        EXPECT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)))
+        EXPECT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE),
+                                        &raw, outPtr(err)))
             << (err ? err->message : "");
         return GObjectPtr<IbnmApplyReport>::adopt(raw);
     };
@@ -401,7 +644,8 @@ TEST(ApplyApi, ANoOpApplysHostDigestMatchesTheHostUntilItChanges)
     ASSERT_TRUE(third);
     std::string again = digestNow();
     IbnmApplyReport *raw = nullptr;
-    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE), &raw,
+                                    nullptr));
     g_clear_object(&raw);
     EXPECT_NE(digestNow(), again);
 }

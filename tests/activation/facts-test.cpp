@@ -123,13 +123,13 @@ Outcome agree(const std::string &hostText, const std::vector<std::vector<std::st
     }
     GErrorPtr dryErr;
     IbnmApplyReport *raw = nullptr;
-    o.dryOk = ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, outPtr(dryErr));
+    o.dryOk = ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_DRY_RUN), &raw, outPtr(dryErr));
     GObjectPtr<IbnmApplyReport>::adopt(raw);
     EXPECT_EQ(test::snapshot(*fake, true), o.before) << "the dry run changed the host\n" << describe(set);
 
     GErrorPtr upErr;
     raw = nullptr;
-    o.upOk = ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(upErr));
+    o.upOk = ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE), &raw, outPtr(upErr));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     o.upError = upErr ? upErr->message : "";
     if (report) {
@@ -156,7 +156,7 @@ Outcome agree(const std::string &hostText, const std::vector<std::vector<std::st
         return o;
     }
     raw = nullptr;
-    EXPECT_TRUE(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr))
+    EXPECT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE), &raw, nullptr))
         << describe(set);
     auto again = GObjectPtr<IbnmApplyReport>::adopt(raw);
     if (again)
@@ -190,7 +190,7 @@ void everyFaultRollsBack(const std::string &hostText, const std::vector<std::vec
         std::string before = test::snapshot(*fake, true);
         fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
         IbnmApplyReport *raw = nullptr;
-        EXPECT_FALSE(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr))
+        EXPECT_FALSE(ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), all.get(), IBNM_APPLY_FLAGS_NONE), &raw, nullptr))
             << "fault at operation " << nth;
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         fake->clearFaults();
@@ -287,7 +287,7 @@ TEST(FactOffLinkGateway, DownRemovesTheHostRouteToo)
     GPtrArrayPtr array(g_ptr_array_new());
     g_ptr_array_add(array.get(), test::connectionOf(p.get()));
     GErrorPtr err;
-    ASSERT_TRUE(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)))
         << err->message;
     auto up = fake->readHost();
     ASSERT_TRUE(up.ok());
@@ -298,7 +298,7 @@ TEST(FactOffLinkGateway, DownRemovesTheHostRouteToo)
         shown.push_back(model::formatRoute(r));
     EXPECT_EQ(shown, (std::vector<std::string>{"0.0.0.0/0 via 198.51.100.1", "198.51.100.1/32",
                                                "198.51.100.1/32 metric 5", "203.0.113.0/24 via 198.51.100.1 metric 5"}));
-    ASSERT_TRUE(ibnm_apply_down(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_down(host.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)))
         << err->message;
     auto down = fake->readHost();
     ASSERT_TRUE(down.ok());
@@ -633,12 +633,12 @@ TEST(FactDns, UpGivesThemToSystemdResolvedAndDownRevertsThem)
     GPtrArrayPtr array(g_ptr_array_new());
     g_ptr_array_add(array.get(), test::connectionOf(p.get()));
     GErrorPtr err;
-    ASSERT_TRUE(ibnm_apply_up(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)));
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_up(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)));
     auto up = resolverOf(*fake);
     ASSERT_EQ(up.links.count("enp0s1"), 1u);
     EXPECT_EQ(up.links.at("enp0s1").servers, (std::vector<std::string>{"192.0.2.53", "2001:db8::53"}));
     EXPECT_EQ(up.links.at("enp0s1").domains, std::vector<std::string>{"example.com"});
-    ASSERT_TRUE(ibnm_apply_down(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_down(h.get(), array.get(), nullptr, IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)))
         << err->message;
     EXPECT_EQ(resolverOf(*fake).links.count("enp0s1"), 0u);
 }

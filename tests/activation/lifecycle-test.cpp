@@ -107,7 +107,7 @@ public:
             GPtrArray *steps = report ? ibnm_apply_report_get_steps(report.get()) : nullptr;
             for (guint i = 0; steps && i < steps->len; i++) {
                 auto *s = IBNM_STEP(g_ptr_array_index(steps, i));
-                out.push_back(std::string(ibnm_step_get_action(s)) + " " + ibnm_step_get_object(s));
+                out.push_back(std::string(ibnm_step_action_to_string(ibnm_step_get_action(s))) + " " + ibnm_step_get_object(s));
             }
             return out;
         }
@@ -127,8 +127,8 @@ public:
             g_ptr_array_add(all.get(), test::connectionOf(p.get()));
         Outcome o;
         IbnmApplyReport *raw = nullptr;
-        o.ok = up ? ibnm_apply_up(host.get(), selected.get(), all.get(), flags, &raw, outPtr(o.error))
-                  : ibnm_apply_down(host.get(), selected.get(), all.get(), flags, &raw, outPtr(o.error));
+        o.ok = up ? ibnm::test::applied(ibnm_apply_up(host.get(), selected.get(), all.get(), flags), &raw, outPtr(o.error))
+                  : ibnm::test::applied(ibnm_apply_down(host.get(), selected.get(), all.get(), flags), &raw, outPtr(o.error));
         o.report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         return o;
     }
@@ -856,7 +856,7 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
             hostNewFromPlatform(std::unique_ptr<platform::Platform>(fake), IBNM_HOST_KIND_SIMULATED, GetParam()));
         auto before = fake->readHost();
         ASSERT_TRUE(before.ok());
-        if (!ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, nullptr, nullptr))
+        if (!ibnm::test::applied(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE), nullptr, nullptr))
             continue;
         applied++;
         std::string what;
@@ -883,7 +883,7 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
                     fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
                     IbnmApplyReport *faultRaw = nullptr;
                     bool faultOk =
-                        ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &faultRaw, nullptr);
+                        ibnm::test::applied(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE), &faultRaw, nullptr);
                     auto faulted = GObjectPtr<IbnmApplyReport>::adopt(faultRaw);
                     fake->clearFaults();
                     if (faultOk)
@@ -897,14 +897,14 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
                     }
                 }
                 IbnmApplyReport *raw = nullptr;
-                bool ok = ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr);
+                bool ok = ibnm::test::applied(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE), &raw, nullptr);
                 auto again = GObjectPtr<IbnmApplyReport>::adopt(raw);
                 if (!ok) {
                     EXPECT_EQ(comparable(*fake), was) << "a refused re-activation changed the host:" << what;
                 } else {
                     modified++;
                     IbnmApplyReport *thirdRaw = nullptr;
-                    EXPECT_TRUE(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &thirdRaw,
+                    EXPECT_TRUE(ibnm::test::applied(ibnm_apply_up(host.get(), set.get(), set.get(), IBNM_APPLY_FLAGS_NONE), &thirdRaw,
                                               nullptr))
                         << what;
                     auto third = GObjectPtr<IbnmApplyReport>::adopt(thirdRaw);
@@ -924,14 +924,14 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
                               ibnm_active_connection_get_uuid(IBNM_ACTIVE_CONNECTION(g_ptr_array_index(active.get(), k)))) == 0)
                     g_ptr_array_add(activeProfiles.get(), g_ptr_array_index(set.get(), i));
         IbnmApplyReport *dryRaw = nullptr;
-        ASSERT_TRUE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_DRY_RUN, &dryRaw,
+        ASSERT_TRUE(ibnm::test::applied(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_DRY_RUN), &dryRaw,
                                     nullptr));
         auto dry = GObjectPtr<IbnmApplyReport>::adopt(dryRaw);
         unsigned steps = ibnm_apply_report_get_steps(dry.get())->len;
         for (unsigned nth = 1; nth <= steps && nth <= 3; nth++) {
             fake->addFaults({platform::FaultRule{"", nth, EIO, 0}});
             IbnmApplyReport *raw = nullptr;
-            EXPECT_FALSE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
+            EXPECT_FALSE(ibnm::test::applied(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE), &raw, nullptr));
             auto failed = GObjectPtr<IbnmApplyReport>::adopt(raw);
             fake->clearFaults();
             ASSERT_TRUE(failed) << "round " << round << " fault " << nth;
@@ -940,7 +940,7 @@ TEST_P(ActiveConnectionsGenerated, UpThenDownPutsTheHostBack)
             faults++;
         }
         GErrorPtr err;
-        EXPECT_TRUE(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE, nullptr,
+        EXPECT_TRUE(ibnm::test::applied(ibnm_apply_down(host.get(), activeProfiles.get(), set.get(), IBNM_APPLY_FLAGS_NONE), nullptr,
                                     outPtr(err)))
             << (err ? err->message : "") << " round " << round;
         downs++;

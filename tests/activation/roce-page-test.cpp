@@ -148,7 +148,7 @@ TEST(TrafficClassRules, AddReplaceAndRemoveAsProfileKeys)
     Report r = upAll(*p, v);
     ASSERT_TRUE(r.ok) << r.error;
     ASSERT_EQ(r.steps.size(), 2u);
-    EXPECT_EQ(r.steps[0].action, "set-traffic-class-rule");
+    EXPECT_EQ(r.steps[0].action, IBNM_STEP_ACTION_SET_TRAFFIC_CLASS_RULE);
     EXPECT_EQ(tcRules(*p, "mlx5_0"), (std::vector<std::string>{"tclass=24,dst_ip=198.51.100.0/24",
                                                               "tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"}));
     // Applied again: nothing to do.
@@ -160,7 +160,7 @@ TEST(TrafficClassRules, AddReplaceAndRemoveAsProfileKeys)
     Report removed = upAll(*p, rm);
     ASSERT_TRUE(removed.ok) << removed.error;
     ASSERT_EQ(removed.steps.size(), 1u);
-    EXPECT_EQ(removed.steps[0].action, "remove-traffic-class-rule");
+    EXPECT_EQ(removed.steps[0].action, IBNM_STEP_ACTION_REMOVE_TRAFFIC_CLASS_RULE);
     EXPECT_EQ(tcRules(*p, "mlx5_0"), (std::vector<std::string>{"tclass=16,src_ip=1.1.1.2,dst_ip=1.1.1.0/24"}));
 }
 
@@ -485,6 +485,6 @@ TEST(RoceLag, FailureWhileFormingTheLagRollsBack)
         EXPECT_FALSE(r.ok) << i;
         EXPECT_TRUE(r.rolledBack) << i;
         p.clearFaults();
-        EXPECT_EQ(snapshot(p), before) << "fault at " << i << " (" << all.steps[i - 1].action << ")";
+        EXPECT_EQ(snapshot(p), before) << "fault at " << i << " (" << ibnm_step_action_to_string(all.steps[i - 1].action) << ")";
     }
 }

@@ -103,8 +103,8 @@ class SimulatedHost(unittest.TestCase):
         errors = [f for f in findings if f.get_severity() == Ibnm.Severity.ERROR]
         self.assertEqual(errors, [], [f.get_message() for f in errors])
 
-        ok, report = Ibnm.apply_up(self.host, [conn], None, Ibnm.ApplyFlags.NONE)
-        self.assertTrue(ok)
+        report = Ibnm.apply_up(self.host, [conn], None, Ibnm.ApplyFlags.NONE)
+        self.assertTrue(report.propagate_error())
         self.assertTrue(report.get_success())
         self.assertGreater(report.get_operations(), 0)
         self.assertTrue(self.inv.reload())
@@ -112,8 +112,8 @@ class SimulatedHost(unittest.TestCase):
         self.assertEqual(ib.get_transport_mode(), "connected")
         self.assertEqual(ib.get_mtu(), 65520)
         # The same again changes nothing.
-        ok, again = Ibnm.apply_up(self.host, [conn], None, Ibnm.ApplyFlags.NONE)
-        self.assertTrue(ok)
+        again = Ibnm.apply_up(self.host, [conn], None, Ibnm.ApplyFlags.NONE)
+        self.assertTrue(again.get_success())
         self.assertEqual(again.get_operations(), 0)
 
     def test_errors_keep_their_code_and_name_the_property(self):
@@ -123,27 +123,96 @@ class SimulatedHost(unittest.TestCase):
         self.assertEqual(cm.exception.domain, "ibnm-error-quark")
         self.assertIn("infiniband.p-key", cm.exception.message)
 
-    def test_a_failed_apply_raises_and_leaves_the_host_as_before(self):
+    def test_a_failed_apply_returns_its_report_and_leaves_the_host_as_before(self):
+        # Issue 33 item 5: a binding reads what a failed apply did (which
+        # steps ran, what was undone, why), then raises its error if it wants.
         before = sorted(i.get_name() for i in self.inv.get_ipoib_interfaces())
-        self.assertTrue(IbnmSimulator.add_faults(self.host, "op=createIpoibChild,nth=1,errno=EBUSY"))
+        self.assertTrue(IbnmSimulator.add_faults(self.host, "op=setMtu,nth=1,errno=EBUSY"))
         child = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "c", "parent", "mlx4_ib0",
-                                            "p-key", "0x8002", "ipv4.method", "disabled"])
-        with self.assertRaises(GLib.Error):
-            Ibnm.apply_up(self.host, [child.get_connection()], None, Ibnm.ApplyFlags.NONE)
+                                            "p-key", "0x8002", "mtu", "2044", "ipv4.method", "disabled"])
+        report = Ibnm.apply_up(self.host, [child.get_connection()], None, Ibnm.ApplyFlags.NONE)
+        self.assertIsInstance(report, Ibnm.ApplyReport)
+        self.assertTrue(report.get_started())
+        self.assertFalse(report.get_success())
+        self.assertTrue(report.get_rolled_back())
+        self.assertEqual(report.get_not_restored(), [])
+        steps = [(s.get_action(), s.get_object(), s.get_state()) for s in report.get_steps()]
+        self.assertIn((Ibnm.StepAction.CREATE_IPOIB_CHILD, "mlx4_ib0.8002", Ibnm.StepState.UNDONE), steps)
+        failed = [s for s in report.get_steps() if s.get_state() == Ibnm.StepState.FAILED]
+        self.assertEqual(len(failed), 1, steps)
+        self.assertEqual(failed[0].get_action(), Ibnm.StepAction.SET_MTU)
+        self.assertEqual(Ibnm.step_action_to_string(failed[0].get_action()), "set-mtu")
+        self.assertTrue(failed[0].get_error())
+        self.assertEqual(failed[0].props.action, Ibnm.StepAction.SET_MTU)
+        self.assertIn(failed[0].get_error(), report.get_error())
+        with self.assertRaises(GLib.Error) as cm:
+            report.propagate_error()
+        self.assertEqual(cm.exception.domain, "ibnm-error-quark")
+        self.assertEqual(cm.exception.code, int(Ibnm.Error.PLATFORM))
+        self.assertEqual(cm.exception.message, report.get_error())
         self.assertTrue(self.inv.reload())
         self.assertEqual(sorted(i.get_name() for i in self.inv.get_ipoib_interfaces()), before)
+
+    def test_a_profile_that_is_not_active_is_a_report_that_did_not_start(self):
+        profile = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"])
+        report = Ibnm.apply_down(self.host, [profile.get_connection()], None, Ibnm.ApplyFlags.NONE)
+        self.assertFalse(report.get_started())
+        self.assertFalse(report.get_success())
+        self.assertEqual(report.get_steps(), [])
+        with self.assertRaises(GLib.Error) as cm:
+            report.propagate_error()
+        self.assertEqual(cm.exception.code, int(Ibnm.Error.NOT_ACTIVE))
+
+    def _apply_async(self, up, conn, cancellable):
+        loop = GLib.MainLoop()
+        outcome = {}
+
+        def done(source, result):
+            try:
+                finish = Ibnm.apply_up_finish if up else Ibnm.apply_down_finish
+                outcome["report"] = finish(source, result)
+            except GLib.Error as e:
+                outcome["error"] = e
+            loop.quit()
+
+        start = Ibnm.apply_up_async if up else Ibnm.apply_down_async
+        start(self.host, [conn], None, Ibnm.ApplyFlags.NONE, cancellable, done)
+        GLib.timeout_add_seconds(30, loop.quit)
+        loop.run()
+        return outcome
+
+    def test_apply_asynchronously_with_a_report_also_on_failure(self):
+        profile = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0",
+                                              "mtu", "2044", "ipv4.method", "disabled"])
+        conn = profile.get_connection()
+        up = self._apply_async(True, conn, None)
+        self.assertNotIn("error", up)
+        self.assertTrue(up["report"].get_success())
+        down = self._apply_async(False, conn, None)
+        self.assertTrue(down["report"].get_success())
+        # Down again: not active, a report that did not start (no GError).
+        again = self._apply_async(False, conn, None)
+        self.assertFalse(again["report"].get_started())
+        # Cancelled before it started: the one GError of _finish.
+        cancellable = Gio.Cancellable()
+        cancellable.cancel()
+        cancelled = self._apply_async(True, conn, cancellable)
+        self.assertNotIn("report", cancelled)
+        self.assertTrue(cancelled["error"].matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED))
 
     def test_typed_rdma_call_adds_a_soft_link(self):
         host = IbnmSimulator.new_host(os.path.join(SRCDIR, "examples", "hosts", "ethernet-only.host"),
                                       os.path.join(self.tmp.name, "eth-state"))
-        ok, report = Ibnm.apply_rdma_link_add(host, "rxe0", Ibnm.SoftLinkType.RXE, "enp1s0", Ibnm.ApplyFlags.NONE)
-        self.assertTrue(ok)
-        self.assertEqual(report.get_steps()[0].get_action(), "add-rdma-link")
+        report = Ibnm.apply_rdma_link_add(host, "rxe0", Ibnm.SoftLinkType.RXE, "enp1s0", Ibnm.ApplyFlags.NONE)
+        self.assertTrue(report.propagate_error())
+        self.assertEqual(report.get_steps()[0].get_action(), Ibnm.StepAction.ADD_RDMA_LINK)
         inv = Ibnm.Inventory.new(host)
         self.assertTrue(inv.reload())
         self.assertEqual([l.get_name() for l in inv.get_soft_links()], ["rxe0"])
+        failed = Ibnm.apply_rdma_link_add(host, "rxe1", Ibnm.SoftLinkType.SIW, "nosuch0", Ibnm.ApplyFlags.NONE)
+        self.assertFalse(failed.get_success())
         with self.assertRaises(GLib.Error) as cm:
-            Ibnm.apply_rdma_link_add(host, "rxe1", Ibnm.SoftLinkType.SIW, "nosuch0", Ibnm.ApplyFlags.NONE)
+            failed.propagate_error()
         self.assertEqual(cm.exception.code, int(Ibnm.Error.NOT_FOUND))
         self.assertTrue(cm.exception.message.startswith("netdev: "), cm.exception.message)
 

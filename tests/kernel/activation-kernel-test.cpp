@@ -181,7 +181,7 @@ TEST_F(ActivationKernel, DispatcherPathProvisionsOnlyRdma)
     Report r = upAll(v, true);
     ASSERT_TRUE(r.ok) << r.error;
     ASSERT_EQ(r.steps.size(), 1u);
-    EXPECT_EQ(r.steps[0].action, "add-rdma-link");
+    EXPECT_EQ(r.steps[0].action, IBNM_STEP_ACTION_ADD_RDMA_LINK);
     auto h = p_->readHost();
     ASSERT_TRUE(h.ok());
     ASSERT_EQ(h->softLinks.size(), 1u);

@@ -155,10 +155,10 @@ TEST_F(VpnService, SettingsThatDoNotParseAreBadArguments)
 TEST_F(VpnService, DisconnectUndoesOnlyWhatConnectDid)
 {
     GErrorPtr err;
-    ASSERT_TRUE(ibnm_apply_rdma_link_add(host_.get(), "rxe0", IBNM_SOFT_LINK_TYPE_RXE, "enp1s0",
-                                         IBNM_APPLY_FLAGS_NONE, nullptr, outPtr(err)))
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_rdma_link_add(host_.get(), "rxe0", IBNM_SOFT_LINK_TYPE_RXE, "enp1s0",
+                                         IBNM_APPLY_FLAGS_NONE), nullptr, outPtr(err)))
         << err->message;
-    ASSERT_TRUE(ibnm_apply_roce_mode(host_.get(), "rxe0", 1, IBNM_ROCE_MODE_V2, IBNM_APPLY_FLAGS_NONE, nullptr,
+    ASSERT_TRUE(ibnm::test::applied(ibnm_apply_roce_mode(host_.get(), "rxe0", 1, IBNM_ROCE_MODE_V2, IBNM_APPLY_FLAGS_NONE), nullptr,
                                      outPtr(err)))
         << err->message;
     std::optional<unsigned> tosBefore = port(read(), "rxe0")->defaultRoceTos;

@@ -233,7 +233,7 @@ TEST(HostFiles, SimulatedHostWritesUnderItsStateDirectory)
     GPtrArrayPtr profiles(g_ptr_array_new());
     g_ptr_array_add(profiles.get(), c.get());
     IbnmApplyReport *raw = nullptr;
-    gboolean ok = ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err));
+    gboolean ok = ibnm::test::applied(ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE), &raw, outPtr(err));
     auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
     ASSERT_TRUE(ok) << err->message;
     std::string rules = slurp(dir / "state/root/etc/udev/rules.d/70-ibnm-persistent-ipoib.rules");
@@ -259,7 +259,7 @@ TEST(HostFiles, WrittenUnderTheActivationLock)
         [&](GError **e) {
             GPtrArrayPtr profiles(g_ptr_array_new());
             g_ptr_array_add(profiles.get(), c.get());
-            return ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
+            return ibnm::test::applied(ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_NONE), nullptr, e);
         },
         [&] { EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)); });
     EXPECT_TRUE(run.waited) << "the files were written while another activation held the lock";
@@ -283,7 +283,7 @@ TEST(HostFiles, DryRunsDoNotWaitForTheActivationLock)
 
     auto files = whileLocked(dir, [&](GError **e) {
         IbnmApplyReport *raw = nullptr;
-        bool ok = ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN, &raw, e);
+        bool ok = ibnm::test::applied(ibnm_apply_host_files(host.get(), kBoth, profiles.get(), IBNM_APPLY_FLAGS_DRY_RUN), &raw, e);
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         return ok && report && ibnm_apply_report_get_success(report.get());
     }, {}, true);
@@ -292,13 +292,13 @@ TEST(HostFiles, DryRunsDoNotWaitForTheActivationLock)
     EXPECT_FALSE(g_file_test(rules.c_str(), G_FILE_TEST_EXISTS)) << "a dry run wrote";
 
     auto dryUp = whileLocked(dir, [&](GError **e) {
-        return ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_DRY_RUN, nullptr, e);
+        return ibnm::test::applied(ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_DRY_RUN), nullptr, e);
     }, {}, true);
     EXPECT_FALSE(dryUp.waited) << "a dry run of ibnm_apply_up() waited for the activation lock";
     EXPECT_TRUE(dryUp.ok) << dryUp.message;
 
     auto up = whileLocked(dir, [&](GError **e) {
-        return ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_NONE, nullptr, e);
+        return ibnm::test::applied(ibnm_apply_up(host.get(), none.get(), none.get(), IBNM_APPLY_FLAGS_NONE), nullptr, e);
     });
     EXPECT_TRUE(up.waited) << "ibnm_apply_up() ran while another activation held the lock";
     EXPECT_TRUE(up.ok) << up.message;
@@ -330,7 +330,7 @@ TEST(HostFiles, SysfsTreeIsReadOnly)
     for (IbnmApplyFlags flags : {IBNM_APPLY_FLAGS_DRY_RUN, IBNM_APPLY_FLAGS_NONE}) {
         IbnmApplyReport *raw = nullptr;
         GErrorPtr e;
-        EXPECT_FALSE(ibnm_apply_host_files(host.get(), kBoth, nullptr, flags, &raw, outPtr(e)));
+        EXPECT_FALSE(ibnm::test::applied(ibnm_apply_host_files(host.get(), kBoth, nullptr, flags), &raw, outPtr(e)));
         auto report = GObjectPtr<IbnmApplyReport>::adopt(raw);
         ASSERT_TRUE(e);
         EXPECT_TRUE(g_error_matches(e.get(), IBNM_ERROR, IBNM_ERROR_NOT_SUPPORTED)) << e->message;
