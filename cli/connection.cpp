@@ -127,6 +127,34 @@ int argumentsError(const GError *error)
     return reportError(error, _(kConnectionUsage));
 }
 
+// Whether `word` names a bond profile of `all` by UUID, name or interface
+// name, as nmcli looks for a `master` (normalized_master_for_slave() in
+// nmcli's connections.c).
+bool namesBondProfile(GPtrArray *all, const char *word)
+{
+    for (guint i = 0; i < all->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(all, i));
+        if (nm_connection_is_type(c, NM_SETTING_BOND_SETTING_NAME) &&
+            (g_strcmp0(nm_connection_get_uuid(c), word) == 0 || g_strcmp0(nm_connection_get_id(c), word) == 0 ||
+             g_strcmp0(nm_connection_get_interface_name(c), word) == 0))
+            return true;
+    }
+    return false;
+}
+
+// A bond port whose `master` names no bond profile: nmcli warns
+// (warnUnknownMasters()) and NetworkManager stores it (its `up` fails,
+// "Master connection not found or invalid", until a bond profile or device
+// is there); standalone ibnm refuses it (differences-from-nmcli.md, nmcli
+// difference 20).
+bool waitsForItsBond(NMConnection *c, GPtrArray *all)
+{
+    NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+    const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+    return master && g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0 &&
+           !namesBondProfile(all, master);
+}
+
 } // namespace
 
 // Checks `profile` with the stored ones (against the host when the user chose
@@ -172,6 +200,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
     PtrArray findings(ibnm_check_profiles(
         all.get(), inv, standalone && inv == nullptr ? IBNM_CHECK_FLAGS_STANDALONE : IBNM_CHECK_FLAGS_NONE));
     const char *id = ibnm_profile_get_id(profile);
+    // With NetworkManager, as nmcli: stored after nmcli's warning, no error.
+    bool waiting = settings && !standalone && waitsForItsBond(ibnm_profile_get_connection(profile), all.get());
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
@@ -179,6 +209,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), id) == 0;
         bool caused = sev == IBNM_SEVERITY_ERROR && ibnm_finding_involves(f, id);
         if (sev == IBNM_SEVERITY_INFO || !(mine || caused))
+            continue;
+        if (waiting && mine && g_strcmp0(ibnm_finding_get_property(f), "connection.master") == 0)
             continue;
         errors = errors || sev == IBNM_SEVERITY_ERROR;
         const char *hint = ibnm_finding_get_hint(f);
@@ -225,15 +257,7 @@ void warnUnknownMasters(char **masters, IbnmSettings *s)
         return;
     PtrArray all = s ? allConnections(s) : PtrArray(g_ptr_array_new());
     for (char **m = masters; *m; m++) {
-        bool found = false;
-        for (guint i = 0; i < all->len && !found; i++) {
-            auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
-            if (!nm_connection_is_type(c, NM_SETTING_BOND_SETTING_NAME))
-                continue;
-            found = g_strcmp0(nm_connection_get_uuid(c), *m) == 0 || g_strcmp0(nm_connection_get_id(c), *m) == 0 ||
-                    g_strcmp0(nm_connection_get_interface_name(c), *m) == 0;
-        }
-        if (!found)
+        if (!namesBondProfile(all.get(), *m))
             std::printf(_("Warning: master='%s' doesn't refer to any existing profile.\n"), *m);
     }
     std::fflush(stdout);
