@@ -618,6 +618,40 @@ PtrArray selectActive(Context &ctx, IbnmSettings *s, const Args &args, int &rc, 
     return picked;
 }
 
+// nmcli's words where standalone `up` found no device for a profile (NetworkManager
+// 1.42's _new_active_connection() and find_device_for_connection() in
+// src/core/nm-manager.c; nmcli prefixes "Connection activation failed: "):
+// "No suitable device found for this connection (device X not available
+// because ...)." for a device NetworkManager does not create, "Failed to find
+// a compatible device for this connection" for a P_Key child whose parent is
+// absent. The planner refused the profile as IBNM_ERROR_NOT_FOUND, its
+// message led by "<profile>: <property>: " (Error::withProfile/withProperty).
+// Empty when the error is another.
+std::string noDeviceAsNmcli(const GError *err, GPtrArray *picked)
+{
+    if (!g_error_matches(err, IBNM_ERROR, IBNM_ERROR_NOT_FOUND))
+        return {};
+    for (guint i = 0; i < picked->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(picked, i));
+        std::string lead = std::string(nm_connection_get_id(c)) + ": ";
+        if (std::strncmp(err->message, lead.c_str(), lead.size()) != 0)
+            continue;
+        const char *rest = err->message + lead.size();
+        if (g_str_has_prefix(rest, "infiniband.parent: "))
+            return _("Failed to find a compatible device for this connection");
+        if (!g_str_has_prefix(rest, "connection.interface-name: ") && !g_str_has_prefix(rest, "infiniband.mac-address: "))
+            return {};
+        const char *ifname = nm_connection_get_interface_name(c);
+        if (ifname == nullptr)
+            return _("No suitable device found for this connection (no suitable device found).");
+        CharPtr text(g_strdup_printf(_("No suitable device found for this connection (device %s not available "
+                                       "because it does not exist on this host)."),
+                                     ifname));
+        return text.get();
+    }
+    return {};
+}
+
 // up and down of one or many profiles: one plan, one transaction (a failure
 // undoes every step of every profile), one report.
 int upDown(Context &ctx, const Args &args, bool up)
@@ -660,6 +694,13 @@ int upDown(Context &ctx, const Args &args, bool up)
     };
     if (!report)
         return asNmcli(err ? reportError(err.get()) : kExitFailed);
+    if (std::string nm; up && !ok && err && ctx.options.mode != OutputMode::Json &&
+                        !(nm = noDeviceAsNmcli(err.get(), picked.get())).empty()) {
+        // Verbatim, as nmcli prints NetworkManager's reason (no period added).
+        CharPtr line(g_strdup_printf(_("Connection activation failed: %s"), nm.c_str()));
+        std::fprintf(stderr, _("Error: %s\n"), line.get());
+        return kExitActivationFailed;
+    }
     rc = asNmcli(printReport(ctx, report.get()));
     if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
         if (ctx.options.dryRun) {
