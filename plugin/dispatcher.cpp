@@ -15,6 +15,9 @@
 // and TTL, umcast, and the connected-mode probe. On pre-down and down it
 // removes what it created: what pre-up applied, from its record of the
 // activation (plugin/hook-record.hpp), whatever the stored profile says now.
+// On reapply (`nmcli device reapply`: NetworkManager changes the active
+// connection in place and runs no pre-down or pre-up) it asks NetworkManager
+// what it applied now and replaces its part to match.
 //
 // It runs as root with NetworkManager's environment: it works on this
 // machine and takes nothing else from the environment (IBNM_SIMULATE,
@@ -131,6 +134,31 @@ GObjectPtr<NMConnection> loadProfile(const char *uuid, GError **error)
     if (!c)
         g_set_error(error, IBNM_ERROR, IBNM_ERROR_NOT_FOUND, _("NetworkManager has no profile %s"), uuid);
     return c;
+}
+
+// The connection NetworkManager has applied to `iface` (its D-Bus
+// Device.GetAppliedConnection): after a reapply (`nmcli device reapply`,
+// which takes [user] changes), what the device runs now, whatever the
+// stored profile says. Each call bounded by `timeoutMs`.
+GObjectPtr<NMConnection> appliedConnection(const char *iface, unsigned timeoutMs, GError **error)
+{
+    auto bus = GObjectPtr<GDBusConnection>::adopt(g_bus_get_sync(G_BUS_TYPE_SYSTEM, nullptr, error));
+    if (!bus)
+        return nullptr;
+    ibnm::GVariantPtr device(g_dbus_connection_call_sync(
+        bus.get(), NM_DBUS_SERVICE, NM_DBUS_PATH, NM_DBUS_INTERFACE, "GetDeviceByIpIface", g_variant_new("(s)", iface),
+        G_VARIANT_TYPE("(o)"), G_DBUS_CALL_FLAGS_NONE, int(timeoutMs), nullptr, error));
+    if (!device)
+        return nullptr;
+    const char *path = nullptr;
+    g_variant_get(device.get(), "(&o)", &path);
+    ibnm::GVariantPtr applied(g_dbus_connection_call_sync(
+        bus.get(), NM_DBUS_SERVICE, path, NM_DBUS_INTERFACE_DEVICE, "GetAppliedConnection", g_variant_new("(u)", 0u),
+        G_VARIANT_TYPE("(a{sa{sv}}t)"), G_DBUS_CALL_FLAGS_NONE, int(timeoutMs), nullptr, error));
+    if (!applied)
+        return nullptr;
+    ibnm::GVariantPtr settings(g_variant_get_child_value(applied.get(), 0));
+    return GObjectPtr<NMConnection>::adopt(nm_simple_connection_new_from_dbus(settings.get(), error));
 }
 
 void logReport(IbnmApplyReport *report)
@@ -300,37 +328,43 @@ int takeDown(IbnmHost *host, NMConnection *record, const char *iface, const char
     return 0;
 }
 
-// pre-up: an earlier activation of other settings that NetworkManager never
-// took down is taken down first (a changed profile's re-activation replaces
-// the old one); then the profile is recorded and provisioned. The record is
+// pre-up, or reapply: an earlier activation of other settings (one that
+// NetworkManager never took down, or the settings a reapply replaced) is
+// taken down first (a changed profile's re-activation replaces the old
+// one); then the profile is recorded and provisioned. The record is
 // written before the first change, so that nothing is ever provisioned that
 // no record describes; a failure that was undone removes it again. On a
 // failure NetworkManager is asked to stop the activation.
 int bringUp(const ibnm::plugin::HostSetup &setup, IbnmHost *host, NMConnection *record, NMConnection *profile,
-            const char *iface, const char *uuid)
+            const char *iface, const char *action, const char *uuid)
 {
     bool keys = ibnm_connection_has_ibnm_keys(profile);
     bool ok = true;
     GErrorPtr error;
     if (record && (!keys || !ibnm::plugin::sameSettings(record, profile))) {
-        logLine(LOG_NOTICE, _("pre-up: an earlier activation of %s with other settings was not taken down: "
-                              "taking it down first"),
-                uuid);
-        ok = takeDown(host, record, iface, "pre-up", uuid) == 0;
+        if (std::strcmp(action, "reapply") == 0)
+            logLine(LOG_NOTICE, _("reapply: NetworkManager applied other settings of %s: the earlier ones are taken "
+                                  "down first"),
+                    uuid);
+        else
+            logLine(LOG_NOTICE, _("pre-up: an earlier activation of %s with other settings was not taken down: "
+                                  "taking it down first"),
+                    uuid);
+        ok = takeDown(host, record, iface, action, uuid) == 0;
     }
     if (ok && !keys)
         return 0;
     if (ok && !ibnm::plugin::writeHookRecord(host, profile, outPtr(error))) {
-        logLine(LOG_ERR, _("%s: cannot record the activation: %s"), "pre-up", error->message);
+        logLine(LOG_ERR, _("%s: cannot record the activation: %s"), action, error->message);
         ok = false;
     }
     if (ok) {
-        Outcome o = provision(host, profile, iface, "pre-up", true, uuid);
+        Outcome o = provision(host, profile, iface, action, true, uuid);
         ok = o == Outcome::Done;
         // Undone (the apply is one transaction): nothing left to take down.
         // A change left on the host keeps the record, for down to remove it.
         if (o == Outcome::Undone && !ibnm::plugin::removeHookRecord(host, uuid, outPtr(error)))
-            logLine(LOG_ERR, _("%s: %s"), "pre-up", error->message);
+            logLine(LOG_ERR, _("%s: %s"), action, error->message);
     }
     if (ok)
         return 0;
@@ -350,7 +384,10 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
         return 2;
     }
     const char *action = argv[2];
-    bool up = std::strcmp(action, "pre-up") == 0;
+    // reapply: NetworkManager changed an active connection in place
+    // (`nmcli device reapply`; no pre-down or pre-up is run).
+    bool reapply = std::strcmp(action, "reapply") == 0;
+    bool up = std::strcmp(action, "pre-up") == 0 || reapply;
     bool down = std::strcmp(action, "pre-down") == 0 || std::strcmp(action, "down") == 0;
     const char *uuid = g_getenv("CONNECTION_UUID");
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
@@ -379,12 +416,21 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
     // the hook did nothing to undo.
     if (down)
         return record ? takeDown(host.get(), record.get(), argv[1], action, uuid) : 0;
-    auto profile = loadProfile(uuid, outPtr(error));
+    // pre-up: the profile NetworkManager is activating; reapply: what it has
+    // applied now, which the stored profile need not be.
+    auto profile = reapply ? appliedConnection(argv[1], setup.timeoutMs ? setup.timeoutMs : kNetworkManagerTimeoutMs,
+                                               outPtr(error))
+                           : loadProfile(uuid, outPtr(error));
+    if (profile && g_strcmp0(nm_connection_get_uuid(profile.get()), uuid) != 0) {
+        logLine(LOG_ERR, _("%s: NetworkManager has applied profile %s to %s, not %s"), action,
+                nm_connection_get_uuid(profile.get()), argv[1], uuid);
+        return 1;
+    }
     if (!profile) {
         logLine(LOG_ERR, _("%s: cannot read the profile: %s"), action, error ? error->message : "?");
         return 1;
     }
-    return bringUp(setup, host.get(), record.get(), profile.get(), argv[1], uuid);
+    return bringUp(setup, host.get(), record.get(), profile.get(), argv[1], action, uuid);
 }
 
 } // namespace ibnm::plugin

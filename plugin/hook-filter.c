@@ -70,7 +70,9 @@ static int mayHaveRecord(const char *runtime_dir, const char *uuid)
 IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner,
                                   const char *runtime_dir)
 {
-    int up = strcmp(action, "pre-up") == 0;
+    /* reapply: NetworkManager changed an active connection in place; the
+     * hook brings its part to the settings applied now, as at pre-up. */
+    int up = strcmp(action, "pre-up") == 0 || strcmp(action, "reapply") == 0;
     int down = strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0;
     if ((!up && !down) || uuid == NULL || *uuid == '\0')
         return IBNM_HOOK_SKIP;

@@ -21,10 +21,10 @@ typedef enum {
  * CONNECTION_UUID), `filename` its CONNECTION_FILENAME (NULL when unset),
  * `owner` the uid a trusted keyfile has (0), `runtime_dir` where the hook
  * keeps its records of activations (IBNM_RUNTIME_DIR, runtime-dir.h).
- * Skips an action other than pre-up, pre-down and down, and an event
- * without a UUID. Runs the hook whenever it has (or may have) a record of
+ * Skips an action other than pre-up, reapply (decided as pre-up), pre-down
+ * and down, and an event without a UUID. Runs the hook whenever it has (or may have) a record of
  * an activation of the profile. Without one, skips pre-down and down (the
- * hook applied nothing to undo), and a pre-up whose keyfile may be trusted
+ * hook applied nothing to undo), and a pre-up or reapply whose keyfile may be trusted
  * (keyfile-trust.h, as the hook would read it) and contains neither "rdma."
  * nor "ipoib." anywhere: then it has no [user] key of ibnm's (their names
  * are written as they are: their characters, [A-Za-z0-9._/-], are never

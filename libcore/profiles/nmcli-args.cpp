@@ -170,6 +170,7 @@ Status setUserKey(Ctx &ctx, const std::string &key, Op op, const std::string &va
     GErrorPtr err;
     if (!nm_setting_user_set_data(user, key.c_str(), remove ? nullptr : value.c_str(), outPtr(err)))
         return badValue(key, err->message);
+    userkeys::dropEmptyUserSetting(ctx.connection);
     return {};
 }
 
@@ -436,8 +437,9 @@ bool connectionUnchangedBy(NMConnection *connection, const std::vector<std::stri
             return false;
     struct Shadowed {
         NMSetting *original;
-        NMSetting *copy; // owned by the shadow connection
+        NMSetting *copy; // held by `ref` too: a word may remove it from the shadow
         std::vector<GParamSpec *> properties;
+        GObjectPtr<NMSetting> ref;
     };
     std::vector<Shadowed> shadowed;
     Writes written; // outlives the handlers that point to it
@@ -447,7 +449,7 @@ bool connectionUnchangedBy(NMConnection *connection, const std::vector<std::stri
         if (original == nullptr)
             continue; // a word that names it creates it: seen below
         auto copy = GObjectPtr<NMSetting>::adopt(NM_SETTING(g_object_new(G_OBJECT_TYPE(original), nullptr)));
-        Shadowed s{original, copy.get(), {}};
+        Shadowed s{original, copy.get(), {}, GObjectPtr<NMSetting>::retain(copy.get())};
         for (const auto &name : n.properties) {
             GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(original), name.c_str());
             if (pspec == nullptr || (pspec->flags & G_PARAM_READWRITE) != G_PARAM_READWRITE ||

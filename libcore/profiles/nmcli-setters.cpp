@@ -256,6 +256,7 @@ Status makeSecondary(NMConnection *c, NMSetting *vpn)
         nm_setting_vpn_add_data_item(NM_SETTING_VPN(vpn), key.c_str(), value.c_str());
         nm_setting_user_set_data(user, key.c_str(), nullptr, nullptr);
     }
+    userkeys::dropEmptyUserSetting(c);
     return {};
 }
 

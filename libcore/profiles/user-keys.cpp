@@ -353,7 +353,16 @@ Status set(NMConnection *connection, std::string_view key, const char *value)
     GErrorPtr err;
     if (!nm_setting_user_set_data(user, k.c_str(), value, outPtr(err)))
         return Error(IBNM_ERROR_INVALID_PROPERTY, err->message).withContext(k);
+    dropEmptyUserSetting(connection);
     return {};
+}
+
+void dropEmptyUserSetting(NMConnection *connection)
+{
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    if (user != nullptr && (nm_setting_user_get_keys(user, &n), n == 0))
+        nm_connection_remove_setting(connection, NM_TYPE_SETTING_USER);
 }
 
 std::map<std::string, std::string> format(const Options &o)

@@ -114,6 +114,10 @@ const char *get(NMConnection *connection, std::string_view key);
 // store; the setting is created when missing.
 Status set(NMConnection *connection, std::string_view key, const char *value);
 
+// Removes the [user] setting once its last key is gone: libnm would write
+// an empty [user] group, which nmcli and NetworkManager never leave.
+void dropEmptyUserSetting(NMConnection *connection);
+
 // The canonical spelling of each set option (what ibnm writes).
 std::map<std::string, std::string> format(const Options &options);
 

@@ -431,6 +431,18 @@ TEST_F(NmActivation, HookDoesTheRdmaPartWhenIbnmActivates)
     EXPECT_NE(readFile(d / "work/hook.log").find(uuid + ": pre-up of act-rxe"), std::string::npos)
         << readFile(d / "work/hook.log");
 
+    // `nmcli device reapply` after a change of the keys: NetworkManager
+    // applies the new settings in place (no pre-down, no pre-up: its
+    // "reapply" event), and the hook replaces its part to match.
+    ASSERT_TRUE(ibnm({"connection", "modify", "act-rxe", "rdma.link-name", "rxe8"}).ok());
+    EXPECT_EQ(softLinks(d), std::vector<std::string>{"rxe7 over veth-a"}) << "modify alone changes no activation";
+    Spawned reapply = nmcli({"device", "reapply", "veth-a"});
+    EXPECT_TRUE(reapply.ok()) << reapply.err;
+    // The dispatcher runs "reapply" after nmcli has returned.
+    for (int i = 0; i < 100 && softLinks(d) != std::vector<std::string>{"rxe8 over veth-a"}; i++)
+        g_usleep(50000);
+    EXPECT_EQ(softLinks(d), std::vector<std::string>{"rxe8 over veth-a"}) << readFile(d / "work/hook.log");
+
     // The profile loses its keys while active: NetworkManager deactivates
     // the connection it applied, and so does the hook (its record).
     Spawned strip = ibnm({"connection", "modify", "act-rxe", "rdma.link-type", "", "rdma.link-name", ""});

@@ -144,12 +144,19 @@ check "ibnm connection down of an inactive profile exits 10" exits 10 ibnm conne
 check "lifecycle: nmcli connection up" nmcli connection up rxe-a
 check "lifecycle: rxe0 over veth-a" has_link rxe0
 check "lifecycle: the hook recorded the activation" test -f /run/ibnm/hook/$(nmcli -g connection.uuid connection show rxe-a).nmconnection
+check "lifecycle: link name changed while active" ibnm connection modify rxe-a rdma.link-name rxe1
+check "lifecycle: the activation keeps rxe0 until reapplied" has_link rxe0
+check "lifecycle: nmcli device reapply" nmcli device reapply veth-a
+# nm-dispatcher runs the reapply event after nmcli returns.
+for i in $(seq 1 50); do has_link rxe1 && break; sleep 0.2; done
+check "lifecycle: after reapply rxe1 over veth-a" has_link rxe1
+check "lifecycle: after reapply rxe0 removed" no_link rxe0
 check "lifecycle: keys removed while active" ibnm connection modify rxe-a rdma.link-type "" rdma.link-name "" rdma.roce-mode "" rdma.roce-tos ""
-check "lifecycle: --dry-run down shows the hook removing rxe0" \
-  eval 'ibnm --dry-run connection down rxe-a | grep -q "delete-rdma-link *rxe0"'
-check "lifecycle: rxe0 still there after the dry run" has_link rxe0
+check "lifecycle: --dry-run down shows the hook removing rxe1" \
+  eval 'ibnm --dry-run connection down rxe-a | grep -q "delete-rdma-link *rxe1"'
+check "lifecycle: rxe1 still there after the dry run" has_link rxe1
 check "lifecycle: nmcli connection down" nmcli connection down rxe-a
-check "lifecycle: rxe0 removed although the profile has no keys now" no_link rxe0
+check "lifecycle: rxe1 removed although the profile has no keys now" no_link rxe1
 check "lifecycle: the record is gone" eval '! ls /run/ibnm/hook/*.nmconnection 2>/dev/null | grep -q .'
 check "lifecycle: keys back" ibnm connection modify rxe-a rdma.link-type rxe rdma.link-name rxe0 rdma.roce-mode v2 rdma.roce-tos 106
 

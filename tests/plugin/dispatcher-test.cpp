@@ -240,6 +240,7 @@ TEST_F(Dispatcher, OtherActionsAreIgnored)
 {
     writeProfile({{"rdma.link-type", "siw"}});
     EXPECT_EQ(run("up"), 0);
+    EXPECT_EQ(run("dhcp6-change"), 0);
     EXPECT_EQ(run("dhcp4-change"), 0);
     EXPECT_TRUE(host().softLinks.empty());
 }
@@ -252,6 +253,16 @@ TEST_F(Dispatcher, FailureIsLoggedWithTheUuidAndRolledBack)
     EXPECT_NE(l.find(std::string(kUuid) + ": pre-up failed: "), std::string::npos) << l;
     EXPECT_TRUE(host().softLinks.empty()) << "the link created before the failure was removed";
     EXPECT_FALSE(hasRecord()) << "a failed pre-up that was undone leaves no record";
+}
+
+// reapply: what NetworkManager applied now comes from NetworkManager
+// itself (Device.GetAppliedConnection); without it the hook says so.
+TEST_F(Dispatcher, ReapplyWithoutNetworkManagerIsAnError)
+{
+    writeProfile({{"rdma.link-type", "rxe"}, {"rdma.link-name", "rxe0"}});
+    EXPECT_EQ(run("reapply"), 1);
+    EXPECT_NE(log().find("reapply: cannot read the profile"), std::string::npos) << log();
+    EXPECT_TRUE(host().softLinks.empty());
 }
 
 TEST_F(Dispatcher, UnreadableProfileIsAnError)

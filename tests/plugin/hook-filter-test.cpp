@@ -110,19 +110,23 @@ TEST_F(HookFilter, SkipsOnlyWhatTheHookWouldDoNothingFor)
         bool work = ibnm_connection_has_ibnm_keys(profile);
         g_object_unref(profile);
         bool mentioned = c.keyfile.find("rdma.") != std::string::npos || c.keyfile.find("ipoib.") != std::string::npos;
-        IbnmHookDecision d = decide("pre-up", path);
-        // Never a miss: a profile with ibnm keys runs the hook.
-        if (work) {
-            EXPECT_EQ(d, IBNM_HOOK_RUN) << c.what;
+        // pre-up, and reapply (NetworkManager changed the active connection
+        // in place), bring the hook's part to the profile's settings.
+        for (const char *action : {"pre-up", "reapply"}) {
+            IbnmHookDecision d = decide(action, path);
+            // Never a miss: a profile with ibnm keys runs the hook.
+            if (work) {
+                EXPECT_EQ(d, IBNM_HOOK_RUN) << c.what << " " << action;
+            }
+            // And it skips every profile that does not mention them.
+            EXPECT_EQ(d, mentioned ? IBNM_HOOK_RUN : IBNM_HOOK_SKIP) << c.what << " " << action;
         }
-        // And it skips every profile that does not mention them.
-        EXPECT_EQ(d, mentioned ? IBNM_HOOK_RUN : IBNM_HOOK_SKIP) << c.what;
         // Deactivation undoes what pre-up applied, as its record says: without
         // a record there is nothing to undo, whatever the profile says now.
         for (const char *action : {"pre-down", "down"})
             EXPECT_EQ(decide(action, path), IBNM_HOOK_SKIP) << c.what << " " << action;
         // Other events are none of the hook's business, keys or not.
-        for (const char *action : {"up", "dhcp4-change", "connectivity-change", "hostname", "reapply"})
+        for (const char *action : {"up", "dhcp4-change", "connectivity-change", "hostname", "dhcp6-change"})
             EXPECT_EQ(decide(action, path), IBNM_HOOK_SKIP) << c.what << " " << action;
     }
 }
@@ -133,10 +137,10 @@ TEST_F(HookFilter, SkipsOnlyWhatTheHookWouldDoNothingFor)
 TEST_F(HookFilter, ARecordOfAnActivationRunsTheHook)
 {
     std::string plain = file("p.nmconnection", keyfileOf("enp1s0", NM_SETTING_WIRED_SETTING_NAME, {}));
-    for (const char *action : {"pre-up", "pre-down", "down"})
+    for (const char *action : {"pre-up", "reapply", "pre-down", "down"})
         EXPECT_EQ(decide(action, plain), IBNM_HOOK_SKIP) << action;
     record();
-    for (const char *action : {"pre-up", "pre-down", "down"}) {
+    for (const char *action : {"pre-up", "reapply", "pre-down", "down"}) {
         EXPECT_EQ(decide(action, plain), IBNM_HOOK_RUN) << action;
         EXPECT_EQ(decide(action, dir_ / "deleted.nmconnection"), IBNM_HOOK_RUN) << action;
     }

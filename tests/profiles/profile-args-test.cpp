@@ -149,6 +149,26 @@ TEST(ProfileArgs, ModifyChangesInPlaceAndKeepsTheProfileOnError)
     Args remove = {"-rdma.link-type", ""};
     ASSERT_TRUE(ibnm_profile_modify_from_args(p.get(), argvOf(remove).data(), outPtr(err))) << err->message;
     EXPECT_EQ(ibnm_profile_get_user_option(p.get(), "rdma.link-type"), nullptr);
+    // The last key gone, no empty [user] group is left behind (libnm would
+    // write one; nmcli and NetworkManager never do).
+    EXPECT_EQ(keyfileBytes(p.get()).find("[user]"), std::string::npos) << keyfileBytes(p.get());
+}
+
+// A [user] setting that holds another tool's key keeps it when ibnm's last
+// key goes.
+TEST(ProfileArgs, RemovingIbnmKeysKeepsOtherToolsUserKeys)
+{
+    auto p = mustProfile({"type", "infiniband", "con-name", "ib0", "ifname", "ib0", "rdma.link-type", "rxe"});
+    NMConnection *c = ibnm_profile_get_connection(p.get());
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
+    ASSERT_NE(user, nullptr);
+    ASSERT_TRUE(nm_setting_user_set_data(user, "org.example.tag", "x", nullptr));
+    GErrorPtr err;
+    Args remove = {"rdma.link-type", ""};
+    ASSERT_TRUE(ibnm_profile_modify_from_args(p.get(), argvOf(remove).data(), outPtr(err))) << err->message;
+    std::string text = keyfileBytes(p.get());
+    EXPECT_NE(text.find("[user]\norg.example.tag=x\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("rdma."), std::string::npos) << text;
 }
 
 // Difference 1 (docs/differences-from-nmcli.md): ibnm's [user] keys are
