@@ -7,10 +7,10 @@
 // (the Ansible module reads `ibnm -j apply`).
 #include "config.h"
 
+#include "cli/apply-record.hpp"
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
 #include "settings/ibnm-state.h"
-#include "settings/ibnm-state-private.h"
 #include "libcore/ibnm-progress-private.h"
 
 #include <glib/gi18n.h>
@@ -21,6 +21,7 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,10 +51,42 @@ bool reportChanges(IbnmApplyReport *r)
     return false;
 }
 
+// One interface of the document, as the apply or the verified no-op
+// record says it went.
+struct ChangeRow {
+    std::string interface, action, state;
+    std::optional<std::string> profile;
+    std::vector<std::string> diff;
+};
+
+std::vector<ChangeRow> rowsOf(GPtrArray *changes)
+{
+    std::vector<ChangeRow> rows;
+    for (guint i = 0; changes && i < changes->len; i++) {
+        auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes, i));
+        ChangeRow r{ibnm_state_change_get_interface(c), ibnm_state_change_get_action(c),
+                    ibnm_state_change_get_state(c), std::nullopt, {}};
+        if (const char *p = ibnm_state_change_get_profile(c))
+            r.profile = p;
+        for (const char *const *d = ibnm_state_change_get_diff(c); d && *d; d++)
+            r.diff.emplace_back(*d);
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+std::vector<ChangeRow> rowsOf(const noop::Outcome &outcome)
+{
+    std::vector<ChangeRow> rows;
+    for (const auto &c : outcome.changes)
+        rows.push_back({c.interface, "none", c.state, c.hasProfile ? std::optional(c.profile) : std::nullopt, {}});
+    return rows;
+}
+
 // `notes`: what the reports' notes were, when there are no reports (the
 // verified no-op record's).
-int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray *changes,
-              std::initializer_list<IbnmApplyReport *> reports, const char *const *notes = nullptr)
+int printJson(bool ok, bool changed, bool dryRun, const GError *error, const std::vector<ChangeRow> &changes,
+              std::initializer_list<IbnmApplyReport *> reports, const std::vector<std::string> &notes = {})
 {
     // Rolled back: a report says so, and none says otherwise (ibnm apply
     // settles both halves on one reading of the host).
@@ -73,16 +106,15 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
         .boolean("rolled-back", rolledBack)
         .value("error", error ? error->message : nullptr)
         .beginArray("changes");
-    for (guint i = 0; changes && i < changes->len; i++) {
-        auto *c = IBNM_STATE_CHANGE(g_ptr_array_index(changes, i));
+    for (const auto &c : changes) {
         j.beginObject()
-            .value("interface", ibnm_state_change_get_interface(c))
-            .value("action", ibnm_state_change_get_action(c))
-            .value("state", ibnm_state_change_get_state(c))
-            .value("profile", ibnm_state_change_get_profile(c))
+            .value("interface", c.interface.c_str())
+            .value("action", c.action.c_str())
+            .value("state", c.state.c_str())
+            .value("profile", c.profile ? c.profile->c_str() : nullptr)
             .beginArray("diff");
-        for (const char *const *d = ibnm_state_change_get_diff(c); d && *d; d++)
-            j.value(nullptr, *d);
+        for (const auto &d : c.diff)
+            j.value(nullptr, d.c_str());
         j.endArray().endObject();
     }
     j.endArray().beginArray("steps");
@@ -95,8 +127,8 @@ int printJson(bool ok, bool changed, bool dryRun, const GError *error, GPtrArray
     for (IbnmApplyReport *r : reports)
         for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
             j.value(nullptr, *n);
-    for (const char *const *n = notes; n && *n; n++)
-        j.value(nullptr, *n);
+    for (const auto &n : notes)
+        j.value(nullptr, n.c_str());
     // What the host, read back after a failure, has otherwise than before
     // (each line once: both halves of an apply list the same).
     j.endArray().beginArray("not-restored");
@@ -165,6 +197,44 @@ private:
 
 } // namespace
 
+namespace {
+
+// After the full apply: when it was a verified no-op (every profile
+// unchanged, each run found the host already as asked, the same host each
+// time, the store loaded without a warning, which the shortcut would not
+// repeat), the record of it, keyed on the store as `storeState` found it
+// before it was loaded; anything else makes the record no longer answer.
+void rememberIfVerifiedNoOp(IbnmSettings *settings, IbnmHost *host, const std::optional<noop::StoreIdentity> &storeState,
+                            const std::string &text, unsigned flags, bool ok, GPtrArray *changes,
+                            std::initializer_list<IbnmApplyReport *> reports)
+{
+    std::vector<ChangeRow> rows = rowsOf(changes);
+    bool unchanged = ok && storeState &&
+                     std::all_of(rows.begin(), rows.end(), [](const ChangeRow &r) { return r.action == "none"; });
+    std::string digest;
+    for (IbnmApplyReport *r : reports) {
+        if (!r)
+            continue;
+        const char *d = ibnm_apply_report_get_host_digest(r);
+        unchanged = unchanged && d && (digest.empty() || digest == d);
+        digest = d ? d : "";
+    }
+    const char *const *warnings = ibnm_settings_get_load_warnings(settings);
+    if (!unchanged || digest.empty() || (warnings && *warnings)) {
+        noop::forget(host);
+        return;
+    }
+    noop::Outcome outcome;
+    for (const auto &r : rows)
+        outcome.changes.push_back({r.interface, r.state, r.profile.value_or(""), r.profile.has_value()});
+    for (IbnmApplyReport *r : reports)
+        for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
+            outcome.notes.emplace_back(*n);
+    noop::write(host, *storeState, noop::Key::of(text, flags), digest, outcome);
+}
+
+} // namespace
+
 int cmdApply(Context &ctx, const Args &argsIn)
 {
     ctx.options.noPager = true; // as printReport(): apply reports a change
@@ -208,32 +278,30 @@ int cmdApply(Context &ctx, const Args &argsIn)
         text.resize(limit + 1);
     auto flags = ctx.options.dryRun ? IBNM_APPLY_FLAGS_DRY_RUN : IBNM_APPLY_FLAGS_NONE;
     // A standalone store has a verified no-op record (git's stat cache for
-    // the whole apply, settings/apply-record.hpp): when it answers, what
-    // the apply would print, without loading the store.
+    // the whole apply, cli/apply-record.hpp): when it answers, what the
+    // apply would print, without loading the store.
     // The keyfile directory of a standalone store, given or the default one
     // when NetworkManager does not run (NetworkManager's store: none).
     IbnmSettings *store = ctx.store();
     if (!store)
         return kExitFailed;
     const char *storeDir = ibnm_settings_get_keyfile_dir(store);
-    PtrArray changes;
-    GStrvPtr recordedNotes;
-    CharPtr storeState;
-    if (storeDir && !ctx.options.dryRun) {
+    bool recordKept = storeDir && !ctx.options.dryRun;
+    std::optional<noop::StoreIdentity> storeState;
+    if (recordKept) {
         IbnmHost *host = ctx.host();
         if (!host)
             return kExitFailed;
-        CharPtr reason;
-        gboolean answered = ibnm_state_apply_recorded_private(host, storeDir, text.data(), gssize(text.size()), flags,
-                                                              Out(changes), Out(recordedNotes), Out(reason),
-                                                              Out(storeState));
+        std::string why;
+        auto outcome = noop::lookup(host, storeDir, text, unsigned(flags), &why, &storeState);
         // IBNM_DEBUG=apply-record: whether the record answered (debug text,
         // for tests and bug reports).
         if (const char *debug = g_getenv("IBNM_DEBUG"); debug && std::strstr(debug, "apply-record"))
-            std::fprintf(stderr, "ibnm: apply-record: %s\n", reason ? reason.get() : "");
-        if (answered) {
+            std::fprintf(stderr, "ibnm: apply-record: %s\n",
+                         outcome ? "answered: a verified no-op" : ("declined: " + why).c_str());
+        if (outcome) {
             if (ctx.options.mode == OutputMode::Json)
-                return printJson(true, false, false, nullptr, changes.get(), {}, recordedNotes.get());
+                return printJson(true, false, false, nullptr, rowsOf(*outcome), {}, outcome->notes);
             if (!ctx.options.getValues && ctx.options.mode != OutputMode::Terse)
                 std::printf("%s\n", _("Nothing to do: the profiles and the host are already in the desired state."));
             return kExitOk;
@@ -250,17 +318,20 @@ int cmdApply(Context &ctx, const Args &argsIn)
         return kExitFailed;
     Obj<IbnmApplyReport> down, up;
     ProgressOnTerminal progress(ctx);
-    gboolean ok = ibnm_state_apply_private(s, host, text.data(), gssize(text.size()),
-                                           file == "-" ? "stdin" : file.c_str(), flags, storeDir, storeState.get(),
-                                           Out(changes), Out(down), Out(up), Out(err));
+    PtrArray changes;
+    gboolean ok = ibnm_state_apply(s, host, text.data(), gssize(text.size()), file == "-" ? "stdin" : file.c_str(),
+                                   flags, Out(changes), Out(down), Out(up), Out(err));
     progress.end();
+    if (recordKept)
+        rememberIfVerifiedNoOp(s, host, storeState, text, unsigned(flags), ok, changes.get(), {down.get(), up.get()});
     bool changed = reportChanges(down.get()) || reportChanges(up.get());
     for (guint i = 0; changes && i < changes->len; i++)
         changed = changed ||
                   g_strcmp0(ibnm_state_change_get_action(IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i))),
                             "none") != 0;
     if (ctx.options.mode == OutputMode::Json) {
-        int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), changes.get(), {down.get(), up.get()});
+        int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), rowsOf(changes.get()),
+                           {down.get(), up.get()});
         if (!ok && err && err->domain == IBNM_ERROR && err->code == IBNM_ERROR_TIMED_OUT)
             return kExitTimeout;
         if (!ok)

@@ -47,6 +47,9 @@ namespace apply {
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
 
+// ibnm-apply-report.cpp: ibnm_apply_report_get_host_digest().
+void setHostDigest(IbnmApplyReport *report, std::string digest);
+
 // ibnm-apply-report.cpp: what a rollback across two runs achieved (ibnm
 // apply's later half failed, and what the first half took down was brought
 // up again), the host read back: the report says rolled back only when

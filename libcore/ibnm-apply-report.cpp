@@ -88,6 +88,7 @@ struct IbnmApplyReportPrivate {
     std::vector<std::string> notes;
     std::vector<const char *> notesView{nullptr};
     std::vector<const char *> notRestoredView{nullptr}; // of report.notRestored
+    std::string hostDigest; // ibnm_apply_report_get_host_digest()
 };
 
 IBNM_DEFINE_FINAL_TYPE(IbnmApplyReport, ibnm_apply_report, G_TYPE_OBJECT)
@@ -511,4 +512,32 @@ const char *ibnm_apply_report_get_error(IbnmApplyReport *self)
     g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
     const auto &e = ibnm_apply_report_priv(self)->report.error;
     return e.empty() ? nullptr : e.c_str();
+}
+
+void ibnm::apply::setHostDigest(IbnmApplyReport *report, std::string digest)
+{
+    ibnm_apply_report_priv(report)->hostDigest = std::move(digest);
+}
+
+/**
+ * ibnm_apply_report_get_host_digest:
+ * @self: an #IbnmApplyReport
+ *
+ * When the apply found the host already in the state asked (it planned no
+ * step, and succeeded), the digest of the host it found, with its active
+ * connections' records as the apply left them: the digest
+ * ibnm_host_get_state_digest() gives for that host. A later
+ * ibnm_host_get_state_digest() that gives the same digest says that the
+ * same apply would again change nothing.
+ *
+ * Returns: (transfer none) (nullable): the digest (64 hex digits), or %NULL
+ *   when the apply planned or ran steps, or failed
+ *
+ * Since: 0.1
+ */
+const char *ibnm_apply_report_get_host_digest(IbnmApplyReport *self)
+{
+    g_return_val_if_fail(IBNM_IS_APPLY_REPORT(self), nullptr);
+    const auto &d = ibnm_apply_report_priv(self)->hostDigest;
+    return d.empty() ? nullptr : d.c_str();
 }

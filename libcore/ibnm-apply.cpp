@@ -11,10 +11,12 @@
 #include "libcore/activation/engine.hpp"
 #include "libcore/profiles/profile-rules.hpp"
 #include "libcore/support/boundary.hpp"
+#include "libcore/ibnm-host-digest.hpp"
 #include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -175,16 +177,55 @@ gboolean ibnm::runApply(IbnmHost *host, IbnmApplyFlags flags, const ApplyRequest
     });
 }
 
-// ibnm_apply_up() and ibnm_apply_down() of profiles: standalone, as active
-// connections (ibnm-apply-lifecycle.cpp); for NetworkManager's hook
-// (rdma-only), which NetworkManager's own activation drives, what the
-// profiles ask of RDMA, from the profiles alone; and for a transaction,
-// what the profiles ask, kept in `keep` to be undone.
+namespace {
+
+gboolean runProfilesOnce(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+                         IbnmApplyReport **out, GError **error,
+                         const std::function<void(const ibnm::model::Host &)> &settled,
+                         ibnm::activation::UndoLog *keep);
+
+} // namespace
+
+// The run, and when it found the host already in the state asked (no step
+// planned), the report's host digest (ibnm_apply_report_get_host_digest()),
+// with the active-connection records as the run left them.
 gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags,
                                   bool goingUp, IbnmApplyReport **out, GError **error,
                                   const std::function<void(const model::Host &)> &settled,
                                   activation::UndoLog *keep)
 {
+    std::optional<std::string> found;
+    auto capture = [&found, &settled](const model::Host &h) {
+        found = hostCanonicalText(h);
+        if (settled)
+            settled(h);
+    };
+    IbnmApplyReport *report = nullptr;
+    gboolean ok = runProfilesOnce(host, profiles, all, flags, goingUp, &report, error, capture, keep);
+    if (ok && report && found)
+        if (auto digest = hostStateDigestOfText(host, *found))
+            setHostDigest(report, std::move(*digest));
+    if (out)
+        *out = report;
+    else if (report)
+        g_object_unref(report);
+    return ok;
+}
+
+namespace {
+
+// ibnm_apply_up() and ibnm_apply_down() of profiles: standalone, as active
+// connections (ibnm-apply-lifecycle.cpp); for NetworkManager's hook
+// (rdma-only), which NetworkManager's own activation drives, what the
+// profiles ask of RDMA, from the profiles alone; and for a transaction,
+// what the profiles ask, kept in `keep` to be undone.
+gboolean runProfilesOnce(IbnmHost *host, GPtrArray *profiles, GPtrArray *all, IbnmApplyFlags flags, bool goingUp,
+                         IbnmApplyReport **out, GError **error,
+                         const std::function<void(const ibnm::model::Host &)> &settled,
+                         ibnm::activation::UndoLog *keep)
+{
+    using namespace ibnm;
+    using namespace ibnm::apply;
     auto selected = toVector(profiles);
     auto everything = all ? toVector(all) : selected;
     // A transaction (`keep`) is its own record of what it did, undone by
@@ -201,6 +242,8 @@ gboolean ibnm::apply::runProfiles(IbnmHost *host, GPtrArray *profiles, GPtrArray
     request.keep = keep;
     return ibnm::runApply(host, flags, request, out, error);
 }
+
+} // namespace
 
 /**
  * ibnm_apply_up:

@@ -195,6 +195,7 @@ GPtrArray *ibnm_apply_report_get_steps(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_notes(IbnmApplyReport *self);
 const char *const *ibnm_apply_report_get_not_restored(IbnmApplyReport *self);
 const char *ibnm_apply_report_get_error(IbnmApplyReport *self);
+const char *ibnm_apply_report_get_host_digest(IbnmApplyReport *self);
 
 /**
  * IbnmActiveConnection:

@@ -67,6 +67,7 @@ IbnmHost *ibnm_host_new_sysfs_dump(const char *root, GError **error);
 IbnmHostKind ibnm_host_get_kind(IbnmHost *self);
 const char *ibnm_host_get_location(IbnmHost *self);
 const char *ibnm_host_get_runtime_dir(IbnmHost *self);
+char *ibnm_host_get_state_digest(IbnmHost *self, GError **error);
 void ibnm_host_set_deadline(IbnmHost *self, gint64 deadline);
 gint64 ibnm_host_get_deadline(IbnmHost *self);
 void ibnm_host_set_lock_wait(IbnmHost *self, gint seconds);

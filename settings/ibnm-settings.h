@@ -102,6 +102,16 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  */
 #define IBNM_SETTINGS_KEYFILE_DIR "keyfile-dir"
 /**
+ * IBNM_KEYFILE_LOCK_FILE:
+ *
+ * The name of the lock file ibnm keeps in a keyfile directory while it
+ * changes the store (hidden, never read as a profile; every writer records
+ * itself in it).
+ *
+ * Since: 0.1
+ */
+#define IBNM_KEYFILE_LOCK_FILE ".ibnm.lock"
+/**
  * IBNM_KEYFILE_MAX_SIZE:
  *
  * The size in bytes of the largest keyfile ibnm reads (1 MiB); a larger one is

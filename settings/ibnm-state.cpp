@@ -6,11 +6,9 @@
 #include "config.h"
 
 #include "settings/ibnm-state.h"
-#include "settings/ibnm-state-private.h"
 
 #include "libcore/activation/host-diff.hpp"
 #include "libcore/ibnm-apply-private.hpp"
-#include "settings/apply-record.hpp"
 
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/gobject.hpp"
@@ -112,18 +110,6 @@ IbnmStateChange *wrapChange(const Change &ch)
     for (const auto &d : p->diff)
         p->diffView.push_back(d.c_str());
     p->diffView.push_back(nullptr);
-    return self;
-}
-
-IbnmStateChange *wrapUnchanged(const ibnm::settings::noop::Outcome::Change &ch)
-{
-    auto *self = IBNM_STATE_CHANGE(g_object_new(IBNM_TYPE_STATE_CHANGE, nullptr));
-    auto *p = ibnm_state_change_priv(self);
-    p->action = "none";
-    p->state = ch.state;
-    p->interface = ch.interface;
-    p->profile = ch.profile;
-    p->hasProfile = ch.hasProfile;
     return self;
 }
 
@@ -313,6 +299,172 @@ const char *const *ibnm_state_change_get_diff(IbnmStateChange *self)
  *
  * Since: 0.1
  */
+namespace {
+
+// What the stages of ibnm_state_apply() share: the run's inputs, the store
+// as read, the plan (and its IbnmStateChange objects), the profiles it
+// sorts out, and the two halves' reports.
+struct ApplyRun {
+    IbnmSettings *settings = nullptr;
+    IbnmHost *host = nullptr;
+    IbnmApplyFlags flags = IBNM_APPLY_FLAGS_NONE;
+    ibnm::GPtrArrayPtr all; // holds `stored`
+    std::vector<NMConnection *> stored;
+    std::vector<Change> planned;
+    ibnm::GPtrArrayPtr wrapped;
+    std::vector<NMConnection *> after, down, up;
+    ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
+
+    bool dryRun() const { return flags & IBNM_APPLY_FLAGS_DRY_RUN; }
+};
+
+// Stage 1, the plan: the document parsed and planned against the store,
+// each change wrapped for the caller (`changes`).
+ibnm::Status planDocument(ApplyRun &run, std::string_view doc, const std::string &name, GPtrArray **changes)
+{
+    auto root = ibnm::state::parseDocument(doc, name);
+    if (!root)
+        return std::move(root).error();
+    run.all.reset(ibnm_settings_get_connections(run.settings));
+    for (guint i = 0; i < run.all->len; i++)
+        run.stored.push_back(NM_CONNECTION(g_ptr_array_index(run.all.get(), i)));
+    auto planned = ibnm::state::plan(root->get(), run.stored, name);
+    if (!planned)
+        return std::move(planned).error();
+    run.planned = std::move(*planned);
+    run.wrapped.reset(g_ptr_array_new_with_free_func(g_object_unref));
+    for (const auto &ch : run.planned)
+        g_ptr_array_add(run.wrapped.get(), wrapChange(ch));
+    if (changes)
+        *changes = g_ptr_array_ref(run.wrapped.get());
+    return {};
+}
+
+// Stage 2, the profiles: the store as it will be (`after`), what goes down
+// (as stored) and what comes up.
+void sortProfiles(ApplyRun &run)
+{
+    // (The first change of each stored profile, found in one pass: a
+    // search per profile made a thousand of them quadratic.)
+    std::unordered_map<NMConnection *, const Change *> changeOf;
+    for (const auto &ch : run.planned)
+        if (ch.stored)
+            changeOf.emplace(ch.stored, &ch);
+    for (NMConnection *c : run.stored) {
+        auto it = changeOf.find(c);
+        if (it == changeOf.end())
+            run.after.push_back(c);
+        else if (it->second->kind != ChangeKind::Delete)
+            run.after.push_back(it->second->desired.get());
+    }
+    // Down and absent take down the profiles that are active; one that
+    // is not has nothing on the host to take down (a profile that is
+    // deleted while inactive never touches its device, as nmcli's
+    // `connection delete`).
+    std::set<std::string> active = activeUuids(run.host);
+    for (const auto &ch : run.planned) {
+        if (ch.kind == ChangeKind::Add)
+            run.after.push_back(ch.desired.get());
+        if (ch.state == InterfaceState::Up)
+            run.up.push_back(ch.desired.get());
+        else if (ch.stored && active.count(nm_connection_get_uuid(ch.stored)))
+            run.down.push_back(ch.stored);
+    }
+}
+
+// Stage 3, the host: the down half, then the up half, each a transaction
+// of the activation engine; when the up half fails, what went down comes
+// back (settleDownHalf()).
+ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyReport **up_report)
+{
+    auto storedArray = connectionArray(run.stored), afterArray = connectionArray(run.after);
+    auto downArray = connectionArray(run.down), upArray = connectionArray(run.up);
+    auto mode = IbnmApplyFlags(run.flags & IBNM_APPLY_FLAGS_DRY_RUN);
+    ibnm::GErrorPtr err;
+    IbnmApplyReport *raw = nullptr;
+    // The host as found, for a rollback across both halves to be
+    // checked against (one half alone checks its own).
+    std::optional<ibnm::model::Host> before;
+    if (!run.down.empty() && !run.dryRun())
+        if (auto h = ibnm::hostPlatform(run.host).readHost(); h.ok())
+            before = std::move(*h);
+    if (!run.down.empty()) {
+        ibnm::progress::Phase phase(_("Taking profiles down"));
+        gboolean ok = ibnm::apply::runProfiles(run.host, downArray.get(), storedArray.get(), mode, false, &raw,
+                                               ibnm::outPtr(err), {});
+        run.downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
+        if (down_report)
+            *down_report = run.downRep ? IBNM_APPLY_REPORT(g_object_ref(run.downRep.get())) : nullptr;
+        if (!ok)
+            return fromGError(err);
+    }
+    raw = nullptr;
+    std::optional<ibnm::progress::Phase> upPhase(std::in_place, _("Configuring the host"));
+    gboolean ok = ibnm::apply::runProfiles(run.host, upArray.get(), afterArray.get(), mode, true, &raw,
+                                           ibnm::outPtr(err), {});
+    upPhase.reset();
+    run.upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
+    if (up_report)
+        *up_report = run.upRep ? IBNM_APPLY_REPORT(g_object_ref(run.upRep.get())) : nullptr;
+    if (!ok) {
+        // The engine undid its own steps; what went down comes back.
+        if (!run.down.empty() && !run.dryRun())
+            settleDownHalf(run.host, downArray.get(), storedArray.get(), run.downRep.get(), run.upRep.get(),
+                           before);
+        return fromGError(err);
+    }
+    return {};
+}
+
+// Stage 4, the store: every change written in one batch, durable when
+// commitBatch() returns (one sync for all the files: a thousand profiles,
+// two fsyncs each, cost seconds); on a failure the profiles written before
+// are restored and the host keeps the applied state.
+ibnm::Status writeProfiles(ApplyRun &run)
+{
+    auto &backend = ibnm::settings::backendOf(run.settings);
+    backend.beginBatch();
+    ibnm::progress::Phase writing(_("Writing profiles"));
+    ibnm::GErrorPtr err;
+    for (size_t i = 0; i < run.planned.size(); i++) {
+        const Change &ch = run.planned[i];
+        ibnm::progress::count(unsigned(i + 1), unsigned(run.planned.size()));
+        gboolean written = TRUE;
+        switch (ch.kind) {
+        case ChangeKind::Add:
+            written = ibnm_settings_add(run.settings, ch.desired.get(), nullptr, ibnm::outPtr(err));
+            break;
+        case ChangeKind::Modify:
+            written = ibnm_settings_update(run.settings, ch.desired.get(), ibnm::outPtr(err));
+            break;
+        case ChangeKind::Delete:
+            written = ibnm_settings_delete(run.settings, nm_connection_get_uuid(ch.stored), ibnm::outPtr(err));
+            break;
+        case ChangeKind::None:
+            break;
+        }
+        if (!written) {
+            backend.abortBatch();
+            restoreStore(run.settings, run.planned, i);
+            return fromGError(err).withContext(
+                ibnm::strprintf(_("%s (the profiles written before were restored; the host keeps the "
+                                  "applied state)"),
+                                ch.interface.c_str()));
+        }
+    }
+    if (auto st = backend.commitBatch(); !st) {
+        restoreStore(run.settings, run.planned, run.planned.size());
+        return std::move(st).error().withContext(
+            _("the profiles could not be written; those written before were restored, the host keeps the "
+              "applied state"));
+    }
+    return {};
+}
+
+} // namespace
+
+// The stages: the plan (1), the profiles it sorts out (2), the host (3),
+// then, unless this is a dry run, the store (4).
 gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
                           const char *filename, IbnmApplyFlags flags, GPtrArray **changes,
                           IbnmApplyReport **down_report, IbnmApplyReport **up_report, GError **error)
@@ -320,222 +472,21 @@ gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *te
     g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
     g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
     g_return_val_if_fail(text != nullptr, FALSE);
-    return ibnm_state_apply_private(settings, host, text, length, filename, flags, nullptr, nullptr, changes,
-                                    down_report, up_report, error);
-}
-
-gboolean ibnm_state_apply_private(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
-                                  const char *filename, IbnmApplyFlags flags, const char *store_dir,
-                                  const char *store_state, GPtrArray **changes, IbnmApplyReport **down_report,
-                                  IbnmApplyReport **up_report, GError **error)
-{
-    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(text != nullptr, FALSE);
-    namespace noop = ibnm::settings::noop;
-    bool dryRun = flags & IBNM_APPLY_FLAGS_DRY_RUN;
-    bool record = store_dir != nullptr && !dryRun;
-    bool recorded = false;
-    std::optional<noop::StoreIdentity> store;
-    if (record && store_state)
-        store = noop::StoreIdentity::decode(store_state);
-    // The host each apply run verified with no step to take (under its
-    // activation lock), digested for the record.
-    std::vector<std::string> settledHosts;
-    std::function<void(const ibnm::model::Host &)> settled;
-    if (record)
-        settled = [&settledHosts](const ibnm::model::Host &h) { settledHosts.push_back(noop::hostDigest(h)); };
-    gboolean result = ibnm::guard(error, [&]() -> ibnm::Status {
+    ApplyRun run;
+    run.settings = settings;
+    run.host = host;
+    run.flags = flags;
+    return ibnm::guard(error, [&]() -> ibnm::Status {
         std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
-        std::string name = filename ? filename : "-";
-        auto root = ibnm::state::parseDocument(doc, name);
-        if (!root)
-            return std::move(root).error();
-        ibnm::GPtrArrayPtr all(ibnm_settings_get_connections(settings));
-        std::vector<NMConnection *> stored;
-        for (guint i = 0; i < all->len; i++)
-            stored.push_back(NM_CONNECTION(g_ptr_array_index(all.get(), i)));
-        auto planned = ibnm::state::plan(root->get(), stored, name);
-        if (!planned)
-            return std::move(planned).error();
-        ibnm::GPtrArrayPtr wrapped(g_ptr_array_new_with_free_func(g_object_unref));
-        for (const auto &ch : *planned)
-            g_ptr_array_add(wrapped.get(), wrapChange(ch));
-        if (changes)
-            *changes = g_ptr_array_ref(wrapped.get());
-        // The store as it will be, what goes down (as stored) and what comes up.
-        // (The first change of each stored profile, found in one pass: a
-        // search per profile made a thousand of them quadratic.)
-        std::unordered_map<NMConnection *, const Change *> changeOf;
-        for (const auto &ch : *planned)
-            if (ch.stored)
-                changeOf.emplace(ch.stored, &ch);
-        std::vector<NMConnection *> after, down, up;
-        for (NMConnection *c : stored) {
-            auto it = changeOf.find(c);
-            if (it == changeOf.end())
-                after.push_back(c);
-            else if (it->second->kind != ChangeKind::Delete)
-                after.push_back(it->second->desired.get());
-        }
-        // Down and absent take down the profiles that are active; one that
-        // is not has nothing on the host to take down (a profile that is
-        // deleted while inactive never touches its device, as nmcli's
-        // `connection delete`).
-        std::set<std::string> active = activeUuids(host);
-        for (const auto &ch : *planned) {
-            if (ch.kind == ChangeKind::Add)
-                after.push_back(ch.desired.get());
-            if (ch.state == InterfaceState::Up)
-                up.push_back(ch.desired.get());
-            else if (ch.stored && active.count(nm_connection_get_uuid(ch.stored)))
-                down.push_back(ch.stored);
-        }
-        auto storedArray = connectionArray(stored), afterArray = connectionArray(after);
-        auto downArray = connectionArray(down), upArray = connectionArray(up);
-        auto mode = IbnmApplyFlags(flags & IBNM_APPLY_FLAGS_DRY_RUN);
-        ibnm::GErrorPtr err;
-        ibnm::GObjectPtr<IbnmApplyReport> downRep, upRep;
-        IbnmApplyReport *raw = nullptr;
-        // The host as found, for a rollback across both halves to be
-        // checked against (one half alone checks its own).
-        std::optional<ibnm::model::Host> before;
-        if (!down.empty() && !dryRun)
-            if (auto h = ibnm::hostPlatform(host).readHost(); h.ok())
-                before = std::move(*h);
-        if (!down.empty()) {
-            ibnm::progress::Phase phase(_("Taking profiles down"));
-            gboolean ok = ibnm::apply::runProfiles(host, downArray.get(), storedArray.get(), mode, false, &raw,
-                                                   ibnm::outPtr(err), settled);
-            downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
-            if (down_report)
-                *down_report = downRep ? IBNM_APPLY_REPORT(g_object_ref(downRep.get())) : nullptr;
-            if (!ok)
-                return fromGError(err);
-        }
-        raw = nullptr;
-        std::optional<ibnm::progress::Phase> upPhase(std::in_place, _("Configuring the host"));
-        gboolean ok = ibnm::apply::runProfiles(host, upArray.get(), afterArray.get(), mode, true, &raw,
-                                               ibnm::outPtr(err), settled);
-        upPhase.reset();
-        upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
-        if (up_report)
-            *up_report = upRep ? IBNM_APPLY_REPORT(g_object_ref(upRep.get())) : nullptr;
-        if (!ok) {
-            // The engine undid its own steps; what went down comes back.
-            if (!down.empty() && !dryRun)
-                settleDownHalf(host, downArray.get(), storedArray.get(), downRep.get(), upRep.get(), before);
-            return fromGError(err);
-        }
-        if (flags & IBNM_APPLY_FLAGS_DRY_RUN)
+        if (auto st = planDocument(run, doc, filename ? filename : "-", changes); !st)
+            return st;
+        sortProfiles(run);
+        if (auto st = runHalves(run, down_report, up_report); !st)
+            return st;
+        if (run.dryRun())
             return {};
-        // One sync for all the files (a thousand profiles: two fsyncs each
-        // cost seconds); the batch is durable when commitBatch() returns.
-        auto &backend = ibnm::settings::backendOf(settings);
-        backend.beginBatch();
-        ibnm::progress::Phase writing(_("Writing profiles"));
-        for (size_t i = 0; i < planned->size(); i++) {
-            const Change &ch = (*planned)[i];
-            ibnm::progress::count(unsigned(i + 1), unsigned(planned->size()));
-            gboolean written = TRUE;
-            switch (ch.kind) {
-            case ChangeKind::Add:
-                written = ibnm_settings_add(settings, ch.desired.get(), nullptr, ibnm::outPtr(err));
-                break;
-            case ChangeKind::Modify:
-                written = ibnm_settings_update(settings, ch.desired.get(), ibnm::outPtr(err));
-                break;
-            case ChangeKind::Delete:
-                written = ibnm_settings_delete(settings, nm_connection_get_uuid(ch.stored), ibnm::outPtr(err));
-                break;
-            case ChangeKind::None:
-                break;
-            }
-            if (!written) {
-                backend.abortBatch();
-                restoreStore(settings, *planned, i);
-                return fromGError(err).withContext(
-                    ibnm::strprintf(_("%s (the profiles written before were restored; the host keeps the "
-                                      "applied state)"),
-                                    ch.interface.c_str()));
-            }
-        }
-        if (auto st = backend.commitBatch(); !st) {
-            restoreStore(settings, *planned, planned->size());
-            return std::move(st).error().withContext(
-                _("the profiles could not be written; those written before were restored, the host keeps the "
-                  "applied state"));
-        }
-        // A verified no-op: every profile unchanged, each run planned no
-        // step on the host it read, the same host each time, the store
-        // loaded without a warning (the shortcut would not repeat it).
-        size_t runs = down.empty() ? 1 : 2;
-        bool unchanged = std::all_of(planned->begin(), planned->end(),
-                                     [](const Change &ch) { return ch.kind == ChangeKind::None; }) &&
-                         settledHosts.size() == runs && settledHosts.front() == settledHosts.back();
-        const char *const *warnings = ibnm_settings_get_load_warnings(settings);
-        if (record && store && unchanged && (warnings == nullptr || *warnings == nullptr)) {
-            noop::Outcome outcome;
-            for (guint i = 0; i < wrapped->len; i++) {
-                auto *p = ibnm_state_change_priv(IBNM_STATE_CHANGE(g_ptr_array_index(wrapped.get(), i)));
-                outcome.changes.push_back({p->interface, p->state, p->profile, p->hasProfile});
-            }
-            for (IbnmApplyReport *r : {downRep.get(), upRep.get()})
-                for (const char *const *n = r ? ibnm_apply_report_get_notes(r) : nullptr; n && *n; n++)
-                    outcome.notes.emplace_back(*n);
-            std::string_view document(text, length < 0 ? strlen(text) : size_t(length));
-            noop::write(host, *store, noop::Key::of(document, unsigned(flags)), settledHosts.front(), outcome);
-            recorded = true;
-        }
-        return {};
+        return writeProfiles(run);
     });
-    // A change, a failure or a partial apply: the record no longer answers.
-    if (record && !recorded)
-        noop::forget(host);
-    return result;
-}
-
-gboolean ibnm_state_apply_recorded_private(IbnmHost *host, const char *store_dir, const char *text, gssize length,
-                                           IbnmApplyFlags flags, GPtrArray **changes, char ***notes,
-                                           char **reason, char **store_state)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(store_dir != nullptr && text != nullptr, FALSE);
-    namespace noop = ibnm::settings::noop;
-    if (flags & IBNM_APPLY_FLAGS_DRY_RUN) {
-        if (reason)
-            *reason = g_strdup("a dry run");
-        return FALSE;
-    }
-    std::optional<noop::Outcome> outcome;
-    std::string why;
-    try {
-        std::optional<noop::StoreIdentity> store;
-        outcome = noop::lookup(host, store_dir, std::string_view(text, length < 0 ? strlen(text) : size_t(length)),
-                               unsigned(flags), &why, &store);
-        if (store && store_state)
-            *store_state = g_strdup(store->encode().c_str());
-    } catch (const std::exception &e) {
-        why = e.what();
-    }
-    if (!outcome) {
-        if (reason)
-            *reason = g_strdup_printf("declined: %s", why.c_str());
-        return FALSE;
-    }
-    if (reason)
-        *reason = g_strdup("answered: a verified no-op");
-    if (changes) {
-        *changes = g_ptr_array_new_with_free_func(g_object_unref);
-        for (const auto &c : outcome->changes)
-            g_ptr_array_add(*changes, wrapUnchanged(c));
-    }
-    if (notes) {
-        *notes = g_new0(char *, outcome->notes.size() + 1);
-        for (size_t i = 0; i < outcome->notes.size(); i++)
-            (*notes)[i] = g_strdup(outcome->notes[i].c_str());
-    }
-    return TRUE;
 }
 
 /**

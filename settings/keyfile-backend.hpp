@@ -6,6 +6,7 @@
 #include "libcore/support/file-lock.hpp"
 #include "libcore/support/files.hpp"
 #include "settings/backend.hpp"
+#include "settings/ibnm-settings.h"
 
 #include <map>
 #include <memory>
@@ -62,7 +63,7 @@ public:
     // Reads one keyfile with the store's ownership and permission checks.
     Result<StoredProfile> readFile(const std::string &path, std::vector<std::string> *warnings) const;
 
-    static constexpr const char *kLockFile = ".ibnm.lock";
+    static constexpr const char *kLockFile = IBNM_KEYFILE_LOCK_FILE;
     static constexpr const char *kJournalFile = ".ibnm-journal";
 
 private:

@@ -59,8 +59,7 @@ std::vector<Finding> checkPlan(const std::vector<NMConnection *> &profiles, cons
         if (!e.profile().empty())
             if (auto it = byId.find(e.profile()); it != byId.end())
                 who = it->second;
-        std::string text = e.property().empty() ? e.message() : e.property() + ": " + e.message();
-        Finding f = make(who, e.property(), IBNM_SEVERITY_ERROR, text);
+        Finding f = make(who, e.property(), IBNM_SEVERITY_ERROR, e.message());
         f.code = e.code();
         // The error can name another profile than the one planned (a
         // bond's Ethernet port): the planned one is involved.
@@ -128,9 +127,8 @@ std::vector<Finding> checkSecondaryPlans(const std::vector<NMConnection *> &prof
             auto e = planOn(s, netdev, host);
             if (!e)
                 continue;
-            std::string text = e->property().empty() ? e->message() : e->property() + ": " + e->message();
             Finding f = make(s, e->property(), IBNM_SEVERITY_ERROR,
-                             strprintf(_("%s (on %s, the device of the base profile '%s')"), text.c_str(),
+                             strprintf(_("%s (on %s, the device of the base profile '%s')"), e->message().c_str(),
                                        netdev.c_str(), idOf(b).c_str()),
                              _("NetworkManager fails the base profile's activation when its secondary fails."), {b});
             f.code = e->code();

@@ -95,7 +95,7 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
         std::string mode = model::bondModeName(bondOption(bond, NM_SETTING_BOND_OPTION_MODE));
         if (!model::ipoibBondModeSupported(mode))
             out.push_back(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
-                               strprintf(_("bond.options: mode %s; IPoIB ports can only join an active-backup "
+                               strprintf(_("mode %s; IPoIB ports can only join an active-backup "
                                            "bond"),
                                          mode.c_str()),
                                _("Set bond.options mode=active-backup."),
@@ -105,7 +105,7 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
         for (NMConnection *e : eth)
             out.push_back(make(e, "connection.master",
                                IBNM_SEVERITY_ERROR,
-                               strprintf(_("connection.master: bond %s has IPoIB ports (%s); Ethernet and IPoIB "
+                               strprintf(_("bond %s has IPoIB ports (%s); Ethernet and IPoIB "
                                            "ports cannot share a bond"),
                                          ifnameOf(bond).c_str(), ifnameOf(ib.empty() ? bond : ib[0]).c_str()),
                                _("Put the Ethernet ports into a bond of their own."),
@@ -120,14 +120,14 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
             (hasPorts || !bondOption(bond, NM_SETTING_BOND_OPTION_FAIL_OVER_MAC).empty())) {
             if (model::failOverMacAfterIpoibEnslave(current, hasPorts) == "active")
                 out.push_back(make(bond, "bond.options", IBNM_SEVERITY_INFO,
-                                   strprintf(_("bond.options: fail_over_mac=%s: IPoIB ports cannot take a MAC "
+                                   strprintf(_("fail_over_mac=%s: IPoIB ports cannot take a MAC "
                                                "address, so the kernel switches the bond to fail_over_mac=active "
                                                "at its first port"),
                                              fom.c_str()),
                                    {}, ib));
             else
                 out.push_back(make(bond, "bond.options", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("bond.options: bond %s has ports and fail_over_mac=%s; the kernel "
+                                   strprintf(_("bond %s has ports and fail_over_mac=%s; the kernel "
                                                "refuses further IPoIB ports"),
                                              ifnameOf(bond).c_str(), onHost->failOverMac.c_str()),
                                    _("Take the bond down so that it is created again."),
@@ -151,15 +151,15 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
             auto r = model::portMtuAtEnslave(bondMtu, portMode, port);
             if (!r.ok())
                 out.push_back(make(bond, bondProperty, IBNM_SEVERITY_ERROR,
-                                   strprintf(_("%s: the kernel sets the bond's MTU %u on its port %s at enslave: %s"),
-                                             bondProperty.c_str(), bondMtu, ifnameOf(p).c_str(),
+                                   strprintf(_("the kernel sets the bond's MTU %u on its port %s at enslave: %s"),
+                                             bondMtu, ifnameOf(p).c_str(),
                                              r.error().message().c_str()),
                                    strprintf(_("Lower the bond's MTU, or put %s in connected mode."),
                                              ifnameOf(p).c_str()),
                                    {p}));
             else if (guint32 portMtu = nm_setting_infiniband_get_mtu(pib); portMtu != 0 && portMtu != *r)
                 out.push_back(make(p, "infiniband.mtu", IBNM_SEVERITY_INFO,
-                                   strprintf(_("infiniband.mtu: the port takes its bond's MTU %u at enslave, not "
+                                   strprintf(_("the port takes its bond's MTU %u at enslave, not "
                                                "%u"),
                                              *r, portMtu),
                                    {}, {bond}));
@@ -167,7 +167,7 @@ std::vector<Finding> checkBonds(const std::vector<NMConnection *> &profiles, con
     }
     for (NMConnection *p : orphans) {
         out.push_back(make(p, "connection.master", IBNM_SEVERITY_ERROR,
-                           strprintf(_("connection.master: no bond profile has the interface name or UUID '%s'"),
+                           strprintf(_("no bond profile has the interface name or UUID '%s'"),
                                      masterOf(p).c_str()),
                            strprintf(_("Add the bond: type bond ifname %s bond.options mode=active-backup."),
                                      masterOf(p).c_str())));
@@ -201,7 +201,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             auto [it, inserted] = persistentNames.emplace(guid, o);
             if (!inserted && ifnameOf(it->second) != ifname)
                 out.push_back(make(o, "infiniband.mac-address", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("infiniband.mac-address: profile '%s' names the port %s '%s'; one port "
+                                   strprintf(_("profile '%s' names the port %s '%s'; one port "
                                                "cannot have two persistent names"),
                                              idOf(it->second).c_str(), guid.c_str(), ifnameOf(it->second).c_str()),
                                    _("Give both profiles the same interface name, or remove one mac-address."),
@@ -224,7 +224,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         auto [it, inserted] = interfaces.emplace(ifname, c);
         if (!inserted)
             out.push_back(make(c, "connection.interface-name", IBNM_SEVERITY_ERROR,
-                               strprintf(_("connection.interface-name: profile '%s' configures %s too; one interface "
+                               strprintf(_("profile '%s' configures %s too; one interface "
                                            "has one active profile"),
                                          idOf(it->second).c_str(), ifname.c_str()),
                                _("Bring up one of the two profiles, or delete one."),
@@ -240,13 +240,13 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
                 = softLinkNetdevs.emplace(ifnameOf(c) + "/" + std::to_string(int(*options->linkType)), c);
             if (!inserted)
                 out.push_back(make(c, "rdma.link-name", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("rdma.link-name: profile '%s' creates the RDMA link %s too"),
+                                   strprintf(_("profile '%s' creates the RDMA link %s too"),
                                              idOf(it->second).c_str(), name.c_str()),
                                    _("Give each profile its own rdma.link-name."),
                                    {it->second}));
             else if (!jinserted)
                 out.push_back(make(c, "rdma.link-type", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("rdma.link-type: profile '%s' creates a %s link over %s too; the kernel "
+                                   strprintf(_("profile '%s' creates a %s link over %s too; the kernel "
                                                "allows one per netdev"),
                                              idOf(jt->second).c_str(), model::softLinkTypeName(*options->linkType),
                                              ifnameOf(c).c_str()),
@@ -264,7 +264,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         auto [it, inserted] = children.emplace(parent + "/" + std::to_string(pkey), c);
         if (!inserted) {
             out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
-                               strprintf(_("infiniband.p-key: profile '%s' already defines the child of %s with "
+                               strprintf(_("profile '%s' already defines the child of %s with "
                                            "P_Key 0x%04x"),
                                          idOf(it->second).c_str(), parent.c_str(), pkey),
                                _("Delete one of the two profiles, or give them different P_Keys."),
@@ -274,7 +274,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
             auto [nt, ninserted] = childNames.emplace(name, c);
             if (!ninserted)
                 out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_ERROR,
-                                   strprintf(_("infiniband.p-key: the kernel names this child %s, as the child of "
+                                   strprintf(_("the kernel names this child %s, as the child of "
                                                "profile '%s' (names are cut to 15 characters)"),
                                              name.c_str(), idOf(nt->second).c_str()),
                                    _("Use a shorter parent name (a udev rule can rename it), or another P_Key."),
@@ -284,7 +284,7 @@ std::vector<Finding> checkAcross(const std::vector<NMConnection *> &profiles, co
         // With an inventory the host rules say whether the parent exists.
         if (host == nullptr && bases.count(parent) == 0)
             out.push_back(make(c, "infiniband.parent", IBNM_SEVERITY_WARNING,
-                               strprintf(_("infiniband.parent: '%s' has no profile (and there is no "
+                               strprintf(_("'%s' has no profile (and there is no "
                                            "inventory to look for the device)"),
                                          parent.c_str()),
                                _("Check the parent's name, or add a profile for it.")));
@@ -338,7 +338,7 @@ void portsLeavingLag(const std::vector<NMConnection *> &profiles, const model::H
                 if (split.netdev == ifnameOf(p))
                     own = split.device.name;
             out.push_back(make(p, "connection.master", IBNM_SEVERITY_WARNING,
-                               strprintf(_("connection.master: %s is a port of %s, which backs the RoCE LAG device %s; "
+                               strprintf(_("%s is a port of %s, which backs the RoCE LAG device %s; "
                                            "this profile takes it out of the bond, and the driver splits %s into one "
                                            "RDMA device per port (%s gets %s back)"),
                                          ifnameOf(p).c_str(), lag.bond.c_str(), lag.device.c_str(), lag.device.c_str(),
@@ -372,7 +372,7 @@ void devicesMergedAway(NMConnection *b, const std::string &mode, const std::vect
         if (nd == nullptr || nd->rdmaDevice.empty() || !setsDeviceRdma(o, &key))
             continue;
         out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
-                           strprintf(_("bond.options: this bond puts %s into RoCE LAG mode: the driver replaces "
+                           strprintf(_("this bond puts %s into RoCE LAG mode: the driver replaces "
                                        "its RDMA device %s with %s, and what profile '%s' sets on %s (%s) goes "
                                        "with it"),
                                      nd->name.c_str(), nd->rdmaDevice.c_str(), merged->c_str(), idOf(o).c_str(),
@@ -438,7 +438,7 @@ std::vector<Finding> checkRoceLag(const std::vector<NMConnection *> &profiles, c
         std::string why = model::roceLagBreak(*lag, mode, ports);
         if (!why.empty())
             out.push_back(make(b, NM_SETTING_BOND_SETTING_NAME "." NM_SETTING_BOND_OPTIONS, IBNM_SEVERITY_WARNING,
-                               strprintf(_("bond.options: %s backs the RoCE LAG device %s; this profile leaves LAG "
+                               strprintf(_("%s backs the RoCE LAG device %s; this profile leaves LAG "
                                            "mode (%s): the driver splits %s into one RDMA device per port, and its "
                                            "GIDs and RDMA settings go"),
                                          ifname.c_str(), lag->device.c_str(), why.c_str(), lag->device.c_str()),

@@ -22,7 +22,7 @@ namespace {
 struct OptionConflict {
     const char *property;
     bool (*applies)(const userkeys::Options &);
-    const char *message; // N_(): starts with the property
+    const char *message; // N_(): make() prefixes the property
     const char *hint;    // N_()
 };
 
@@ -35,7 +35,7 @@ const OptionConflict kOptionConflicts[] = {
          return o.linkType == model::SoftLinkType::Rxe && o.roceMode &&
                 !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
      },
-     N_("rdma.roce-mode: an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
+     N_("an rxe (Soft-RoCE) link has RoCE v2 only; the kernel refuses v1 (IB/RoCE v1) at "
         "activation"),
      N_("Set rdma.roce-mode v2, or remove it (rxe uses RoCE v2).")},
     // siw is iWARP: its GIDs are "IB/RoCE v1"-typed MAC GIDs and the kernel
@@ -46,7 +46,7 @@ const OptionConflict kOptionConflicts[] = {
          return o.linkType == model::SoftLinkType::Siw && o.roceMode &&
                 !model::roceModeSupported(o.linkType, model::LinkLayer::Ethernet, *o.roceMode);
      },
-     N_("rdma.roce-mode: a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation"),
+     N_("a siw (Soft-iWARP) link is iWARP, not RoCE; the kernel refuses RoCE v2 at activation"),
      N_("Remove rdma.roce-mode: RoCE modes do not apply to iWARP.")},
 };
 
@@ -57,7 +57,7 @@ std::vector<Finding> checkNetworkManager(NMConnection *profile)
     auto st = nmcli::verify(profile);
     if (st)
         return {};
-    return {make(profile, st.error().property(), IBNM_SEVERITY_ERROR, st.error().toString())};
+    return {makeWhole(profile, st.error().property(), IBNM_SEVERITY_ERROR, st.error().toString())};
 }
 
 std::vector<Finding> checkOptions(NMConnection *profile)
@@ -75,20 +75,20 @@ std::vector<Finding> checkOptions(NMConnection *profile)
     // link name names the link rdma.link-type creates.
     if (options->umcast && typeOf(profile) != NM_SETTING_INFINIBAND_SETTING_NAME)
         out.push_back(make(profile, "ipoib.umcast", IBNM_SEVERITY_ERROR,
-                           strprintf(_("ipoib.umcast: only an infiniband profile's interface has IPoIB multicast; "
+                           strprintf(_("only an infiniband profile's interface has IPoIB multicast; "
                                        "this is a %s profile"),
                                      typeOf(profile).c_str()),
                            _("Remove ipoib.umcast, or set it on the profile of the IPoIB interface.")));
     if (options->linkName && !options->linkType)
         out.push_back(make(profile, "rdma.link-name", IBNM_SEVERITY_ERROR,
-                           _("rdma.link-name: names the soft RDMA link rdma.link-type creates; without "
+                           _("names the soft RDMA link rdma.link-type creates; without "
                              "rdma.link-type there is no link to name"),
                            _("Add rdma.link-type rxe or siw, or remove rdma.link-name.")));
     // NVIDIA's RoCE page: with RoCE disabled "there will be no GID tables"
     // (model::hasRoceEnableFile).
     if (options->roceEnable == false)
         out.push_back(make(profile, std::string(userkeys::kRoceEnable), IBNM_SEVERITY_WARNING,
-                           _("rdma.roce-enable: disabling RoCE drops the RoCE GIDs of every port of the device's PCI "
+                           _("disabling RoCE drops the RoCE GIDs of every port of the device's PCI "
                              "function; RDMA over Ethernet stops there, for every application"),
                            _("Disable RoCE only on functions that carry Ethernet traffic alone.")));
     return out;
@@ -129,7 +129,7 @@ std::vector<Finding> checkLinkMtu(NMConnection *profile)
                                        model::kEthMinMtu, *max)
                            : strprintf(_("Set %s to %u or more, or 0 for the automatic MTU."), property.c_str(),
                                        model::kEthMinMtu);
-    return {make(profile, property, IBNM_SEVERITY_ERROR, property + ": " + st.error().message(), hint)};
+    return {make(profile, property, IBNM_SEVERITY_ERROR, st.error().message(), hint)};
 }
 
 } // namespace ibnm::rules

@@ -70,12 +70,12 @@ void checkMtu(NMConnection *c, NMSettingInfiniband *ib, const PortOnHost &at, st
                                                  "mode)."),
                                                ceiling.value_or(*max));
             out.push_back(make(c, "infiniband.mtu", IBNM_SEVERITY_ERROR,
-                               "infiniband.mtu: " + eff.error().message(), hint));
+                               eff.error().message(), hint));
             return;
         }
         if (*eff != mtu)
             out.push_back(make(c, "infiniband.mtu", IBNM_SEVERITY_WARNING,
-                               strprintf(_("infiniband.mtu: the kernel uses %u, not %u: the IB link and the "
+                               strprintf(_("the kernel uses %u, not %u: the IB link and the "
                                            "partition's broadcast group allow no more (the kernel clamps "
                                            "silently)"),
                                          *eff, mtu),
@@ -89,7 +89,7 @@ void checkMtu(NMConnection *c, NMSettingInfiniband *ib, const PortOnHost &at, st
     const model::Port *p = at.port;
     if (p->broadcastMtu && p->activeMtu && *p->broadcastMtu < *p->activeMtu && ceiling)
         out.push_back(make(c, "infiniband.mtu", IBNM_SEVERITY_INFO,
-                           strprintf(_("infiniband.mtu: the effective MTU is %u (the partition's broadcast group "
+                           strprintf(_("the effective MTU is %u (the partition's broadcast group "
                                        "MTU %u - 4), less than the link allows (%u)"),
                                      *ceiling, *p->broadcastMtu, *p->activeMtu - model::kIpoibHeader)));
 }
@@ -105,7 +105,7 @@ void checkTransportMode(NMConnection *c, NMSettingInfiniband *ib, const PortOnHo
     std::string hint = max ? strprintf(_("Set infiniband.transport-mode datagram and infiniband.mtu %u or less."), *max)
                            : std::string(_("Set infiniband.transport-mode datagram."));
     out.push_back(make(c, "infiniband.transport-mode", IBNM_SEVERITY_ERROR,
-                       "infiniband.transport-mode: " + model::connectedModeRefusal(*at.device), hint));
+                       model::connectedModeRefusal(*at.device), hint));
 }
 
 void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex *host, const PortOnHost &at,
@@ -121,7 +121,7 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
                                  [&](uint16_t e) { return model::samePartition(e, pkey); });
         if (!found)
             out.push_back(make(c, "infiniband.p-key", IBNM_SEVERITY_WARNING,
-                               strprintf(_("infiniband.p-key: 0x%04x is not in the P_Key table of %s port %u; "
+                               strprintf(_("0x%04x is not in the P_Key table of %s port %u; "
                                            "the child is created but carries no traffic"),
                                          unsigned(pkey), at.device->name.c_str(), at.port->number),
                                strprintf(_("The subnet manager must add the partition 0x%04x (ibnm check --opensm "
@@ -132,7 +132,7 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
         // NetworkManager finds the parent by mac-address; ibnm creates the
         // child under a parent it is told.
         out.push_back(make(c, "infiniband.parent", IBNM_SEVERITY_ERROR,
-                           _("infiniband.parent: a P_Key child needs a parent interface to be created"),
+                           _("a P_Key child needs a parent interface to be created"),
                            _("Set infiniband.parent to the port's interface (e.g. ib0).")));
         return;
     }
@@ -144,7 +144,7 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
                                : e == EEXIST ? _("Use another P_Key, or a shorter parent name (a udev rule can "
                                                  "rename the port).")
                                              : _("Set infiniband.parent to the port's interface (e.g. ib0).");
-            out.push_back(make(c, property, IBNM_SEVERITY_ERROR, std::string(property) + ": " + st.error().message(),
+            out.push_back(make(c, property, IBNM_SEVERITY_ERROR, st.error().message(),
                                hint));
         }
     }
@@ -157,10 +157,10 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
         bool mismatch = kernelName != nmName && nm_connection_get_interface_name(c) == nullptr;
         uint16_t full = model::fullMembership(pkey);
         std::string message =
-            host ? strprintf(_("infiniband.p-key: 0x%04x has the full-membership bit clear; the kernel uses 0x%04x "
+            host ? strprintf(_("0x%04x has the full-membership bit clear; the kernel uses 0x%04x "
                                "and names the child '%s' on this host"),
                              unsigned(pkey), unsigned(full), kernelName.c_str())
-                 : strprintf(_("infiniband.p-key: 0x%04x has the full-membership bit clear; the kernel uses "
+                 : strprintf(_("0x%04x has the full-membership bit clear; the kernel uses "
                                "0x%04x"),
                              unsigned(pkey), unsigned(full));
         std::string hint;
@@ -174,7 +174,7 @@ void checkPkey(NMConnection *c, NMSettingInfiniband *ib, const model::HostIndex 
     if (parent.size() + 5 > model::kIfNameMax && nm_connection_get_interface_name(c) == nullptr) {
         std::string untruncated = strprintf("%s.%04x", parent.c_str(), unsigned(pkey));
         out.push_back(make(c, "connection.interface-name", IBNM_SEVERITY_INFO,
-                           strprintf(_("connection.interface-name: the kernel cuts '%s' to 15 characters: '%s'"),
+                           strprintf(_("the kernel cuts '%s' to 15 characters: '%s'"),
                                      untruncated.c_str(), model::nmChildName(parent, pkey).c_str())));
     }
 }
@@ -194,13 +194,12 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, c
     const char *mac = nm_setting_infiniband_get_mac_address(ib);
     if (host == nullptr) {
         out.push_back(make(profile, property, IBNM_SEVERITY_INFO,
-                           strprintf(_("%s: no inventory of the host; the host checks were skipped"),
-                                     property.c_str())));
+                           _("no inventory of the host; the host checks were skipped")));
     } else if (netdev.empty()) {
         // A MAC no port has yet is rule 7's (checkPresence).
         if (!child && !mac)
             out.push_back(make(profile, "connection.interface-name", IBNM_SEVERITY_ERROR,
-                               _("connection.interface-name: neither an interface name nor a MAC address names the "
+                               _("neither an interface name nor a MAC address names the "
                                  "device")));
     } else if (index->findNetdev(netdev) == nullptr) {
         // Absent (yet): rule 7's warning (checkPresence).
@@ -208,7 +207,7 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, c
         // The planner cannot bring up an IPoIB profile on something that is
         // not an IPoIB port's interface.
         std::string what =
-            strprintf(_("%s: '%s' is not the interface of an IPoIB port"), property.c_str(), netdev.c_str());
+            strprintf(_("'%s' is not the interface of an IPoIB port"), netdev.c_str());
         out.push_back(make(profile, property, IBNM_SEVERITY_ERROR, what,
                            child ? _("Check the parent's name (ibnm device status lists the IPoIB interfaces).")
                                  : _("Check the interface name (ibnm device status lists the IPoIB interfaces).")));
@@ -219,7 +218,7 @@ std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host, c
         const model::IpoibNetdev *nd = index->findIpoib(netdev);
         if (!child && mac && nm_connection_get_interface_name(profile) && !model::sameIpoibPort(nd->address, mac))
             out.push_back(make(profile, "infiniband.mac-address", IBNM_SEVERITY_ERROR,
-                               strprintf(_("infiniband.mac-address: %s is not the address of %s (its port GUID is "
+                               strprintf(_("%s is not the address of %s (its port GUID is "
                                            "%s)"),
                                          mac, netdev.c_str(), model::portGuidBytes(nd->address).c_str()),
                                _("Remove the mac-address, or set the interface name of the port it names.")));
@@ -250,15 +249,14 @@ std::vector<Finding> checkDns(NMConnection *profile, const model::Host *host, bo
     profiles::dnsOf(profile, &property);
     if (!host->resolver)
         return {make(profile, property, IBNM_SEVERITY_INFO,
-                     strprintf(_("%s: without NetworkManager, ibnm gives the DNS servers and search domains to "
-                                 "systemd-resolved; whether it runs here was not asked"),
-                               property.c_str()))};
+                     _("without NetworkManager, ibnm gives the DNS servers and search domains to "
+                       "systemd-resolved; whether it runs here was not asked"))};
     if (host->resolver->running)
         return {};
     return {make(profile, property, IBNM_SEVERITY_WARNING,
-                 strprintf(_("%s: not applied: without NetworkManager, ibnm gives the DNS servers and search domains "
+                 strprintf(_("not applied: without NetworkManager, ibnm gives the DNS servers and search domains "
                              "to systemd-resolved, and %s; up leaves them out"),
-                           property.c_str(), host->resolver->reason.c_str()),
+                           host->resolver->reason.c_str()),
                  _("Start systemd-resolved (systemctl enable --now systemd-resolved), or let NetworkManager "
                    "activate the profile."))};
 }
@@ -270,7 +268,7 @@ std::vector<Finding> checkStandaloneDhcp(NMConnection *profile, const model::Hos
     if (!standalone || host != nullptr || (sc && nm_setting_connection_get_master(sc)) || !profiles::wantsDhcp(profile))
         return {};
     return {make(profile, "ipv4.method", IBNM_SEVERITY_WARNING,
-                 strprintf("ipv4.method: %s", profiles::dhcpRefusal().c_str()))};
+                 profiles::dhcpRefusal())};
 }
 
 std::vector<Finding> checkHost(NMConnection *profile, const model::Host *host)

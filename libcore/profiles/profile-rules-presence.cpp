@@ -37,15 +37,15 @@ Finding absent(NMConnection *c, const std::string &property, const std::string &
     }
     if (!now.empty()) {
         f = make(c, property, IBNM_SEVERITY_WARNING,
-                 strprintf(_("%s: '%s' does not exist on this host yet: '%s' (port GUID %s) is renamed at next boot "
+                 strprintf(_("'%s' does not exist on this host yet: '%s' (port GUID %s) is renamed at next boot "
                              "by %s"),
-                           property.c_str(), name.c_str(), now.c_str(), guid.c_str(), rulesFile().c_str()),
+                           name.c_str(), now.c_str(), guid.c_str(), rulesFile().c_str()),
                  _("Write the rules with 'ibnm udev-rules write' if they are not written yet. Until the reboot "
                    "'ibnm connection up' fails; NetworkManager activates the profile once the interface has its "
                    "name."));
     } else {
         f = make(c, property, IBNM_SEVERITY_WARNING,
-                 strprintf(_("%s: '%s' does not exist on this host (yet)"), property.c_str(), name.c_str()),
+                 strprintf(_("'%s' does not exist on this host (yet)"), name.c_str()),
                  _("The profile is kept and NetworkManager activates it when the interface appears; 'ibnm "
                    "connection up' fails until then. 'ibnm device status' lists the interfaces."));
     }

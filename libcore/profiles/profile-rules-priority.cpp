@@ -59,7 +59,7 @@ std::vector<Finding> checkRocePriority(NMConnection *profile, const model::Host 
         if (pcp == prio.pcp)
             continue;
         out.push_back(make(profile, "rdma.roce-tos", IBNM_SEVERITY_WARNING,
-                           strprintf(_("rdma.roce-tos: ToS %u is RoCE priority %u (SL %u, PCP %u), but the "
+                           strprintf(_("ToS %u is RoCE priority %u (SL %u, PCP %u), but the "
                                        "egress-qos-map of the VLAN %s sends priority %u as PCP %u"),
                                      tos, prio.pcp, prio.sl, prio.pcp, vlan.name.c_str(), prio.pcp, pcp),
                            strprintf(_("Map it: nmcli connection modify VLAN-PROFILE vlan.egress-priority-map "
@@ -68,7 +68,7 @@ std::vector<Finding> checkRocePriority(NMConnection *profile, const model::Host 
     }
     if (real->pfcEnabled && !model::pfcLossless(*real->pfcEnabled, prio.pcp))
         out.push_back(make(profile, "rdma.roce-tos", IBNM_SEVERITY_WARNING,
-                           strprintf(_("rdma.roce-tos: ToS %u is RoCE priority %u, which is not lossless on %s: "
+                           strprintf(_("ToS %u is RoCE priority %u, which is not lossless on %s: "
                                        "DCB reports PFC on priorities %s"),
                                      tos, prio.pcp, real->name.c_str(), pfcPriorities(*real->pfcEnabled).c_str()),
                            strprintf(_("Enable PFC on priority %u: dcb pfc set dev %s prio-pfc %u:on, and on "

@@ -53,10 +53,25 @@ inline std::string masterOf(NMConnection *c)
     return sCon(c) ? str(nm_setting_connection_get_master(sCon(c))) : "";
 }
 
-inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message,
+// A finding about `property` of `c`. `message` is the translated text alone;
+// the property is attached here, once, as NetworkManager's verify() prefixes
+// its errors in code (g_prefix_error (error, "%s.%s: ", ...)) and not in each
+// translated string: Finding::message (IbnmFinding:message) reads
+// "infiniband.mtu: the kernel uses ...". An empty property adds no prefix.
+inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, const std::string &message,
                     std::string hint = {})
 {
-    return Finding{idOf(c), std::move(property), severity, std::move(message), std::move(hint)};
+    std::string text = property.empty() ? message : property + ": " + message;
+    return Finding{idOf(c), std::move(property), severity, std::move(text), std::move(hint)};
+}
+
+// make() for a text that is already whole: an Error::toString() whose
+// context names the property, or a finding about the profile as a whole
+// that names its property only in the PROPERTY field.
+inline Finding makeWhole(NMConnection *c, std::string property, IbnmSeverity severity, std::string text,
+                         std::string hint = {})
+{
+    return Finding{idOf(c), std::move(property), severity, std::move(text), std::move(hint)};
 }
 
 // `f`, involving the profiles `others`: the rule looked at them to find it.
@@ -71,10 +86,10 @@ inline Finding involving(Finding f, const std::vector<NMConnection *> &others)
 }
 
 // make(), involving `others`.
-inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, std::string message, std::string hint,
-                    const std::vector<NMConnection *> &others)
+inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity, const std::string &message,
+                    std::string hint, const std::vector<NMConnection *> &others)
 {
-    return involving(make(c, std::move(property), severity, std::move(message), std::move(hint)), others);
+    return involving(make(c, std::move(property), severity, message, std::move(hint)), others);
 }
 
 // The IPoIB port interface whose port GUID (the last 8 of the 20 address

@@ -41,11 +41,12 @@ void checkOnBases(NMConnection *secondary, const std::vector<NMConnection *> &ba
 {
     for (NMConnection *b : bases)
         if (baseNetdev(b, host).empty())
-            out.push_back(make(secondary, "connection.secondaries", IBNM_SEVERITY_INFO,
-                               strprintf(_("the base profile '%s' names no interface: the settings are checked once "
-                                           "NetworkManager activates them on its device"),
-                                         idOf(b).c_str()),
-                               {}, {b}));
+            out.push_back(involving(makeWhole(secondary, "connection.secondaries", IBNM_SEVERITY_INFO,
+                                              strprintf(_("the base profile '%s' names no interface: the settings "
+                                                          "are checked once NetworkManager activates them on its "
+                                                          "device"),
+                                                        idOf(b).c_str())),
+                                    {b}));
 }
 
 } // namespace
@@ -79,12 +80,12 @@ std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profile
         const char *uuid = nm_connection_get_uuid(s);
         std::vector<NMConnection *> bases = secondaryBases(s, all);
         if (bases.empty()) {
-            out.push_back(make(s, "connection.secondaries", IBNM_SEVERITY_INFO,
-                               strprintf(_("no profile lists '%s' as a secondary connection: NetworkManager "
-                                           "provisions it on the device of the profile that does"),
-                                         idOf(s).c_str()),
-                               strprintf(_("Attach it: nmcli connection modify BASE +connection.secondaries %s"),
-                                         str(uuid).c_str())));
+            out.push_back(makeWhole(s, "connection.secondaries", IBNM_SEVERITY_INFO,
+                                    strprintf(_("no profile lists '%s' as a secondary connection: NetworkManager "
+                                                "provisions it on the device of the profile that does"),
+                                              idOf(s).c_str()),
+                                    strprintf(_("Attach it: nmcli connection modify BASE +connection.secondaries %s"),
+                                              str(uuid).c_str())));
             continue;
         }
         checkOnBases(s, bases, host, out);
@@ -102,7 +103,7 @@ std::vector<Finding> checkSecondaries(const std::vector<NMConnection *> &profile
             if (!userkeys::isSecondary(s) || !uuid || !listsSecondary(b, uuid))
                 continue;
             out.push_back(make(b, "connection.secondaries", IBNM_SEVERITY_WARNING,
-                               strprintf(_("connection.secondaries: '%s' carries rdma.* keys in [user] and has the "
+                               strprintf(_("'%s' carries rdma.* keys in [user] and has the "
                                            "RDMA secondary '%s' for the same device: the dispatcher hook and "
                                            "nm-ibnm-service would both provision it"),
                                          idOf(b).c_str(), idOf(s).c_str()),

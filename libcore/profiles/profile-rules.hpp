@@ -29,7 +29,7 @@ struct Finding {
     std::string profileId;
     std::string property; // "infiniband.mtu"
     IbnmSeverity severity = IBNM_SEVERITY_INFO;
-    std::string message;  // translated, prefixed with the property
+    std::string message;  // translated, prefixed with the property by make()
     std::string hint;     // translated, may be empty
     // Of an error: what up would fail with. IBNM_ERROR_NOT_FOUND on a
     // warning: the profile's interface is not there yet (rule 7), and `up`

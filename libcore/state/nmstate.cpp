@@ -239,33 +239,31 @@ struct Entry {
     JsonObject *object = nullptr;
 };
 
-Result<Entry> readEntry(JsonNode *node, guint index)
+// Stage 1 of readEntry(), what the entry is: its name (which its path
+// names from here on), only keys ibnm knows, one of 'bond' and
+// 'link-aggregation', its state (up when not given) and its type (one ibnm
+// handles, or none given).
+Status readIdentity(JsonObject *o, Entry &e)
 {
-    Entry e;
-    e.path = strprintf("interfaces[%u]", index);
-    auto o = object(node, e.path);
-    if (!o)
-        return std::move(o).error();
-    e.object = *o;
-    if (!json_object_has_member(*o, "name"))
+    if (!json_object_has_member(o, "name"))
         return invalid(_("the interface has no name")).withContext(e.path + ".name");
-    auto name = scalar(json_object_get_member(*o, "name"), e.path + ".name");
+    auto name = scalar(json_object_get_member(o, "name"), e.path + ".name");
     if (!name)
         return std::move(name).error();
     if (name->empty())
         return invalid(_("the interface has no name")).withContext(e.path + ".name");
     e.name = *name;
     e.path += " '" + e.name + "'";
-    if (auto st = onlyKnown(*o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "bond", "ipv4",
-                                 "ipv6", kExtensionKey},
+    if (auto st = onlyKnown(o, {"name", "type", "state", "mtu", "infiniband", "link-aggregation", "bond", "ipv4",
+                                "ipv6", kExtensionKey},
                             e.path);
         !st)
         return std::move(st).error();
-    if (json_object_has_member(*o, "link-aggregation") && json_object_has_member(*o, "bond"))
+    if (json_object_has_member(o, "link-aggregation") && json_object_has_member(o, "bond"))
         return invalid(_("'bond' is nmstate's other name of 'link-aggregation': give one of them"))
             .withContext(e.path + ".bond");
-    if (json_object_has_member(*o, "state")) {
-        auto s = scalar(json_object_get_member(*o, "state"), e.path + ".state");
+    if (json_object_has_member(o, "state")) {
+        auto s = scalar(json_object_get_member(o, "state"), e.path + ".state");
         if (!s)
             return std::move(s).error();
         if (*s == "up")
@@ -278,8 +276,8 @@ Result<Entry> readEntry(JsonNode *node, guint index)
             return invalid(strprintf(_("'%s' is not a state; use up, down or absent"), s->c_str()))
                 .withContext(e.path + ".state");
     }
-    if (json_object_has_member(*o, "type")) {
-        auto t = scalar(json_object_get_member(*o, "type"), e.path + ".type");
+    if (json_object_has_member(o, "type")) {
+        auto t = scalar(json_object_get_member(o, "type"), e.path + ".type");
         if (!t)
             return std::move(t).error();
         if (!kTypes.count(*t))
@@ -288,6 +286,63 @@ Result<Entry> readEntry(JsonNode *node, guint index)
                 .withContext(e.path + ".type");
         e.type = *t;
     }
+    return {};
+}
+
+// Stage 2b of readEntry(), the bond settings `n` at `at` (link-aggregation
+// or its other name bond): only a bond has them; mode and options become
+// one +bond.options argument.
+Status bondArgs(JsonNode *n, const std::string &at, Entry &e)
+{
+    auto la = object(n, at);
+    if (!la)
+        return std::move(la).error();
+    if (e.type != "bond")
+        return invalid(_("only an interface of type bond has these settings")).withContext(at);
+    if (auto st = onlyKnown(*la, {"mode", "options", "port", "ports"}, at); !st)
+        return std::move(st).error();
+    std::string options;
+    if (json_object_has_member(*la, "mode")) {
+        auto v = scalar(json_object_get_member(*la, "mode"), at + ".mode");
+        if (!v)
+            return std::move(v).error();
+        options = "mode=" + *v;
+    }
+    if (json_object_has_member(*la, "options")) {
+        auto opts = object(json_object_get_member(*la, "options"), at + ".options");
+        if (!opts)
+            return std::move(opts).error();
+        GList *members = json_object_get_members(*opts);
+        for (GList *m = members; m; m = m->next) {
+            const char *k = static_cast<const char *>(m->data);
+            auto v = scalar(json_object_get_member(*opts, k), at + ".options." + k);
+            if (!v) {
+                g_list_free(members);
+                return std::move(v).error();
+            }
+            options += (options.empty() ? "" : ",") + std::string(k) + "=" + *v;
+        }
+        g_list_free(members);
+    }
+    if (!options.empty())
+        e.args.insert(e.args.end(), {"+bond.options", options});
+    return {};
+}
+
+// One entry of `interfaces`: stage 1 (readIdentity()), then, unless it is
+// absent, stage 2, its settings as nmcli arguments in a fixed order: mtu,
+// infiniband (only a type infiniband has it), the bond's (bondArgs()),
+// ipv4 and ipv6, ibnm's extension key.
+Result<Entry> readEntry(JsonNode *node, guint index)
+{
+    Entry e;
+    e.path = strprintf("interfaces[%u]", index);
+    auto o = object(node, e.path);
+    if (!o)
+        return std::move(o).error();
+    e.object = *o;
+    if (auto st = readIdentity(*o, e); !st)
+        return std::move(st).error();
     if (e.state == InterfaceState::Absent)
         return e;
     auto member = [&](const char *k) { return json_object_has_member(*o, k) ? json_object_get_member(*o, k) : nullptr; };
@@ -309,38 +364,8 @@ Result<Entry> readEntry(JsonNode *node, guint index)
     }
     if (JsonNode *n = member("link-aggregation") ? member("link-aggregation") : member("bond")) {
         std::string at = e.path + (member("link-aggregation") ? ".link-aggregation" : ".bond");
-        auto la = object(n, at);
-        if (!la)
-            return std::move(la).error();
-        if (e.type != "bond")
-            return invalid(_("only an interface of type bond has these settings")).withContext(at);
-        if (auto st = onlyKnown(*la, {"mode", "options", "port", "ports"}, at); !st)
+        if (auto st = bondArgs(n, at, e); !st)
             return std::move(st).error();
-        std::string options;
-        if (json_object_has_member(*la, "mode")) {
-            auto v = scalar(json_object_get_member(*la, "mode"), at + ".mode");
-            if (!v)
-                return std::move(v).error();
-            options = "mode=" + *v;
-        }
-        if (json_object_has_member(*la, "options")) {
-            auto opts = object(json_object_get_member(*la, "options"), at + ".options");
-            if (!opts)
-                return std::move(opts).error();
-            GList *members = json_object_get_members(*opts);
-            for (GList *m = members; m; m = m->next) {
-                const char *k = static_cast<const char *>(m->data);
-                auto v = scalar(json_object_get_member(*opts, k), at + ".options." + k);
-                if (!v) {
-                    g_list_free(members);
-                    return std::move(v).error();
-                }
-                options += (options.empty() ? "" : ",") + std::string(k) + "=" + *v;
-            }
-            g_list_free(members);
-        }
-        if (!options.empty())
-            e.args.insert(e.args.end(), {"+bond.options", options});
     }
     for (const char *family : {"ipv4", "ipv6"}) {
         if (JsonNode *n = member(family)) {
@@ -722,184 +747,240 @@ Status routeAndDnsArgs(JsonObject *top, std::vector<Entry> &entries, const Find 
     return {};
 }
 
+// What the stages of plan() share: the stored profiles, indexed, the
+// entries of the interfaces the document touches (the listed ones, then
+// those its routes, DNS and bonds name) and the bond of each listed port.
+struct PlanState {
+    explicit PlanState(const std::vector<NMConnection *> &s) : stored(s), index(s) {}
+    NMConnection *findStored(const std::string &name) const { return index.find(name); }
+
+    const std::vector<NMConnection *> &stored;
+    StoredIndex index;
+    std::vector<Entry> entries;
+    std::map<std::string, std::string> bondOf; // port -> bond
+};
+
+// Stage 1, the document's interfaces: decides which entries it lists (at
+// most kMaxInterfaces, each name once), each read by readEntry().
+Status readInterfaces(JsonObject *top, PlanState &st)
+{
+    if (!json_object_has_member(top, "interfaces"))
+        return {};
+    auto list = array(json_object_get_member(top, "interfaces"), "interfaces");
+    if (!list)
+        return std::move(list).error();
+    if (json_array_get_length(*list) > kMaxInterfaces)
+        return invalid(strprintf(_("the document lists %u interfaces, more than the %zu ibnm applies at once"),
+                                 json_array_get_length(*list), kMaxInterfaces))
+            .withContext("interfaces");
+    std::set<std::string> seen;
+    for (guint i = 0; i < json_array_get_length(*list); i++) {
+        auto e = readEntry(json_array_get_element(*list, i), i);
+        if (!e)
+            return std::move(e).error();
+        if (!seen.insert(e->name).second)
+            return invalid(_("the interface is listed twice")).withContext(e->path);
+        st.entries.push_back(std::move(*e));
+    }
+    return {};
+}
+
+// Stage 3, bond ports: each port a bond lists gets the bond as its master,
+// whether the document lists the port or only its profile is stored (an
+// entry is added for it); an absent interface cannot be a port.
+Status attachPorts(PlanState &st)
+{
+    for (const auto &e : st.entries) {
+        if (e.state == InterfaceState::Absent)
+            continue;
+        auto ports = portsOf(e);
+        if (!ports)
+            return std::move(ports).error();
+        for (const auto &p : *ports)
+            st.bondOf[p] = e.name;
+    }
+    for (const auto &link : st.bondOf) {
+        // Named references, not a structured binding: C++17 lambdas may
+        // not capture one (clang refuses; g++ allows it).
+        const std::string &port = link.first;
+        const std::string &bond = link.second;
+        auto it = std::find_if(st.entries.begin(), st.entries.end(), [&](const Entry &e) { return e.name == port; });
+        if (it == st.entries.end()) {
+            if (!st.findStored(port))
+                return invalid(strprintf(_("the port '%s' is neither listed under interfaces nor a stored "
+                                           "profile"),
+                                         port.c_str()))
+                    .withContext("interfaces '" + bond + "'.link-aggregation.port");
+            Entry e;
+            e.name = port;
+            e.path = "interfaces '" + bond + "'.link-aggregation.port '" + port + "'";
+            st.entries.push_back(std::move(e));
+            it = st.entries.end() - 1;
+        }
+        if (it->state == InterfaceState::Absent)
+            return invalid(_("an absent interface cannot be a port")).withContext(it->path);
+        dropDisabledIp(it->args);
+        it->args.insert(it->args.end(), {"connection.master", bond, "connection.slave-type", "bond"});
+    }
+    return {};
+}
+
+// Stage 4, ports a bond's list leaves out: a bond whose document lists its
+// ports has those ports only. A stored port of it that the list leaves out
+// is detached (nmstate does the same), its profile without a controller
+// and, unless the document says otherwise, without IP (nmstate's default
+// for an interface: enabled false).
+void detachUnlistedPorts(PlanState &st)
+{
+    for (size_t b = 0, n = st.entries.size(); b < n; b++) {
+        // A copy: entries grows below.
+        const std::string bond = st.entries[b].name;
+        if (st.entries[b].state == InterfaceState::Absent || st.entries[b].type != "bond" ||
+            !hasPortList(st.entries[b]))
+            continue;
+        std::set<std::string> names = {bond};
+        if (NMConnection *storedBond = st.findStored(bond)) {
+            for (const char *v : {nm_connection_get_uuid(storedBond), nm_connection_get_id(storedBond)})
+                if (v)
+                    names.insert(v);
+        }
+        for (NMConnection *c : st.stored) {
+            NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+            const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+            if (!master || !names.count(master) ||
+                g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
+                continue;
+            const char *ifname = nm_connection_get_interface_name(c);
+            const char *named = ifname ? ifname : nm_connection_get_id(c);
+            if (named == nullptr)
+                continue;
+            std::string port = named;
+            if (st.bondOf.count(port) || st.findStored(port) != c)
+                continue; // listed (under this bond or another), or not the profile `port` names
+            auto it =
+                std::find_if(st.entries.begin(), st.entries.end(), [&](const Entry &e) { return e.name == port; });
+            if (it == st.entries.end()) {
+                Entry e;
+                e.name = port;
+                e.path = "interfaces '" + bond + "'.link-aggregation.port";
+                st.entries.push_back(std::move(e));
+                it = st.entries.end() - 1;
+            }
+            if (it->state == InterfaceState::Absent)
+                continue; // deleted anyway
+            it->args.insert(it->args.end(), {"connection.master", "", "connection.slave-type", ""});
+            for (const char *family : {"ipv4", "ipv6"})
+                if (std::find(it->args.begin(), it->args.end(), std::string(family) + ".method") == it->args.end())
+                    it->args.insert(it->args.end(), {std::string(family) + ".method", "disabled"});
+        }
+    }
+}
+
+// Stage 5a, an entry with a stored profile: refuses another type, and
+// decides between no change (the common case of a second apply, decided
+// without copying the profile) and the profile as the arguments modify it.
+Status modifyChange(const Entry &e, Change &ch)
+{
+    const char *type = nm_connection_get_connection_type(ch.stored);
+    std::string storedType = g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0 ? "ethernet"
+                             : type                                              ? type
+                                                                                 : "";
+    if (!e.type.empty() && e.type != storedType)
+        return invalid(strprintf(_("the stored profile '%s' is of type %s; delete it first (state: "
+                                   "absent)"),
+                                 nm_connection_get_id(ch.stored), storedType.c_str()))
+            .withContext(e.path + ".type");
+    if (e.args.empty() || nmcli::connectionUnchangedBy(ch.stored, e.args)) {
+        ch.desired = GObjectPtr<NMConnection>::retain(ch.stored);
+        ch.kind = ChangeKind::None;
+        return {};
+    }
+    auto modified = nmcli::connectionModified(ch.stored, e.args);
+    if (!modified)
+        return std::move(modified).error().withContext(e.path);
+    ch.desired = std::move(*modified);
+    ch.kind = nm_connection_compare(ch.stored, ch.desired.get(), NM_SETTING_COMPARE_FLAG_EXACT) ? ChangeKind::None
+                                                                                                 : ChangeKind::Modify;
+    return {};
+}
+
+// Stage 5b, an entry without a stored profile: the new profile nmstate
+// would make (a type is needed; infiniband in datagram mode; an IP family
+// the entry does not mention disabled, except on a bond port).
+Status addChange(const Entry &e, Change &ch)
+{
+    if (e.type.empty())
+        return invalid(_("a new interface needs a type")).withContext(e.path + ".type");
+    Args args = {"type", e.type, "con-name", e.name, "ifname", e.name};
+    if (e.type == "infiniband" &&
+        std::find(e.args.begin(), e.args.end(), "infiniband.transport-mode") == e.args.end())
+        args.insert(args.end(), {"infiniband.transport-mode", "datagram"});
+    // nmstate disables an IP family a new interface does not
+    // mention (its InterfaceIpv4/6 default: enabled false); a
+    // bond port has no IP settings of its own.
+    bool port = std::find(e.args.begin(), e.args.end(), "connection.master") != e.args.end();
+    for (const char *family : {"ipv4", "ipv6"})
+        if (!port && std::find(e.args.begin(), e.args.end(), std::string(family) + ".method") == e.args.end())
+            args.insert(args.end(), {std::string(family) + ".method", "disabled"});
+    args.insert(args.end(), e.args.begin(), e.args.end());
+    auto argv = cargv(args);
+    GErrorPtr err;
+    GObjectPtr<IbnmProfile> profile =
+        GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argv.data(), outPtr(err)));
+    if (!profile)
+        return fromGError(err.get()).withContext(e.path);
+    ch.desired = GObjectPtr<NMConnection>::retain(ibnm_profile_get_connection(profile.get()));
+    ch.kind = ChangeKind::Add;
+    return {};
+}
+
+// Stage 5, each entry's change: absent deletes a stored profile (or does
+// nothing), else stage 5a or 5b.
+Result<std::vector<Change>> changesOf(const PlanState &st)
+{
+    std::vector<Change> changes;
+    for (const auto &e : st.entries) {
+        Change ch;
+        ch.interface = e.name;
+        ch.state = e.state;
+        ch.stored = st.findStored(e.name);
+        if (e.state == InterfaceState::Absent)
+            ch.kind = ch.stored ? ChangeKind::Delete : ChangeKind::None;
+        else if (auto done = ch.stored ? modifyChange(e, ch) : addChange(e, ch); !done)
+            return std::move(done).error();
+        changes.push_back(std::move(ch));
+    }
+    return changes;
+}
+
+// The stages: the interfaces (1), routes and DNS as their profiles'
+// arguments (2, routeAndDnsArgs()), bond ports attached (3) and detached
+// (4), and each entry's change (5).
+Result<std::vector<Change>> planStages(JsonNode *root, PlanState &st)
+{
+    auto top = object(root, "");
+    if (!top)
+        return invalid(_("the document must be a mapping with an 'interfaces' list"));
+    if (auto s = onlyKnown(*top, {"interfaces", "routes", "dns-resolver"}, ""); !s)
+        return std::move(s).error();
+    if (auto s = readInterfaces(*top, st); !s)
+        return std::move(s).error();
+    auto findStored = [&st](const std::string &name) { return st.findStored(name); };
+    if (auto s = routeAndDnsArgs(*top, st.entries, findStored, st.stored); !s)
+        return std::move(s).error();
+    if (auto s = attachPorts(st); !s)
+        return std::move(s).error();
+    detachUnlistedPorts(st);
+    return changesOf(st);
+}
+
 } // namespace
 
 Result<std::vector<Change>> plan(JsonNode *root, const std::vector<NMConnection *> &stored,
                                  const std::string &filename)
 {
-    StoredIndex index(stored);
-    auto findStored = [&index](const std::string &name) { return index.find(name); };
-    auto run = [&]() -> Result<std::vector<Change>> {
-        auto top = object(root, "");
-        if (!top)
-            return invalid(_("the document must be a mapping with an 'interfaces' list"));
-        if (auto st = onlyKnown(*top, {"interfaces", "routes", "dns-resolver"}, ""); !st)
-            return std::move(st).error();
-        std::vector<Entry> entries;
-        if (json_object_has_member(*top, "interfaces")) {
-            auto list = array(json_object_get_member(*top, "interfaces"), "interfaces");
-            if (!list)
-                return std::move(list).error();
-            if (json_array_get_length(*list) > kMaxInterfaces)
-                return invalid(strprintf(_("the document lists %u interfaces, more than the %zu ibnm applies at once"),
-                                         json_array_get_length(*list), kMaxInterfaces))
-                    .withContext("interfaces");
-            std::set<std::string> seen;
-            for (guint i = 0; i < json_array_get_length(*list); i++) {
-                auto e = readEntry(json_array_get_element(*list, i), i);
-                if (!e)
-                    return std::move(e).error();
-                if (!seen.insert(e->name).second)
-                    return invalid(_("the interface is listed twice")).withContext(e->path);
-                entries.push_back(std::move(*e));
-            }
-        }
-        if (auto st = routeAndDnsArgs(*top, entries, findStored, stored); !st)
-            return std::move(st).error();
-        // Bond ports: each named port's profile gets the bond as its master,
-        // whether the document lists the port or only its profile is stored.
-        std::map<std::string, std::string> bondOf;
-        for (const auto &e : entries) {
-            if (e.state == InterfaceState::Absent)
-                continue;
-            auto ports = portsOf(e);
-            if (!ports)
-                return std::move(ports).error();
-            for (const auto &p : *ports)
-                bondOf[p] = e.name;
-        }
-        for (const auto &link : bondOf) {
-            // Named references, not a structured binding: C++17 lambdas may
-            // not capture one (clang refuses; g++ allows it).
-            const std::string &port = link.first;
-            const std::string &bond = link.second;
-            auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == port; });
-            if (it == entries.end()) {
-                if (!findStored(port))
-                    return invalid(strprintf(_("the port '%s' is neither listed under interfaces nor a stored "
-                                               "profile"),
-                                             port.c_str()))
-                        .withContext("interfaces '" + bond + "'.link-aggregation.port");
-                Entry e;
-                e.name = port;
-                e.path = "interfaces '" + bond + "'.link-aggregation.port '" + port + "'";
-                entries.push_back(std::move(e));
-                it = entries.end() - 1;
-            }
-            if (it->state == InterfaceState::Absent)
-                return invalid(_("an absent interface cannot be a port")).withContext(it->path);
-            dropDisabledIp(it->args);
-            it->args.insert(it->args.end(), {"connection.master", bond, "connection.slave-type", "bond"});
-        }
-        // A bond whose document lists its ports has those ports only: a
-        // stored port of it that the list leaves out is detached (nmstate
-        // does the same), its profile without a controller and, unless the
-        // document says otherwise, without IP (nmstate's default for an
-        // interface: enabled false).
-        for (size_t b = 0, n = entries.size(); b < n; b++) {
-            // A copy: entries grows below.
-            const std::string bond = entries[b].name;
-            if (entries[b].state == InterfaceState::Absent || entries[b].type != "bond" || !hasPortList(entries[b]))
-                continue;
-            std::set<std::string> names = {bond};
-            if (NMConnection *storedBond = findStored(bond)) {
-                for (const char *v : {nm_connection_get_uuid(storedBond), nm_connection_get_id(storedBond)})
-                    if (v)
-                        names.insert(v);
-            }
-            for (NMConnection *c : stored) {
-                NMSettingConnection *sc = nm_connection_get_setting_connection(c);
-                const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
-                if (!master || !names.count(master) ||
-                    g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) != 0)
-                    continue;
-                const char *ifname = nm_connection_get_interface_name(c);
-                const char *named = ifname ? ifname : nm_connection_get_id(c);
-                if (named == nullptr)
-                    continue;
-                std::string port = named;
-                if (bondOf.count(port) || findStored(port) != c)
-                    continue; // listed (under this bond or another), or not the profile `port` names
-                auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry &e) { return e.name == port; });
-                if (it == entries.end()) {
-                    Entry e;
-                    e.name = port;
-                    e.path = "interfaces '" + bond + "'.link-aggregation.port";
-                    entries.push_back(std::move(e));
-                    it = entries.end() - 1;
-                }
-                if (it->state == InterfaceState::Absent)
-                    continue; // deleted anyway
-                it->args.insert(it->args.end(), {"connection.master", "", "connection.slave-type", ""});
-                for (const char *family : {"ipv4", "ipv6"})
-                    if (std::find(it->args.begin(), it->args.end(), std::string(family) + ".method") == it->args.end())
-                        it->args.insert(it->args.end(), {std::string(family) + ".method", "disabled"});
-            }
-        }
-        std::vector<Change> changes;
-        for (auto &e : entries) {
-            Change ch;
-            ch.interface = e.name;
-            ch.state = e.state;
-            ch.stored = findStored(e.name);
-            if (e.state == InterfaceState::Absent) {
-                ch.kind = ch.stored ? ChangeKind::Delete : ChangeKind::None;
-                changes.push_back(std::move(ch));
-                continue;
-            }
-            GErrorPtr err;
-            if (ch.stored) {
-                const char *type = nm_connection_get_connection_type(ch.stored);
-                std::string storedType = g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0 ? "ethernet"
-                                         : type                                              ? type
-                                                                                             : "";
-                if (!e.type.empty() && e.type != storedType)
-                    return invalid(strprintf(_("the stored profile '%s' is of type %s; delete it first (state: "
-                                               "absent)"),
-                                             nm_connection_get_id(ch.stored), storedType.c_str()))
-                        .withContext(e.path + ".type");
-                // The common case of a second apply, a profile the entry
-                // leaves as it is, is decided without copying the profile.
-                if (e.args.empty() || nmcli::connectionUnchangedBy(ch.stored, e.args)) {
-                    ch.desired = GObjectPtr<NMConnection>::retain(ch.stored);
-                    ch.kind = ChangeKind::None;
-                } else {
-                    auto modified = nmcli::connectionModified(ch.stored, e.args);
-                    if (!modified)
-                        return std::move(modified).error().withContext(e.path);
-                    ch.desired = std::move(*modified);
-                    ch.kind = nm_connection_compare(ch.stored, ch.desired.get(), NM_SETTING_COMPARE_FLAG_EXACT)
-                                  ? ChangeKind::None
-                                  : ChangeKind::Modify;
-                }
-            } else {
-                if (e.type.empty())
-                    return invalid(_("a new interface needs a type")).withContext(e.path + ".type");
-                Args args = {"type", e.type, "con-name", e.name, "ifname", e.name};
-                if (e.type == "infiniband" && std::find(e.args.begin(), e.args.end(), "infiniband.transport-mode") ==
-                                                   e.args.end())
-                    args.insert(args.end(), {"infiniband.transport-mode", "datagram"});
-                // nmstate disables an IP family a new interface does not
-                // mention (its InterfaceIpv4/6 default: enabled false); a
-                // bond port has no IP settings of its own.
-                bool port = std::find(e.args.begin(), e.args.end(), "connection.master") != e.args.end();
-                for (const char *family : {"ipv4", "ipv6"})
-                    if (!port && std::find(e.args.begin(), e.args.end(), std::string(family) + ".method") == e.args.end())
-                        args.insert(args.end(), {std::string(family) + ".method", "disabled"});
-                args.insert(args.end(), e.args.begin(), e.args.end());
-                auto argv = cargv(args);
-                GObjectPtr<IbnmProfile> profile =
-                    GObjectPtr<IbnmProfile>::adopt(ibnm_profile_new_from_args(argv.data(), outPtr(err)));
-                if (!profile)
-                    return fromGError(err.get()).withContext(e.path);
-                ch.desired = GObjectPtr<NMConnection>::retain(ibnm_profile_get_connection(profile.get()));
-                ch.kind = ChangeKind::Add;
-            }
-            changes.push_back(std::move(ch));
-        }
-        return changes;
-    };
-    auto r = run();
+    PlanState st(stored);
+    auto r = planStages(root, st);
     if (!r)
         return std::move(r).error().withContext(filename);
     return r;

@@ -359,3 +359,49 @@ TEST(ApplyApi, TransactionUndoIsJudgedByReadingBackWhatItTouched)
         EXPECT_FALSE(ibnm_transaction_get_pending(tx.get()));
     }
 }
+
+// An apply that found the host already as asked gives the digest of that
+// host; ibnm_host_get_state_digest() gives the same until the host or its
+// active connections change.
+TEST(ApplyApi, ANoOpApplysHostDigestMatchesTheHostUntilItChanges)
+{
+    test::TempDir dir;
+    auto host = simulated(dir);
+    auto c = rxeProfile(nullptr);
+    auto profiles = one(c.get());
+    auto up = [&]() {
+        IbnmApplyReport *raw = nullptr;
+        GErrorPtr err;
+        EXPECT_TRUE(ibnm_apply_up(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, outPtr(err)))
+            << (err ? err->message : "");
+        return GObjectPtr<IbnmApplyReport>::adopt(raw);
+    };
+    auto digestNow = [&]() {
+        GErrorPtr err;
+        GCharPtr d(ibnm_host_get_state_digest(host.get(), outPtr(err)));
+        EXPECT_TRUE(d) << (err ? err->message : "");
+        return std::string(d ? d.get() : "");
+    };
+    auto first = up();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(ibnm_apply_report_get_host_digest(first.get()), nullptr) << "it ran steps";
+    auto second = up();
+    ASSERT_TRUE(second);
+    ASSERT_NE(ibnm_apply_report_get_host_digest(second.get()), nullptr) << "nothing to do: a verified no-op";
+    std::string settled = ibnm_apply_report_get_host_digest(second.get());
+    EXPECT_EQ(settled.size(), 64u);
+    EXPECT_EQ(digestNow(), settled);
+    EXPECT_EQ(digestNow(), settled) << "reading the host changes nothing";
+    // The host changes behind ibnm's back: the digest follows.
+    auto &fake = dynamic_cast<platform::FakePlatform &>(hostPlatform(host.get()));
+    ASSERT_TRUE(fake.setMtu("enp1s0", 1400).ok());
+    EXPECT_NE(digestNow(), settled);
+    // The profile taken down: the active connections differ.
+    auto third = up();
+    ASSERT_TRUE(third);
+    std::string again = digestNow();
+    IbnmApplyReport *raw = nullptr;
+    ASSERT_TRUE(ibnm_apply_down(host.get(), profiles.get(), nullptr, IBNM_APPLY_FLAGS_NONE, &raw, nullptr));
+    g_clear_object(&raw);
+    EXPECT_NE(digestNow(), again);
+}

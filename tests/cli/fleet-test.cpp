@@ -560,7 +560,7 @@ INSTANTIATE_TEST_SUITE_P(
                1, "mtu"}),
     [](const ::testing::TestParamInfo<BadDoc> &i) { return std::string(i.param.name); });
 
-// --- the verified no-op record (settings/apply-record.hpp) ---
+// --- the verified no-op record (cli/apply-record.hpp) ---
 
 // What the record said on this run (IBNM_DEBUG=apply-record): "answered: ..."
 // or "declined: <why>".

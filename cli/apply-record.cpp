@@ -3,12 +3,10 @@
 // holds and when it answers).
 #include "config.h"
 
-#include "settings/apply-record.hpp"
+#include "cli/apply-record.hpp"
 
-#include "libcore/ibnm-apply-private.hpp"
-#include "libcore/ibnm-host-private.hpp"
 #include "libcore/support/raii.hpp"
-#include "settings/keyfile-backend.hpp"
+#include "settings/ibnm-settings.h"
 
 #include <glib/gstdio.h>
 
@@ -20,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace ibnm::settings::noop {
+namespace ibnm::cli::noop {
 
 namespace {
 
@@ -86,99 +84,6 @@ Key Key::of(std::string_view document, unsigned flags)
     return k;
 }
 
-std::string StoreIdentity::encode() const
-{
-    std::string out = digest + "\n" + std::to_string(takenNs) + "\n";
-    for (const auto &c : content)
-        out += c.second + " " + c.first + "\n";
-    return out;
-}
-
-std::optional<StoreIdentity> StoreIdentity::decode(const std::string &text)
-{
-    GStrvPtr lines(g_strsplit(text.c_str(), "\n", -1));
-    guint n = g_strv_length(lines.get());
-    // digest, time, the entries, and "" after the last newline.
-    if (n < 3 || *lines.get()[n - 1] != '\0')
-        return std::nullopt;
-    StoreIdentity id;
-    id.digest = lines.get()[0];
-    guint64 taken = 0;
-    if (id.digest.size() != 64 || !g_ascii_string_to_unsigned(lines.get()[1], 10, 0, G_MAXINT64, &taken, nullptr))
-        return std::nullopt;
-    id.takenNs = int64_t(taken);
-    for (guint i = 2; i + 1 < n; i++) {
-        std::string line = lines.get()[i];
-        if (line.size() < 66 || line[64] != ' ')
-            return std::nullopt;
-        id.content.emplace_back(line.substr(65), line.substr(0, 64));
-    }
-    return id;
-}
-
-// A new field of model::Host (libcore/model/host.hpp) must be added here:
-// the record must see every value the planner compares.
-std::string hostCanonicalText(const model::Host &h)
-{
-    Canon c;
-    c.tag("host").str(h.kernelRelease).num(unsigned(h.childNaming));
-    c.tag("devices").num(h.devices.size());
-    for (const auto &d : h.devices) {
-        c.str(d.name).str(d.nodeGuid).str(d.nodeType).str(d.fwVersion).str(d.hcaType).str(d.driver).str(d.boardId);
-        c.str(d.pciAddress).num(d.enhancedIpoib).num(d.connectedModeSupported).opt(d.roceEnabled);
-        c.tag("ports").num(d.ports.size());
-        for (const auto &p : d.ports) {
-            c.num(p.number).str(p.state).str(p.physState).str(p.rate).opt(p.lid).opt(p.smLid);
-            c.num(unsigned(p.linkLayer)).opt(p.activeMtu).opt(p.maxMtu).opt(p.broadcastMtu);
-            c.tag("pkeys").num(p.pkeys.size());
-            for (uint16_t k : p.pkeys)
-                c.num(k);
-            c.tag("gids").num(p.gids.size());
-            for (const auto &g : p.gids)
-                c.num(g.index).str(g.gid).num(unsigned(g.type)).str(g.netdev);
-            std::optional<unsigned> roceMode;
-            if (p.defaultRoceMode)
-                roceMode = unsigned(*p.defaultRoceMode);
-            c.opt(roceMode).opt(p.defaultRoceTos).opt(p.trafficClass);
-            c.tag("tc").num(p.tcRules.size());
-            for (const auto &r : p.tcRules)
-                c.str(std::to_string(r.tclass)).str(r.srcIp).str(r.dstIp);
-            c.opt(p.ttl);
-        }
-    }
-    c.tag("netdevs").num(h.netdevs.size());
-    for (const auto &n : h.netdevs) {
-        c.str(n.name).num(n.ifindex).num(n.type).str(n.address).num(n.mtu).opt(n.maxMtu).num(n.up);
-        c.str(n.kind).str(n.master).str(n.link).strs(n.addresses);
-        c.tag("routes").num(n.routes.size());
-        for (const auto &r : n.routes)
-            c.str(r.dest).str(r.gateway).num(r.metric);
-        c.str(n.rdmaDevice).num(n.rdmaPort);
-    }
-    c.tag("ipoib").num(h.ipoib.size());
-    for (const auto &i : h.ipoib)
-        c.str(i.name)
-            .str(i.parent)
-            .num(i.pkey)
-            .num(unsigned(i.mode))
-            .num(i.umcast)
-            .num(i.mtu)
-            .str(i.address)
-            .str(i.portGuid);
-    c.tag("bonds").num(h.bonds.size());
-    for (const auto &b : h.bonds)
-        c.str(b.name).str(b.mode).strs(b.ports).str(b.primary).str(b.activePort).num(b.miimon).str(b.failOverMac);
-    c.tag("soft-links").num(h.softLinks.size());
-    for (const auto &s : h.softLinks)
-        c.str(s.name).num(unsigned(s.type)).str(s.netdev);
-    return c.take();
-}
-
-std::string hostDigest(const model::Host &h)
-{
-    return sha256(hostCanonicalText(h));
-}
-
 Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
 {
     const int64_t taken = g_get_real_time() * 1000;
@@ -204,7 +109,7 @@ Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
     std::vector<std::string> names;
     // The lock file is no content: every writer records itself in it.
     while (const char *n = g_dir_read_name(d.get()))
-        if (std::strcmp(n, KeyfileBackend::kLockFile) != 0)
+        if (std::strcmp(n, IBNM_KEYFILE_LOCK_FILE) != 0)
             names.emplace_back(n);
     std::sort(names.begin(), names.end());
     c.num(names.size());
@@ -255,7 +160,6 @@ std::string formatRecord(const Record &r)
     g_key_file_set_string(k, "record", "store", r.store.c_str());
     g_key_file_set_int64(k, "record", "stat-taken-ns", r.statTakenNs);
     g_key_file_set_string(k, "record", "host", r.host.c_str());
-    g_key_file_set_string(k, "record", "active", r.active.c_str());
     std::vector<const char *> interfaces, states, profiles, notes, racyNames, racyContent;
     for (const auto &e : r.racy) {
         racyNames.push_back(e.first.c_str());
@@ -344,7 +248,6 @@ std::optional<Record> parseRecord(std::string_view text)
         ok = ok && !e;
     }
     r.host = str("record", "host");
-    r.active = str("record", "active");
     guint64 count = num("outcome", "changes");
     guint64 noteCount = num("outcome", "note-count");
     guint64 racyCount = num("store", "racy-count");
@@ -392,8 +295,8 @@ const char *keyMismatch(const Record &r, const Key &key)
 
 } // namespace
 
-std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store, const std::string &active,
-    const std::string &host, std::string *why)
+std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentity &store, const std::string &host,
+    std::string *why)
 {
     auto decline = [why](const char *reason) -> std::optional<Outcome> {
         if (why)
@@ -414,8 +317,6 @@ std::optional<Outcome> match(const Record &r, const Key &key, const StoreIdentit
         if (it->second != e.second)
             return decline("a keyfile changed within a second of the record (racy): its bytes differ");
     }
-    if (r.active != active)
-        return decline("the active-profile record changed");
     if (r.host != host)
         return decline("the host changed");
     return r.outcome;
@@ -463,21 +364,16 @@ std::optional<Outcome> lookup(IbnmHost *host, const std::string &storeDir, std::
     const Key key = Key::of(document, flags);
     if (const char *reason = keyMismatch(*record, key))
         return decline(reason);
-    auto active = apply::activeRecordsDigest(host);
-    if (!active)
-        return decline("the active-profile record cannot be read");
-    if (auto early = match(*record, key, *store, *active, record->host, why); !early)
+    if (auto early = match(*record, key, *store, record->host, why); !early)
         return early;
-    // The host read as a real apply reads it: under the activation lock, so
-    // that a half-done apply of another process is not taken as settled.
-    auto &platform = hostPlatform(host);
-    auto lock = platform.lockActivations(hostLockDeadline(host));
-    if (!lock)
-        return decline("the activation lock cannot be taken");
-    auto snapshot = platform.readHost();
-    if (!snapshot)
-        return decline("the host cannot be read");
-    return match(*record, key, *store, *active, hostDigest(*snapshot), why);
+    // The host and its active connections, read as a real apply reads them
+    // (under the activation lock: another process's half-done apply is not
+    // taken as settled).
+    GErrorPtr err;
+    GCharPtr digest(ibnm_host_get_state_digest(host, outPtr(err)));
+    if (!digest)
+        return decline(std::string("the host cannot be read: ") + err->message);
+    return match(*record, key, *store, digest.get(), why);
 }
 
 void write(
@@ -493,12 +389,6 @@ void write(
     r.store = store.digest;
     r.statTakenNs = store.takenNs;
     r.racy = store.content;
-    auto active = apply::activeRecordsDigest(host);
-    if (!active) {
-        forget(host);
-        return;
-    }
-    r.active = *active;
     GCharPtr dir(g_path_get_dirname(path.c_str()));
     g_mkdir_with_parents(dir.get(), 0755);
     std::string text = formatRecord(r);
@@ -522,4 +412,4 @@ void forget(IbnmHost *host)
         g_unlink(path.c_str());
 }
 
-} // namespace ibnm::settings::noop
+} // namespace ibnm::cli::noop
