@@ -128,6 +128,34 @@ int argumentsError(const GError *error)
     return reportError(error, _(kConnectionUsage));
 }
 
+// Whether `word` names a bond profile of `all` by UUID, name or interface
+// name, as nmcli looks for a `master` (normalized_master_for_slave() in
+// nmcli's connections.c).
+bool namesBondProfile(GPtrArray *all, const char *word)
+{
+    for (guint i = 0; i < all->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(all, i));
+        if (nm_connection_is_type(c, NM_SETTING_BOND_SETTING_NAME) &&
+            (g_strcmp0(nm_connection_get_uuid(c), word) == 0 || g_strcmp0(nm_connection_get_id(c), word) == 0 ||
+             g_strcmp0(nm_connection_get_interface_name(c), word) == 0))
+            return true;
+    }
+    return false;
+}
+
+// A bond port whose `master` names no bond profile: nmcli warns
+// (warnUnknownMasters()) and NetworkManager stores it (its `up` fails,
+// "Master connection not found or invalid", until a bond profile or device
+// is there); standalone ibnm refuses it (differences-from-nmcli.md, nmcli
+// difference 20).
+bool waitsForItsBond(NMConnection *c, GPtrArray *all)
+{
+    NMSettingConnection *sc = nm_connection_get_setting_connection(c);
+    const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
+    return master && g_strcmp0(nm_setting_connection_get_slave_type(sc), NM_SETTING_BOND_SETTING_NAME) == 0 &&
+           !namesBondProfile(all, master);
+}
+
 } // namespace
 
 // Checks `profile` with the stored ones (against the host when the user chose
@@ -178,6 +206,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
     PtrArray findings(ibnm_check_profiles(
         all.get(), inv, standalone && inv == nullptr ? IBNM_CHECK_FLAGS_STANDALONE : IBNM_CHECK_FLAGS_NONE));
     const char *id = ibnm_profile_get_id(profile);
+    // With NetworkManager, as nmcli: stored after nmcli's warning, no error.
+    bool waiting = settings && !standalone && waitsForItsBond(ibnm_profile_get_connection(profile), all.get());
     bool errors = false;
     for (guint i = 0; i < findings->len; i++) {
         auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings.get(), i));
@@ -185,6 +215,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         bool mine = g_strcmp0(ibnm_finding_get_profile_id(f), id) == 0;
         bool caused = sev == IBNM_SEVERITY_ERROR && ibnm_finding_involves(f, id);
         if (sev == IBNM_SEVERITY_INFO || !(mine || caused))
+            continue;
+        if (waiting && mine && g_strcmp0(ibnm_finding_get_property(f), "connection.master") == 0)
             continue;
         errors = errors || sev == IBNM_SEVERITY_ERROR;
         const char *hint = ibnm_finding_get_hint(f);
@@ -227,15 +259,7 @@ void warnUnknownMasters(char **masters, IbnmSettings *s)
         return;
     PtrArray all = s ? PtrArray(ibnm_settings_get_related_private(s, nullptr, masters)) : PtrArray(g_ptr_array_new());
     for (char **m = masters; *m; m++) {
-        bool found = false;
-        for (guint i = 0; i < all->len && !found; i++) {
-            auto *c = NM_CONNECTION(g_ptr_array_index(all.get(), i));
-            if (!nm_connection_is_type(c, NM_SETTING_BOND_SETTING_NAME))
-                continue;
-            found = g_strcmp0(nm_connection_get_uuid(c), *m) == 0 || g_strcmp0(nm_connection_get_id(c), *m) == 0 ||
-                    g_strcmp0(nm_connection_get_interface_name(c), *m) == 0;
-        }
-        if (!found)
+        if (!namesBondProfile(all.get(), *m))
             std::printf(_("Warning: master='%s' doesn't refer to any existing profile.\n"), *m);
     }
     std::fflush(stdout);
@@ -596,6 +620,40 @@ PtrArray selectActive(Context &ctx, IbnmSettings *s, const Args &args, int &rc, 
     return picked;
 }
 
+// nmcli's words where standalone `up` found no device for a profile (NetworkManager
+// 1.42's _new_active_connection() and find_device_for_connection() in
+// src/core/nm-manager.c; nmcli prefixes "Connection activation failed: "):
+// "No suitable device found for this connection (device X not available
+// because ...)." for a device NetworkManager does not create, "Failed to find
+// a compatible device for this connection" for a P_Key child whose parent is
+// absent. The planner refused the profile as IBNM_ERROR_NOT_FOUND, its
+// message led by "<profile>: <property>: " (Error::withProfile/withProperty).
+// Empty when the error is another.
+std::string noDeviceAsNmcli(const GError *err, GPtrArray *picked)
+{
+    if (!g_error_matches(err, IBNM_ERROR, IBNM_ERROR_NOT_FOUND))
+        return {};
+    for (guint i = 0; i < picked->len; i++) {
+        auto *c = NM_CONNECTION(g_ptr_array_index(picked, i));
+        std::string lead = std::string(nm_connection_get_id(c)) + ": ";
+        if (std::strncmp(err->message, lead.c_str(), lead.size()) != 0)
+            continue;
+        const char *rest = err->message + lead.size();
+        if (g_str_has_prefix(rest, "infiniband.parent: "))
+            return _("Failed to find a compatible device for this connection");
+        if (!g_str_has_prefix(rest, "connection.interface-name: ") && !g_str_has_prefix(rest, "infiniband.mac-address: "))
+            return {};
+        const char *ifname = nm_connection_get_interface_name(c);
+        if (ifname == nullptr)
+            return _("No suitable device found for this connection (no suitable device found).");
+        CharPtr text(g_strdup_printf(_("No suitable device found for this connection (device %s not available "
+                                       "because it does not exist on this host)."),
+                                     ifname));
+        return text.get();
+    }
+    return {};
+}
+
 // up and down of one or many profiles: one plan, one transaction (a failure
 // undoes every step of every profile), one report.
 int upDown(Context &ctx, const Args &args, bool up)
@@ -635,6 +693,17 @@ int upDown(Context &ctx, const Args &args, bool up)
     auto asNmcli = [up](int status) {
         return status != kExitFailed ? status : up ? kExitActivationFailed : kExitDeactivationFailed;
     };
+    // A profile whose device is absent: nmcli's words and status.
+    ErrorPtr err;
+    if (!ok)
+        ibnm_apply_report_propagate_error(report.get(), Out(err));
+    if (std::string nm; up && !ok && err && ctx.options.mode != OutputMode::Json &&
+                        !(nm = noDeviceAsNmcli(err.get(), picked.get())).empty()) {
+        // Verbatim, as nmcli prints NetworkManager's reason (no period added).
+        CharPtr line(g_strdup_printf(_("Connection activation failed: %s"), nm.c_str()));
+        std::fprintf(stderr, _("Error: %s\n"), line.get());
+        return kExitActivationFailed;
+    }
     rc = asNmcli(printApply(ctx, report.get()));
     if (ok && rc == kExitOk && ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues) {
         if (ctx.options.dryRun) {

@@ -119,7 +119,28 @@ int cmdStatus(Context &ctx, const Args &args)
     return t.print(ctx);
 }
 
-Record deviceRecord(IbnmRdmaDevice *d)
+// The RoCE priority chain on a port's netdevs, as iproute2 shows it: the
+// priorities PFC makes lossless (`dcb pfc show dev X` prio-pfc N:on; netdevs
+// that answer no DCB request are left out) and VLAN egress maps (`ip -d link
+// show` egress-qos-map { FROM:TO }), "netdev: value" joined by "; ".
+std::pair<std::string, std::string> priorityChain(IbnmInventory *inv, IbnmRdmaPort *p)
+{
+    std::string pfc, egress;
+    for (const char *const *n = ibnm_rdma_port_get_netdevs(p); n && *n; n++) {
+        if (gint bits = ibnm_inventory_get_pfc_enabled(inv, *n); bits >= 0) {
+            std::string on;
+            for (guint prio = 0; prio < 8; prio++)
+                if ((bits >> prio) & 1)
+                    on += (on.empty() ? "" : ",") + std::to_string(prio);
+            pfc += (pfc.empty() ? "" : "; ") + std::string(*n) + ": " + (on.empty() ? _("none") : on);
+        }
+        if (CharPtr map(ibnm_inventory_get_egress_qos_map(inv, *n)); map)
+            egress += (egress.empty() ? "" : "; ") + std::string(*n) + ": " + map.get();
+    }
+    return {pfc, egress};
+}
+
+Record deviceRecord(IbnmInventory *inv, IbnmRdmaDevice *d)
 {
     Record r("device");
     r.add("GENERAL.DEVICE", ibnm_rdma_device_get_name(d));
@@ -184,6 +205,9 @@ Record deviceRecord(IbnmRdmaDevice *d)
         r.add(pre + "TRAFFIC-CLASS-RULES", rules.empty() ? Cell() : Cell(rules));
         gint ttl = ibnm_rdma_port_get_ttl(p);
         r.add(pre + "TTL", num(ttl, ttl >= 0));
+        auto [pfc, egress] = priorityChain(inv, p);
+        r.add(pre + "PFC", pfc.empty() ? Cell() : Cell(pfc));
+        r.add(pre + "EGRESS-QOS-MAP", egress.empty() ? Cell() : Cell(egress));
     }
     return r;
 }
@@ -217,7 +241,7 @@ int cmdShow(Context &ctx, const Args &args)
     std::vector<Record> records;
     if (args.size() == 1) {
         if (IbnmRdmaDevice *d = ibnm_inventory_find_device(inv, args[0].c_str()))
-            records.push_back(deviceRecord(d));
+            records.push_back(deviceRecord(inv, d));
         else if (IbnmIpoibInterface *x = ibnm_inventory_find_ipoib_interface(inv, args[0].c_str()))
             records.push_back(ipoibRecord(x));
         else {
@@ -228,7 +252,7 @@ int cmdShow(Context &ctx, const Args &args)
     }
     PtrArray devices(ibnm_inventory_get_devices(inv));
     for (guint i = 0; i < devices->len; i++)
-        records.push_back(deviceRecord(static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i))));
+        records.push_back(deviceRecord(inv, static_cast<IbnmRdmaDevice *>(g_ptr_array_index(devices.get(), i))));
     PtrArray ipoib(ibnm_inventory_get_ipoib_interfaces(inv));
     for (guint i = 0; i < ipoib->len; i++)
         records.push_back(ipoibRecord(static_cast<IbnmIpoibInterface *>(g_ptr_array_index(ipoib.get(), i))));

@@ -417,6 +417,57 @@ gboolean ibnm_inventory_has_rdma_netlink(IbnmInventory *self)
     return ibnm_inventory_priv(self)->model_.rdmaNetlink.value_or(true);
 }
 
+/**
+ * ibnm_inventory_get_egress_qos_map:
+ * @self: an #IbnmInventory
+ * @netdev: the name of a network interface
+ *
+ * Gets the egress-qos-map of the VLAN interface @netdev (IFLA_VLAN_EGRESS_QOS:
+ * skb priority to 802.1Q priority, PCP), as `ip -d link show` prints it
+ * inside `egress-qos-map { }`: "FROM:TO" pairs separated by spaces, by
+ * priority, as read at the last reload.
+ *
+ * Returns: (transfer full) (nullable): the map ("3:3"), or %NULL when @netdev
+ *   is not on the host or maps no priority.
+ *
+ * Since: 0.1
+ */
+char *ibnm_inventory_get_egress_qos_map(IbnmInventory *self, const char *netdev)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), nullptr);
+    g_return_val_if_fail(netdev != nullptr, nullptr);
+    const ibnm::model::Netdev *nd = ibnm_inventory_priv(self)->model_.findNetdev(netdev);
+    if (nd == nullptr || nd->egressQosMap.empty())
+        return nullptr;
+    std::string out;
+    for (const auto &[from, to] : nd->egressQosMap)
+        out += (out.empty() ? "" : " ") + std::to_string(from) + ":" + std::to_string(to);
+    return g_strdup(out.c_str());
+}
+
+/**
+ * ibnm_inventory_get_pfc_enabled:
+ * @self: an #IbnmInventory
+ * @netdev: the name of a network interface
+ *
+ * Gets the IEEE 802.1Qbb PFC state of @netdev as DCB netlink reports it
+ * (struct ieee_pfc's pfc_en, what `dcb pfc show dev NETDEV` prints as
+ * prio-pfc), as read at the last reload.
+ *
+ * Returns: the bitmap of the priorities PFC makes lossless (bit n for
+ *   priority n), or -1 when @netdev is not on the host or answers no DCB
+ *   request.
+ *
+ * Since: 0.1
+ */
+gint ibnm_inventory_get_pfc_enabled(IbnmInventory *self, const char *netdev)
+{
+    g_return_val_if_fail(IBNM_IS_INVENTORY(self), -1);
+    g_return_val_if_fail(netdev != nullptr, -1);
+    const ibnm::model::Netdev *nd = ibnm_inventory_priv(self)->model_.findNetdev(netdev);
+    return nd && nd->pfcEnabled ? gint(*nd->pfcEnabled) : -1;
+}
+
 namespace ibnm {
 
 const model::Host &inventoryHost(IbnmInventory *inventory)

@@ -43,5 +43,7 @@ GPtrArray *ibnm_inventory_get_soft_links(IbnmInventory *self);
 IbnmRdmaPort *ibnm_inventory_find_port_for_netdev(IbnmInventory *self, const char *netdev);
 const char *ibnm_inventory_get_kernel_release(IbnmInventory *self);
 gboolean ibnm_inventory_has_rdma_netlink(IbnmInventory *self);
+char *ibnm_inventory_get_egress_qos_map(IbnmInventory *self, const char *netdev);
+gint ibnm_inventory_get_pfc_enabled(IbnmInventory *self, const char *netdev);
 
 G_END_DECLS

@@ -482,6 +482,16 @@ struct RouteEntry {
     bool absent = false;
     bool v6() const { return destination.find(':') != std::string::npos; }
     bool isDefault() const { return destination == "0.0.0.0/0" || destination == "::/0"; }
+    // The route as nmstate prints it (RouteEntry's Display: the keys given,
+    // in its order, separated by spaces).
+    static std::string nmstate(const std::map<std::string, std::string> &given)
+    {
+        std::string out;
+        for (const char *key : {"state", "destination", "next-hop-interface", "next-hop-address", "metric", "table-id"})
+            if (given.count(key))
+                out += (out.empty() ? "" : " ") + std::string(key) + ": " + given.at(key);
+        return out;
+    }
     // The route as nmcli writes it: `ip[/prefix] [next-hop] [metric] [table=N]`.
     std::string nmcli() const
     {
@@ -529,6 +539,7 @@ Result<std::vector<RouteEntry>> readRoutes(JsonNode *node)
                 return std::move(value).error();
             v[key] = *value;
         }
+        const auto given = v; // as written (v[] below adds the keys not given)
         if (v.count("state") && v["state"] != "absent")
             return invalid(strprintf(_("'%s' is not a route state; only absent is"), v["state"].c_str()))
                 .withContext(r.path + ".state");
@@ -542,8 +553,13 @@ Result<std::vector<RouteEntry>> readRoutes(JsonNode *node)
             r.table = v["table-id"];
         if (!r.absent && r.destination.empty())
             return invalid(_("a route needs a destination")).withContext(r.path + ".destination");
+        // nmstate 2.x refuses it too (Routes::validate() in rust/src/lib/route.rs,
+        // NotImplementedError, up to 2.2.37 and its main branch): it does not
+        // pick an interface by the next hop's subnet. Its words, the route in
+        // its Display form.
         if (!r.absent && r.interface.empty())
-            return invalid(_("a route needs its next-hop-interface (the profile that holds it)"))
+            return invalid(strprintf(_("Route with empty next hop interface is not supported: %s"),
+                                     RouteEntry::nmstate(given).c_str()))
                 .withContext(r.path + ".next-hop-interface");
         if (!r.destination.empty() && r.destination.find('/') == std::string::npos)
             r.destination += r.v6() ? "/128" : "/32";

@@ -165,10 +165,26 @@ TEST(CliConnection, AnInterfaceNotThereYetIsAddedWithAWarningAndUpFailsAsNmcli)
     EXPECT_EQ(check.status, 0) << check.out << check.err;
     EXPECT_NE(check.out.find("'ibstor' does not exist on this host (yet)"), std::string::npos) << check.out;
 
+    // nmcli 1.42's words (NetworkManager names the device it tried; ibnm the
+    // profile's own), and for a P_Key child whose parent is absent its other
+    // words, without a period, as nmcli prints them (NM lab).
     Result up = cli.run({"connection", "up", "ibstor"});
     EXPECT_EQ(up.status, 4) << up.out << up.err;
-    EXPECT_NE(up.err.find("ibstor"), std::string::npos) << up.err;
+    EXPECT_NE(up.err.find("Error: Connection activation failed: No suitable device found for this connection (device "
+                          "ibstor not available because it does not exist on this host).\n"),
+              std::string::npos)
+        << up.err;
     EXPECT_EQ(up.out.find("successfully"), std::string::npos) << up.out;
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "orphan", "ifname", "mlx4_ib7.8002",
+                       "parent", "mlx4_ib7", "p-key", "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    Result child = cli.run({"connection", "up", "orphan"});
+    EXPECT_EQ(child.status, 4) << child.out << child.err;
+    EXPECT_NE(child.err.find("Error: Connection activation failed: Failed to find a compatible device for this "
+                             "connection\n"),
+              std::string::npos)
+        << child.err;
 
     // Names the kernel refuses (dev_valid_name(): '/', more than 15 bytes).
     for (const char *bad : {"ib/0", "ibstor0123456789"}) {
@@ -176,7 +192,7 @@ TEST(CliConnection, AnInterfaceNotThereYetIsAddedWithAWarningAndUpFailsAsNmcli)
         EXPECT_EQ(refused.status, 1) << bad << ": " << refused.err;
         EXPECT_NE(refused.err.find("interface-name"), std::string::npos) << refused.err;
     }
-    EXPECT_EQ(cli.keyfiles().size(), 3u);
+    EXPECT_EQ(cli.keyfiles().size(), 4u);
 }
 
 // nmcli's warning for a `master` that names no profile (by UUID, name or

@@ -539,10 +539,14 @@ INSTANTIATE_TEST_SUITE_P(
                "interfaces:\n- {name: bond0, type: bond, bond: {mode: active-backup}, link-aggregation: {mode: "
                "active-backup}}\n",
                2, "interfaces[0] 'bond0'.bond"},
+        // nmstate 2.x refuses it in Routes::validate() (it does not guess the
+        // interface by the next hop's subnet), in these words.
         BadDoc{"RouteWithoutItsInterface",
                "interfaces:\n- {name: mlx4_ib0, type: infiniband}\nroutes:\n  config:\n  - {destination: "
                "0.0.0.0/0, next-hop-address: 192.0.2.1}\n",
-               2, "routes.config[0].next-hop-interface"},
+               2,
+               "routes.config[0].next-hop-interface: Route with empty next hop interface is not supported: "
+               "destination: 0.0.0.0/0 next-hop-address: 192.0.2.1"},
         BadDoc{"RouteOfAnUnknownInterface",
                "routes:\n  config:\n  - {destination: 10.0.0.0/8, next-hop-interface: ib7}\n", 2,
                "routes.config[0].next-hop-interface: 'ib7' is neither listed"},

@@ -309,3 +309,23 @@ TEST(CliRoce, LinkShowFailsWithoutRdmaNetlink)
     Cli plain("ethernet-only.host");
     EXPECT_EQ(plain.run({"rdma", "link", "show"}).status, 0);
 }
+
+// `device show` lists the rest of the RoCE priority chain of each port's
+// netdevs as iproute2 shows it: the priorities PFC makes lossless (`dcb pfc
+// show` prio-pfc, DCB netlink's pfc_en) and VLAN egress maps (`ip -d link`
+// egress-qos-map), in human, -t and -j output; nothing where DCB does not
+// answer and no VLAN maps a priority (mlx5_1's p4p2).
+TEST(CliRoce, DeviceShowListsPfcAndEgressQosMaps)
+{
+    Cli cli("mlx5-roce.host");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.PFC"), "p4p1: 3");
+    EXPECT_EQ(field(cli, "mlx5_0", "PORT1.EGRESS-QOS-MAP"), "p4p1.100: 3:3");
+    EXPECT_EQ(field(cli, "mlx5_1", "PORT1.PFC"), "");
+    EXPECT_EQ(field(cli, "mlx5_1", "PORT1.EGRESS-QOS-MAP"), "");
+    Result human = cli.run({"device", "show", "mlx5_0"});
+    ASSERT_EQ(human.status, 0) << human.err;
+    EXPECT_NE(human.out.find("\nPORT1.PFC:                              p4p1: 3\n"), std::string::npos) << human.out;
+    Result j = cli.run({"-j", "device", "show", "mlx5_0"});
+    ASSERT_EQ(j.status, 0) << j.err;
+    EXPECT_NE(j.out.find("\"PORT1.EGRESS-QOS-MAP\" : \"p4p1.100: 3:3\""), std::string::npos) << j.out;
+}

@@ -425,3 +425,38 @@ TEST_F(NmLab, ConnectionShowPrintsWhatNmcliPrints)
         nmcli({"connection", "delete", id});
     g_strfreev(envp);
 }
+
+// A bond port whose bond has no profile, with NetworkManager running: nmcli
+// warns and NetworkManager stores it (its `up` fails until a bond profile or
+// device is there); ibnm does the same, with nmcli's words and exit status, at add and
+// at modify (standalone ibnm refuses it: CliConnection.MasterNamingNoProfile*).
+TEST_F(NmLab, PortOfABondWithoutProfileIsStoredAsNmcliStoresIt)
+{
+    IBNM_NMCLI_ORACLE_OR_SKIP(nmcliPath);
+    char **envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
+    std::string ibnm = std::string(IBNM_TOP_BUILDDIR) + "/cli/ibnm";
+    struct Tool {
+        std::string program, name, uuid;
+    };
+    for (const Tool &t : {Tool{nmcliPath, "port-nmcli", "5b1c8e0a-3f2d-4c6b-9e7a-0d1f2a3b4c51"},
+                          Tool{ibnm, "port-ibnm", "5b1c8e0a-3f2d-4c6b-9e7a-0d1f2a3b4c52"}}) {
+        Spawned add = spawn({t.program, "connection", "add", "type", "infiniband", "con-name", t.name, "ifname",
+                             t.name == "port-ibnm" ? "ib8" : "ib9", "master", "bond0", "slave-type", "bond",
+                             "autoconnect", "no", "connection.uuid", t.uuid},
+                            envp);
+        EXPECT_EQ(add.status, 0) << t.program << ": " << add.err;
+        EXPECT_EQ(add.out, "Warning: master='bond0' doesn't refer to any existing profile.\nConnection '" + t.name +
+                               "' (" + t.uuid + ") successfully added.\n")
+            << t.program << ": " << add.err;
+        Spawned mod = spawn({t.program, "connection", "modify", t.uuid, "master", "bond7"}, envp);
+        EXPECT_EQ(mod.status, 0) << t.program << ": " << mod.err;
+        EXPECT_EQ(mod.out, "Warning: master='bond7' doesn't refer to any existing profile.\n") << t.program;
+        // NetworkManager holds it, as the tool left it.
+        Spawned stored = spawn({nmcliPath, "-g", "connection.master,connection.slave-type", "connection", "show",
+                                t.uuid},
+                               envp);
+        EXPECT_EQ(stored.out, "bond7\nbond\n") << t.program << ": " << stored.err;
+        spawn({nmcliPath, "connection", "delete", t.uuid}, envp);
+    }
+    g_strfreev(envp);
+}
