@@ -78,14 +78,21 @@ protected:
                                   &busPid_, outPtr(err)))
             << err->message;
         address_ = "unix:path=" + (dir_ / "bus");
-        for (int i = 0; i < 200 && !g_file_test((dir_ / "bus").c_str(), G_FILE_TEST_EXISTS); i++)
-            g_usleep(10000);
-        bus_ = g_dbus_connection_new_for_address_sync(
-            address_.c_str(),
-            GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
-                                 G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION),
-            nullptr, nullptr, outPtr(err));
-        ASSERT_NE(bus_, nullptr) << err->message;
+        // The socket file appears at bind(), a moment before dbus-daemon
+        // listens on it: connect until it answers (at most 5 s).
+        for (int i = 0; i < 500 && bus_ == nullptr; i++) {
+            if (g_file_test((dir_ / "bus").c_str(), G_FILE_TEST_EXISTS)) {
+                err.reset();
+                bus_ = g_dbus_connection_new_for_address_sync(
+                    address_.c_str(),
+                    GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT |
+                                         G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION),
+                    nullptr, nullptr, outPtr(err));
+            }
+            if (bus_ == nullptr)
+                g_usleep(10000);
+        }
+        ASSERT_NE(bus_, nullptr) << (err ? err->message : "no bus socket");
         // This test is NetworkManager.
         GVariant *r = g_dbus_connection_call_sync(bus_, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                   "org.freedesktop.DBus", "RequestName",
