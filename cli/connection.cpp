@@ -8,7 +8,6 @@
 #include "cli/cli.hpp"
 #include "cli/connection.hpp"
 #include "cli/output.hpp"
-#include "settings/ibnm-settings-private.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -171,7 +170,7 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
         // find what all of them find about it (the keyfile store's index then
         // reads only those); the planner's verdict on a host asks every one.
         PtrArray stored = ctx.hostChosen() ? allConnections(settings)
-                                           : PtrArray(ibnm_settings_get_related_private(
+                                           : PtrArray(ibnm_settings_get_related(
                                                  settings, ibnm_profile_get_connection(profile), nullptr));
         for (guint i = 0; i < stored->len; i++) {
             auto *c = static_cast<NMConnection *>(g_ptr_array_index(stored.get(), i));
@@ -257,7 +256,7 @@ void warnUnknownMasters(char **masters, IbnmSettings *s)
 {
     if (masters == nullptr || *masters == nullptr)
         return;
-    PtrArray all = s ? PtrArray(ibnm_settings_get_related_private(s, nullptr, masters)) : PtrArray(g_ptr_array_new());
+    PtrArray all = s ? PtrArray(ibnm_settings_get_related(s, nullptr, masters)) : PtrArray(g_ptr_array_new());
     for (char **m = masters; *m; m++) {
         if (!namesBondProfile(all.get(), *m))
             std::printf(_("Warning: master='%s' doesn't refer to any existing profile.\n"), *m);

@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "settings/ibnm-settings.h"
-#include "settings/ibnm-settings-private.h"
 
 #include <NetworkManager.h>
 #include <gio/gio.h>
@@ -990,7 +989,30 @@ std::vector<const ibnm::settings::StoredProfile *> ibnm::settings::Backend::rela
     return all;
 }
 
-GPtrArray *ibnm_settings_get_related_private(IbnmSettings *self, NMConnection *connection, const char *const *names)
+/**
+ * ibnm_settings_get_related:
+ * @self: a loaded #IbnmSettings
+ * @connection: (nullable): a profile, stored or about to be
+ * @names: (nullable) (array zero-terminated=1): UUIDs, ids or interface names
+ *
+ * The stored profiles that the rules across profiles compare @connection
+ * with (ibnm_check_profiles()): those with its id or UUID, its bond and the
+ * bond's ports, its ports, those of its interface, its parent's, the same
+ * P_Key child or child name, the same port GUID or soft RDMA link, its
+ * secondaries and bases; and those whose UUID, id or interface name is one
+ * of @names. Checking @connection together with them finds what checking
+ * it with every stored profile finds about it. A keyfile store locked for
+ * update (ibnm_settings_lock_for_update()) reads only these, verified
+ * against its files through its index (one `connection add` costs about
+ * the same with ten thousand profiles as with none); otherwise every
+ * profile is returned.
+ *
+ * Returns: (transfer container) (element-type NM.Connection): the related
+ *   profiles, in the store's order
+ *
+ * Since: 0.1
+ */
+GPtrArray *ibnm_settings_get_related(IbnmSettings *self, NMConnection *connection, const char *const *names)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, nullptr); // g_initable_init() not run

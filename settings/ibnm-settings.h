@@ -138,6 +138,7 @@ const char *const *ibnm_settings_get_load_warnings(IbnmSettings *self);
 const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self);
 NMConnection *ibnm_settings_find(IbnmSettings *self, const char *id_uuid_or_filename);
 NMConnection *ibnm_settings_find_by(IbnmSettings *self, IbnmSettingsMatch match, const char *value);
+GPtrArray *ibnm_settings_get_related(IbnmSettings *self, NMConnection *connection, const char *const *names);
 const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid);
 const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid);
 NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const char *uuid);
