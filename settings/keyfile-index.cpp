@@ -80,6 +80,9 @@ public:
 private:
     void put(const void *p, size_t n)
     {
+        // (An empty string's data() may be null: memcpy() must not see it.)
+        if (n == 0)
+            return;
         if (used_ + n > out_.size())
             out_.resize(std::max(out_.size() * 2, used_ + n));
         std::memcpy(&out_[used_], p, n);
