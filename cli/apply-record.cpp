@@ -5,6 +5,7 @@
 
 #include "cli/apply-record.hpp"
 
+#include "libcore/support/canonical.hpp"
 #include "libcore/support/raii.hpp"
 #include "settings/ibnm-settings.h"
 
@@ -26,45 +27,6 @@ constexpr int64_t kNsPerSecond = 1000000000;
 constexpr const char kSeal[] = "\n[seal]\ndigest=";
 constexpr const char kRecordFile[] = "apply-noop-record";
 
-std::string sha256(std::string_view bytes)
-{
-    GCharPtr hex(
-        g_compute_checksum_for_data(G_CHECKSUM_SHA256, reinterpret_cast<const guchar *>(bytes.data()), bytes.size()));
-    return hex.get();
-}
-
-// The canonical form: every value length-prefixed, so that no value can
-// run into the next.
-class Canon {
-public:
-    Canon &str(const std::string &s)
-    {
-        out_ += std::to_string(s.size());
-        out_ += ':';
-        out_ += s;
-        out_ += ';';
-        return *this;
-    }
-    Canon &num(uint64_t n) { return str(std::to_string(n)); }
-    template <typename T>
-    Canon &opt(const std::optional<T> &v)
-    {
-        return v ? num(uint64_t(*v)).str("") : str("-");
-    }
-    Canon &strs(const std::vector<std::string> &v)
-    {
-        num(v.size());
-        for (const auto &s : v)
-            str(s);
-        return *this;
-    }
-    Canon &tag(const char *t) { return str(t); }
-    std::string take() { return std::move(out_); }
-
-private:
-    std::string out_;
-};
-
 int64_t ns(const struct timespec &t)
 {
     return int64_t(t.tv_sec) * kNsPerSecond + t.tv_nsec;
@@ -75,7 +37,7 @@ int64_t ns(const struct timespec &t)
 Key Key::of(std::string_view document, unsigned flags)
 {
     Key k;
-    k.document = sha256(document);
+    k.document = sha256Hex(document);
     k.flags = flags;
     k.uid = unsigned(getuid());
     k.version = PACKAGE_VERSION;
@@ -131,7 +93,7 @@ Result<StoreIdentity> storeIdentity(const std::string &dir, int64_t racySinceNs)
             id.content.emplace_back(n, *bytes);
         }
     }
-    id.digest = sha256(c.take());
+    id.digest = sha256Hex(c.take());
     return id;
 }
 
@@ -145,7 +107,7 @@ std::optional<std::string> fileDigest(const std::string &path)
             return std::string("absent");
         return std::nullopt;
     }
-    return sha256(std::string_view(text.get(), len));
+    return sha256Hex(std::string_view(text.get(), len));
 }
 
 std::string formatRecord(const Record &r)
@@ -192,7 +154,7 @@ std::string formatRecord(const Record &r)
     std::string text = body.get();
     while (!text.empty() && text.back() == '\n')
         text.pop_back();
-    std::string seal = sha256(text);
+    std::string seal = sha256Hex(text);
     return text + kSeal + seal + "\n";
 }
 
@@ -203,7 +165,7 @@ std::optional<Record> parseRecord(std::string_view text)
         return std::nullopt;
     std::string_view body = text.substr(0, at);
     std::string_view tail = text.substr(at + strlen(kSeal));
-    if (tail.size() != 65 || tail.back() != '\n' || tail.substr(0, 64) != sha256(body))
+    if (tail.size() != 65 || tail.back() != '\n' || tail.substr(0, 64) != sha256Hex(body))
         return std::nullopt;
     GKeyFilePtr kf(g_key_file_new());
     GKeyFile *k = kf.get();

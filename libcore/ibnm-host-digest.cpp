@@ -12,55 +12,13 @@
 #include "libcore/ibnm-host.h"
 #include "libcore/support/boundary.hpp"
 #include "libcore/support/i18n.hpp"
+#include "libcore/support/canonical.hpp"
 #include "libcore/support/raii.hpp"
 
 #include <string>
 #include <utility>
 
 namespace ibnm {
-
-namespace {
-
-std::string sha256(std::string_view bytes)
-{
-    GCharPtr hex(
-        g_compute_checksum_for_data(G_CHECKSUM_SHA256, reinterpret_cast<const guchar *>(bytes.data()), bytes.size()));
-    return hex.get();
-}
-
-// The canonical form: every value length-prefixed, so that no value can
-// run into the next.
-class Canon {
-public:
-    Canon &str(const std::string &s)
-    {
-        out_ += std::to_string(s.size());
-        out_ += ':';
-        out_ += s;
-        out_ += ';';
-        return *this;
-    }
-    Canon &num(uint64_t n) { return str(std::to_string(n)); }
-    template <typename T>
-    Canon &opt(const std::optional<T> &v)
-    {
-        return v ? num(uint64_t(*v)).str("") : str("-");
-    }
-    Canon &strs(const std::vector<std::string> &v)
-    {
-        num(v.size());
-        for (const auto &s : v)
-            str(s);
-        return *this;
-    }
-    Canon &tag(const char *t) { return str(t); }
-    std::string take() { return std::move(out_); }
-
-private:
-    std::string out_;
-};
-
-} // namespace
 
 // A new field of model::Host (libcore/model/host.hpp) must be added here:
 // the record must see every value the planner compares.
@@ -126,7 +84,7 @@ std::optional<std::string> hostStateDigestOfText(IbnmHost *host, const std::stri
     auto active = apply::activeRecordsDigest(host);
     if (!active)
         return std::nullopt;
-    return sha256(canonicalText + "active:" + *active);
+    return sha256Hex(canonicalText + "active:" + *active);
 }
 
 std::optional<std::string> hostStateDigest(IbnmHost *host, const model::Host &h)
