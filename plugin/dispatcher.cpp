@@ -43,6 +43,7 @@
 #include "libcore/support/i18n.hpp"
 #include "libcore/support/raii.hpp"
 #include "plugin/dispatcher.hpp"
+#include "plugin/hook-filter.h"
 #include "plugin/hook-record.hpp"
 #include "settings/ibnm-settings.h"
 
@@ -385,8 +386,9 @@ int runDispatcher(int argc, char **argv, const HostSetup &setup)
     // reapply: NetworkManager changed an active connection in place
     // (`nmcli device reapply`; no pre-down or pre-up is run).
     bool reapply = std::strcmp(action, "reapply") == 0;
-    bool up = std::strcmp(action, "pre-up") == 0 || reapply;
-    bool down = std::strcmp(action, "pre-down") == 0 || std::strcmp(action, "down") == 0;
+    IbnmHookAction kind = ibnm_hook_action(action);
+    bool up = kind == IBNM_HOOK_ACTION_UP;
+    bool down = kind == IBNM_HOOK_ACTION_DOWN;
     const char *uuid = g_getenv("CONNECTION_UUID");
     if ((!up && !down) || uuid == nullptr || *uuid == '\0')
         return 0;

@@ -67,14 +67,24 @@ static int mayHaveRecord(const char *runtime_dir, const char *uuid)
     return may;
 }
 
+IbnmHookAction ibnm_hook_action(const char *action)
+{
+    /* reapply: NetworkManager changed an active connection in place (no
+     * pre-down, no pre-up); the hook brings its part to the settings
+     * applied now, as at pre-up. */
+    if (strcmp(action, "pre-up") == 0 || strcmp(action, "reapply") == 0)
+        return IBNM_HOOK_ACTION_UP;
+    if (strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0)
+        return IBNM_HOOK_ACTION_DOWN;
+    return IBNM_HOOK_ACTION_OTHER;
+}
+
 IbnmHookDecision ibnm_hook_filter(const char *action, const char *uuid, const char *filename, unsigned owner,
                                   const char *runtime_dir)
 {
-    /* reapply: NetworkManager changed an active connection in place; the
-     * hook brings its part to the settings applied now, as at pre-up. */
-    int up = strcmp(action, "pre-up") == 0 || strcmp(action, "reapply") == 0;
-    int down = strcmp(action, "pre-down") == 0 || strcmp(action, "down") == 0;
-    if ((!up && !down) || uuid == NULL || *uuid == '\0')
+    IbnmHookAction kind = ibnm_hook_action(action);
+    int down = kind == IBNM_HOOK_ACTION_DOWN;
+    if (kind == IBNM_HOOK_ACTION_OTHER || uuid == NULL || *uuid == '\0')
         return IBNM_HOOK_SKIP;
     /* Deactivation undoes what the record says pre-up applied, whatever the
      * profile says now; a pre-up with a record may have an earlier

@@ -17,6 +17,16 @@ typedef enum {
     IBNM_HOOK_RUN = 1,  /* run the hook */
 } IbnmHookDecision;
 
+typedef enum {
+    IBNM_HOOK_ACTION_OTHER = 0, /* none of the hook's business */
+    IBNM_HOOK_ACTION_UP = 1,    /* pre-up, and reapply (decided as pre-up) */
+    IBNM_HOOK_ACTION_DOWN = 2,  /* pre-down and down */
+} IbnmHookAction;
+
+/* What the dispatcher's `action` ($2) asks of the hook: the one place that
+ * names the events it acts on (90-ibnm's filter and ibnm-dispatcher ask). */
+IbnmHookAction ibnm_hook_action(const char *action);
+
 /* `action` and `uuid` as NetworkManager's dispatcher gives them ($2 and
  * CONNECTION_UUID), `filename` its CONNECTION_FILENAME (NULL when unset),
  * `owner` the uid a trusted keyfile has (0), `runtime_dir` where the hook
