@@ -336,6 +336,22 @@ const char *ibnm_active_connection_get_id(IbnmActiveConnection *self);
 const char *ibnm_active_connection_get_device(IbnmActiveConnection *self);
 NMActiveConnectionState ibnm_active_connection_get_state(IbnmActiveConnection *self);
 
+/**
+ * IbnmProgressCallback:
+ * @phase: what is being done, translated, for people ("Writing profiles")
+ * @done: how many items of @phase are finished
+ * @total: how many items @phase has
+ * @user_data: the data given with the callback
+ *
+ * Hears the progress of long work, as #GFileProgressCallback does for
+ * g_file_copy(): ibnm_state_apply() of a thousand profiles calls it, in the
+ * thread that called it and only while that call runs, each time an item
+ * of the current phase is finished (a step on the host, a profile written).
+ *
+ * Since: 0.1
+ */
+typedef void (*IbnmProgressCallback)(const char *phase, guint done, guint total, gpointer user_data);
+
 IbnmApplyReport *ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);
 IbnmApplyReport *ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);
 void ibnm_apply_up_async(IbnmHost *host,
