@@ -223,9 +223,12 @@ const char *ibnm_step_get_error(IbnmStep *self);
 /**
  * IbnmApplyReport:
  *
- * The outcome of ibnm_apply_up(), ibnm_apply_down() or
- * ibnm_apply_host_files(): every step in order, notes for the user, whether it
- * succeeded and whether a failure was rolled back. It never changes.
+ * The outcome of ibnm_apply_up(), ibnm_apply_down(), ibnm_apply_host_files(),
+ * the typed RDMA calls, ibnm_apply_up_transaction(), ibnm_transaction_undo()
+ * or ibnm_state_apply(): every step in order, notes for the user, whether it
+ * succeeded and whether a failure was rolled back. Each returns it whether
+ * or not it succeeded (ibnm_apply_report_propagate_error() gives the
+ * failure as a #GError). It never changes.
  *
  * Since: 0.1
  */
