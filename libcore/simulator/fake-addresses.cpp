@@ -51,7 +51,7 @@ std::string normaliseCidr(const std::string &cidr)
 Status FakePlatform::addAddress(const std::string &ifname, const std::string &cidr)
 {
     return mutate("addAddress", ifname, {ifname, cidr}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         std::string norm = normaliseCidr(cidr);
@@ -68,7 +68,7 @@ Status FakePlatform::addAddress(const std::string &ifname, const std::string &ci
 Status FakePlatform::removeAddress(const std::string &ifname, const std::string &cidr)
 {
     return mutate("removeAddress", ifname, {ifname, cidr}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         std::string norm = normaliseCidr(cidr);
@@ -121,7 +121,7 @@ bool inSubnet(const std::string &ip, const std::string &cidr)
 Status FakePlatform::addRoute(const std::string &ifname, const model::Route &route)
 {
     return mutate("addRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         model::Route r = route;
@@ -156,7 +156,7 @@ Status FakePlatform::addRoute(const std::string &ifname, const model::Route &rou
 Status FakePlatform::removeRoute(const std::string &ifname, const model::Route &route)
 {
     return mutate("removeRoute", ifname, {ifname, route.dest, route.gateway, num(route.metric)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         model::Route r = route;
@@ -197,7 +197,7 @@ Status FakePlatform::setLinkDns(const std::string &ifname, const model::LinkDns 
         // known, every server an address.
         if (!state_.resolver.running)
             return kernelError(ECONNREFUSED, ifname, IBNM_ERROR_NOT_SUPPORTED, _("systemd-resolved does not run"));
-        if (findNetdev(index_, state_.host, ifname) == nullptr)
+        if (findNetdev(state_.host, ifname) == nullptr)
             return noSuchNetdev(ifname);
         for (const auto &x : dns.servers) {
             auto a = GObjectPtr<GInetAddress>::adopt(g_inet_address_new_from_string(x.c_str()));

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <unordered_map>
 #include <utility>
 
 #include <arpa/inet.h>
@@ -87,23 +86,20 @@ unsigned ibMtuFor(unsigned netdevMtu)
     return 256;
 }
 
-// The RoCE LAGs of h: portsOf(bond) gives the positions in h.netdevs of
-// the bond's ports in the netdevs' order, deviceOf(name) the RDMA device or
-// nullptr (the state's index, or a snapshot's own lookups).
-template <typename PortsOf, typename DeviceOf>
-std::vector<Lag> lagsWith(const model::Host &h, PortsOf &&portsOf, DeviceOf &&deviceOf)
+} // namespace
+
+namespace fake {
+
+std::vector<Lag> lagsOf(const model::Host &h)
 {
     std::vector<Lag> out;
     for (const auto &b : h.bonds) {
         if (b.mode != "active-backup" && b.mode != "balance-xor" && b.mode != "802.3ad")
             continue;
         std::vector<const model::Device *> devs;
-        // A copy: deviceOf() may find the index stale and rebuild it, which
-        // would free a vector held by reference.
-        const std::vector<size_t> ports = portsOf(b.name);
+        const std::vector<size_t> ports = portsOf(h, b.name);
         for (size_t i : ports) {
-            const model::Netdev &n = h.netdevs[i];
-            const model::Device *d = deviceOf(n.rdmaDevice);
+            const model::Device *d = h.findDevice(h.netdevs[i].rdmaDevice);
             if (d && d->driver == "mlx5_core" && d->ports.size() == 1 &&
                 d->ports[0].linkLayer == LinkLayer::Ethernet && !d->pciAddress.empty())
                 devs.push_back(d);
@@ -120,43 +116,15 @@ std::vector<Lag> lagsWith(const model::Host &h, PortsOf &&portsOf, DeviceOf &&de
     return out;
 }
 
-} // namespace
-
-namespace fake {
-
-std::vector<Lag> lagsOf(const model::Host &h, StateIndex &ix)
-{
-    return lagsWith(
-        h, [&](const std::string &bond) -> const std::vector<size_t> & { return ix.ports(h, bond); },
-        [&](const std::string &name) -> const model::Device * {
-            size_t i = ix.device(h, name);
-            return i == StateIndex::npos ? nullptr : &h.devices[i];
-        });
-}
-
 } // namespace fake
 
 namespace {
 
 // The host as the kernel shows it in LAG mode: the bonded device in place
-// of the first function's, the second hidden, the bond its netdev. `ports`:
-// each bond's ports (positions in h.netdevs, in their order).
-void applyLags(model::Host &h, const std::unordered_map<std::string, std::vector<size_t>> &ports)
+// of the first function's, the second hidden, the bond its netdev.
+void applyLags(model::Host &h)
 {
-    static const std::vector<size_t> none;
-    std::unordered_map<std::string, const model::Device *> devices;
-    for (const auto &d : h.devices)
-        devices.emplace(d.name, &d);
-    auto lags = lagsWith(
-        h,
-        [&](const std::string &bond) -> const std::vector<size_t> & {
-            auto it = ports.find(bond);
-            return it == ports.end() ? none : it->second;
-        },
-        [&](const std::string &name) -> const model::Device * {
-            auto it = devices.find(name);
-            return it == devices.end() ? nullptr : it->second;
-        });
+    auto lags = lagsOf(h);
     for (const auto &l : lags) {
         for (auto &d : h.devices)
             if (d.name == l.primary)
@@ -179,83 +147,47 @@ void applyLags(model::Host &h, const std::unordered_map<std::string, std::vector
 // The values the kernel derives, filled into a snapshot.
 void derive(model::Host &h)
 {
-    // One pass over the netdevs for every bond's ports, each bond's in the
-    // netdevs' order; one index of the netdevs by name (the first of equal
-    // names, as Host::findNetdev), not a scan per lookup (issue 17).
-    std::unordered_map<std::string, std::vector<size_t>> ports;
-    std::unordered_map<std::string, const model::Netdev *> netdevs;
-    for (size_t i = 0; i < h.netdevs.size(); i++) {
-        const model::Netdev &n = h.netdevs[i];
-        netdevs.emplace(n.name, &n);
-        if (!n.master.empty())
-            ports[n.master].push_back(i);
-    }
     for (auto &b : h.bonds) {
         b.ports.clear();
-        if (auto it = ports.find(b.name); it != ports.end())
-            for (size_t i : it->second)
-                b.ports.push_back(h.netdevs[i].name);
+        for (size_t i : portsOf(h, b.name))
+            b.ports.push_back(h.netdevs[i].name);
     }
     // A netdev's PCI function is its RDMA device's (a port of a card):
     // /sys/class/net/<if>/device, which LAG mode does not change.
-    {
-        std::unordered_map<std::string, const model::Device *> devices;
-        for (const auto &d : h.devices)
-            devices.emplace(d.name, &d);
-        for (auto &n : h.netdevs)
-            if (auto it = devices.find(n.rdmaDevice); it != devices.end() && n.link.empty())
-                n.pciAddress = it->second->pciAddress;
-    }
+    for (auto &n : h.netdevs)
+        if (const model::Device *d = h.findDevice(n.rdmaDevice); d && n.link.empty())
+            n.pciAddress = d->pciAddress;
     // (Renames and hides devices, changes netdevs' RDMA ports: neither the
     // netdevs nor their names.)
-    applyLags(h, ports);
-    auto findNetdev = [&](const std::string &name) -> const model::Netdev * {
-        auto it = netdevs.find(name);
-        return it == netdevs.end() ? nullptr : it->second;
-    };
-    std::unordered_map<std::string, const model::SoftLink *> softLinks;
-    for (const auto &l : h.softLinks)
-        softLinks.emplace(l.name, &l);
-    // The netdevs over each RDMA port (not VLANs) and the VLANs over each
-    // netdev, by position in h.netdevs: no scan of the netdevs per port.
-    std::unordered_map<std::string, std::vector<size_t>> overPort, vlansOver;
-    for (size_t i = 0; i < h.netdevs.size(); i++) {
-        const model::Netdev &n = h.netdevs[i];
-        if (n.link.empty() && !n.rdmaDevice.empty())
-            overPort[n.rdmaDevice + '\n' + std::to_string(n.rdmaPort)].push_back(i);
-        if (n.kind == "vlan")
-            vlansOver[n.link].push_back(i);
-    }
+    applyLags(h);
     for (auto &ib : h.ipoib) {
-        if (const auto *n = findNetdev(ib.name)) {
+        if (const auto *n = h.findNetdev(ib.name)) {
             ib.mtu = n->mtu;
             ib.address = n->address;
             ib.portGuid = portGuidFromIpoibAddress(n->address);
         }
     }
     for (auto &d : h.devices) {
-        auto sl = softLinks.find(d.name);
-        const model::SoftLink *soft = sl == softLinks.end() ? nullptr : sl->second;
+        const model::SoftLink *soft = h.findSoftLink(d.name);
         for (auto &p : d.ports) {
             if (p.linkLayer != LinkLayer::Ethernet)
                 continue;
+            // The netdevs over the port (not VLANs), then the VLANs over
+            // them, in the netdevs' order.
             std::vector<const model::Netdev *> base;
             if (soft) {
-                if (const auto *n = findNetdev(soft->netdev))
+                if (const auto *n = h.findNetdev(soft->netdev))
                     base.push_back(n);
-            } else if (auto it = overPort.find(d.name + '\n' + std::to_string(p.number)); it != overPort.end()) {
-                for (size_t i : it->second)
-                    base.push_back(&h.netdevs[i]);
+            } else {
+                for (const auto &n : h.netdevs)
+                    if (n.link.empty() && n.rdmaDevice == d.name && n.rdmaPort == p.number)
+                        base.push_back(&n);
             }
-            // The VLANs over the base netdevs, in the netdevs' order.
-            std::vector<size_t> vlans;
-            for (const auto *b : base)
-                if (auto it = vlansOver.find(b->name); it != vlansOver.end())
-                    vlans.insert(vlans.end(), it->second.begin(), it->second.end());
-            std::stable_sort(vlans.begin(), vlans.end());
             std::vector<const model::Netdev *> all = base;
-            for (size_t i : vlans)
-                all.push_back(&h.netdevs[i]);
+            for (const auto &n : h.netdevs)
+                if (n.kind == "vlan" &&
+                    std::any_of(base.begin(), base.end(), [&](const auto *b) { return b->name == n.link; }))
+                    all.push_back(&n);
 
             p.gids.clear();
             // roce_enable 0: "there will be no GID tables" (NVIDIA's RoCE page).
@@ -298,7 +230,7 @@ void derive(model::Host &h)
     // VLANs over a RoCE netdev map to its port, as gid_attrs/ndevs shows.
     for (auto &n : h.netdevs) {
         if (n.kind == "vlan" && n.rdmaDevice.empty()) {
-            if (const auto *lower = findNetdev(n.link)) {
+            if (const auto *lower = h.findNetdev(n.link)) {
                 n.rdmaDevice = lower->rdmaDevice;
                 n.rdmaPort = lower->rdmaPort;
             }
@@ -308,15 +240,18 @@ void derive(model::Host &h)
 
 } // namespace
 
-std::string FakePlatform::storedDevice(const std::string &name)
+model::Device *FakePlatform::storedDevice(const std::string &name)
 {
-    for (const auto &l : lagsOf(state_.host, index_)) {
-        if (name == l.name)
-            return l.primary;
+    std::string stored = name;
+    for (const auto &l : lagsOf(state_.host)) {
+        if (name == l.name) {
+            stored = l.primary;
+            break;
+        }
         if (name == l.primary || name == l.secondary)
-            return {};
+            return nullptr;
     }
-    return name;
+    return findDevice(state_.host, stored);
 }
 
 Result<model::Host> FakePlatform::readHost()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The groups of a host description, one reader each: [host], [device],
-// [port DEVICE/N], [netdev NAME] (with its IPoIB keys), [bond NAME],
-// [soft-link NAME] and [file PATH]; each checks its keys' values and adds
+// [port DEVICE/N], [netdev NAME] (with its IPoIB keys), [bond NAME] and
+// [soft-link NAME]; each checks its keys' values and adds
 // its object to the state (fake-host-file.cpp calls them in order).
 #include "config.h"
 

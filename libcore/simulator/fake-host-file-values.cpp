@@ -207,6 +207,13 @@ std::string macToEui64Guid(const std::string &mac)
 
 } // namespace
 
+std::string localMac(unsigned ifindex, const std::string &name)
+{
+    guint hash = g_str_hash(name.c_str());
+    return strprintf("02:%02x:%02x:%02x:%02x:%02x", ifindex & 0xff, (hash >> 24) & 0xff, (hash >> 16) & 0xff,
+                     (hash >> 8) & 0xff, hash & 0xff);
+}
+
 std::string portGuidFromIpoibAddress(const std::string &address)
 {
     if (!hostfile::isHwAddress(address, 20))

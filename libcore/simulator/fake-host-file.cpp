@@ -209,9 +209,7 @@ Status Parser::resolve()
             return keyError(g, "master", strprintf(_("no [bond %s] group"), n.master.c_str()));
         if (n.address.empty()) {
             // A stable, locally administered address derived from the name.
-            guint hash = g_str_hash(n.name.c_str());
-            n.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", n.ifindex & 0xff, (hash >> 24) & 0xff,
-                                  (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+            n.address = localMac(n.ifindex, n.name);
             if (n.type == 32) {
                 std::string guid = st_.portGuids.count(n.rdmaDevice + "/" + std::to_string(n.rdmaPort))
                                        ? st_.portGuids[n.rdmaDevice + "/" + std::to_string(n.rdmaPort)]
@@ -278,9 +276,7 @@ Status Parser::resolve()
                 n.type = first->type;
                 n.address = first->address;
             } else {
-                guint hash = g_str_hash(b.name.c_str());
-                n.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", n.ifindex & 0xff, (hash >> 24) & 0xff,
-                                      (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+                n.address = localMac(n.ifindex, b.name);
             }
             h.netdevs.push_back(std::move(n));
         }

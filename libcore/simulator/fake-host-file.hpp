@@ -33,6 +33,10 @@ bool isStorableId(const std::string &id);
 // modified EUI-64 of the netdev's MAC, as both drivers make it.
 model::Device softLinkDevice(const std::string &name, model::SoftLinkType type, const model::Netdev &netdev);
 
+// The stable, locally administered MAC address the simulated host gives a
+// netdev that has none: from its ifindex and a hash of its name.
+std::string localMac(unsigned ifindex, const std::string &name);
+
 // "0002:c903:0031:7851" from the last 8 bytes of a 20-byte IPoIB address;
 // empty if the address is not one.
 std::string portGuidFromIpoibAddress(const std::string &address);

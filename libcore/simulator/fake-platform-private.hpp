@@ -14,9 +14,11 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -60,36 +62,52 @@ inline Error noSuchNetdev(const std::string &name)
     return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND);
 }
 
-// Lookups in the state (its index, fake-index.hpp: no scan of the host);
-// nullptr when absent.
-inline model::Netdev *findNetdev(StateIndex &ix, model::Host &h, const std::string &name)
+// Lookups in the state by name (the first of equal names, as model::Host's
+// find*); nullptr when absent.
+inline model::Netdev *findNetdev(model::Host &h, const std::string &name) { return model::findByName(h.netdevs, name); }
+inline model::IpoibNetdev *findIpoib(model::Host &h, const std::string &name) { return model::findByName(h.ipoib, name); }
+inline model::Bond *findBond(model::Host &h, const std::string &name) { return model::findByName(h.bonds, name); }
+inline model::Device *findDevice(model::Host &h, const std::string &name) { return model::findByName(h.devices, name); }
+inline const model::SoftLink *findSoftLink(const model::Host &h, const std::string &name)
 {
-    size_t i = ix.netdev(h, name);
-    return i == StateIndex::npos ? nullptr : &h.netdevs[i];
+    return model::findByName(h.softLinks, name);
 }
 
-inline model::IpoibNetdev *findIpoib(StateIndex &ix, model::Host &h, const std::string &name)
+// The first IPoIB child of `parent` whose P_Key is `pkey` (as stored: the
+// full-membership bit set), nullptr if none.
+inline const model::IpoibNetdev *childOf(const model::Host &h, const std::string &parent, uint16_t pkey)
 {
-    size_t i = ix.ipoib(h, name);
-    return i == StateIndex::npos ? nullptr : &h.ipoib[i];
+    for (const auto &ib : h.ipoib)
+        if (ib.parent == parent && ib.pkey == pkey)
+            return &ib;
+    return nullptr;
 }
 
-inline model::Bond *findBond(StateIndex &ix, model::Host &h, const std::string &name)
+// How many IPoIB netdevs have `parent` as their parent.
+inline unsigned childCount(const model::Host &h, const std::string &parent)
 {
-    size_t i = ix.bond(h, name);
-    return i == StateIndex::npos ? nullptr : &h.bonds[i];
+    return static_cast<unsigned>(
+        std::count_if(h.ipoib.begin(), h.ipoib.end(), [&](const auto &ib) { return ib.parent == parent; }));
 }
 
-inline model::Device *findDevice(StateIndex &ix, model::Host &h, const std::string &name)
+// The positions in h.netdevs of the ports of `bond` (the netdevs whose
+// master it is), in h.netdevs' order.
+inline std::vector<size_t> portsOf(const model::Host &h, const std::string &bond)
 {
-    size_t i = ix.device(h, name);
-    return i == StateIndex::npos ? nullptr : &h.devices[i];
+    std::vector<size_t> out;
+    for (size_t i = 0; i < h.netdevs.size(); i++)
+        if (h.netdevs[i].master == bond)
+            out.push_back(i);
+    return out;
 }
 
-inline const model::SoftLink *findSoftLink(StateIndex &ix, const model::Host &h, const std::string &name)
+// The largest ifindex + 1 (at least 1): the ifindex of a new netdev.
+inline unsigned nextIfindex(const model::Host &h)
 {
-    size_t i = ix.softLink(h, name);
-    return i == StateIndex::npos ? nullptr : &h.softLinks[i];
+    unsigned max = 0;
+    for (const auto &n : h.netdevs)
+        max = std::max(max, n.ifindex);
+    return max + 1;
 }
 
 // RoCE LAG, as the mlx5 driver's lag code does it (NVIDIA's RoCE page): a
@@ -102,8 +120,8 @@ struct Lag {
     std::string name, primary, secondary, bond;
 };
 
-// The RoCE LAGs of the stored state (fake-driver.cpp); ix indexes h.
-std::vector<Lag> lagsOf(const model::Host &h, StateIndex &ix);
+// The RoCE LAGs of the stored state (fake-driver.cpp).
+std::vector<Lag> lagsOf(const model::Host &h);
 
 // Removes "state.XXXXXX" and "journal.XXXXXX": the temporary files of a
 // process killed while it wrote a snapshot. Called under the exclusive lock,
@@ -172,25 +190,21 @@ Status FakePlatform::mutate(const char *op, const std::string &object, std::vect
     // Entering or leaving RoCE LAG, the driver re-creates the card's RDMA
     // devices: their configfs directories and mlx5 tc/ settings are gone.
     auto withLag = [&]() -> Status {
-        auto key = [this](const model::Host &h) {
-            std::set<std::string> k;
-            for (const auto &l : fake::lagsOf(h, index_))
-                k.insert(l.name + "=" + l.primary + "+" + l.secondary);
+        auto key = [this] {
+            std::set<std::tuple<std::string, std::string, std::string>> k;
+            for (const auto &l : fake::lagsOf(state_.host))
+                k.emplace(l.name, l.primary, l.secondary);
             return k;
         };
-        auto before = key(state_.host);
+        auto before = key();
         Status s = fn();
-        if (!s.ok() || key(state_.host) == before)
+        auto after = key();
+        if (!s.ok() || after == before)
             return s;
         std::set<std::string> changed;
-        std::set<std::string> all = before;
-        for (const auto &k : key(state_.host))
-            all.insert(k);
-        for (const auto &k : all) {
-            auto eq = k.find('='), plus = k.find('+');
-            changed.insert(k.substr(eq + 1, plus - eq - 1));
-            changed.insert(k.substr(plus + 1));
-        }
+        for (const auto *lags : {&before, &after})
+            for (const auto &[name, primary, secondary] : *lags)
+                changed.insert({primary, secondary});
         for (auto &d : state_.host.devices)
             if (changed.count(d.name))
                 for (auto &p : d.ports) {

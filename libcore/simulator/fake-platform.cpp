@@ -37,9 +37,9 @@ bool validNetdevName(const std::string &name)
            name.find_first_of("/: \t\n\v\f\r") == std::string::npos && isStorableId(name);
 }
 
-const model::Port *portOf(StateIndex &ix, model::Host &h, const model::Netdev &n)
+const model::Port *portOf(model::Host &h, const model::Netdev &n)
 {
-    const model::Device *d = findDevice(ix, h, n.rdmaDevice);
+    const model::Device *d = findDevice(h, n.rdmaDevice);
     if (d == nullptr || n.rdmaPort == 0 || n.rdmaPort > d->ports.size())
         return nullptr;
     return &d->ports[n.rdmaPort - 1];
@@ -47,9 +47,9 @@ const model::Port *portOf(StateIndex &ix, model::Host &h, const model::Netdev &n
 
 // Datagram MTU limits of an IPoIB netdev: (maximum accepted, effective
 // ceiling): IPOIB_UD_MTU(port max MTU) and min(active, broadcast group) - 4.
-std::pair<unsigned, unsigned> datagramLimits(StateIndex &ix, model::Host &h, const model::Netdev &n)
+std::pair<unsigned, unsigned> datagramLimits(model::Host &h, const model::Netdev &n)
 {
-    const model::Port *p = portOf(ix, h, n);
+    const model::Port *p = portOf(h, n);
     unsigned max = p && p->maxMtu ? *p->maxMtu : 4096;
     unsigned link = p && p->activeMtu ? *p->activeMtu : max;
     unsigned bcast = p && p->broadcastMtu ? *p->broadcastMtu : link;
@@ -76,19 +76,16 @@ Status FakePlatform::addNetdev(model::Netdev netdev)
     return transact(true, [&]() -> Status {
         if (!validNetdevName(netdev.name))
             return kernelError(EINVAL, netdev.name);
-        if (findNetdev(index_, state_.host, netdev.name))
+        if (findNetdev(state_.host, netdev.name))
             return kernelError(EEXIST, netdev.name, IBNM_ERROR_EXISTS);
         if (netdev.ifindex == 0)
-            netdev.ifindex = index_.nextIfindex(state_.host);
+            netdev.ifindex = nextIfindex(state_.host);
         if (netdev.type == 0)
             netdev.type = 1;
         if (netdev.mtu == 0)
             netdev.mtu = 1500;
-        if (netdev.address.empty()) {
-            guint hash = g_str_hash(netdev.name.c_str());
-            netdev.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", netdev.ifindex & 0xff, (hash >> 24) & 0xff,
-                                       (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
-        }
+        if (netdev.address.empty())
+            netdev.address = localMac(netdev.ifindex, netdev.name);
         state_.host.netdevs.push_back(std::move(netdev));
         return {};
     });
@@ -101,10 +98,10 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
     std::string created;
     auto s = mutate("createIpoibChild", spec.parent, {spec.parent, num(spec.pkey), optNum(spec.mode), optNum(spec.umcast)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *parentNd = findNetdev(index_, h, spec.parent);
+        model::Netdev *parentNd = findNetdev(h, spec.parent);
         if (parentNd == nullptr)
             return noSuchNetdev(spec.parent);
-        model::IpoibNetdev *parent = findIpoib(index_, h, spec.parent);
+        model::IpoibNetdev *parent = findIpoib(h, spec.parent);
         if (parentNd->type != 32 || parent == nullptr)
             return kernelError(ENODEV, spec.parent, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         if (!parent->parent.empty())
@@ -116,14 +113,14 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
         if (parent->pkey == full)
             return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
                                strprintf(_("P_Key 0x%04x is the interface's own"), full));
-        if (size_t i = index_.child(h, spec.parent, full); i != StateIndex::npos)
+        if (const model::IpoibNetdev *other = childOf(h, spec.parent, full))
             return kernelError(ENOTUNIQ, spec.parent, IBNM_ERROR_EXISTS,
-                               strprintf(_("%s has P_Key 0x%04x already"), h.ipoib[i].name.c_str(), full));
+                               strprintf(_("%s has P_Key 0x%04x already"), other->name.c_str(), full));
         uint16_t shown = h.childNaming == model::ChildNaming::Upstream ? spec.pkey : full;
         std::string name = strprintf("%s.%04x", spec.parent.c_str(), shown).substr(0, 15);
-        if (findNetdev(index_, h, name))
+        if (findNetdev(h, name))
             return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
-        const model::Device *dev = findDevice(index_, h, parentNd->rdmaDevice);
+        const model::Device *dev = findDevice(h, parentNd->rdmaDevice);
         bool cmSupported = dev != nullptr && dev->connectedModeSupported && !dev->enhancedIpoib;
         IpoibMode mode = spec.mode.value_or(IpoibMode::Datagram);
         if (mode == IpoibMode::Connected && !cmSupported)
@@ -132,7 +129,7 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
                                                          : _("connected mode is not supported"));
         model::Netdev nd;
         nd.name = name;
-        nd.ifindex = index_.nextIfindex(h);
+        nd.ifindex = nextIfindex(h);
         nd.type = 32;
         nd.kind = "ipoib";
         nd.rdmaDevice = parentNd->rdmaDevice;
@@ -141,11 +138,11 @@ Result<std::string> FakePlatform::createIpoibChild(const IpoibChildSpec &spec)
         nd.address = parentNd->address;
         if (nd.address.size() == 59) {
             // Byte 3 is the low byte of the QP number.
-            unsigned count = 1 + index_.childCount(h, spec.parent);
+            unsigned count = 1 + childCount(h, spec.parent);
             unsigned low = static_cast<unsigned>(std::stoul(nd.address.substr(9, 2), nullptr, 16));
             nd.address.replace(9, 2, strprintf("%02x", (low + count) & 0xff));
         }
-        nd.mtu = mode == IpoibMode::Connected ? kIpoibCmMtu : datagramLimits(index_, h, *parentNd).second;
+        nd.mtu = mode == IpoibMode::Connected ? kIpoibCmMtu : datagramLimits(h, *parentNd).second;
         model::IpoibNetdev ib;
         ib.name = name;
         ib.parent = spec.parent;
@@ -166,18 +163,17 @@ Status FakePlatform::deleteIpoibChild(const std::string &parent, uint16_t pkey)
 {
     return mutate("deleteIpoibChild", parent, {parent, num(pkey)}, [&]() -> Status {
         auto &h = state_.host;
-        if (findIpoib(index_, h, parent) == nullptr)
+        if (findIpoib(h, parent) == nullptr)
             return noSuchNetdev(parent);
         uint16_t full = pkey | kFullMembership;
-        if (size_t i = index_.child(h, parent, full); i != StateIndex::npos) {
-            std::string name = h.ipoib[i].name;
+        if (const model::IpoibNetdev *child = childOf(h, parent, full)) {
+            std::string name = child->name;
             h.ipoib.erase(std::remove_if(h.ipoib.begin(), h.ipoib.end(),
                                          [&](const auto &x) { return x.name == name; }),
                           h.ipoib.end());
             h.netdevs.erase(std::remove_if(h.netdevs.begin(), h.netdevs.end(),
                                            [&](const auto &x) { return x.name == name; }),
                             h.netdevs.end());
-            index_.invalidate();
             // systemd-resolved forgets a link that is gone.
             state_.resolver.links.erase(name);
             return {};
@@ -191,15 +187,15 @@ Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
 {
     return mutate("setIpoibMode", ifname, {ifname, num(mode)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(index_, h, ifname);
+        model::Netdev *nd = findNetdev(h, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
+        model::IpoibNetdev *ib = findIpoib(h, ifname);
         if (ib == nullptr)
             return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         if (ib->mode == mode)
             return {};
-        const model::Device *dev = findDevice(index_, h, nd->rdmaDevice);
+        const model::Device *dev = findDevice(h, nd->rdmaDevice);
         if (mode == IpoibMode::Connected && (dev == nullptr || !dev->connectedModeSupported || dev->enhancedIpoib))
             return kernelError(EINVAL, ifname, IBNM_ERROR_NOT_SUPPORTED,
                                dev && dev->enhancedIpoib ? _("Enhanced IPoIB supports datagram mode only")
@@ -211,7 +207,7 @@ Status FakePlatform::setIpoibMode(const std::string &ifname, IpoibMode mode)
         if (mode == IpoibMode::Connected)
             nd->mtu = kIpoibCmMtu;
         else
-            nd->mtu = std::min(nd->mtu, datagramLimits(index_, h, *nd).second);
+            nd->mtu = std::min(nd->mtu, datagramLimits(h, *nd).second);
         return {};
     });
 }
@@ -220,9 +216,9 @@ Status FakePlatform::setIpoibUmcast(const std::string &ifname, bool umcast)
 {
     return mutate("setIpoibUmcast", ifname, {ifname, num(umcast)}, [&]() -> Status {
         auto &h = state_.host;
-        if (findNetdev(index_, h, ifname) == nullptr)
+        if (findNetdev(h, ifname) == nullptr)
             return noSuchNetdev(ifname);
-        model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
+        model::IpoibNetdev *ib = findIpoib(h, ifname);
         if (ib == nullptr)
             return kernelError(ENOENT, ifname, IBNM_ERROR_NOT_SUPPORTED, _("not an IPoIB interface"));
         ib->umcast = umcast;
@@ -237,11 +233,11 @@ namespace {
 // dev_set_mtu() on one netdev: IPoIB's ipoib_change_mtu() limits, an
 // Ethernet NIC's maximum, a bond's bond_change_mtu() passing the MTU on to
 // every port (all or none).
-Status setNetdevMtu(FakeState &st, StateIndex &ix, model::Netdev &nd, unsigned mtu)
+Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
 {
     auto &h = st.host;
     const std::string &ifname = nd.name;
-    if (const model::IpoibNetdev *ib = findIpoib(ix, h, ifname)) {
+    if (const model::IpoibNetdev *ib = findIpoib(h, ifname)) {
         if (ib->mode == IpoibMode::Connected) {
             if (mtu > kIpoibCmMtu || mtu < 68)
                 return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
@@ -250,7 +246,7 @@ Status setNetdevMtu(FakeState &st, StateIndex &ix, model::Netdev &nd, unsigned m
             nd.mtu = mtu;
             return {};
         }
-        auto [max, ceiling] = datagramLimits(ix, h, nd);
+        auto [max, ceiling] = datagramLimits(h, nd);
         if (mtu > max || mtu < 68)
             return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
@@ -258,14 +254,13 @@ Status setNetdevMtu(FakeState &st, StateIndex &ix, model::Netdev &nd, unsigned m
         nd.mtu = std::min(mtu, ceiling);
         return {};
     }
-    if (findBond(ix, h, ifname)) {
+    if (findBond(h, ifname)) {
         std::vector<std::pair<model::Netdev *, unsigned>> done;
-        // A copy: the lookups below may index the host again.
-        std::vector<size_t> ports = ix.ports(h, ifname);
+        std::vector<size_t> ports = portsOf(h, ifname);
         for (size_t i : ports) {
             model::Netdev &port = h.netdevs[i];
             unsigned old = port.mtu;
-            if (Status s = setNetdevMtu(st, ix, port, mtu); !s.ok()) {
+            if (Status s = setNetdevMtu(st, port, mtu); !s.ok()) {
                 for (auto &[p, m] : done)
                     p->mtu = m;
                 return s;
@@ -292,10 +287,10 @@ Status setNetdevMtu(FakeState &st, StateIndex &ix, model::Netdev &nd, unsigned m
 Status FakePlatform::setMtu(const std::string &ifname, unsigned mtu)
 {
     return mutate("setMtu", ifname, {ifname, num(mtu)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        return setNetdevMtu(state_, index_, *nd, mtu);
+        return setNetdevMtu(state_, *nd, mtu);
     });
 }
 
@@ -332,16 +327,16 @@ void releaseFromBond(model::Netdev &port, std::optional<unsigned> mtuBeforeEnsla
 // that goes down closes each that is up ("Bring down any child interfaces
 // too"), which flushes what dev_close() flushes. Call after `parent`'s link
 // went from `wasUp` to its state now.
-void parentLinkChanged(model::Host &h, StateIndex &ix, const std::string &parent, bool wasUp)
+void parentLinkChanged(model::Host &h, const std::string &parent, bool wasUp)
 {
-    const model::Netdev *p = findNetdev(ix, h, parent);
-    if (p == nullptr || p->up == wasUp || p->type != 32 || ix.childCount(h, parent) == 0)
+    const model::Netdev *p = findNetdev(h, parent);
+    if (p == nullptr || p->up == wasUp || p->type != 32 || childCount(h, parent) == 0)
         return;
     bool up = p->up;
     for (const auto &ib : h.ipoib) {
         if (ib.parent != parent)
             continue;
-        model::Netdev *child = findNetdev(ix, h, ib.name);
+        model::Netdev *child = findNetdev(h, ib.name);
         if (child == nullptr || child->up == up)
             continue;
         if (up)
@@ -356,7 +351,7 @@ void parentLinkChanged(model::Host &h, StateIndex &ix, const std::string &parent
 Status FakePlatform::setUp(const std::string &ifname, bool up)
 {
     return mutate("setUp", ifname, {ifname, num(up)}, [&]() -> Status {
-        model::Netdev *nd = findNetdev(index_, state_.host, ifname);
+        model::Netdev *nd = findNetdev(state_.host, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
         bool was = nd->up;
@@ -364,7 +359,7 @@ Status FakePlatform::setUp(const std::string &ifname, bool up)
             nd->up = true;
         else
             closeNetdev(*nd);
-        parentLinkChanged(state_.host, index_, ifname, was);
+        parentLinkChanged(state_.host, ifname, was);
         return {};
     });
 }
@@ -378,7 +373,7 @@ Status FakePlatform::createBond(const BondSpec &spec)
         if (!spec.primary.empty() && !validNetdevName(spec.primary))
             return kernelError(EINVAL, spec.primary, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid interface name"))
                 .withContext(spec.name);
-        if (findNetdev(index_, h, spec.name))
+        if (findNetdev(h, spec.name))
             return kernelError(EEXIST, spec.name, IBNM_ERROR_EXISTS);
         // The bonding driver takes options by name or by number.
         static const char *modes[] = {"balance-rr", "active-backup", "balance-xor", "broadcast",
@@ -404,10 +399,8 @@ Status FakePlatform::createBond(const BondSpec &spec)
         nd.kind = "bond";
         nd.type = 1;
         nd.mtu = 1500;
-        nd.ifindex = index_.nextIfindex(h);
-        guint hash = g_str_hash(spec.name.c_str());
-        nd.address = strprintf("02:%02x:%02x:%02x:%02x:%02x", nd.ifindex & 0xff, (hash >> 24) & 0xff,
-                               (hash >> 16) & 0xff, (hash >> 8) & 0xff, hash & 0xff);
+        nd.ifindex = nextIfindex(h);
+        nd.address = localMac(nd.ifindex, spec.name);
         h.netdevs.push_back(std::move(nd));
         model::Bond b;
         b.name = spec.name;
@@ -425,7 +418,7 @@ Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<u
 {
     return mutate("setBondOptions", bondName, {bondName, optNum(miimon), optText(primary)}, [&]() -> Status {
         auto &h = state_.host;
-        model::Bond *bond = findBond(index_, h, bondName);
+        model::Bond *bond = findBond(h, bondName);
         if (bond == nullptr)
             return noSuchNetdev(bondName);
         if (primary && !primary->empty() && !validNetdevName(*primary))
@@ -437,7 +430,7 @@ Status FakePlatform::setBondOptions(const std::string &bondName, std::optional<u
             bond->primary = *primary;
             // primary_reselect "always": a primary that is a port takes over
             // (ports are the netdevs whose master is the bond).
-            const model::Netdev *nd = primary->empty() ? nullptr : findNetdev(index_, h, *primary);
+            const model::Netdev *nd = primary->empty() ? nullptr : findNetdev(h, *primary);
             if (nd && nd->master == bondName)
                 bond->activePort = *primary;
         }
@@ -449,11 +442,11 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
 {
     return mutate("enslave", port, {port, bondName}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(index_, h, port);
+        model::Netdev *nd = findNetdev(h, port);
         if (nd == nullptr)
             return noSuchNetdev(port);
-        model::Bond *bond = findBond(index_, h, bondName);
-        model::Netdev *bondNd = findNetdev(index_, h, bondName);
+        model::Bond *bond = findBond(h, bondName);
+        model::Netdev *bondNd = findNetdev(h, bondName);
         if (bondNd == nullptr)
             return noSuchNetdev(bondName);
         if (bond == nullptr)
@@ -465,7 +458,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                                strprintf(_("already a port of %s"), nd->master.c_str()));
         // bond_enslave's order: link type, then the IPoIB mode rule, then
         // fail_over_mac.
-        bool hasPorts = !index_.ports(h, bondName).empty();
+        bool hasPorts = !portsOf(h, bondName).empty();
         if (hasPorts && bondNd->type != nd->type)
             return kernelError(EINVAL, port, IBNM_ERROR_PLATFORM,
                                _("its link type differs from the bond's other ports"));
@@ -486,7 +479,7 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
         // datagram IPoIB port refuses one above its maximum), then a first
         // port of another link type gives the bond its type and address.
         unsigned original = nd->mtu;
-        if (Status s = setNetdevMtu(state_, index_, *nd, bondNd->mtu); !s.ok())
+        if (Status s = setNetdevMtu(state_, *nd, bondNd->mtu); !s.ok())
             return s;
         state_.originalMtu[port] = original;
         if (!hasPorts) {
@@ -495,11 +488,10 @@ Status FakePlatform::enslave(const std::string &port, const std::string &bondNam
                 bondNd->address = nd->address;
         }
         nd->master = bondName;
-        index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), std::string());
         // bond_enslave() opens the port (dev_open).
         bool wasUp = nd->up;
         nd->up = true;
-        parentLinkChanged(h, index_, port, wasUp);
+        parentLinkChanged(h, port, wasUp);
         // Only the modes with one active port have one (bond_uses_primary():
         // active-backup, balance-tlb, balance-alb).
         bool oneActive = bond->mode == "active-backup" || bond->mode == "balance-tlb" || bond->mode == "balance-alb";
@@ -525,15 +517,15 @@ Status FakePlatform::release(const std::string &port)
 {
     return mutate("release", port, {port}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(index_, h, port);
+        model::Netdev *nd = findNetdev(h, port);
         if (nd == nullptr)
             return noSuchNetdev(port);
         if (nd->master.empty())
             return {}; // as `ip link set PORT nomaster`: nothing to do
-        if (model::Bond *b = findBond(index_, h, nd->master)) {
+        if (model::Bond *b = findBond(h, nd->master)) {
             if (b->activePort == port) {
                 b->activePort.clear();
-                for (size_t i : index_.ports(h, b->name))
+                for (size_t i : portsOf(h, b->name))
                     if (h.netdevs[i].name != port) {
                         b->activePort = h.netdevs[i].name;
                         break;
@@ -543,8 +535,7 @@ Status FakePlatform::release(const std::string &port)
         std::string master = nd->master;
         bool wasUp = nd->up;
         releaseFromBond(*nd, takeOriginalMtu(port));
-        index_.masterChanged(h, static_cast<size_t>(nd - h.netdevs.data()), master);
-        parentLinkChanged(h, index_, port, wasUp);
+        parentLinkChanged(h, port, wasUp);
         return {};
     });
 }
@@ -553,10 +544,10 @@ Status FakePlatform::deleteLink(const std::string &ifname)
 {
     return mutate("deleteLink", ifname, {ifname}, [&]() -> Status {
         auto &h = state_.host;
-        model::Netdev *nd = findNetdev(index_, h, ifname);
+        model::Netdev *nd = findNetdev(h, ifname);
         if (nd == nullptr)
             return noSuchNetdev(ifname);
-        const model::IpoibNetdev *ib = findIpoib(index_, h, ifname);
+        const model::IpoibNetdev *ib = findIpoib(h, ifname);
         if (nd->kind.empty() || (ib != nullptr && ib->parent.empty()))
             return kernelError(EOPNOTSUPP, ifname, IBNM_ERROR_NOT_SUPPORTED,
                                _("a hardware interface cannot be deleted"));
@@ -588,7 +579,7 @@ Status FakePlatform::deleteLink(const std::string &ifname)
                 releaseFromBond(n, takeOriginalMtu(n.name));
             }
         for (const auto &[name, wasUp] : released)
-            parentLinkChanged(h, index_, name, wasUp);
+            parentLinkChanged(h, name, wasUp);
         for (auto &b : h.bonds)
             if (isGone(b.activePort))
                 b.activePort.clear();
@@ -600,7 +591,6 @@ Status FakePlatform::deleteLink(const std::string &ifname)
             std::remove_if(h.netdevs.begin(), h.netdevs.end(), [&](const auto &x) { return isGone(x.name); }),
             h.netdevs.end());
         // Erased and released (a scan: a deletion costs as the host's size).
-        index_.invalidate();
         state_.maxMtu.erase(ifname);
         state_.originalMtu.erase(ifname);
         for (const auto &name : gone)

@@ -13,10 +13,10 @@
 // applies itself and appends one line to <dir>/journal before it returns;
 // now and then it writes a new snapshot, <dir>/state (a host description
 // too). The snapshot is parsed again only when another instance wrote a new
-// one. No operation copies or writes the whole state: its cost does not
-// grow with the host (the snapshot's cost is spread over a number of
-// operations that grows with the host). reset() deletes the state, so the
-// next read starts from the host file.
+// one. No operation copies or writes the whole state (the snapshot's cost
+// is spread over a number of operations that grows with the host); lookups
+// scan the host. reset() deletes the state, so the next read starts from the
+// host file.
 //
 // A refused operation changes nothing: the state is rebuilt from the last
 // snapshot and the operations since (a copy only on failure).
@@ -37,7 +37,6 @@
 
 #include "libcore/model/host.hpp"
 #include "libcore/support/result.hpp"
-#include "libcore/simulator/fake-index.hpp"
 #include "libcore/simulator/fake-journal.hpp"
 #include "libcore/platform/platform.hpp"
 
@@ -178,9 +177,9 @@ private:
     // what replay() needs to do it again.
     template <typename Fn>
     Status mutate(const char *op, const std::string &object, std::vector<std::string> args, Fn &&fn);
-    // The stored device an RDMA device name stands for: a RoCE LAG device's
-    // first function; "" for a function hidden in a LAG or no device.
-    std::string storedDevice(const std::string &name);
+    // The stored device an RDMA device name stands for (a RoCE LAG device's
+    // first function); nullptr for a function hidden in a LAG or no device.
+    model::Device *storedDevice(const std::string &name);
     Status loadState();
     // Writes a new snapshot of state_ and starts its journal.
     Status saveState();
@@ -203,9 +202,6 @@ private:
     size_t compactAfter() const;
 
     FakeState state_;
-    // Lookups by name in state_.host (fake-index.hpp): invalidated where
-    // objects are erased or state_ is assigned.
-    fake::StateIndex index_;
     // The state at the last snapshot (or host file), and the operations
     // done on it since: state_ is base_ with records_ replayed.
     FakeState base_;

@@ -29,10 +29,10 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
         auto &h = state_.host;
         if (name.size() >= 64 || name.find_first_of("/% ") != std::string::npos || !isStorableId(name))
             return kernelError(EINVAL, name, IBNM_ERROR_INVALID_ARGUMENT, _("not a valid RDMA device name"));
-        const model::Netdev *nd = findNetdev(index_, h, netdev);
+        const model::Netdev *nd = findNetdev(h, netdev);
         if (nd == nullptr)
             return noSuchNetdev(netdev).withContext(name);
-        if (findDevice(index_, h, name))
+        if (findDevice(h, name))
             return kernelError(EEXIST, name, IBNM_ERROR_EXISTS);
         if (nd->type != 1)
             return kernelError(EINVAL, name, IBNM_ERROR_NOT_SUPPORTED,
@@ -40,9 +40,11 @@ Status FakePlatform::addSoftLink(const std::string &name, SoftLinkType type, con
         if (type == SoftLinkType::Rxe && nd->kind == "vlan")
             return kernelError(EPERM, name, IBNM_ERROR_NOT_SUPPORTED,
                                _("rxe creation allowed on top of a real device only"));
-        if (size_t i = index_.softLinkOn(h, netdev, type); i != StateIndex::npos)
+        auto on = std::find_if(h.softLinks.begin(), h.softLinks.end(),
+                               [&](const auto &l) { return l.netdev == netdev && l.type == type; });
+        if (on != h.softLinks.end())
             return kernelError(EEXIST, name, IBNM_ERROR_EXISTS,
-                               strprintf(_("%s already runs on %s"), h.softLinks[i].name.c_str(), netdev.c_str()));
+                               strprintf(_("%s already runs on %s"), on->name.c_str(), netdev.c_str()));
         h.devices.push_back(softLinkDevice(name, type, *nd));
         h.softLinks.push_back({name, type, netdev});
         return {};
@@ -53,7 +55,7 @@ Status FakePlatform::deleteSoftLink(const std::string &name)
 {
     return mutate("deleteSoftLink", name, {name}, [&]() -> Status {
         auto &h = state_.host;
-        if (findSoftLink(index_, h, name) == nullptr)
+        if (findSoftLink(h, name) == nullptr)
             return kernelError(ENODEV, name, IBNM_ERROR_NOT_FOUND, _("no such RDMA link"));
         h.softLinks.erase(std::remove_if(h.softLinks.begin(), h.softLinks.end(),
                                          [&](const auto &l) { return l.name == name; }),
@@ -61,7 +63,6 @@ Status FakePlatform::deleteSoftLink(const std::string &name)
         h.devices.erase(
             std::remove_if(h.devices.begin(), h.devices.end(), [&](const auto &d) { return d.name == name; }),
             h.devices.end());
-        index_.invalidate();
         return {};
     });
 }
@@ -70,47 +71,45 @@ namespace {
 
 // The GID types a port supports (roce_gid_type_mask_support): InfiniBand
 // and iWARP ports only "IB/RoCE v1", rxe only RoCE v2, RoCE NICs both.
-bool roceModeSupported(StateIndex &ix, const model::Host &h, const model::Device &d, const model::Port &p,
+bool roceModeSupported(const model::Host &h, const model::Device &d, const model::Port &p,
                        RoceMode mode)
 {
-    if (const auto *l = findSoftLink(ix, h, d.name))
+    if (const auto *l = findSoftLink(h, d.name))
         return l->type == SoftLinkType::Rxe ? mode == RoceMode::V2 : mode == RoceMode::V1;
     if (p.linkLayer != LinkLayer::Ethernet)
         return mode == RoceMode::V1;
     return true;
 }
 
-// The configfs rdma_cm port of device/port: mkdir of the device directory
-// fails with ENODEV for an unknown device; a port outside the device with
-// EINVAL.
-Result<model::Port *> configfsPort(StateIndex &ix, model::Host &h, const std::string &device, unsigned port)
+// Port `port` of the stored device `d` (FakePlatform::storedDevice(), for
+// the name `device`): ENODEV for no device, EINVAL for a port outside it;
+// with `mlx5File`, a file of the mlx5 driver's tc/ directory (ENOENT on
+// other devices).
+Result<model::Port *> devicePort(model::Device *d, const std::string &device, unsigned port,
+                                 const char *mlx5File = nullptr)
 {
-    model::Device *d = findDevice(ix, h, device);
     if (d == nullptr)
         return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
+    if (mlx5File && d->driver != "mlx5_core")
+        return kernelError(ENOENT, d->name, IBNM_ERROR_NOT_SUPPORTED,
+                           strprintf(_("%s exists on mlx5 devices only"), mlx5File));
     if (port == 0 || port > d->ports.size())
-        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
-    model::Port *p = &d->ports[port - 1];
-    if (!p->defaultRoceMode) {
-        // The directory appears with the kernel's default: RoCE v2 where the
-        // port supports it (CMA_PREFERRED_ROCE_GID_TYPE), else IB/RoCE v1.
-        p->defaultRoceMode = roceModeSupported(ix, h, *d, *p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
-        p->defaultRoceTos = p->defaultRoceTos.value_or(0);
-    }
-    return p;
+        return kernelError(EINVAL, d->name, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
+    return &d->ports[port - 1];
 }
 
-Status mlx5Only(StateIndex &ix, model::Host &h, const std::string &device, unsigned port, const char *file)
+// The configfs rdma_cm port of device/port: mkdir of the device directory
+// fails with ENODEV for an unknown device; a port outside the device with
+// EINVAL. The directory appears with the kernel's default: RoCE v2 where the
+// port supports it (CMA_PREFERRED_ROCE_GID_TYPE), else IB/RoCE v1.
+Result<model::Port *> configfsPort(const model::Host &h, model::Device *d, const std::string &device, unsigned port)
 {
-    const model::Device *d = findDevice(ix, h, device);
-    if (d == nullptr)
-        return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-    if (d->driver != "mlx5_core")
-        return kernelError(ENOENT, device, IBNM_ERROR_NOT_SUPPORTED,
-                           strprintf(_("%s exists on mlx5 devices only"), file));
-    if (port == 0 || port > d->ports.size())
-        return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT, strprintf(_("no port %u"), port));
-    return {};
+    auto p = devicePort(d, device, port);
+    if (p.ok() && !(*p)->defaultRoceMode) {
+        (*p)->defaultRoceMode = roceModeSupported(h, *d, **p, RoceMode::V2) ? RoceMode::V2 : RoceMode::V1;
+        (*p)->defaultRoceTos = (*p)->defaultRoceTos.value_or(0);
+    }
+    return p;
 }
 
 } // namespace
@@ -118,14 +117,11 @@ Status mlx5Only(StateIndex &ix, model::Host &h, const std::string &device, unsig
 Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port, RoceMode mode)
 {
     return mutate("setDefaultRoceMode", device, {device, num(port), num(mode)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        auto &h = state_.host;
-        auto p = configfsPort(index_, h, dev, port);
+        model::Device *d = storedDevice(device);
+        auto p = configfsPort(state_.host, d, device, port);
         if (!p.ok())
             return std::move(p).error();
-        if (!roceModeSupported(index_, h, *findDevice(index_, h, dev), **p, mode))
+        if (!roceModeSupported(state_.host, *d, **p, mode))
             return kernelError(EINVAL, device, IBNM_ERROR_NOT_SUPPORTED,
                                strprintf(_("port %u does not support %s"), port, roceModeName(mode)));
         (*p)->defaultRoceMode = mode;
@@ -136,10 +132,7 @@ Status FakePlatform::setDefaultRoceMode(const std::string &device, unsigned port
 Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port, unsigned tos)
 {
     return mutate("setDefaultRoceTos", device, {device, num(port), num(tos)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        auto p = configfsPort(index_, state_.host, dev, port);
+        auto p = configfsPort(state_.host, storedDevice(device), device, port);
         if (!p.ok())
             return std::move(p).error();
         if (tos > 255)
@@ -153,7 +146,7 @@ Status FakePlatform::setDefaultRoceTos(const std::string &device, unsigned port,
 Status FakePlatform::removeRoceDefaults(const std::string &device)
 {
     return mutate("removeRoceDefaults", device, {device}, [&]() -> Status {
-        model::Device *d = findDevice(index_, state_.host, storedDevice(device));
+        model::Device *d = storedDevice(device);
         if (d == nullptr)
             return {}; // rmdir of a directory that is not there: ENOENT, nothing to do
         for (auto &p : d->ports) {
@@ -167,15 +160,13 @@ Status FakePlatform::removeRoceDefaults(const std::string &device)
 Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, unsigned tclass)
 {
     return mutate("setTrafficClass", device, {device, num(port), num(tclass)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
-            return s;
+        auto p = devicePort(storedDevice(device), device, port, "tc/<port>/traffic_class");
+        if (!p.ok())
+            return std::move(p).error();
         if (tclass > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %u is out of range (0 to 255)"), tclass));
-        findDevice(index_, state_.host, dev)->ports[port - 1].trafficClass = tclass;
+        (*p)->trafficClass = tclass;
         return {};
     });
 }
@@ -183,12 +174,10 @@ Status FakePlatform::setTrafficClass(const std::string &device, unsigned port, u
 Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 {
     return mutate("clearTrafficClass", device, {device, num(port)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
-            return s;
-        findDevice(index_, state_.host, dev)->ports[port - 1].trafficClass.reset();
+        auto p = devicePort(storedDevice(device), device, port, "tc/<port>/traffic_class");
+        if (!p.ok())
+            return std::move(p).error();
+        (*p)->trafficClass.reset();
         return {};
     });
 }
@@ -196,15 +185,13 @@ Status FakePlatform::clearTrafficClass(const std::string &device, unsigned port)
 Status FakePlatform::setTtl(const std::string &device, unsigned port, unsigned ttl)
 {
     return mutate("setTtl", device, {device, num(port), num(ttl)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/ttl"); !s.ok())
-            return s;
+        auto p = devicePort(storedDevice(device), device, port, "tc/<port>/ttl");
+        if (!p.ok())
+            return std::move(p).error();
         if (ttl > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("TTL %u is out of range (0 to 255)"), ttl));
-        findDevice(index_, state_.host, dev)->ports[port - 1].ttl = ttl;
+        (*p)->ttl = ttl;
         return {};
     });
 }
@@ -213,11 +200,9 @@ Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned por
 {
     return mutate("setTrafficClassRule", device,
                   {device, num(port), std::to_string(rule.tclass), rule.srcIp, rule.dstIp}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        if (auto s = mlx5Only(index_, state_.host, dev, port, "tc/<port>/traffic_class"); !s.ok())
-            return s;
+        auto p = devicePort(storedDevice(device), device, port, "tc/<port>/traffic_class");
+        if (!p.ok())
+            return std::move(p).error();
         // As the MLNX_OFED driver keeps them: one rule per (src, dst) match;
         // a rule for a match that has one replaces it, tclass -1 deletes it.
         if (rule.srcIp.empty() && rule.dstIp.empty())
@@ -225,7 +210,7 @@ Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned por
         if (rule.tclass < -1 || rule.tclass > 255)
             return kernelError(EINVAL, device, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("traffic class %d is out of range (0 to 255)"), rule.tclass));
-        auto &rules = findDevice(index_, state_.host, dev)->ports[port - 1].tcRules;
+        auto &rules = (*p)->tcRules;
         auto it = std::find_if(rules.begin(), rules.end(), [&](const model::TcRule &r) {
             return r.srcIp == rule.srcIp && r.dstIp == rule.dstIp;
         });
@@ -245,10 +230,7 @@ Status FakePlatform::setTrafficClassRule(const std::string &device, unsigned por
 Status FakePlatform::setRoceEnabled(const std::string &device, bool enabled)
 {
     return mutate("setRoceEnabled", device, {device, num(enabled)}, [&]() -> Status {
-        const std::string dev = storedDevice(device);
-        if (dev.empty())
-            return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
-        model::Device *d = findDevice(index_, state_.host, dev);
+        model::Device *d = storedDevice(device);
         if (d == nullptr)
             return kernelError(ENODEV, device, IBNM_ERROR_NOT_FOUND, _("no such RDMA device"));
         if (d->driver != "mlx5_core" || !d->roceEnabled)

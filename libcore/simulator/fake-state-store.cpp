@@ -82,7 +82,6 @@ Status FakePlatform::loadState()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
-        index_.invalidate();
         rebase();
         loadedText_ = std::move(text).value();
         loadedId_.clear();
@@ -101,7 +100,6 @@ Status FakePlatform::loadState()
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
-        index_.invalidate();
         rebase();
         loadedText_.clear();
         loadedId_ = **id;
@@ -181,7 +179,6 @@ void FakePlatform::rebase()
 Status FakePlatform::restore()
 {
     state_ = base_;
-    index_.invalidate();
     for (const auto &r : records_)
         if (auto st = replay(r); !st.ok())
             return st;
@@ -218,24 +215,16 @@ uint64_t FakePlatform::operationCount()
 
 Status FakePlatform::reset()
 {
-    if (stateDir_.empty()) {
-        if (hostFile_.empty())
-            return Error(IBNM_ERROR_NOT_SUPPORTED, _("this simulated host has no host file to reset to"));
-        auto st = loadHostDescription(hostFile_);
-        if (!st.ok())
-            return std::move(st).error();
-        state_ = std::move(st).value();
-        index_.invalidate();
-        rebase();
-        return {};
-    }
+    if (hostFile_.empty())
+        return Error(IBNM_ERROR_NOT_SUPPORTED, _("this simulated host has no host file to reset to"));
     return transact(true, [&]() -> Status {
         auto st = loadHostDescription(hostFile_);
         if (!st.ok())
             return std::move(st).error();
         state_ = std::move(st).value();
-        index_.invalidate();
-        discardState_ = true; // transact() deletes the state file
+        // With a state directory transact() deletes the state files; in
+        // memory the host as loaded is the new base.
+        discardState_ = !stateDir_.empty();
         return {};
     });
 }

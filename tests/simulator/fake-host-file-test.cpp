@@ -80,8 +80,8 @@ TEST(FakeHostFile, WrittenStateReadsBackTheSame)
     EXPECT_EQ(again->host.findDevice("rxe0")->ports[0].defaultRoceMode, ibnm::model::RoceMode::V2);
 }
 
-// The writer escapes values as g_key_file_set_string() does (it writes the
-// text itself, without building a GKeyFile), and they read back unchanged.
+// The writer escapes values as g_key_file_set_string() does, and they read
+// back unchanged.
 TEST(FakeHostFile, WriterEscapesValuesAsGKeyFileDoes)
 {
     auto st = parseHostDescription(ibnm::test::kTestHost, "test.host");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The simulated host's lookups (libcore/simulator/fake-index.hpp) stay right
-// while operations add and remove objects: every answer here is the one a
-// scan of the host gives.
+// The simulated host's lookups by name stay right while operations add and
+// remove objects (which moves the others in the host's vectors): every
+// answer here is the one a scan of the host gives.
 #include "config.h"
 
 #include "tests/simulator/fake-test-util.hpp"
