@@ -247,7 +247,9 @@ Status setNetdevMtu(FakeState &st, model::Netdev &nd, unsigned mtu)
             return {};
         }
         auto [max, ceiling] = datagramLimits(h, nd);
-        if (mtu > max || mtu < 68)
+        // ipoib_change_mtu() in datagram mode: 68 plus the 4-byte IPoIB
+        // header at least (FACTS.md).
+        if (mtu > max || mtu < 72)
             return kernelError(EINVAL, ifname, IBNM_ERROR_INVALID_ARGUMENT,
                                strprintf(_("MTU %u is out of range (at most %u in datagram mode)"), mtu, max));
         // The kernel clamps silently to the broadcast group's MTU.

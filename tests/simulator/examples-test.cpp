@@ -84,6 +84,20 @@ TEST(ExampleHostsSeeds, Mlx4ChildAsTheSeedsNmcliExample)
     ASSERT_TRUE(p->setMtu("mlx4_ib0", 65520).ok()) << "the seed's connected-mode MTU";
 }
 
+// ipoib_change_mtu() in datagram mode refuses less than 68 plus the 4-byte
+// IPoIB header (FACTS.md).
+TEST(ExampleHostsSeeds, DatagramMtuBelow72IsRefused)
+{
+    std::unique_ptr<FakePlatform> p;
+    load("mlx4-dual-port.host", &p);
+    ASSERT_TRUE(p);
+    ASSERT_TRUE(p->setIpoibMode("mlx4_ib0", ibnm::model::IpoibMode::Datagram).ok());
+    auto r = p->setMtu("mlx4_ib0", 71);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().errnum(), EINVAL);
+    EXPECT_TRUE(p->setMtu("mlx4_ib0", 72).ok());
+}
+
 TEST(ExampleHostsSeeds, Cx6EnhancedIpoibWithOfedNaming)
 {
     std::unique_ptr<FakePlatform> p;
