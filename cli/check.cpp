@@ -18,7 +18,8 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     bool opensm = !args.empty() && args[0] == "--opensm";
     if (opensm)
         args.erase(args.begin());
-    IbnmSettings *s = ctx.settings();
+    // Read only: check changes no profile.
+    IbnmSettings *s = ctx.settings(false, true);
     if (!s)
         return kExitFailed;
     PtrArray all = allConnections(s);

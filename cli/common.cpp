@@ -25,11 +25,15 @@ IbnmSettings *Context::store()
         return settings_.get();
     ErrorPtr err;
     if (!options.keyfileDir.empty()) {
-        settings_.reset(ibnm_settings_new_keyfile(options.keyfileDir.c_str()));
+        settings_.reset(IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, IBNM_SETTINGS_KEYFILE_DIR,
+                                                   options.keyfileDir.c_str(), IBNM_SETTINGS_READ_ONLY,
+                                                   gboolean(settingsReadOnly_), nullptr)));
         // A standalone store belongs to whoever runs ibnm on it.
         ibnm_settings_set_required_owner(settings_.get(), getuid());
     } else {
-        settings_.reset(ibnm_settings_new_auto(nullptr, Out(err)));
+        settings_.reset(IBNM_SETTINGS(g_initable_new(IBNM_TYPE_SETTINGS, nullptr, Out(err), IBNM_SETTINGS_BACKEND,
+                                                      IBNM_SETTINGS_BACKEND_AUTO, IBNM_SETTINGS_READ_ONLY,
+                                                      gboolean(settingsReadOnly_), nullptr)));
     }
     if (!settings_)
         printError("%s", err ? err->message : _("cannot open the profile store"));
@@ -38,15 +42,16 @@ IbnmSettings *Context::store()
     return settings_.get();
 }
 
-IbnmSettings *Context::settings(bool update)
+IbnmSettings *Context::settings(bool update, bool readOnly)
 {
-    if (settingsLoaded_ && (!update || settingsLocked_))
+    if (settingsLoaded_ && (!update || settingsLocked_) && (readOnly || !settingsReadOnly_))
         return settings_.get();
-    // Loaded without the lock and now to be updated: a new store, locked
-    // and loaded again.
-    if (settingsLoaded_)
+    // Loaded without the lock and now to be updated (or loaded read-only
+    // and now to be used otherwise): a new store, loaded again.
+    if (settingsLoaded_ || (settings_ && settingsReadOnly_ != (readOnly && !update)))
         settings_.reset();
     settingsLoaded_ = false;
+    settingsReadOnly_ = readOnly && !update;
     if (!store())
         return nullptr;
     ErrorPtr err;

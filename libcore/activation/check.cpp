@@ -150,9 +150,9 @@ std::vector<Finding> checkProfiles(const std::vector<NMConnection *> &profiles, 
     std::vector<Finding> out = rules::checkRules(profiles, host, context, standalone, &waiting);
     if (host == nullptr)
         return out;
-    for (auto &f : checkSecondaryPlans(profiles, *host, context ? *context : profiles))
-        out.push_back(std::move(f));
+    auto secondaries = checkSecondaryPlans(profiles, *host, context ? *context : profiles);
     std::vector<NMConnection *> present;
+    present.reserve(profiles.size() - waiting.size());
     for (NMConnection *c : profiles)
         if (!waiting.count(c))
             present.push_back(c);
@@ -160,7 +160,12 @@ std::vector<Finding> checkProfiles(const std::vector<NMConnection *> &profiles, 
     // verdict, so that check and up --dry-run always agree. An error a rule
     // already gave for the same profile and property is not repeated; the
     // profiles the plan's error involves join that one's.
-    for (auto &f : checkPlan(present, *host, standalone, context ? context : &profiles)) {
+    auto plans = checkPlan(present, *host, standalone, context ? context : &profiles);
+    // One growth of the findings, to their number (checkRules() left no room).
+    out.reserve(out.size() + secondaries.size() + plans.size());
+    for (auto &f : secondaries)
+        out.push_back(std::move(f));
+    for (auto &f : plans) {
         auto known = std::find_if(out.begin(), out.end(), [&](const Finding &o) {
             return o.severity == IBNM_SEVERITY_ERROR && o.profileId == f.profileId &&
                    (o.property == f.property || f.property.empty());
