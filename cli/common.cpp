@@ -103,6 +103,13 @@ bool Context::hostSimulated() const
 #endif
 #endif
 
+void Context::closeStore()
+{
+    settings_.reset();
+    settingsLoaded_ = false;
+    settingsLocked_ = false;
+}
+
 void Context::leaveStoreToExit()
 {
 #ifndef IBNM_CLI_ASAN
