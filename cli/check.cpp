@@ -80,13 +80,6 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     guint unread = 0;
     for (const char *const *w = ibnm_settings_get_load_warnings(s); w && *w; w++)
         unread++;
-    // The findings are all that is left to show: the profiles' memory goes
-    // to printing them (10,000 profiles and the table of their findings
-    // were not held at once).
-    all.reset();
-    selected.reset();
-    inventory.reset();
-    ctx.closeStore();
     int rc = printFindings(ctx, findings.get(), false);
     if (unread > 0) {
         printError("%s", _("some profile files could not be read (see the warnings above); the profiles in them were "

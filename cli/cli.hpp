@@ -112,9 +112,6 @@ public:
     // except in a sanitizer build, whose leak and use-after-free checks
     // should see it freed.
     void leaveStoreToExit();
-    // The profile store is no longer needed (the command holds no profile
-    // of it): its memory goes back for what the command does next.
-    void closeStore();
 
     Options options;
 
