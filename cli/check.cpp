@@ -18,7 +18,8 @@ int cmdCheck(Context &ctx, const Args &argsIn)
     bool opensm = !args.empty() && args[0] == "--opensm";
     if (opensm)
         args.erase(args.begin());
-    IbnmSettings *s = ctx.settings();
+    // Read only: check changes no profile.
+    IbnmSettings *s = ctx.settings(false, true);
     if (!s)
         return kExitFailed;
     PtrArray all = allConnections(s);
@@ -74,12 +75,12 @@ int cmdCheck(Context &ctx, const Args &argsIn)
         }
         findings = std::move(mine);
     }
-    int rc = printFindings(ctx, findings.get(), false);
     // A keyfile that could not be read (a bad value, an insecure file) holds
     // a profile check cannot vouch for.
     guint unread = 0;
     for (const char *const *w = ibnm_settings_get_load_warnings(s); w && *w; w++)
         unread++;
+    int rc = printFindings(ctx, findings.get(), false);
     if (unread > 0) {
         printError("%s", _("some profile files could not be read (see the warnings above); the profiles in them were "
                            "not checked"));

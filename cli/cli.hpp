@@ -80,7 +80,9 @@ public:
     // loaded; nullptr after printing the error.
     // update: for a read-modify-write, the store is locked (held until the
     // command ends) before it is read.
-    IbnmSettings *settings(bool update = false);
+    // readOnly: the command only reads the profiles (IbnmSettings:read-only,
+    // which keeps less of each).
+    IbnmSettings *settings(bool update = false, bool readOnly = false);
     // The exit code after settings() failed: kExitTimeout when another
     // process held the store's lock longer than -w allows, else kExitFailed.
     int storeFailure() const { return storeFailure_; }
@@ -116,6 +118,7 @@ public:
 private:
     Obj<IbnmSettings> settings_;
     bool settingsLocked_ = false;
+    bool settingsReadOnly_ = false; // store() makes a read-only store
     int storeFailure_ = kExitFailed;
     int defaultWait_ = 90;
     bool settingsLoaded_ = false;

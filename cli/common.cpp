@@ -25,11 +25,15 @@ IbnmSettings *Context::store()
         return settings_.get();
     ErrorPtr err;
     if (!options.keyfileDir.empty()) {
-        settings_.reset(ibnm_settings_new_keyfile(options.keyfileDir.c_str()));
+        settings_.reset(IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, IBNM_SETTINGS_KEYFILE_DIR,
+                                                   options.keyfileDir.c_str(), IBNM_SETTINGS_READ_ONLY,
+                                                   gboolean(settingsReadOnly_), nullptr)));
         // A standalone store belongs to whoever runs ibnm on it.
         ibnm_settings_set_required_owner(settings_.get(), getuid());
     } else {
-        settings_.reset(ibnm_settings_new_auto(nullptr, Out(err)));
+        settings_.reset(IBNM_SETTINGS(g_initable_new(IBNM_TYPE_SETTINGS, nullptr, Out(err), IBNM_SETTINGS_BACKEND,
+                                                      IBNM_SETTINGS_BACKEND_AUTO, IBNM_SETTINGS_READ_ONLY,
+                                                      gboolean(settingsReadOnly_), nullptr)));
     }
     if (!settings_)
         printError("%s", err ? err->message : _("cannot open the profile store"));
@@ -38,15 +42,16 @@ IbnmSettings *Context::store()
     return settings_.get();
 }
 
-IbnmSettings *Context::settings(bool update)
+IbnmSettings *Context::settings(bool update, bool readOnly)
 {
-    if (settingsLoaded_ && (!update || settingsLocked_))
+    if (settingsLoaded_ && (!update || settingsLocked_) && (readOnly || !settingsReadOnly_))
         return settings_.get();
-    // Loaded without the lock and now to be updated: a new store, locked
-    // and loaded again.
-    if (settingsLoaded_)
+    // Loaded without the lock and now to be updated (or loaded read-only
+    // and now to be used otherwise): a new store, loaded again.
+    if (settingsLoaded_ || (settings_ && settingsReadOnly_ != (readOnly && !update)))
         settings_.reset();
     settingsLoaded_ = false;
+    settingsReadOnly_ = readOnly && !update;
     if (!store())
         return nullptr;
     ErrorPtr err;
@@ -501,23 +506,31 @@ int printFindings(Context &ctx, GPtrArray *findings, bool onlyProblems)
     // "property: " prefix says (-t, -g and -j keep the message whole).
     bool dropPrefix = ctx.options.mode == OutputMode::Tabular && !ctx.options.getValues && t.shows(ctx, "PROPERTY");
     bool errors = false;
+    std::vector<guint> shown;
+    shown.reserve(findings->len);
     for (guint i = 0; i < findings->len; i++) {
-        auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings, i));
-        IbnmSeverity sev = ibnm_finding_get_severity(f);
+        IbnmSeverity sev = ibnm_finding_get_severity(static_cast<IbnmFinding *>(g_ptr_array_index(findings, i)));
         errors = errors || sev == IBNM_SEVERITY_ERROR;
-        if (onlyProblems && sev == IBNM_SEVERITY_INFO)
-            continue;
-        Tone tone = sev == IBNM_SEVERITY_ERROR ? Tone::Bad : sev == IBNM_SEVERITY_WARNING ? Tone::Warn : Tone::Good;
+        if (!onlyProblems || sev != IBNM_SEVERITY_INFO)
+            shown.push_back(i);
+    }
+    // The rows are made from the findings as they are printed: a copy of
+    // every finding's text (50,000 of them for `ibnm check` of a large
+    // store) is not held next to the findings.
+    t.setRows(shown.size(), [&](size_t row, std::vector<Cell> &cells, Tone &tone, int &toneColumn) {
+        auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(findings, shown[row]));
+        IbnmSeverity sev = ibnm_finding_get_severity(f);
+        tone = sev == IBNM_SEVERITY_ERROR ? Tone::Bad : sev == IBNM_SEVERITY_WARNING ? Tone::Warn : Tone::Good;
+        toneColumn = 0;
         const char *message = ibnm_finding_get_message(f);
         const char *property = ibnm_finding_get_property(f);
         size_t plen = property ? std::strlen(property) : 0;
         if (dropPrefix && message && plen > 0 && std::strncmp(message, property, plen) == 0 &&
             std::strncmp(message + plen, ": ", 2) == 0)
             message += plen + 2;
-        t.add({enumNick(IBNM_TYPE_SEVERITY, sev), cell(ibnm_finding_get_profile_id(f)), cell(property), cell(message),
-               cell(ibnm_finding_get_hint(f))},
-              tone, 0);
-    }
+        cells = {enumNick(IBNM_TYPE_SEVERITY, sev), cell(ibnm_finding_get_profile_id(f)), cell(property),
+                 cell(message), cell(ibnm_finding_get_hint(f))};
+    });
     if (t.size() > 0 || ctx.options.mode == OutputMode::Json) {
         if (int rc = t.print(ctx); rc != kExitOk)
             return rc;

@@ -340,12 +340,12 @@ int Table::print(const Context &ctx) const
     if (o.mode == OutputMode::Json) {
         JsonDoc j;
         j.beginObject().beginArray(jsonKey_.c_str());
-        for (const auto &r : rows_) {
+        forEachRow([&](const Row &r) {
             j.beginObject();
             for (size_t c : cols)
                 j.value(lower(fields_[c].name).c_str(), r.cells[c]);
             j.endObject();
-        }
+        });
         j.endArray().endObject();
         j.print();
         return kExitOk;
@@ -357,7 +357,7 @@ int Table::print(const Context &ctx) const
     if (o.multiline.value_or(false)) {
         if (o.pretty && !title_.empty())
             printTitle(title_, std::max(width(title_) + 4, kMlHeaderWidth));
-        for (const auto &r : rows_) {
+        forEachRow([&](const Row &r) {
             for (size_t c : cols) {
                 std::string shown = display(ctx, c, r.cells[c]);
                 if (r.toneColumn == static_cast<int>(c))
@@ -367,12 +367,12 @@ int Table::print(const Context &ctx) const
             }
             if (o.pretty)
                 std::printf("%s\n", std::string(kMlHeaderWidth, '-').c_str());
-        }
+        });
         return kExitOk;
     }
 
     if (terse) {
-        for (const auto &r : rows_) {
+        forEachRow([&](const Row &r) {
             std::string line;
             for (size_t k = 0; k < cols.size(); k++) {
                 if (k)
@@ -381,7 +381,7 @@ int Table::print(const Context &ctx) const
                 line += o.escape ? terseEscape(v) : v;
             }
             std::printf("%s\n", line.c_str());
-        }
+        });
         return kExitOk;
     }
 
@@ -393,9 +393,10 @@ int Table::print(const Context &ctx) const
     std::vector<size_t> w(cols.size());
     for (size_t k = 0; k < cols.size(); k++)
         w[k] = width(fields_[cols[k]].name);
-    for (const auto &r : rows_)
+    forEachRow([&](const Row &r) {
         for (size_t k = 0; k < cols.size(); k++)
             w[k] = std::max(w[k], width(display(ctx, cols[k], r.cells[cols[k]])));
+    });
     for (auto &x : w)
         x += 1;
     // The lines go out in blocks of about 64 KiB: the padded text of a
@@ -443,15 +444,15 @@ int Table::print(const Context &ctx) const
         out.append(tableWidth, '-').append(1, '\n');
     std::vector<std::string> shown(cols.size());
     std::vector<size_t> shownWidth(cols.size());
-    for (size_t i = 0; i < rows_.size(); i++) {
+    forEachRow([&](const Row &row) {
         for (size_t k = 0; k < cols.size(); k++) {
-            shown[k] = display(ctx, cols[k], rows_[i].cells[cols[k]]);
+            shown[k] = display(ctx, cols[k], row.cells[cols[k]]);
             shownWidth[k] = width(shown[k]);
         }
         const std::string *cells = shown.data();
         if (!wrap) {
-            line(cells, shownWidth.data(), &rows_[i]);
-            continue;
+            line(cells, shownWidth.data(), &row);
+            return;
         }
         std::vector<std::vector<std::string>> parts(cols.size());
         size_t height = 1;
@@ -467,9 +468,9 @@ int Table::print(const Context &ctx) const
                     piece[k] = parts[k][j];
                 pieceWidth[k] = width(piece[k]);
             }
-            line(piece.data(), pieceWidth.data(), j == 0 ? &rows_[i] : nullptr);
+            line(piece.data(), pieceWidth.data(), j == 0 ? &row : nullptr);
         }
-    }
+    });
     flush();
     return kExitOk;
 }

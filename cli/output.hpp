@@ -10,6 +10,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,17 @@ public:
     void setTitle(std::string title) { title_ = std::move(title); }
     // `toneColumn`: the cell coloured with `tone` on a terminal.
     void add(std::vector<Cell> cells, Tone tone = Tone::None, int toneColumn = -1);
-    size_t size() const { return rows_.size(); }
+    // Instead of add(): `count` rows that `row(i, cells, tone, toneColumn)`
+    // makes when print() needs them (twice for a table's widths and
+    // lines), for a table too large to hold whole a second time next to
+    // what it shows (`ibnm check`'s findings of 50,000 profiles).
+    using RowSource = std::function<void(size_t, std::vector<Cell> &, Tone &, int &)>;
+    void setRows(size_t count, RowSource row)
+    {
+        sourceRows_ = count;
+        source_ = std::move(row);
+    }
+    size_t size() const { return source_ ? sourceRows_ : rows_.size(); }
     // Prints per the options; kExitUsage (after the message) for an unknown field.
     int print(const Context &ctx) const;
     // Whether print() would show the field: a caller can leave the cells
@@ -60,10 +71,29 @@ private:
         Tone tone;
         int toneColumn;
     };
+    // Calls `f(const Row &)` for each row in order (made by source_ when set).
+    template <typename F> void forEachRow(F &&f) const
+    {
+        if (!source_) {
+            for (const auto &r : rows_)
+                f(r);
+            return;
+        }
+        Row r{{}, Tone::None, -1};
+        for (size_t i = 0; i < sourceRows_; i++) {
+            r.cells.clear();
+            r.tone = Tone::None;
+            r.toneColumn = -1;
+            source_(i, r.cells, r.tone, r.toneColumn);
+            f(r);
+        }
+    }
     std::string jsonKey_;
     std::string title_;
     std::vector<Field> fields_;
     std::vector<Row> rows_;
+    size_t sourceRows_ = 0;
+    RowSource source_;
 };
 
 // `name: value` lines: `connection show ID`, `device show`. A field selection

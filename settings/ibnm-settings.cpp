@@ -34,6 +34,7 @@ struct IbnmSettingsPrivate {
     // The construct-only properties.
     IbnmSettingsBackend kind_ = IBNM_SETTINGS_BACKEND_KEYFILE;
     std::string keyfileDir_ = IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
+    bool readOnly_ = false;
     // ibnm_settings_set_lock_wait(), kept for a keyfile backend made later.
     int lockWait_ = 90;
     // NULL-terminated view of the backend's warnings.
@@ -45,7 +46,7 @@ struct IbnmSettingsPrivate {
     std::unordered_map<std::string, size_t> byUuid_;
 };
 
-enum { PROP_0, PROP_BACKEND, PROP_KEYFILE_DIR, N_PROPS };
+enum { PROP_0, PROP_BACKEND, PROP_KEYFILE_DIR, PROP_READ_ONLY, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 static void ibnm_settings_initable_iface_init(GInitableIface *iface);
@@ -96,6 +97,9 @@ static void ibnm_settings_get_property(GObject *object, guint prop_id, GValue *v
     case PROP_KEYFILE_DIR:
         g_value_set_string(value, priv->keyfileDir_.c_str());
         break;
+    case PROP_READ_ONLY:
+        g_value_set_boolean(value, priv->readOnly_);
+        break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -113,6 +117,9 @@ static void ibnm_settings_set_property(GObject *object, guint prop_id, const GVa
         priv->keyfileDir_ = dir ? dir : IBNM_SETTINGS_DEFAULT_KEYFILE_DIR;
         break;
     }
+    case PROP_READ_ONLY:
+        priv->readOnly_ = g_value_get_boolean(value);
+        break;
     default:
         G_OBJECT_WARN_INVALID_PROPERTY_ID(object, prop_id, pspec);
     }
@@ -123,8 +130,10 @@ namespace {
 void useBackend(IbnmSettingsPrivate *priv, std::unique_ptr<ibnm::settings::Backend> backend)
 {
     priv->keyfile_ = dynamic_cast<ibnm::settings::KeyfileBackend *>(backend.get());
-    if (priv->keyfile_)
+    if (priv->keyfile_) {
         priv->keyfile_->setLockWait(priv->lockWait_);
+        priv->keyfile_->setReadOnly(priv->readOnly_);
+    }
     priv->backend_ = std::move(backend);
 }
 
@@ -191,6 +200,22 @@ static void ibnm_settings_class_init_impl(IbnmSettingsClass *klass)
     props[PROP_KEYFILE_DIR] = g_param_spec_string(
         IBNM_SETTINGS_KEYFILE_DIR, nullptr, nullptr, IBNM_SETTINGS_DEFAULT_KEYFILE_DIR,
         GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+    /**
+     * IbnmSettings:read-only:
+     *
+     * The profiles are only read (construct-only): nothing changes them
+     * and the store is not written (ibnm_settings_lock_for_update(), _add(),
+     * _update(), _delete() and batches are caller mistakes). The keyfile
+     * store then keeps less of each profile: its #NMConnection does not
+     * emit #NMConnection::changed (libnm connects a handler to each of its
+     * settings for that: 10,000 profiles hold 8 MB of them), which
+     * `ibnm check` needs not.
+     *
+     * Since: 0.1
+     */
+    props[PROP_READ_ONLY] =
+        g_param_spec_boolean(IBNM_SETTINGS_READ_ONLY, nullptr, nullptr, FALSE,
+                             GParamFlags(G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
     g_object_class_install_properties(object_class, N_PROPS, props);
 }
 
@@ -458,6 +483,7 @@ const char *const *ibnm_settings_get_unreadable_files(IbnmSettings *self)
 gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(!ibnm_settings_priv(self)->readOnly_, FALSE); // IbnmSettings:read-only
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
     return ibnm::guard(error, [&]() { return storeRead(priv, priv->backend_->lockForUpdate()); });
@@ -827,6 +853,7 @@ char **ibnm_settings_deactivate(IbnmSettings *self, const char *uuid, guint time
 gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **out_path, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(!ibnm_settings_priv(self)->readOnly_, FALSE); // IbnmSettings:read-only
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
@@ -860,6 +887,7 @@ gboolean ibnm_settings_add(IbnmSettings *self, NMConnection *connection, char **
 void ibnm_settings_begin_batch(IbnmSettings *self)
 {
     g_return_if_fail(IBNM_IS_SETTINGS(self));
+    g_return_if_fail(!ibnm_settings_priv(self)->readOnly_); // IbnmSettings:read-only
     g_return_if_fail(ibnm_settings_priv(self)->backend_ != nullptr); // g_initable_init() not run
     ibnm_settings_priv(self)->backend_->beginBatch();
 }
@@ -881,6 +909,7 @@ void ibnm_settings_begin_batch(IbnmSettings *self)
 gboolean ibnm_settings_commit_batch(IbnmSettings *self, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(!ibnm_settings_priv(self)->readOnly_, FALSE); // IbnmSettings:read-only
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
     auto *priv = ibnm_settings_priv(self);
@@ -927,6 +956,7 @@ void ibnm_settings_abort_batch(IbnmSettings *self)
 gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(!ibnm_settings_priv(self)->readOnly_, FALSE); // IbnmSettings:read-only
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(NM_IS_CONNECTION(connection), FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
@@ -954,6 +984,7 @@ gboolean ibnm_settings_update(IbnmSettings *self, NMConnection *connection, GErr
 gboolean ibnm_settings_delete(IbnmSettings *self, const char *uuid, GError **error)
 {
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(!ibnm_settings_priv(self)->readOnly_, FALSE); // IbnmSettings:read-only
     g_return_val_if_fail(ibnm_settings_priv(self)->backend_ != nullptr, FALSE); // g_initable_init() not run
     g_return_val_if_fail(uuid != nullptr, FALSE);
     g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);

@@ -102,6 +102,14 @@ G_DECLARE_FINAL_TYPE(IbnmSettings, ibnm_settings, IBNM, SETTINGS, GObject)
  */
 #define IBNM_SETTINGS_KEYFILE_DIR "keyfile-dir"
 /**
+ * IBNM_SETTINGS_READ_ONLY:
+ *
+ * The #IbnmSettings:read-only property.
+ *
+ * Since: 0.1
+ */
+#define IBNM_SETTINGS_READ_ONLY "read-only"
+/**
  * IBNM_KEYFILE_LOCK_FILE:
  *
  * The name of the lock file ibnm keeps in a keyfile directory while it

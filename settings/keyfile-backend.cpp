@@ -245,6 +245,10 @@ Status KeyfileBackend::load()
                                strprintf(_("UUID %s is already used by another file; ignored"), uuid.c_str()));
             continue;
         }
+        // Released as each is read: the next profile's settings reuse
+        // the memory.
+        if (readOnly_)
+            releaseChangedSignal(p->connection.get());
         profiles.push_back(std::move(*p));
     }
     profiles_ = std::move(profiles);

@@ -38,6 +38,10 @@ public:
     // all; -1: without a limit).
     void setLockWait(int seconds) { lockWait_ = seconds; }
 
+    // The profiles load() reads will not change (IbnmSettings:read-only):
+    // they keep no NMConnection::changed (releaseChangedSignal()).
+    void setReadOnly(bool readOnly) { readOnly_ = readOnly; }
+
     // Reads the store as the last complete change left it: under the
     // commit lock (shared), with the journal of a writer that was killed
     // taken as done (readJournal()), so no reader sees half of one change.
@@ -113,6 +117,7 @@ private:
     RangeLockFile lock_; // open while this process is the store's writer
     int lockWait_ = 90;
     uid_t requiredOwner_ = 0;
+    bool readOnly_ = false;
     std::vector<StoredProfile> profiles_;
     std::vector<std::string> warnings_;
     std::unique_ptr<AtomicWriteBatch> batch_; // between beginBatch() and commitBatch()

@@ -252,6 +252,15 @@ Result<GObjectPtr<NMConnection>> keyfileFromData(std::string_view data, const st
     return connection;
 }
 
+void releaseChangedSignal(NMConnection *connection)
+{
+    guint n = 0;
+    CPtr<NMSetting *, g_free> settings(nm_connection_get_settings(connection, &n));
+    for (guint i = 0; i < n; i++)
+        g_signal_handlers_disconnect_matched(settings.get()[i], G_SIGNAL_MATCH_DATA, 0, 0, nullptr, nullptr,
+                                             connection);
+}
+
 std::string createFilename(std::string_view id)
 {
     // NetworkManager's nm_keyfile_utils_create_filename(id, TRUE): '/' and a

@@ -184,6 +184,7 @@ bool DesiredIp::manages(const std::string &cidr) const
 
 ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
 {
+    byRef_.reserve(all.size() * 3);
     for (size_t i = 0; i < all.size(); i++) {
         NMConnection *o = all[i];
         for (const char *ref : {nm_connection_get_uuid(o), nm_connection_get_id(o), nm_connection_get_interface_name(o)})

@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <unordered_map>
 
@@ -145,8 +146,11 @@ public:
     std::vector<NMConnection *> ethernetPorts(NMConnection *bond) const;
 
 private:
-    std::unordered_map<std::string, size_t> byRef_;          // first position in all
-    std::unordered_map<std::string, std::vector<size_t>> portsByMaster_;
+    // Keyed by views of the profiles' own strings (they do not change):
+    // copies of three strings of every profile were 1.1 MB of `ibnm
+    // check` at 10,000 profiles.
+    std::unordered_map<std::string_view, size_t> byRef_; // first position in all
+    std::unordered_map<std::string_view, std::vector<size_t>> portsByMaster_;
     const std::vector<NMConnection *> &all_;
 };
 

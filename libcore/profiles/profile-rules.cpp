@@ -79,10 +79,18 @@ std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, 
 
 std::vector<Finding> checkRules(const std::vector<NMConnection *> &profiles, const model::Host *host,
                                 const std::vector<NMConnection *> *context, bool standalone,
-                                std::unordered_set<NMConnection *> *waiting)
+                                std::unordered_set<NMConnection *> *waiting, std::vector<Finding> *presence)
 {
+    // Room for a finding per profile, grown by a quarter when more come:
+    // growing by doubling held up to 2.5 times the findings at once (4 MB
+    // at 10,000 profiles) and left up to half of it unused.
     std::vector<Finding> out;
-    auto append = [&](std::vector<Finding> v) { std::move(v.begin(), v.end(), std::back_inserter(out)); };
+    out.reserve(profiles.size());
+    auto append = [&](std::vector<Finding> v) {
+        if (out.size() + v.size() > out.capacity())
+            out.reserve(std::max(out.size() + v.size(), out.capacity() + out.capacity() / 4));
+        std::move(v.begin(), v.end(), std::back_inserter(out));
+    };
     std::optional<model::HostIndex> index;
     if (host)
         index.emplace(*host);
@@ -101,7 +109,7 @@ std::vector<Finding> checkRules(const std::vector<NMConnection *> &profiles, con
         append(checkRoceLag(profiles, *host, context));
     append(checkSecondaries(profiles, host, context));
     if (host)
-        append(checkPresence(profiles, *host, *index, waiting));
+        append(presence ? std::move(*presence) : checkPresence(profiles, *host, *index, waiting));
     std::stable_sort(out.begin(), out.end(),
                      [](const Finding &a, const Finding &b) { return a.severity > b.severity; });
     return out;

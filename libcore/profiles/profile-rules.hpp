@@ -125,9 +125,12 @@ IbnmFinding *newFinding(Finding &&f);
 // severity. Not the planner's verdict: `ibnm check` and `up` ask
 // activation::checkProfiles(), which adds it. `waiting` (with a host): the
 // profiles whose interface the host lacks yet (rule 7), whose plan is left
-// out of that verdict.
+// out of that verdict. `presence`: rule 7's findings (checkPresence()),
+// when the caller has them already (it needed `waiting` first); they take
+// rule 7's place.
 std::vector<Finding> checkRules(const std::vector<NMConnection *> &profiles, const model::Host *host,
                                 const std::vector<NMConnection *> *context = nullptr, bool standalone = false,
-                                std::unordered_set<NMConnection *> *waiting = nullptr);
+                                std::unordered_set<NMConnection *> *waiting = nullptr,
+                                std::vector<Finding> *presence = nullptr);
 
 } // namespace ibnm::rules

@@ -321,6 +321,48 @@ TEST(KeyfileStore, RequiresRootOwnershipByDefault)
     g_object_unref(c);
 }
 
+// Whether libnm's handler that makes `c` emit "changed" when a setting
+// changes (nm-connection.c, _setting_notify_connect()) is on any of its settings.
+bool hasChangedHandlers(NMConnection *c)
+{
+    guint n = 0;
+    NMSetting **settings = nm_connection_get_settings(c, &n);
+    bool any = false;
+    for (guint i = 0; i < n; i++)
+        any = any || g_signal_handler_find(settings[i], G_SIGNAL_MATCH_DATA, 0, 0, nullptr, nullptr, c) != 0;
+    g_free(settings);
+    return any;
+}
+
+// IbnmSettings:read-only (what `ibnm check` reads with): the same profiles,
+// without libnm's per-setting handlers for NMConnection::changed.
+TEST(KeyfileStore, ReadOnlyStoreKeepsTheProfilesWithoutChangedHandlers)
+{
+    TempDir dir;
+    NMConnection *c = ibProfile("ib0", kUuidA);
+    dir.write("ib0.nmconnection", keyfileText(c));
+    chmod((dir / "ib0.nmconnection").c_str(), 0600);
+    IbnmSettings *rw = store(dir.path());
+    auto *ro = IBNM_SETTINGS(g_object_new(IBNM_TYPE_SETTINGS, IBNM_SETTINGS_KEYFILE_DIR, dir.path().c_str(),
+                                          IBNM_SETTINGS_READ_ONLY, TRUE, nullptr));
+    ibnm_settings_set_required_owner(ro, geteuid());
+    gboolean readOnly = FALSE;
+    g_object_get(ro, IBNM_SETTINGS_READ_ONLY, &readOnly, nullptr);
+    EXPECT_TRUE(readOnly);
+    GError *err = nullptr;
+    ASSERT_TRUE(ibnm_settings_load(ro, &err)) << (err ? err->message : "");
+    NMConnection *a = ibnm_settings_find(rw, kUuidA);
+    NMConnection *b = ibnm_settings_find(ro, kUuidA);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    EXPECT_TRUE(nm_connection_compare(a, b, NM_SETTING_COMPARE_FLAG_EXACT));
+    EXPECT_TRUE(hasChangedHandlers(a));
+    EXPECT_FALSE(hasChangedHandlers(b));
+    g_object_unref(ro);
+    g_object_unref(rw);
+    g_object_unref(c);
+}
+
 TEST(KeyfileStore, MissingDirectoryIsEmptyAndCreatedOnAdd)
 {
     TempDir dir;
