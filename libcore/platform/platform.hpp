@@ -186,8 +186,8 @@ public:
     // each (never from inside this call). By default a platform announces
     // nothing: the watch reports every kind of change five times a second,
     // for its owner to read the host again (the simulated host: a test
-    // tool). The Linux platform waits for the kernel's events
-    // (linux-watch.cpp).
+    // tool; poll-watch.hpp). The Linux platform waits for the kernel's
+    // events (linux-watch.cpp).
     virtual Result<std::unique_ptr<ChangeWatch>> watchChanges(GMainContext *context, ChangeCallback onChange);
 
     // Traffic: one RDMA-CM connection with a peer, as a listener or a
@@ -203,3 +203,5 @@ inline Result<RdmaTestOutcome> Platform::runRdmaTest(const RdmaTestSpec &)
 }
 
 } // namespace ibnm::platform
+
+#include "libcore/platform/poll-watch.hpp" // Platform::watchChanges()

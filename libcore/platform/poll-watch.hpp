@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Platform::watchChanges() of a platform that announces nothing (the
-// simulated host): every kind of change, five times a second.
-#include "config.h"
+// simulated host): every kind of change, five times a second. Inline: the
+// simulator library, outside libibnm, derives from Platform too.
+#pragma once
 
 #include "libcore/platform/platform.hpp"
 
 namespace ibnm::platform {
-
-namespace {
 
 class PollWatch final : public ChangeWatch {
 public:
@@ -26,17 +25,14 @@ public:
 private:
     static gboolean tick(gpointer self)
     {
-        auto *w = static_cast<PollWatch *>(self);
-        w->onChange_(kChangeAll);
+        static_cast<PollWatch *>(self)->onChange_(kChangeAll);
         return G_SOURCE_CONTINUE;
     }
     ChangeCallback onChange_;
     GSourcePtr timer_;
 };
 
-} // namespace
-
-Result<std::unique_ptr<ChangeWatch>> Platform::watchChanges(GMainContext *context, ChangeCallback onChange)
+inline Result<std::unique_ptr<ChangeWatch>> Platform::watchChanges(GMainContext *context, ChangeCallback onChange)
 {
     return std::unique_ptr<ChangeWatch>(std::make_unique<PollWatch>(context, std::move(onChange)));
 }
