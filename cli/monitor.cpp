@@ -3,8 +3,9 @@
 // `device status` lists, as they happen, until Ctrl-C, as nmcli's `device
 // monitor` prints its devices' ("ib0.8002: device created"): IPoIB
 // interfaces created, removed, set up or down; RDMA ports created, removed,
-// and their state (ACTIVE, DOWN, INIT...). Each change is one line; -t and
-// -j print one terse line or one JSON object per change (docs/json-schema.md).
+// and their state (ACTIVE, DOWN, INIT...), their GID entries added and
+// removed. Each change is one line; -t and -j print one terse line or one
+// JSON object per change (docs/json-schema.md).
 //
 // `ibnm monitor` also prints the changes of the stored profiles, as nmcli's
 // `connection monitor` does ("c: connection profile created").
@@ -15,7 +16,9 @@
 // NetworkManager's D-Bus signals); then the inventory (or the store) is read
 // once for the burst and compared with the last reading. No kernel
 // announces an RDMA port's state: the monitor of libibnm reads the ports'
-// state files once a second and announces a difference. A simulated host
+// state files once a second and announces a difference; nor a GID table's
+// (RoCE entries follow addresses, written after rtnetlink announced them):
+// it announces a second look half a second later. A simulated host
 // announces nothing: it is read again five times a second.
 // IBNM_DEBUG=monitor prints each reading on stderr (debug text, for tests).
 #include "config.h"
@@ -42,10 +45,14 @@ namespace {
 
 // What a device is at one reading: its type and the state a change of
 // which is printed ("up"/"down" for an IPoIB interface, the port state word
-// for an RDMA port).
+// for an RDMA port, "INDEX GID" for a GID entry of a port, which is keyed
+// "dev/port#INDEX" and shown as its port `device`, with its type and netdev
+// as `detail`).
 struct Item {
     const char *type;
     std::string state;
+    std::string device; // GID entries: their port
+    std::string detail; // GID entries: "RoCE v2, eth0"
 };
 using Snapshot = std::map<std::string, Item>;
 
@@ -57,6 +64,20 @@ std::string stateWord(const char *s)
     const char *colon = std::strchr(s, ':');
     std::string w = colon ? colon + 1 : s;
     return g_strstrip(w.data());
+}
+
+void addGids(Snapshot &s, const std::string &port, IbnmRdmaPort *p)
+{
+    GPtrArray *gids = ibnm_rdma_port_get_gids(p);
+    for (guint i = 0; gids && i < gids->len; i++) {
+        auto *g = static_cast<IbnmGid *>(g_ptr_array_index(gids, i));
+        std::string index = std::to_string(ibnm_gid_get_index(g));
+        std::string detail;
+        for (const char *part : {ibnm_gid_get_gid_type(g), ibnm_gid_get_netdev(g)})
+            if (part && *part)
+                detail += (detail.empty() ? "" : ", ") + std::string(part);
+        s[port + "#" + index] = {"gid", index + " " + ibnm_gid_get_gid(g), port, detail};
+    }
 }
 
 Snapshot take(IbnmInventory *inv)
@@ -75,6 +96,7 @@ Snapshot take(IbnmInventory *inv)
             std::string name = std::string(ibnm_rdma_port_get_device(p)) + "/" +
                                std::to_string(ibnm_rdma_port_get_number(p));
             s[name] = {"rdma", stateWord(ibnm_rdma_port_get_state_text(p))};
+            addGids(s, name, p);
         }
     }
     return s;
@@ -82,16 +104,28 @@ Snapshot take(IbnmInventory *inv)
 
 struct Event {
     std::string device;
-    const char *type;  // "ipoib", "rdma", "connection" (a profile: `device` is its name)
+    const char *type;  // "ipoib", "rdma", "gid", "connection" (a profile: `device` is its name)
     const char *event; // "created", "removed", "link" (IPoIB), "port" (RDMA), "changed" (a profile)
     std::string state;
+    std::string detail; // a GID entry's type and netdev (human output only)
 };
 
-// Whether `name` is one of `only` (all when empty); an RDMA port also by
-// its device's name ("mlx5_0" for "mlx5_0/1").
+// Whether `name` is one of `only` (all when empty); an RDMA port (and its
+// GID entries) also by its device's name ("mlx5_0" for "mlx5_0/1").
 bool wanted(const std::set<std::string> &only, const std::string &name)
 {
-    return only.empty() || only.count(name) || only.count(name.substr(0, name.find('/')));
+    return only.empty() || only.count(name) || only.count(name.substr(0, name.find('/'))) ||
+           only.count(name.substr(0, name.find('#')));
+}
+
+// An entry's event; a GID entry's only while its port stays (the port's
+// own line says the rest).
+void note(std::vector<Event> &out, const Snapshot &other, const Item &item, const std::string &name, const char *event)
+{
+    if (std::strcmp(item.type, "gid") != 0)
+        out.push_back({name, item.type, event, ""});
+    else if (other.count(item.device))
+        out.push_back({item.device, item.type, event, item.state, item.detail});
 }
 
 std::vector<Event> changes(const Snapshot &before, const Snapshot &after, const std::set<std::string> &only)
@@ -99,15 +133,19 @@ std::vector<Event> changes(const Snapshot &before, const Snapshot &after, const 
     std::vector<Event> out;
     for (const auto &[name, item] : before)
         if (!after.count(name) && wanted(only, name))
-            out.push_back({name, item.type, "removed", ""});
+            note(out, after, item, name, "removed");
     for (const auto &[name, item] : after) {
         if (!wanted(only, name))
             continue;
         auto old = before.find(name);
-        if (old == before.end())
-            out.push_back({name, item.type, "created", ""});
-        else if (old->second.state != item.state)
+        if (old == before.end()) {
+            note(out, before, item, name, "created");
+        } else if (old->second.state != item.state && std::strcmp(item.type, "gid") == 0) {
+            note(out, after, old->second, name, "removed"); // another GID at that index
+            note(out, before, item, name, "created");
+        } else if (old->second.state != item.state) {
             out.push_back({name, item.type, std::strcmp(item.type, "rdma") == 0 ? "port" : "link", item.state});
+        }
     }
     return out;
 }
@@ -156,6 +194,12 @@ void print(const Context &ctx, const Event &e)
             std::printf(_("%s: connection profile removed\n"), e.device.c_str());
         else
             std::printf(_("%s: connection profile changed\n"), e.device.c_str());
+    } else if (std::strcmp(e.type, "gid") == 0) {
+        std::string gid = e.detail.empty() ? e.state : e.state + " (" + e.detail + ")";
+        if (std::strcmp(e.event, "created") == 0)
+            std::printf(_("%s: GID %s added\n"), e.device.c_str(), gid.c_str());
+        else
+            std::printf(_("%s: GID %s removed\n"), e.device.c_str(), gid.c_str());
     } else if (std::strcmp(e.event, "created") == 0) {
         std::printf(_("%s: device created\n"), e.device.c_str());
     } else if (std::strcmp(e.event, "removed") == 0) {

@@ -23,7 +23,8 @@ IBNM_DEFINE_FINAL_TYPE(IbnmHostMonitor, ibnm_host_monitor, G_TYPE_OBJECT)
 static_assert(unsigned(IBNM_HOST_CHANGE_LINKS) == ibnm::platform::kChangeLinks &&
               unsigned(IBNM_HOST_CHANGE_ADDRESSES) == ibnm::platform::kChangeAddresses &&
               unsigned(IBNM_HOST_CHANGE_RDMA_DEVICES) == ibnm::platform::kChangeRdmaDevices &&
-              unsigned(IBNM_HOST_CHANGE_PORTS) == ibnm::platform::kChangePorts);
+              unsigned(IBNM_HOST_CHANGE_PORTS) == ibnm::platform::kChangePorts &&
+              unsigned(IBNM_HOST_CHANGE_GID_TABLES) == ibnm::platform::kChangeGidTables);
 
 enum { SIGNAL_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -38,6 +39,7 @@ GType ibnm_host_change_flags_get_type(void)
             {IBNM_HOST_CHANGE_ADDRESSES, "IBNM_HOST_CHANGE_ADDRESSES", "addresses"},
             {IBNM_HOST_CHANGE_RDMA_DEVICES, "IBNM_HOST_CHANGE_RDMA_DEVICES", "rdma-devices"},
             {IBNM_HOST_CHANGE_PORTS, "IBNM_HOST_CHANGE_PORTS", "ports"},
+            {IBNM_HOST_CHANGE_GID_TABLES, "IBNM_HOST_CHANGE_GID_TABLES", "gid-tables"},
             {0, nullptr, nullptr},
         };
         g_once_init_leave(&type, g_flags_register_static(g_intern_static_string("IbnmHostChangeFlags"), values));

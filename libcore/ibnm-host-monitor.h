@@ -17,6 +17,10 @@ G_BEGIN_DECLS
  * @IBNM_HOST_CHANGE_RDMA_DEVICES: an RDMA device was registered or removed,
  *   or a network interface attached to or detached from a port
  * @IBNM_HOST_CHANGE_PORTS: the state of an RDMA port changed
+ * @IBNM_HOST_CHANGE_GID_TABLES: a GID table may have changed: announced
+ *   again half a second after a link, an address or an RDMA device changed,
+ *   as the kernel updates RoCE GID entries from a work queue after it has
+ *   announced the change they follow
  *
  * What changed on a host, as #IbnmHostMonitor::changed reports it.
  *
@@ -28,6 +32,7 @@ typedef enum /*< flags >*/ {
     IBNM_HOST_CHANGE_ADDRESSES = 1 << 1,
     IBNM_HOST_CHANGE_RDMA_DEVICES = 1 << 2,
     IBNM_HOST_CHANGE_PORTS = 1 << 3,
+    IBNM_HOST_CHANGE_GID_TABLES = 1 << 4,
 } IbnmHostChangeFlags;
 
 #define IBNM_TYPE_HOST_CHANGE_FLAGS (ibnm_host_change_flags_get_type())

@@ -61,7 +61,8 @@ enum Change : unsigned {
     kChangeAddresses = 1u << 1,   // an IP address added or removed (RoCE GIDs follow them)
     kChangeRdmaDevices = 1u << 2, // an RDMA device registered or removed, a netdev attached
     kChangePorts = 1u << 3,       // an RDMA port's state
-    kChangeAll = 0xfu,
+    kChangeGidTables = 1u << 4,   // a GID table (a second look after one of the first three)
+    kChangeAll = 0x1fu,
 };
 
 // A watch on a host's changes, from Platform::watchChanges(): its sources

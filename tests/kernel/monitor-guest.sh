@@ -48,6 +48,14 @@ check "rdma link add rxe0: read on the kernel's announcement (rdma-devices)" \
 echo "LATENCY: rdma link add returned after $((t1 - t0)) ms; the line $((add)) ms later"
 check "rdma link add rxe0: printed within 500 ms" [ $rc -eq 0 -a "${add:-9999}" -lt 500 ]
 
+# An address on the rxe's netdev: its RoCE v2 GID entry (the kernel writes
+# it after rtnetlink announced the address: the GID tables' second look).
+$ip addr add 198.51.100.1/24 dev vmon0
+gid=$(seen /tmp/mon.out "198.51.100.1") ; rc=$?
+check "an address: rxe0/1:gid:created: ... ::ffff:198.51.100.1" \
+  eval "[ $rc -eq 0 ] && grep 'rxe0/1:gid:created:' /tmp/mon.out | grep -q '198.51.100.1'"
+echo "LATENCY: GID entry printed $((gid)) ms after the address was added"
+
 # No kernel announces a port's state: the state files, read once a second.
 $ip link set vmon0 down
 down=$(seen /tmp/mon.out "rxe0/1:rdma:port:DOWN"); rc=$?

@@ -17,6 +17,11 @@
 //   and no uevent (only a verbs context opened on the device receives
 //   IBV_EVENT_PORT_ACTIVE/PORT_ERR). The port state files are read again once
 //   a second, and a change is reported only when one differs.
+// - Nothing announces a GID table either: ib_core's roce_gid_mgmt.c updates
+//   RoCE GID entries from a work queue after the netdev and address
+//   notifiers, i.e. after rtnetlink announced the change. Half a second
+//   after such an announcement the watch reports kChangeGidTables, for a
+//   second look.
 #include "config.h"
 
 #include "libcore/platform/linux/linux-platform-private.hpp"
@@ -42,6 +47,7 @@ constexpr int kRdmaGroupNotify = RDMA_NL_GROUP_LS + 1;
 // The kernel's uevents, as opposed to udevd's (group 2).
 constexpr int kUeventKernelGroup = 1;
 constexpr unsigned kPortPollMs = 1000;
+constexpr unsigned kGidFollowUpMs = 500;
 
 // A multicast netlink socket, non-blocking: `protocol`, joined to `groups`.
 // Null when the kernel refuses it (no such protocol, not allowed to join).
@@ -125,7 +131,7 @@ unsigned ueventChanges(const char *buf, size_t len)
 class LinuxWatch final : public ChangeWatch {
 public:
     LinuxWatch(const std::string &sysfsRoot, GMainContext *context, ChangeCallback onChange)
-        : sysfsRoot_(sysfsRoot), onChange_(std::move(onChange))
+        : sysfsRoot_(sysfsRoot), context_(context), onChange_(std::move(onChange))
     {
         route_ = subscribe(NETLINK_ROUTE, {RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR});
         rdma_ = subscribe(NETLINK_RDMA, {kRdmaGroupNotify});
@@ -160,8 +166,21 @@ private:
     }
     void report(unsigned changes)
     {
-        if (changes)
-            onChange_(changes);
+        if (!changes)
+            return;
+        if ((changes & (kChangeLinks | kChangeAddresses | kChangeRdmaDevices)) && !followUp_) {
+            followUp_.reset(g_timeout_source_new(kGidFollowUpMs));
+            g_source_set_callback(followUp_.get(), onFollowUp, this, nullptr);
+            g_source_attach(followUp_.get(), context_);
+        }
+        onChange_(changes);
+    }
+    static gboolean onFollowUp(gpointer self)
+    {
+        auto *w = static_cast<LinuxWatch *>(self);
+        GSourcePtr done = std::move(w->followUp_); // destroyed on return; GLib holds it while it runs
+        w->onChange_(kChangeGidTables);
+        return G_SOURCE_REMOVE;
     }
     static gboolean onRoute(int fd, GIOCondition, gpointer self)
     {
@@ -209,10 +228,12 @@ private:
     }
 
     std::string sysfsRoot_;
+    GMainContext *context_;
     ChangeCallback onChange_;
     NlSockPtr route_, rdma_, uevent_;
     std::map<std::string, std::string> ports_;
     std::vector<GSourcePtr> sources_; // destroyed before the sockets they read
+    GSourcePtr followUp_;             // the pending kChangeGidTables
 };
 
 } // namespace
