@@ -76,7 +76,14 @@ void addGids(Snapshot &s, const std::string &port, IbnmRdmaPort *p)
         for (const char *part : {ibnm_gid_get_gid_type(g), ibnm_gid_get_netdev(g)})
             if (part && *part)
                 detail += (detail.empty() ? "" : ", ") + std::string(part);
-        s[port + "#" + index] = {"gid", index + " " + ibnm_gid_get_gid(g), port, detail};
+        // As an IPv6 address is written ("::ffff:198.51.100.1"), not as
+        // sysfs spells it (eight groups of four digits).
+        std::string gid = ibnm_gid_get_gid(g);
+        if (Obj<GInetAddress> a{g_inet_address_new_from_string(gid.c_str())}) {
+            CharPtr text(g_inet_address_to_string(a.get()));
+            gid = text.get();
+        }
+        s[port + "#" + index] = {"gid", index + " " + gid, port, detail};
     }
 }
 
