@@ -155,6 +155,66 @@ bool waitsForItsBond(NMConnection *c, GPtrArray *all)
            !namesBondProfile(all, master);
 }
 
+// The keys whose value this machine's RDMA device must support (the
+// planner's checkRdmaSupport(): a RoCE mode, the mlx5-only traffic class,
+// rules, TTL and roce_enable files).
+constexpr const char *kDeviceSupportKeys[] = {"rdma.roce-mode", "rdma.traffic-class", "rdma.traffic-class-rules",
+                                              "rdma.roce-enable", "rdma.ttl"};
+
+bool isDeviceSupportKey(const char *key)
+{
+    for (const char *k : kDeviceSupportKeys)
+        if (g_strcmp0(k, key) == 0)
+            return true;
+    return false;
+}
+
+bool setsDeviceSupportKey(NMConnection *c)
+{
+    NMSettingUser *u = NM_SETTING_USER(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
+    for (const char *key : kDeviceSupportKeys)
+        if (u && nm_setting_user_get_data(u, key))
+            return true;
+    return false;
+}
+
+bool sameFinding(IbnmFinding *a, IbnmFinding *b)
+{
+    return g_strcmp0(ibnm_finding_get_property(a), ibnm_finding_get_property(b)) == 0 &&
+           g_strcmp0(ibnm_finding_get_message(a), ibnm_finding_get_message(b)) == 0;
+}
+
+// Without a chosen host, where the profile's RDMA device is on this machine:
+// what it cannot do is refused when written, as `check` and `up` refuse it
+// (a RoCE mode it lacks; traffic class files on a device that is no mlx5),
+// and as RoCE v1 on an rxe link is refused without a host. Only those
+// findings: an interface or base profile not here yet leaves the profile
+// waiting for its device, as nmcli does. Appended to `findings`.
+void addDeviceSupportErrors(Context &ctx, GPtrArray *all, NMConnection *profile, GPtrArray *findings)
+{
+    if (!setsDeviceSupportKey(profile))
+        return;
+    IbnmHost *host = ctx.host();
+    if (!host)
+        return;
+    Obj<IbnmInventory> inventory(ibnm_inventory_new(host));
+    if (!ibnm_check_reload_inventory(inventory.get(), all, nullptr))
+        return; // this machine's RDMA devices cannot be read: `check` says so
+    PtrArray onHost(ibnm_check_profiles(all, inventory.get(), IBNM_CHECK_FLAGS_NONE));
+    const char *id = nm_connection_get_id(profile);
+    for (guint i = 0; i < onHost->len; i++) {
+        auto *f = static_cast<IbnmFinding *>(g_ptr_array_index(onHost.get(), i));
+        if (ibnm_finding_get_severity(f) != IBNM_SEVERITY_ERROR || g_strcmp0(ibnm_finding_get_profile_id(f), id) != 0 ||
+            !isDeviceSupportKey(ibnm_finding_get_property(f)))
+            continue;
+        bool known = false;
+        for (guint k = 0; k < findings->len && !known; k++)
+            known = sameFinding(f, static_cast<IbnmFinding *>(g_ptr_array_index(findings, k)));
+        if (!known)
+            g_ptr_array_add(findings, g_object_ref(f));
+    }
+}
+
 } // namespace
 
 // Checks `profile` with the stored ones (against the host when the user chose
@@ -204,6 +264,8 @@ bool validate(Context &ctx, IbnmProfile *profile, IbnmSettings *settings)
     bool standalone = settings && g_strcmp0(ibnm_settings_get_backend_name(settings), "networkmanager") != 0;
     PtrArray findings(ibnm_check_profiles(
         all.get(), inv, standalone && inv == nullptr ? IBNM_CHECK_FLAGS_STANDALONE : IBNM_CHECK_FLAGS_NONE));
+    if (!ctx.hostChosen())
+        addDeviceSupportErrors(ctx, all.get(), ibnm_profile_get_connection(profile), findings.get());
     const char *id = ibnm_profile_get_id(profile);
     // With NetworkManager, as nmcli: stored after nmcli's warning, no error.
     bool waiting = settings && !standalone && waitsForItsBond(ibnm_profile_get_connection(profile), all.get());

@@ -12,8 +12,11 @@
 #include "settings/keyfile-codec.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <system_error>
+#include <thread>
 #include <unordered_set>
 
 #include <dirent.h>
@@ -68,6 +71,40 @@ bool relates(const ProfileFacts &s, const std::string &sChild, const std::string
 }
 
 } // namespace
+
+// What stat() says of each listed file (size -1 where it failed: never
+// trusted). A big directory is stat()ed by a few threads at once, as git's
+// preload-index does: the stat() calls are most of a command's time at
+// 10,000 files, and each is independent. A thread that cannot be started
+// leaves its share to the others.
+std::vector<FileStamp> KeyfileBackend::statAll(int dirFd, const std::string &names, const std::vector<Listed> &listed)
+{
+    std::vector<FileStamp> stamps(listed.size());
+    constexpr size_t kChunk = 512;
+    std::atomic<size_t> next{0};
+    auto work = [&]() {
+        for (size_t from; (from = next.fetch_add(kChunk)) < listed.size();)
+            for (size_t i = from; i < std::min(from + kChunk, listed.size()); i++) {
+                struct stat st {};
+                if (::fstatat(dirFd, names.c_str() + listed[i].offset, &st, 0) == 0)
+                    stamps[i] = FileStamp::of(st);
+            }
+    };
+    std::vector<std::thread> helpers;
+    size_t wanted = std::min<size_t>({kStatThreads, std::max(1u, std::thread::hardware_concurrency()),
+                                      listed.size() / kStatPerThread});
+    for (size_t t = 1; t < wanted; t++) {
+        try {
+            helpers.emplace_back(work);
+        } catch (const std::system_error &) {
+            break;
+        }
+    }
+    work();
+    for (auto &t : helpers)
+        t.join();
+    return stamps;
+}
 
 IndexEntry KeyfileBackend::readEntry(const std::string &name, const FileStamp &stamp)
 {
@@ -142,55 +179,36 @@ Status KeyfileBackend::scan(const std::string &indexPath)
         removeDeadWritersFiles(dir_);
         return load(); // its error, or an empty store
     }
-    // Every file's stat(), sorted by name as load() reads them; the names
-    // kept in one buffer (one allocation instead of one per name).
-    struct Listed {
-        size_t offset, length;
-        FileStamp stamp;
-    };
-    std::vector<Listed> listed;
-    listed.reserve(index->entries.size() + 16);
+    // Every file's name, sorted as load() reads them: kept in one buffer,
+    // each ended by its NUL (one allocation instead of one per name).
     std::string names;
     names.reserve((index->entries.size() + 16) * 32);
+    std::vector<Listed> listed;
+    listed.reserve(index->entries.size() + 16);
     while (struct dirent *de = ::readdir(d)) {
         if (ignoreFilename(de->d_name)) {
             if (de->d_name[0] == '.' && std::strstr(de->d_name, ".ibnm-"))
                 removeIfDeadWritersFile(dir_, de->d_name);
             continue;
         }
-        struct stat st {};
-        FileStamp stamp; // size -1: never trusted
-        if (::fstatat(::dirfd(d), de->d_name, &st, 0) == 0)
-            stamp = FileStamp::of(st);
         size_t length = std::strlen(de->d_name);
-        listed.push_back({names.size(), length, stamp});
-        names.append(de->d_name, length);
+        listed.push_back({names.size(), length});
+        names.append(de->d_name, length + 1);
     }
+    std::sort(listed.begin(), listed.end(), [&names](const Listed &a, const Listed &b) {
+        return std::strcmp(names.c_str() + a.offset, names.c_str() + b.offset) < 0;
+    });
+    std::vector<FileStamp> stamps = statAll(::dirfd(d), names, listed);
     ::closedir(d);
-    std::string_view kept = index->keep(names);
-    std::vector<std::pair<std::string_view, FileStamp>> files;
+    std::string_view kept = index->keep(std::move(names));
+    std::vector<std::string_view> files;
     files.reserve(listed.size());
     for (const auto &l : listed)
-        files.emplace_back(kept.substr(l.offset, l.length), l.stamp);
-    std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        files.push_back(kept.substr(l.offset, l.length));
     loaded_.clear();
     profiles_.clear();
     index_ = std::move(index);
-    std::vector<IndexEntry> entries;
-    entries.reserve(files.size());
-    auto &old = index_->entries;
-    size_t stale = 0, o = 0;
-    for (const auto &[name, stamp] : files) {
-        while (o < old.size() && old[o].name < name)
-            o++; // removed since
-        if (o < old.size() && old[o].name == name && index_->trusted(old[o], stamp)) {
-            entries.push_back(std::move(old[o]));
-            continue;
-        }
-        entries.push_back(readEntry(std::string(name), stamp));
-        stale++;
-    }
-    index_->entries = std::move(entries);
+    size_t stale = mergeListing(files, stamps);
     acceptEntries(true);
     partial_ = true;
     // Written again once enough files are read each time (each costs about
@@ -198,6 +216,58 @@ Status KeyfileBackend::scan(const std::string &indexPath)
     if (stale >= kIndexStaleLimit || stale * 8 > index_->entries.size())
         index_->save();
     return {};
+}
+
+// The index's entries made those of `files` (sorted, with their stamps):
+// an entry kept while its file's stamp says it may be trusted, else read
+// again. Returns how many files were read. A few files added or removed
+// (one command's change) are inserted and erased in place; more, and the
+// entries are merged into a new vector.
+size_t KeyfileBackend::mergeListing(const std::vector<std::string_view> &files, const std::vector<FileStamp> &stamps)
+{
+    auto &old = index_->entries;
+    size_t changes = 0;
+    for (size_t f = 0, o = 0; (f < files.size() || o < old.size()) && changes <= kInPlaceChanges;) {
+        if (o < old.size() && f < files.size() && old[o].name == files[f])
+            f++, o++;
+        else if (o < old.size() && (f == files.size() || old[o].name < files[f]))
+            o++, changes++; // removed since
+        else
+            f++, changes++; // added since
+    }
+    size_t stale = 0;
+    if (changes <= kInPlaceChanges) {
+        for (size_t f = 0, o = 0; f < files.size() || o < old.size();) {
+            if (o < old.size() && (f == files.size() || old[o].name < files[f])) {
+                old.erase(old.begin() + long(o));
+                continue;
+            }
+            if (o == old.size() || old[o].name != files[f]) {
+                old.insert(old.begin() + long(o), readEntry(std::string(files[f]), stamps[f]));
+                stale++;
+            } else if (!index_->trusted(old[o], stamps[f])) {
+                old[o] = readEntry(std::string(files[f]), stamps[f]);
+                stale++;
+            }
+            f++, o++;
+        }
+        return stale;
+    }
+    std::vector<IndexEntry> entries;
+    entries.reserve(files.size());
+    size_t o = 0;
+    for (size_t f = 0; f < files.size(); f++) {
+        while (o < old.size() && old[o].name < files[f])
+            o++; // removed since
+        if (o < old.size() && old[o].name == files[f] && index_->trusted(old[o], stamps[f])) {
+            entries.push_back(std::move(old[o]));
+            continue;
+        }
+        entries.push_back(readEntry(std::string(files[f]), stamps[f]));
+        stale++;
+    }
+    old = std::move(entries);
+    return stale;
 }
 
 void KeyfileBackend::ensureFull() const

@@ -87,6 +87,16 @@ private:
     // lockForUpdate() with the index: every file's stat() against it, the
     // files that differ read (readFile()), the warnings as load() gives them.
     Status scan(const std::string &indexPath);
+    // A listed file: its name at `offset` in the listing's buffer.
+    struct Listed {
+        size_t offset, length;
+    };
+    static std::vector<FileStamp> statAll(int dirFd, const std::string &names, const std::vector<Listed> &listed);
+    // A few threads stat() a directory of at least kStatPerThread files each.
+    static constexpr size_t kStatThreads = 4, kStatPerThread = 512;
+    size_t mergeListing(const std::vector<std::string_view> &files, const std::vector<FileStamp> &stamps);
+    // At most this many files added and removed: the entries change in place.
+    static constexpr size_t kInPlaceChanges = 64;
     IndexEntry readEntry(const std::string &name, const FileStamp &stamp);
     // accepted_ from the entries; with `warn`, warnings_ and unreadable_ too.
     void acceptEntries(bool warn);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,6 +77,8 @@ public:
 
     // Copies `s` into the index's storage.
     std::string_view keep(std::string_view s);
+    // Moves `s` there (its views stay valid).
+    std::string_view keep(std::string &&s);
     // The facts of `c`, kept in the index's storage.
     ProfileFacts factsOf(NMConnection *c);
 
@@ -93,7 +96,7 @@ private:
     // entry was made, within one tick of the clock.
     int64_t writtenNs_ = 0;
     int64_t startedNs_ = 0; // when this scan began
-    std::string data_;          // the file read, which loaded views point into
+    std::unique_ptr<char[]> data_; // the file read, which loaded views point into
     std::deque<std::string> kept_;
 };
 

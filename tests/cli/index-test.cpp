@@ -123,6 +123,12 @@ public:
         return files;
     }
     const Cli &with() const { return with_; }
+    // Changes both stores' files alike, behind ibnm's back.
+    void each(const std::function<void(const std::string &dir)> &change) const
+    {
+        change(with_.keyfileDir());
+        change(without_.keyfileDir());
+    }
 
 private:
     Cli with_, without_;
@@ -160,6 +166,51 @@ TEST(KeyfileIndex, SameOutputAndFilesAsWithout)
     t.same({"connection", "add", "type", "infiniband", "parent", "ib3", "p-key", "0x9001", "con-name", "new1",
             "connection.uuid", uuidFor(1001)},
            0);
+}
+
+// A store big enough that its files are stat()ed by several threads, changed
+// behind ibnm's back in more places than one command changes (the index's
+// entries are merged into new ones), then in a few (changed in place).
+TEST(KeyfileIndex, ManyChangesAtOnceAndAFewInPlace)
+{
+    Twin t(1100);
+    t.same({"connection", "modify", "child7", "infiniband.mtu", "2044"}, 0);
+    // 40 files removed, 40 added (one a duplicate P_Key child of a removed
+    // one's, one a new child of a P_Key still used), 3 renamed, one replaced.
+    t.each([](const std::string &dir) {
+        for (int i = 0; i < 40; i++)
+            ASSERT_EQ(g_unlink((dir + "/child" + std::to_string(100 + i * 25) + ".nmconnection").c_str()), 0);
+        for (int i = 0; i < 40; i++)
+            writeKeyfile(dir, "zz-new" + std::to_string(i) + ".nmconnection",
+                         child("zz-new" + std::to_string(i), 500000 + i, "ib" + std::to_string(i % 8), 0x9a00 + i));
+        for (int i : {3, 501, 1099})
+            ASSERT_EQ(g_rename((dir + "/child" + std::to_string(i) + ".nmconnection").c_str(),
+                               (dir + "/moved" + std::to_string(i) + ".nmconnection").c_str()),
+                      0);
+        writeKeyfile(dir, ".tmp-new", child("replaced1000", 1000, "ib0", 0x9b00));
+        ASSERT_EQ(g_rename((dir + "/.tmp-new").c_str(), (dir + "/child1000.nmconnection").c_str()), 0);
+    });
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib5", "p-key", "0x9a05", "con-name", "dup-new"}, 1);
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib4", "p-key", "0x%x", "con-name", "freed"}, 2);
+    // child150 (ib6, 0x8196) was removed: its P_Key child is free again.
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib6", "p-key", "0x8196", "con-name", "freed",
+            "connection.uuid", uuidFor(777777), "ipv4.method", "disabled"},
+           0);
+    t.same({"connection", "modify", "filename", "moved501.nmconnection", "infiniband.mtu", "2044"}, 0);
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib0", "p-key", "0x9b00", "con-name", "dup1000"}, 1);
+    // A few: one removed, one added, one renamed.
+    t.each([](const std::string &dir) {
+        ASSERT_EQ(g_unlink((dir + "/child1098.nmconnection").c_str()), 0);
+        writeKeyfile(dir, "aa-first.nmconnection", child("aa-first", 600000, "ib1", 0x9c01));
+        ASSERT_EQ(g_rename((dir + "/child1001.nmconnection").c_str(), (dir + "/zzz-last.nmconnection").c_str()), 0);
+    });
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib1", "p-key", "0x9c01", "con-name", "dup-first"}, 1);
+    t.same({"connection", "modify", "filename", "zzz-last.nmconnection", "connection.id", "last"}, 0);
+    // child1098's P_Key child (ib2, 0x854a) is free again.
+    t.same({"connection", "add", "type", "infiniband", "parent", "ib2", "p-key", "0x854a", "con-name", "freed2",
+            "connection.uuid", uuidFor(777778), "ipv4.method", "disabled"},
+           0);
+    t.same({"connection", "delete", "aa-first", "child1097"}, 0);
 }
 
 // A store whose index was just written (one command ran on it).

@@ -143,6 +143,13 @@ check "ibnm connection down of an inactive profile exits 10" exits 10 ibnm conne
 # (its record in /run/ibnm/hook), whatever the profile says now.
 check "lifecycle: nmcli connection up" nmcli connection up rxe-a
 check "lifecycle: rxe0 over veth-a" has_link rxe0
+# What rxe0 cannot do is refused when written, without a chosen host (issue
+# 30): traffic class files are mlx5's. A device not here lets a profile wait.
+check "traffic class on rxe0 refused at add" eval '! ibnm connection add type ethernet con-name tc-a ifname veth-a \
+  autoconnect no rdma.traffic-class 106 >/tmp/tc.out 2>&1 && grep -q "rdma.traffic-class: rxe0 has no traffic class" \
+  /tmp/tc.out && ! nmcli connection show tc-a >/dev/null 2>&1'
+check "traffic class for an absent device kept at add" eval 'ibnm connection add type ethernet con-name tc-b \
+  ifname veth-none autoconnect no rdma.traffic-class 106 >/tmp/tc.out 2>&1 && ibnm connection delete tc-b'
 check "lifecycle: the hook recorded the activation" test -f /run/ibnm/hook/$(nmcli -g connection.uuid connection show rxe-a).nmconnection
 check "lifecycle: link name changed while active" ibnm connection modify rxe-a rdma.link-name rxe1
 check "lifecycle: the activation keeps rxe0 until reapplied" has_link rxe0
