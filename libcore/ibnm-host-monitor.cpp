@@ -120,7 +120,8 @@ IbnmHostMonitor *ibnm_host_monitor_new(IbnmHost *host, GError **error)
 IbnmHostChangeFlags ibnm_host_monitor_get_notified(IbnmHostMonitor *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST_MONITOR(self), IBNM_HOST_CHANGE_NONE);
-    return IbnmHostChangeFlags(ibnm_host_monitor_priv(self)->watch_->notified());
+    auto &watch = ibnm_host_monitor_priv(self)->watch_;
+    return watch ? IbnmHostChangeFlags(watch->notified()) : IBNM_HOST_CHANGE_NONE;
 }
 
 /**
@@ -137,7 +138,8 @@ IbnmHostChangeFlags ibnm_host_monitor_get_notified(IbnmHostMonitor *self)
 IbnmHostChangeFlags ibnm_host_monitor_get_polled(IbnmHostMonitor *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST_MONITOR(self), IBNM_HOST_CHANGE_NONE);
-    return IbnmHostChangeFlags(ibnm_host_monitor_priv(self)->watch_->polled());
+    auto &watch = ibnm_host_monitor_priv(self)->watch_;
+    return watch ? IbnmHostChangeFlags(watch->polled()) : IBNM_HOST_CHANGE_NONE;
 }
 
 /**
@@ -153,6 +155,6 @@ IbnmHostChangeFlags ibnm_host_monitor_get_polled(IbnmHostMonitor *self)
 guint ibnm_host_monitor_get_poll_interval(IbnmHostMonitor *self)
 {
     g_return_val_if_fail(IBNM_IS_HOST_MONITOR(self), 0);
-    auto *priv = ibnm_host_monitor_priv(self);
-    return priv->watch_->polled() ? priv->watch_->pollMs() : 0;
+    auto &watch = ibnm_host_monitor_priv(self)->watch_;
+    return watch && watch->polled() ? watch->pollMs() : 0;
 }
