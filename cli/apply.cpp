@@ -11,7 +11,6 @@
 #include "cli/cli.hpp"
 #include "cli/output.hpp"
 #include "settings/ibnm-state.h"
-#include "libcore/ibnm-progress-private.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -168,25 +167,21 @@ void onProgress(const char *phase, guint done, guint total, gpointer data)
     std::fflush(stdout);
 }
 
-// Sets the listener for one apply on a terminal (output for people, not a
-// dry run); ends the open line when it goes.
+// The progress callback of one apply on a terminal (output for people, not
+// a dry run; none otherwise); ends the open line when it goes.
 class ProgressOnTerminal {
 public:
     explicit ProgressOnTerminal(const Context &ctx)
     {
         const Options &o = ctx.options;
-        if (o.mode != OutputMode::Tabular || o.getValues || o.dryRun || !isatty(STDOUT_FILENO))
-            return;
-        on_ = true;
-        ibnm_set_progress_func_private(onProgress, &state_);
+        on_ = o.mode == OutputMode::Tabular && !o.getValues && !o.dryRun && isatty(STDOUT_FILENO);
     }
     ~ProgressOnTerminal() { end(); }
+    IbnmProgressCallback callback() const { return on_ ? onProgress : nullptr; }
+    gpointer data() { return on_ ? &state_ : nullptr; }
     void end()
     {
-        if (!on_)
-            return;
-        ibnm_set_progress_func_private(nullptr, nullptr);
-        if (state_.open)
+        if (on_ && state_.open)
             std::fputc('\n', stdout);
         on_ = false;
     }
@@ -317,22 +312,22 @@ int cmdApply(Context &ctx, const Args &argsIn)
     IbnmHost *host = ctx.host();
     if (!host)
         return kExitFailed;
-    Obj<IbnmApplyReport> down, up;
     ProgressOnTerminal progress(ctx);
     PtrArray changes;
-    gboolean ok = ibnm_state_apply(s, host, text.data(), gssize(text.size()), file == "-" ? "stdin" : file.c_str(),
-                                   flags, Out(changes), Out(down), Out(up), Out(err));
+    Obj<IbnmApplyReport> report(ibnm_state_apply(s, host, text.data(), gssize(text.size()),
+                                                 file == "-" ? "stdin" : file.c_str(), flags, progress.callback(),
+                                                 progress.data(), Out(changes)));
     progress.end();
+    gboolean ok = ibnm_apply_report_propagate_error(report.get(), Out(err));
     if (recordKept)
-        rememberIfVerifiedNoOp(s, host, storeState, text, unsigned(flags), ok, changes.get(), {down.get(), up.get()});
-    bool changed = reportChanges(down.get()) || reportChanges(up.get());
+        rememberIfVerifiedNoOp(s, host, storeState, text, unsigned(flags), ok, changes.get(), {report.get()});
+    bool changed = reportChanges(report.get());
     for (guint i = 0; changes && i < changes->len; i++)
         changed = changed
             || ibnm_state_change_get_action(IBNM_STATE_CHANGE(g_ptr_array_index(changes.get(), i)))
                 != IBNM_STATE_CHANGE_ACTION_NONE;
     if (ctx.options.mode == OutputMode::Json) {
-        int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), rowsOf(changes.get()),
-                           {down.get(), up.get()});
+        int rc = printJson(ok, ok && changed, ctx.options.dryRun, err.get(), rowsOf(changes.get()), {report.get()});
         if (!ok && err && err->domain == IBNM_ERROR && err->code == IBNM_ERROR_TIMED_OUT)
             return kExitTimeout;
         if (!ok)
@@ -360,9 +355,7 @@ int cmdApply(Context &ctx, const Args &argsIn)
     }
     // The steps (-t keeps its table for scripts; a failure shows them);
     // else only what the reports note.
-    for (IbnmApplyReport *r : {down.get(), up.get()}) {
-        if (!r || ibnm_apply_report_get_steps(r)->len == 0)
-            continue;
+    if (IbnmApplyReport *r = report.get(); ibnm_apply_report_get_steps(r)->len > 0) {
         if (details || quiet || !ibnm_apply_report_get_success(r))
             printReport(ctx, r);
         else

@@ -13,6 +13,7 @@
 #include "libcore/activation/engine.hpp"
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <vector>
@@ -52,6 +53,14 @@ IbnmApplyReport *reportOf(const std::function<gboolean(IbnmApplyReport **, GErro
 // ibnm-apply-report.cpp: the engine's report as an IbnmApplyReport of
 // IbnmSteps.
 IbnmApplyReport *wrap(activation::Report report);
+
+// ibnm-apply-report.cpp: one report of applies run as one (the two halves
+// of ibnm_state_apply()), as the CLI printed them: their steps and notes
+// in order, the operations summed, each line not restored once; it failed
+// when one did (with the first failure's error), and was rolled back when
+// a failed one says so and none says otherwise; its host digest is theirs
+// when they all have the same. Null parts are skipped; none: nullptr.
+IbnmApplyReport *join(std::initializer_list<IbnmApplyReport *> parts);
 
 // ibnm-apply-report.cpp: ibnm_apply_report_get_host_digest().
 void setHostDigest(IbnmApplyReport *report, std::string digest);

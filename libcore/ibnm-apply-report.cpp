@@ -13,6 +13,7 @@
 #include "libcore/support/raii.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -223,6 +224,44 @@ IbnmApplyReport *wrap(ibnm::activation::Report report)
     return self;
 }
 
+IbnmApplyReport *join(std::initializer_list<IbnmApplyReport *> parts)
+{
+    ibnm::activation::Report joined;
+    bool any = false, rolledBack = false, notRolledBack = false, sameDigest = true;
+    std::string digest;
+    for (IbnmApplyReport *part : parts) {
+        if (part == nullptr)
+            continue;
+        const auto *priv = ibnm_apply_report_priv(part);
+        const auto &r = priv->report;
+        if (!r.ok) {
+            if (joined.ok) {
+                joined.error = r.error;
+                joined.errorCode = r.errorCode;
+                joined.failure = r.failure;
+            }
+            joined.ok = false;
+            (r.rolledBack ? rolledBack : notRolledBack) = true;
+        }
+        joined.operations += r.operations;
+        joined.steps.insert(joined.steps.end(), r.steps.begin(), r.steps.end());
+        joined.notes.insert(joined.notes.end(), r.notes.begin(), r.notes.end());
+        for (const auto &n : r.notRestored)
+            if (std::find(joined.notRestored.begin(), joined.notRestored.end(), n) == joined.notRestored.end())
+                joined.notRestored.push_back(n);
+        sameDigest = sameDigest && !priv->hostDigest.empty() && (!any || digest == priv->hostDigest);
+        digest = priv->hostDigest;
+        any = true;
+    }
+    if (!any)
+        return nullptr;
+    joined.rolledBack = rolledBack && !notRolledBack;
+    IbnmApplyReport *report = wrap(std::move(joined));
+    if (sameDigest)
+        setHostDigest(report, std::move(digest));
+    return report;
+}
+
 void settleRollback(IbnmApplyReport *report, bool restored, const std::vector<std::string> &notRestored,
                     bool undone)
 {
@@ -290,8 +329,14 @@ IbnmApplyReport *reportOf(const std::function<gboolean(IbnmApplyReport **, GErro
  */
 const char *ibnm_step_action_to_string(IbnmStepAction action)
 {
+    // A C caller may pass any int (C's enums are ints); read in C++, one
+    // that is no IbnmStepAction would be undefined (clang's enum check):
+    // its bytes as an int, which g_enum_get_value() takes anyway.
+    static_assert(sizeof(IbnmStepAction) == sizeof(gint), "an enum as C passes it");
+    gint value;
+    std::memcpy(&value, &action, sizeof value);
     auto *klass = static_cast<GEnumClass *>(g_type_class_ref(IBNM_TYPE_STEP_ACTION));
-    GEnumValue *v = g_enum_get_value(klass, action);
+    GEnumValue *v = g_enum_get_value(klass, value);
     g_type_class_unref(klass); // a static type's class stays: the nick outlives the reference
     return v ? v->value_nick : nullptr;
 }

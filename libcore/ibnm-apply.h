@@ -223,9 +223,12 @@ const char *ibnm_step_get_error(IbnmStep *self);
 /**
  * IbnmApplyReport:
  *
- * The outcome of ibnm_apply_up(), ibnm_apply_down() or
- * ibnm_apply_host_files(): every step in order, notes for the user, whether it
- * succeeded and whether a failure was rolled back. It never changes.
+ * The outcome of ibnm_apply_up(), ibnm_apply_down(), ibnm_apply_host_files(),
+ * the typed RDMA calls, ibnm_apply_up_transaction(), ibnm_transaction_undo()
+ * or ibnm_state_apply(): every step in order, notes for the user, whether it
+ * succeeded and whether a failure was rolled back. Each returns it whether
+ * or not it succeeded (ibnm_apply_report_propagate_error() gives the
+ * failure as a #GError). It never changes.
  *
  * Since: 0.1
  */
@@ -335,6 +338,22 @@ const char *ibnm_active_connection_get_uuid(IbnmActiveConnection *self);
 const char *ibnm_active_connection_get_id(IbnmActiveConnection *self);
 const char *ibnm_active_connection_get_device(IbnmActiveConnection *self);
 NMActiveConnectionState ibnm_active_connection_get_state(IbnmActiveConnection *self);
+
+/**
+ * IbnmProgressCallback:
+ * @phase: what is being done, translated, for people ("Writing profiles")
+ * @done: how many items of @phase are finished
+ * @total: how many items @phase has
+ * @user_data: the data given with the callback
+ *
+ * Hears the progress of long work, as #GFileProgressCallback does for
+ * g_file_copy(): ibnm_state_apply() of a thousand profiles calls it, in the
+ * thread that called it and only while that call runs, each time an item
+ * of the current phase is finished (a step on the host, a profile written).
+ *
+ * Since: 0.1
+ */
+typedef void (*IbnmProgressCallback)(const char *phase, guint done, guint total, gpointer user_data);
 
 IbnmApplyReport *ibnm_apply_up(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);
 IbnmApplyReport *ibnm_apply_down(IbnmHost *host, GPtrArray *profiles, GPtrArray *all_profiles, IbnmApplyFlags flags);

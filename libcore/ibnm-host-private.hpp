@@ -46,9 +46,10 @@ IbnmHost *hostNewFromPlatform(std::unique_ptr<platform::Platform> platform, Ibnm
 
 // Exported under IBNM_PRIVATE for libibnm-simulator only, never installed:
 // a host that owns `platform` (an ibnm::platform::Platform *), keeping its
-// runtime state in `runtime_dir`, and the platform behind a host.
+// runtime state in `runtime_dir`. The one C++ object that crosses a library
+// boundary (libibnm-simulator and libibnm come from the same build: the
+// ibnm-simulator package depends on this very libibnm0).
 extern "C" {
 IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location,
                                              const char *runtime_dir);
-void *ibnm_host_get_platform_private(IbnmHost *host);
 }

@@ -236,8 +236,8 @@ std::unique_ptr<platform::Platform> hostDeadlinePlatform(IbnmHost *host)
 
 } // namespace ibnm
 
-// The private entry points of libibnm-simulator (node IBNM_PRIVATE of
-// libibnm.ver): a host around a platform built elsewhere, and that platform.
+// The private entry point of libibnm-simulator (node IBNM_PRIVATE of
+// libibnm.ver): a host around a platform built elsewhere.
 IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, const char *location,
                                              const char *runtime_dir)
 {
@@ -245,12 +245,6 @@ IbnmHost *ibnm_host_new_for_platform_private(void *platform, IbnmHostKind kind, 
     g_return_val_if_fail(location != nullptr, nullptr);
     std::unique_ptr<ibnm::platform::Platform> owned(static_cast<ibnm::platform::Platform *>(platform));
     return ibnm::hostNewFromPlatform(std::move(owned), kind, location, runtime_dir ? runtime_dir : "");
-}
-
-void *ibnm_host_get_platform_private(IbnmHost *host)
-{
-    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
-    return &ibnm::hostPlatform(host);
 }
 
 /**

@@ -33,33 +33,43 @@ static void ibnm_transaction_class_init_impl(IbnmTransactionClass *)
  * @host: the host to change
  * @profiles: (element-type NM.Connection): the profiles to bring up
  * @flags: as for ibnm_apply_up()
- * @report: (out) (optional) (transfer full): every step, set whether or not
- *   the apply succeeded (unless the profiles could not be resolved)
- * @error: return location for a #GError
+ * @transaction: (out) (optional) (nullable) (transfer full): set whether or
+ *   not the apply succeeded: the transaction when it did, %NULL when it
+ *   failed (then nothing is left changed to undo)
  *
  * Brings the profiles up as ibnm_apply_up() does (one transaction, undone
  * on failure) and keeps what it changed, with the undo of each change, for
- * ibnm_transaction_undo(). Nothing is kept for a dry run or when nothing
- * had to change.
+ * ibnm_transaction_undo(). The transaction holds nothing after a dry run or
+ * when nothing had to change (ibnm_transaction_get_pending()).
  *
- * Returns: (transfer full) (nullable): the transaction; %NULL with @error set
- *   when the apply failed (then nothing was left changed)
+ * As ibnm_apply_up(), returns the report whether or not the apply
+ * succeeded, so that a binding (which drops return values and out
+ * arguments when a #GError is raised) can read it:
+ * ibnm_apply_report_get_success() says whether it did, and
+ * ibnm_apply_report_propagate_error() gives the failure as a #GError (a
+ * profile that cannot be resolved: the report did not start).
+ *
+ * Returns: (transfer full): the report of the apply; %NULL only for a wrong
+ *   argument (then @transaction is left alone)
  *
  * Since: 0.1
  */
-IbnmTransaction *ibnm_apply_up_transaction(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags,
-                                           IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_apply_up_transaction(IbnmHost *host, GPtrArray *profiles, IbnmApplyFlags flags,
+                                           IbnmTransaction **transaction)
 {
     g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
     g_return_val_if_fail(profiles != nullptr, nullptr);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, nullptr);
+    g_return_val_if_fail(transaction == nullptr || *transaction == nullptr, nullptr);
     auto self = ibnm::GObjectPtr<IbnmTransaction>::adopt(
         IBNM_TRANSACTION(g_object_new(IBNM_TYPE_TRANSACTION, nullptr)));
     IbnmTransactionPrivate *priv = ibnm_transaction_priv(self.get());
     priv->host = ibnm::GObjectPtr<IbnmHost>::retain(host);
-    if (!ibnm::apply::runProfiles(host, profiles, nullptr, flags, true, report, error, {}, &priv->log))
-        return nullptr;
-    return self.release();
+    IbnmApplyReport *report = ibnm::apply::reportOf([&](IbnmApplyReport **out, GError **error) {
+        return ibnm::apply::runProfiles(host, profiles, nullptr, flags, true, out, error, {}, &priv->log);
+    });
+    if (transaction)
+        *transaction = ibnm_apply_report_get_success(report) ? self.release() : nullptr;
+    return report;
 }
 
 /**
@@ -102,9 +112,6 @@ GPtrArray *ibnm_transaction_get_steps(IbnmTransaction *self)
 /**
  * ibnm_transaction_undo:
  * @self: an #IbnmTransaction
- * @report: (out) (optional) (transfer full): every step undone, in the
- *   order undone
- * @error: return location for a #GError
  *
  * Undoes the changes the transaction holds, in reverse order, under the
  * activation lock and the host's deadline (ibnm_host_set_deadline()), as
@@ -117,26 +124,35 @@ GPtrArray *ibnm_transaction_get_steps(IbnmTransaction *self)
  * read back as they were before the transaction; the rest of the host may
  * have changed meanwhile and is not judged.
  *
- * Returns: %TRUE when every change was undone (or there was none) and what
- *   they touched reads back as it was; %FALSE with @error set when one
- *   could not be undone, or an object it touched differs (a side effect an
- *   undo missed, or a change made meanwhile by someone else: @report's
- *   ibnm_apply_report_get_not_restored() names each)
+ * The report lists every step undone, in the order undone, and is returned
+ * whether or not the undo succeeded: ibnm_apply_report_get_success() is
+ * %TRUE when every change was undone (or there was none) and what they
+ * touched reads back as it was; otherwise one could not be undone, or an
+ * object it touched differs (a side effect an undo missed, or a change made
+ * meanwhile by someone else: ibnm_apply_report_get_not_restored() names
+ * each), and ibnm_apply_report_propagate_error() gives the failure as a
+ * #GError.
+ *
+ * Returns: (transfer full): the report of the undo; %NULL only for a wrong
+ *   argument
  *
  * Since: 0.1
  */
-gboolean ibnm_transaction_undo(IbnmTransaction *self, IbnmApplyReport **report, GError **error)
+IbnmApplyReport *ibnm_transaction_undo(IbnmTransaction *self)
 {
-    g_return_val_if_fail(IBNM_IS_TRANSACTION(self), FALSE);
-    g_return_val_if_fail(report == nullptr || *report == nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_TRANSACTION(self), nullptr);
     IbnmTransactionPrivate *priv = ibnm_transaction_priv(self);
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        IbnmHost *host = priv->host.get();
-        auto deadline = ibnm::hostDeadlinePlatform(host);
-        auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
-        return ibnm::apply::underActivationLock(host, platform, false, report,
-                                                [&]() -> ibnm::Result<ibnm::activation::Report> {
-                                                    return priv->log.undo(platform);
-                                                });
+    return ibnm::apply::reportOf([&](IbnmApplyReport **report, GError **error) {
+        return ibnm::guard(error, [&]() -> ibnm::Status {
+            IbnmHost *host = priv->host.get();
+            if (host == nullptr) // g_object_new(): it holds nothing
+                return {};
+            auto deadline = ibnm::hostDeadlinePlatform(host);
+            auto &platform = deadline ? *deadline : ibnm::hostPlatform(host);
+            return ibnm::apply::underActivationLock(host, platform, false, report,
+                                                    [&]() -> ibnm::Result<ibnm::activation::Report> {
+                                                        return priv->log.undo(platform);
+                                                    });
+        });
     });
 }

@@ -24,13 +24,12 @@ G_BEGIN_DECLS
 #define IBNM_TYPE_TRANSACTION (ibnm_transaction_get_type())
 G_DECLARE_FINAL_TYPE(IbnmTransaction, ibnm_transaction, IBNM, TRANSACTION, GObject)
 
-IbnmTransaction *ibnm_apply_up_transaction(IbnmHost *host,
+IbnmApplyReport *ibnm_apply_up_transaction(IbnmHost *host,
                                            GPtrArray *profiles,
                                            IbnmApplyFlags flags,
-                                           IbnmApplyReport **report,
-                                           GError **error);
+                                           IbnmTransaction **transaction);
 gboolean ibnm_transaction_get_pending(IbnmTransaction *self);
 GPtrArray *ibnm_transaction_get_steps(IbnmTransaction *self);
-gboolean ibnm_transaction_undo(IbnmTransaction *self, IbnmApplyReport **report, GError **error);
+IbnmApplyReport *ibnm_transaction_undo(IbnmTransaction *self);
 
 G_END_DECLS

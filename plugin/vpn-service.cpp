@@ -243,13 +243,13 @@ bool Activation::connect(NMConnection *secondary, const std::string &ifname, GEr
     log_(LOG_INFO, format(_("provisioning %s (%s) on %s"), id_.c_str(), uuid_.c_str(), ifname.c_str()));
     GPtrArray *profiles = g_ptr_array_new_with_free_func(g_object_unref);
     g_ptr_array_add(profiles, profile);
-    IbnmApplyReport *report = nullptr;
     ibnm_host_set_deadline(host_, g_get_monotonic_time() + gint64(deadlineMs_) * 1000);
-    transaction_ = ibnm_apply_up_transaction(
-        host_, profiles, IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP), &report, &local);
+    IbnmApplyReport *report = ibnm_apply_up_transaction(
+        host_, profiles, IbnmApplyFlags(IBNM_APPLY_FLAGS_RDMA_ONLY | IBNM_APPLY_FLAGS_NO_IP), &transaction_);
     ibnm_host_set_deadline(host_, 0);
     g_ptr_array_unref(profiles);
     logReport(report);
+    ibnm_apply_report_propagate_error(report, &local);
     g_clear_object(&report);
     if (transaction_ == nullptr) {
         // The apply undid what it had done: nothing is left on the host.
@@ -293,8 +293,8 @@ bool Activation::disconnect(bool keepHost, GError **error)
     }
     ibnm_host_set_deadline(host_, g_get_monotonic_time() + gint64(deadlineMs_) * 1000);
     GError *local = nullptr;
-    IbnmApplyReport *report = nullptr;
-    bool ok = ibnm_transaction_undo(transaction_, &report, &local);
+    IbnmApplyReport *report = ibnm_transaction_undo(transaction_);
+    bool ok = ibnm_apply_report_propagate_error(report, &local);
     logReport(report);
     g_clear_object(&report);
     g_clear_object(&transaction_);

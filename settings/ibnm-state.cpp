@@ -286,29 +286,6 @@ const char *const *ibnm_state_change_get_diff(IbnmStateChange *self)
     return ibnm_state_change_priv(self)->diffView.data();
 }
 
-/**
- * ibnm_state_apply:
- * @settings: the loaded profile store
- * @host: the host to activate on
- * @text: the document, nmstate's schema in YAML or JSON
- * @length: its length, or -1 when NUL-terminated
- * @filename: what to call it in errors ("-" for stdin)
- * @flags: %IBNM_APPLY_FLAGS_DRY_RUN plans and changes nothing
- * @changes: (out) (optional) (transfer container) (element-type IbnmStateChange): one
- *   #IbnmStateChange per interface
- * @down_report: (out) (optional) (transfer full): the steps that took interfaces down
- * @up_report: (out) (optional) (transfer full): the steps that brought them up
- * @error: return location for a #GError
- *
- * Takes down the interfaces the document marks down or absent, brings up
- * those it marks up (one transaction each, undone on failure; when bringing
- * up fails, what was taken down comes back up), then writes the profiles.
- * A document that asks for what is already there changes nothing.
- *
- * Returns: %TRUE on success
- *
- * Since: 0.1
- */
 namespace {
 
 // What the stages of ibnm_state_apply() share: the run's inputs, the store
@@ -329,8 +306,8 @@ struct ApplyRun {
 };
 
 // Stage 1, the plan: the document parsed and planned against the store,
-// each change wrapped for the caller (`changes`).
-ibnm::Status planDocument(ApplyRun &run, std::string_view doc, const std::string &name, GPtrArray **changes)
+// each change wrapped for the caller (`wrapped`).
+ibnm::Status planDocument(ApplyRun &run, std::string_view doc, const std::string &name)
 {
     auto root = ibnm::state::parseDocument(doc, name);
     if (!root)
@@ -345,8 +322,6 @@ ibnm::Status planDocument(ApplyRun &run, std::string_view doc, const std::string
     run.wrapped.reset(g_ptr_array_new_with_free_func(g_object_unref));
     for (const auto &ch : run.planned)
         g_ptr_array_add(run.wrapped.get(), wrapChange(ch));
-    if (changes)
-        *changes = g_ptr_array_ref(run.wrapped.get());
     return {};
 }
 
@@ -384,8 +359,9 @@ void sortProfiles(ApplyRun &run)
 
 // Stage 3, the host: the down half, then the up half, each a transaction
 // of the activation engine; when the up half fails, what went down comes
-// back (settleDownHalf()).
-ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyReport **up_report)
+// back (settleDownHalf()). Their reports are the caller's (`downRep`,
+// `upRep`), whatever the outcome.
+ibnm::Status runHalves(ApplyRun &run)
 {
     auto storedArray = connectionArray(run.stored), afterArray = connectionArray(run.after);
     auto downArray = connectionArray(run.down), upArray = connectionArray(run.up);
@@ -403,8 +379,6 @@ ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyRe
         gboolean ok = ibnm::apply::runProfiles(run.host, downArray.get(), storedArray.get(), mode, false, &raw,
                                                ibnm::outPtr(err), {});
         run.downRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
-        if (down_report)
-            *down_report = run.downRep ? IBNM_APPLY_REPORT(g_object_ref(run.downRep.get())) : nullptr;
         if (!ok)
             return fromGError(err);
     }
@@ -414,8 +388,6 @@ ibnm::Status runHalves(ApplyRun &run, IbnmApplyReport **down_report, IbnmApplyRe
                                            ibnm::outPtr(err), {});
     upPhase.reset();
     run.upRep = ibnm::GObjectPtr<IbnmApplyReport>::adopt(raw);
-    if (up_report)
-        *up_report = run.upRep ? IBNM_APPLY_REPORT(g_object_ref(run.upRep.get())) : nullptr;
     if (!ok) {
         // The engine undid its own steps; what went down comes back.
         if (!run.down.empty() && !run.dryRun())
@@ -473,30 +445,80 @@ ibnm::Status writeProfiles(ApplyRun &run)
 
 } // namespace
 
+/**
+ * ibnm_state_apply:
+ * @settings: the loaded profile store
+ * @host: the host to activate on
+ * @text: the document, nmstate's schema in YAML or JSON
+ * @length: its length, or -1 when NUL-terminated
+ * @filename: (nullable): what to call it in errors ("-" for stdin; %NULL
+ *   means "-")
+ * @flags: %IBNM_APPLY_FLAGS_DRY_RUN plans and changes nothing
+ * @progress_callback: (nullable) (scope call) (closure progress_callback_data):
+ *   what hears the progress of the apply, for a person watching (the steps
+ *   on the host, the profiles written), or %NULL
+ * @progress_callback_data: the data to pass to @progress_callback
+ * @changes: (out) (optional) (transfer container) (element-type IbnmStateChange):
+ *   set whether or not the apply succeeded: one #IbnmStateChange per
+ *   interface of the document, as planned (what the store has, or would
+ *   have after a dry run, once the apply succeeded); empty when the
+ *   document could not be read or planned
+ *
+ * Takes down the interfaces the document marks down or absent, brings up
+ * those it marks up (one transaction each, undone on failure; when bringing
+ * up fails, what was taken down comes back up), then writes the profiles.
+ * A document that asks for what is already there changes nothing.
+ *
+ * The report is the whole apply's, returned whether or not it succeeded,
+ * so that a binding (which drops return values and out arguments when a
+ * #GError is raised) can read it: the steps that took interfaces down, then
+ * those that brought them up, and what was undone. A document that cannot
+ * be read or planned is a report that did not start
+ * (ibnm_apply_report_get_started()); a store that cannot be written after
+ * the host took the state is a report whose steps all succeeded and that
+ * did not (the profiles written before were restored, the host keeps the
+ * applied state). ibnm_apply_report_propagate_error() gives the failure as a
+ * #GError. When the apply found the host and the store as asked,
+ * ibnm_apply_report_get_host_digest() gives the host it found.
+ *
+ * Returns: (transfer full): the report of the apply; %NULL only for a wrong
+ *   argument (then @changes is left alone)
+ *
+ * Since: 0.1
+ */
 // The stages: the plan (1), the profiles it sorts out (2), the host (3),
 // then, unless this is a dry run, the store (4).
-gboolean ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
-                          const char *filename, IbnmApplyFlags flags, GPtrArray **changes,
-                          IbnmApplyReport **down_report, IbnmApplyReport **up_report, GError **error)
+IbnmApplyReport *ibnm_state_apply(IbnmSettings *settings, IbnmHost *host, const char *text, gssize length,
+                                  const char *filename, IbnmApplyFlags flags, IbnmProgressCallback progress_callback,
+                                  gpointer progress_callback_data, GPtrArray **changes)
 {
-    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), FALSE);
-    g_return_val_if_fail(IBNM_IS_HOST(host), FALSE);
-    g_return_val_if_fail(text != nullptr, FALSE);
+    g_return_val_if_fail(IBNM_IS_SETTINGS(settings), nullptr);
+    g_return_val_if_fail(IBNM_IS_HOST(host), nullptr);
+    g_return_val_if_fail(text != nullptr, nullptr);
+    g_return_val_if_fail(changes == nullptr || *changes == nullptr, nullptr);
     ApplyRun run;
     run.settings = settings;
     run.host = host;
     run.flags = flags;
-    return ibnm::guard(error, [&]() -> ibnm::Status {
-        std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
-        if (auto st = planDocument(run, doc, filename ? filename : "-", changes); !st)
-            return st;
-        sortProfiles(run);
-        if (auto st = runHalves(run, down_report, up_report); !st)
-            return st;
-        if (run.dryRun())
-            return {};
-        return writeProfiles(run);
+    ibnm::progress::Listening listening(progress_callback, progress_callback_data);
+    IbnmApplyReport *report = ibnm::apply::reportOf([&](IbnmApplyReport **out, GError **error) {
+        gboolean ok = ibnm::guard(error, [&]() -> ibnm::Status {
+            std::string_view doc(text, length < 0 ? strlen(text) : size_t(length));
+            if (auto st = planDocument(run, doc, filename ? filename : "-"); !st)
+                return st;
+            sortProfiles(run);
+            if (auto st = runHalves(run); !st)
+                return st;
+            if (run.dryRun())
+                return {};
+            return writeProfiles(run);
+        });
+        *out = ibnm::apply::join({run.downRep.get(), run.upRep.get()});
+        return ok;
     });
+    if (changes)
+        *changes = run.wrapped ? g_ptr_array_ref(run.wrapped.get()) : g_ptr_array_new_with_free_func(g_object_unref);
+    return report;
 }
 
 /**

@@ -67,16 +67,15 @@ const char *ibnm_state_change_get_profile(IbnmStateChange *self);
 /* The keyfile lines that change: "-[infiniband] mtu=2044", "+[infiniband] mtu=4092". */
 const char *const *ibnm_state_change_get_diff(IbnmStateChange *self);
 
-gboolean ibnm_state_apply(IbnmSettings *settings,
-                          IbnmHost *host,
-                          const char *text,
-                          gssize length,
-                          const char *filename,
-                          IbnmApplyFlags flags,
-                          GPtrArray **changes,
-                          IbnmApplyReport **down_report,
-                          IbnmApplyReport **up_report,
-                          GError **error);
+IbnmApplyReport *ibnm_state_apply(IbnmSettings *settings,
+                                  IbnmHost *host,
+                                  const char *text,
+                                  gssize length,
+                                  const char *filename,
+                                  IbnmApplyFlags flags,
+                                  IbnmProgressCallback progress_callback,
+                                  gpointer progress_callback_data,
+                                  GPtrArray **changes);
 
 /**
  * IbnmStateFormat:

@@ -16,11 +16,21 @@
 
 namespace ibnm {
 
+namespace {
+
+// The FakePlatform of a host from ibnm_simulator_new_host(), which the host
+// owns (it lives as long as the host): the simulator keeps its own pointer
+// on the host rather than asking libibnm for its platform.
+GQuark fakePlatformQuark()
+{
+    return g_quark_from_static_string("ibnm-simulator-fake-platform");
+}
+
+} // namespace
+
 platform::FakePlatform *hostFakePlatform(IbnmHost *host)
 {
-    if (ibnm_host_get_kind(host) != IBNM_HOST_KIND_SIMULATED)
-        return nullptr;
-    return static_cast<platform::FakePlatform *>(ibnm_host_get_platform_private(host));
+    return static_cast<platform::FakePlatform *>(g_object_get_qdata(G_OBJECT(host), fakePlatformQuark()));
 }
 
 } // namespace ibnm
@@ -51,8 +61,9 @@ IbnmHost *ibnm_simulator_new_host(const char *host_file, const char *state_dir, 
         if (!fake.ok())
             return std::move(fake).error();
         // The host owns the platform from here on.
-        host = ibnm_host_new_for_platform_private(std::move(fake).value().release(), IBNM_HOST_KIND_SIMULATED,
-                                                 host_file, dir.c_str());
+        ibnm::platform::FakePlatform *platform = std::move(fake).value().release();
+        host = ibnm_host_new_for_platform_private(platform, IBNM_HOST_KIND_SIMULATED, host_file, dir.c_str());
+        g_object_set_qdata(G_OBJECT(host), ibnm::fakePlatformQuark(), platform);
         return {};
     });
     return host;

@@ -7,16 +7,22 @@ namespace ibnm::progress {
 
 namespace {
 
-Listener gListener = nullptr;
-void *gData = nullptr;
+thread_local Listener gListener = nullptr;
+thread_local void *gData = nullptr;
 thread_local const char *gPhase = nullptr;
 
 } // namespace
 
-void setListener(Listener listener, void *data)
+Listening::Listening(Listener listener, void *data) : previous_(gListener), previousData_(gData)
 {
     gListener = listener;
     gData = data;
+}
+
+Listening::~Listening()
+{
+    gListener = previous_;
+    gData = previousData_;
 }
 
 Phase::Phase(const char *name) : previous_(gPhase)

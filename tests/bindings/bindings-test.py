@@ -153,6 +153,73 @@ class SimulatedHost(unittest.TestCase):
         self.assertTrue(self.inv.reload())
         self.assertEqual(sorted(i.get_name() for i in self.inv.get_ipoib_interfaces()), before)
 
+    def test_a_failed_state_apply_returns_its_report_changes_and_progress(self):
+        # Issue 33 item 5: ibnm_state_apply() returns the report of the whole
+        # apply also when it fails (before, a GError dropped it and the
+        # changes); the progress callback is called during the call.
+        with tempfile.TemporaryDirectory() as d:
+            settings = Ibnm.Settings(keyfile_dir=d)
+            self.assertTrue(settings.load())
+            doc = ("interfaces:\n"
+                   "  - name: mlx4_ib0.8002\n"
+                   "    type: infiniband\n"
+                   "    mtu: 2044\n"
+                   "    infiniband: {base-iface: mlx4_ib0, pkey: '0x8002', mode: datagram}\n"
+                   "    ipv4: {enabled: false}\n")
+            self.assertTrue(IbnmSimulator.add_faults(self.host, "op=setMtu,nth=1,errno=EBUSY"))
+            heard = []
+            report, changes = Ibnm.state_apply(settings, self.host, doc, -1, "state.yml", Ibnm.ApplyFlags.NONE,
+                                               lambda phase, done, total, data: heard.append((done, total, data)),
+                                               "data")
+            self.assertIsInstance(report, Ibnm.ApplyReport)
+            self.assertTrue(report.get_started())
+            self.assertFalse(report.get_success())
+            self.assertTrue(report.get_rolled_back())
+            steps = [(s.get_action(), s.get_object(), s.get_state()) for s in report.get_steps()]
+            self.assertIn((Ibnm.StepAction.CREATE_IPOIB_CHILD, "mlx4_ib0.8002", Ibnm.StepState.UNDONE), steps)
+            self.assertIn((Ibnm.StepAction.SET_MTU, "mlx4_ib0.8002", Ibnm.StepState.FAILED), steps)
+            self.assertEqual([(c.get_interface(), c.get_action()) for c in changes],
+                             [("mlx4_ib0.8002", Ibnm.StateChangeAction.ADD)])
+            self.assertTrue(heard)
+            self.assertTrue(all(0 < done <= total and data == "data" for done, total, data in heard), heard)
+            with self.assertRaises(GLib.Error) as cm:
+                report.propagate_error()
+            self.assertEqual(cm.exception.code, int(Ibnm.Error.PLATFORM))
+            # Nothing was written, nothing is left on the host.
+            self.assertTrue(settings.reload())
+            self.assertEqual(len(settings.get_connections()), 0)
+            self.assertTrue(self.inv.reload())
+            self.assertIsNone(self.inv.find_ipoib_interface("mlx4_ib0.8002"))
+            # A document that does not parse: a report that did not start.
+            bad, changes = Ibnm.state_apply(settings, self.host, "interfaces: [", -1, "bad.yml",
+                                            Ibnm.ApplyFlags.NONE, None, None)
+            self.assertFalse(bad.get_started())
+            self.assertEqual(bad.get_steps(), [])
+            self.assertEqual(changes, [])
+            self.assertTrue(bad.get_error().startswith("bad.yml"), bad.get_error())
+
+    def test_a_transaction_gives_its_report_on_failure_and_its_undo_one(self):
+        child = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "c", "parent", "mlx4_ib0",
+                                            "p-key", "0x8002", "mtu", "2044", "ipv4.method", "disabled"])
+        self.assertTrue(IbnmSimulator.add_faults(self.host, "op=setMtu,nth=1,errno=EBUSY"))
+        report, tx = Ibnm.apply_up_transaction(self.host, [child.get_connection()], Ibnm.ApplyFlags.NONE)
+        self.assertIsNone(tx)
+        self.assertFalse(report.get_success())
+        self.assertTrue(report.get_rolled_back())
+        failed = [s for s in report.get_steps() if s.get_state() == Ibnm.StepState.FAILED]
+        self.assertEqual([s.get_action() for s in failed], [Ibnm.StepAction.SET_MTU])
+        # The fault was used up: now it works, and its undo has a report.
+        report, tx = Ibnm.apply_up_transaction(self.host, [child.get_connection()], Ibnm.ApplyFlags.NONE)
+        self.assertTrue(report.propagate_error())
+        self.assertTrue(tx.get_pending())
+        undo = tx.undo()
+        self.assertTrue(undo.get_success())
+        self.assertIn((Ibnm.StepAction.CREATE_IPOIB_CHILD, Ibnm.StepState.UNDONE),
+                      [(s.get_action(), s.get_state()) for s in undo.get_steps()])
+        self.assertFalse(tx.get_pending())
+        self.assertTrue(self.inv.reload())
+        self.assertIsNone(self.inv.find_ipoib_interface("mlx4_ib0.8002"))
+
     def test_a_profile_that_is_not_active_is_a_report_that_did_not_start(self):
         profile = Ibnm.Profile.new_from_args(["type", "infiniband", "con-name", "mlx4_ib0", "ifname", "mlx4_ib0"])
         report = Ibnm.apply_down(self.host, [profile.get_connection()], None, Ibnm.ApplyFlags.NONE)
