@@ -204,6 +204,7 @@ extern const char *const kApplyUsage;
 int cmdUdevRules(Context &, const Args &);
 // cli/monitor.cpp: `monitor` and `device monitor [NAME...]`.
 int cmdMonitor(Context &, const Args &);
+int cmdMonitorAll(Context &, const Args &); // `ibnm monitor`: the profiles too
 int cmdMemlock(Context &, const Args &);
 // cli/rdma-test.cpp: `rdma test`, and after `connection up` the line naming
 // it for each of `connections` (NMConnection) with rdma.* settings.

@@ -78,7 +78,7 @@ const HelpLine kCommandHelp[] = {
     {"apply FILE|-", N_("apply a desired state (nmstate YAML/JSON) in one transaction")},
     {"show-state", N_("the stored profiles as a desired state")},
     {"udev-rules [write]", N_("persistent IPoIB interface names")},
-    {"monitor", N_("print changes of IPoIB interfaces and RDMA ports as they happen")},
+    {"monitor", N_("print changes of IPoIB interfaces, RDMA ports and profiles as they happen")},
     {"version", N_("show the version")},
 };
 
@@ -170,7 +170,7 @@ const Command kTopCommands[] = {
     {"apply", cmdApply, nullptr},
     {"show-state", cmdShowState, nullptr},
     {"udev-rules", cmdUdevRules, nullptr},
-    {"monitor", cmdMonitor, nullptr},
+    {"monitor", cmdMonitorAll, nullptr},
     {"version", cmdVersion, nullptr},
     {nullptr, nullptr, nullptr},
 };

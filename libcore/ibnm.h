@@ -9,6 +9,7 @@
 #include "ibnm-version.h"
 #include "ibnm-error.h"
 #include "ibnm-host.h"
+#include "ibnm-host-monitor.h"
 #include "ibnm-inventory-types.h"
 #include "ibnm-inventory.h"
 #include "ibnm-finding.h"

@@ -10,6 +10,8 @@
 
 #include <NetworkManager.h>
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,9 +45,21 @@ struct ActivationResult {
     std::optional<Error> error;
 };
 
+// A watch on a store (Backend::watch()): its sources stay on the context
+// it was made on until it is destroyed.
+class StoreWatch {
+public:
+    virtual ~StoreWatch() = default;
+};
+
 class Backend {
 public:
     virtual ~Backend() = default;
+
+    // Calls `onChange` on the thread-default main context after the stored
+    // profiles changed (settings/store-watch.cpp): the keyfile directory's
+    // inotify events (GFileMonitor), NetworkManager's D-Bus signals.
+    virtual Result<std::unique_ptr<StoreWatch>> watch(std::function<void()> onChange) = 0;
 
     virtual const char *name() const = 0;
 

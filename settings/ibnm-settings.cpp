@@ -44,10 +44,14 @@ struct IbnmSettingsPrivate {
     // after a change, so that a lookup per profile (`connection show`'s
     // FILENAME column) stays linear in all. Cleared by every change.
     std::unordered_map<std::string, size_t> byUuid_;
+    // ibnm_settings_watch(): destroyed before backend_, which it watches.
+    std::unique_ptr<ibnm::settings::StoreWatch> watch_;
 };
 
 enum { PROP_0, PROP_BACKEND, PROP_KEYFILE_DIR, PROP_READ_ONLY, N_PROPS };
 static GParamSpec *props[N_PROPS];
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static void ibnm_settings_initable_iface_init(GInitableIface *iface);
 
@@ -179,6 +183,19 @@ static void ibnm_settings_class_init_impl(IbnmSettingsClass *klass)
     object_class->get_property = ibnm_settings_get_property;
     object_class->set_property = ibnm_settings_set_property;
     object_class->constructed = ibnm_settings_constructed;
+    /**
+     * IbnmSettings::changed:
+     * @settings: the settings
+     *
+     * Emitted, after ibnm_settings_watch(), on its thread-default main
+     * context when the stored profiles changed (a profile added, modified or
+     * deleted, by this process or another); ibnm_settings_reload() reads
+     * them. A change may be announced more than once.
+     *
+     * Since: 0.1
+     */
+    signals[SIGNAL_CHANGED] = g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, nullptr,
+                                           nullptr, nullptr, G_TYPE_NONE, 0);
     /**
      * IbnmSettings:backend:
      *
@@ -442,6 +459,38 @@ gboolean ibnm_settings_load(IbnmSettings *self, GError **error)
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error)
 {
     return ibnm_settings_load(self, error);
+}
+
+/**
+ * ibnm_settings_watch:
+ * @self: the settings
+ * @error: return location for a #GError
+ *
+ * Starts watching the store on the thread-default main context: the keyfile
+ * directory through inotify (#GFileMonitor), NetworkManager through its
+ * D-Bus signals. #IbnmSettings::changed is emitted after each change until
+ * @self is finalized. Watching twice is watching once.
+ *
+ * Returns: TRUE on success
+ *
+ * Since: 0.1
+ */
+gboolean ibnm_settings_watch(IbnmSettings *self, GError **error)
+{
+    g_return_val_if_fail(IBNM_IS_SETTINGS(self), FALSE);
+    g_return_val_if_fail(error == nullptr || *error == nullptr, FALSE);
+    auto *priv = ibnm_settings_priv(self);
+    g_return_val_if_fail(priv->backend_ != nullptr, FALSE); // g_initable_init() not run
+    if (priv->watch_)
+        return TRUE;
+    return ibnm::guard(error, [&]() -> ibnm::Status {
+        // The watch lives no longer than `self` (priv->watch_).
+        auto watch = priv->backend_->watch([self] { g_signal_emit(self, signals[SIGNAL_CHANGED], 0); });
+        if (!watch)
+            return std::move(watch).error();
+        priv->watch_ = std::move(watch).value();
+        return {};
+    });
 }
 
 /**

@@ -139,6 +139,7 @@ void ibnm_settings_set_required_owner(IbnmSettings *self, guint uid);
 
 gboolean ibnm_settings_load(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_reload(IbnmSettings *self, GError **error);
+gboolean ibnm_settings_watch(IbnmSettings *self, GError **error);
 gboolean ibnm_settings_lock_for_update(IbnmSettings *self, GError **error);
 void ibnm_settings_set_lock_wait(IbnmSettings *self, gint seconds);
 GPtrArray *ibnm_settings_get_connections(IbnmSettings *self);

@@ -27,6 +27,7 @@ class KeyfileBackend final : public Backend {
 public:
     explicit KeyfileBackend(std::string dir);
 
+    Result<std::unique_ptr<StoreWatch>> watch(std::function<void()> onChange) override;
     const char *name() const override { return "keyfile"; }
     const std::string &dir() const { return dir_; }
 

@@ -224,7 +224,12 @@ Status NetworkManagerBackend::load()
     ContextScope scope(context_.get());
     // Ask NetworkManager which profiles exist, then let NMClient's cache
     // catch up with that answer (it learns of changes made by others,
-    // e.g. nmcli, from signals processed on our context).
+    // e.g. nmcli, from signals processed on our context). The signals that
+    // came first are handled first: NMClient asks for an updated profile's
+    // settings (Settings.Connection.Updated) before ListConnections is
+    // sent, so the answer is in by the time that one's is.
+    while (g_main_context_iteration(context_.get(), FALSE)) {
+    }
     GErrorPtr err;
     GVariantPtr reply(g_dbus_connection_call_sync(
         bus_.get(), kNmName, "/org/freedesktop/NetworkManager/Settings", "org.freedesktop.NetworkManager.Settings",

@@ -25,6 +25,7 @@ public:
     NetworkManagerBackend(const NetworkManagerBackend &) = delete;
     NetworkManagerBackend &operator=(const NetworkManagerBackend &) = delete;
 
+    Result<std::unique_ptr<StoreWatch>> watch(std::function<void()> onChange) override;
     const char *name() const override { return "networkmanager"; }
     Status load() override;
     const std::vector<StoredProfile> &profiles() const override { return profiles_; }

@@ -23,6 +23,10 @@ public:
     Result<model::Host> readHost() override { return inner_.readHost(); }
     Result<model::Host> readGidTables() override { return inner_.readGidTables(); }
     Result<model::Host> readHostWithoutGidTables() override { return inner_.readHostWithoutGidTables(); }
+    Result<std::unique_ptr<ChangeWatch>> watchChanges(GMainContext *context, ChangeCallback onChange) override
+    {
+        return inner_.watchChanges(context, std::move(onChange));
+    }
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;

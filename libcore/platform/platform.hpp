@@ -17,6 +17,7 @@
 #include "libcore/support/raii.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -52,6 +53,31 @@ struct Prerequisites {
     bool rdmaCmConfigfs = false; // configfs mounted, rdma_cm loaded (rdma_ucm)
     bool empty() const { return softLinkDrivers.empty() && !rdmaCmConfigfs; }
 };
+
+// What changed on a host, as a watch reports it (bits; IbnmHostChangeFlags
+// has the same values).
+enum Change : unsigned {
+    kChangeLinks = 1u << 0,       // a netdev created, removed, renamed, set up or down
+    kChangeAddresses = 1u << 1,   // an IP address added or removed (RoCE GIDs follow them)
+    kChangeRdmaDevices = 1u << 2, // an RDMA device registered or removed, a netdev attached
+    kChangePorts = 1u << 3,       // an RDMA port's state
+    kChangeGidTables = 1u << 4,   // a GID table (a second look after one of the first three)
+    kChangeAll = 0x1fu,
+};
+
+// A watch on a host's changes, from Platform::watchChanges(): its sources
+// are attached to a GMainContext until it is destroyed.
+class ChangeWatch {
+public:
+    virtual ~ChangeWatch() = default;
+    // The changes the kernel announces (events), and those the watch finds
+    // by reading again every pollMs milliseconds (what nobody announces).
+    virtual unsigned notified() const = 0;
+    virtual unsigned polled() const = 0;
+    virtual unsigned pollMs() const = 0;
+};
+// Called on the watch's context with the Change bits seen since the last call.
+using ChangeCallback = std::function<void(unsigned changes)>;
 
 class Platform {
 public:
@@ -157,6 +183,14 @@ public:
     // (RevertLink); nothing to do (success) where it has none, or where
     // systemd-resolved does not run.
     virtual Status revertLinkDns(const std::string &ifname) = 0;
+    // Watches the host for changes, calling `onChange` on `context` after
+    // each (never from inside this call). By default a platform announces
+    // nothing: the watch reports every kind of change five times a second,
+    // for its owner to read the host again (the simulated host: a test
+    // tool; poll-watch.hpp). The Linux platform waits for the kernel's
+    // events (linux-watch.cpp).
+    virtual Result<std::unique_ptr<ChangeWatch>> watchChanges(GMainContext *context, ChangeCallback onChange);
+
     // Traffic: one RDMA-CM connection with a peer, as a listener or a
     // client (platform/rdma-test.hpp). Blocks until the exchange is over,
     // failed, timed out or cancelled. A platform without a data path (the
@@ -170,3 +204,5 @@ inline Result<RdmaTestOutcome> Platform::runRdmaTest(const RdmaTestSpec &)
 }
 
 } // namespace ibnm::platform
+
+#include "libcore/platform/poll-watch.hpp" // Platform::watchChanges()

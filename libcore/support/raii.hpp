@@ -56,6 +56,12 @@ inline void destroyCq(ibv_cq *cq) noexcept { (void)ibv_destroy_cq(cq); }
 inline void destroyCompChannel(ibv_comp_channel *c) noexcept { (void)ibv_destroy_comp_channel(c); }
 inline void destroyQp(ibv_qp *qp) noexcept { (void)ibv_destroy_qp(qp); }
 inline void destroyCmId(rdma_cm_id *id) noexcept { (void)rdma_destroy_id(id); }
+// A source attached to a context: taken off it, then released.
+inline void destroySource(GSource *s) noexcept
+{
+    g_source_destroy(s);
+    g_source_unref(s);
+}
 } // namespace detail
 
 // GLib
@@ -71,6 +77,7 @@ using GDirPtr = CPtr<GDir, g_dir_close>;
 using GMainLoopPtr = CPtr<GMainLoop, g_main_loop_unref>;
 using GMainContextPtr = CPtr<GMainContext, g_main_context_unref>;
 using GStringPtr = CPtr<GString, detail::freeGString>;
+using GSourcePtr = CPtr<GSource, detail::destroySource>;
 
 // libnl
 using NlSockPtr = CPtr<nl_sock, nl_socket_free>;

@@ -10,8 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdlib>
+#include <fstream>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 using ibnm::test::Cli;
 using ibnm::test::Result;
@@ -126,6 +129,103 @@ TEST(CliMonitor, PrintsIpoibChildrenCreatedAndRemovedAsTheyHappen)
         EXPECT_EQ(v.kind, ibnm::test::JsonValue::Object) << l;
         ASSERT_TRUE(v.get("event")) << l;
     }
+}
+
+// Waits (at most 10 s) until `monitor`'s output holds `line`.
+bool waitFor(const Background &monitor, const std::string &line)
+{
+    for (gint64 end = g_get_monotonic_time() + 10 * G_USEC_PER_SEC; g_get_monotonic_time() < end;) {
+        if (monitor.output().find(line) != std::string::npos)
+            return true;
+        g_usleep(20 * 1000);
+    }
+    return false;
+}
+
+// `ibnm monitor` follows the profiles too, in nmcli's words: the keyfile
+// directory's inotify events announce each change, read once.
+TEST(CliMonitor, PrintsProfilesCreatedChangedAndRemoved)
+{
+    Cli cli("mlx4-dual-port.host");
+    g_mkdir_with_parents(cli.keyfileDir().c_str(), 0700);
+    Background human(cli, {"monitor"}, cli.tmp() / "human.out");
+    Background terse(cli, {"-t", "monitor"}, cli.tmp() / "terse.out");
+    Background devices(cli, {"device", "monitor"}, cli.tmp() / "devices.out");
+    // A monitor reads the store before it watches it: wait until both do.
+    g_usleep(700 * 1000);
+    ASSERT_EQ(cli.run({"connection", "add", "type", "infiniband", "con-name", "c", "parent", "mlx4_ib0", "p-key",
+                       "0x8002", "ipv4.method", "disabled"})
+                  .status,
+              0);
+    EXPECT_TRUE(waitFor(human, "c: connection profile created\n")) << human.output();
+    ASSERT_EQ(cli.run({"connection", "modify", "c", "infiniband.mtu", "2044"}).status, 0);
+    EXPECT_TRUE(waitFor(human, "c: connection profile changed\n")) << human.output();
+    ASSERT_EQ(cli.run({"connection", "delete", "c"}).status, 0);
+    EXPECT_TRUE(waitFor(human, "c: connection profile removed\n")) << human.output();
+    EXPECT_TRUE(waitFor(terse, "c:connection:removed:\n")) << terse.output();
+    EXPECT_EQ(human.stop(), 0);
+    EXPECT_EQ(terse.stop(), 0);
+    EXPECT_EQ(devices.stop(), 0);
+    EXPECT_EQ(human.output(),
+              "c: connection profile created\nc: connection profile changed\nc: connection profile removed\n");
+    EXPECT_EQ(terse.output(), "c:connection:created:\nc:connection:changed:\nc:connection:removed:\n");
+    // `device monitor` is about devices only, as nmcli's.
+    EXPECT_EQ(devices.output(), "");
+}
+
+// This machine, in a network namespace of its own: `device monitor` reads
+// the host when rtnetlink announces a link, not before, and soon after
+// (IBNM_DEBUG=monitor counts the readings). Root only (unshare, veth).
+TEST(CliMonitor, ReadsThisHostOnlyWhenRtnetlinkAnnouncesALink)
+{
+    if (geteuid() != 0)
+        GTEST_SKIP() << "needs root for a network namespace (unshare -nm) and a veth pair";
+    ibnm::test::TempDir tmp;
+    std::string script = tmp / "run.sh";
+    std::ofstream(script) << R"(set -u
+mount -t sysfs none /sys || exit 77
+ip link add vprobe type veth peer name vprobe1 2>/dev/null && ip link del vprobe || exit 77
+IBNM_DEBUG=monitor "$1" device monitor > "$2/out" 2> "$2/err" &
+pid=$!
+for _ in $(seq 500); do grep -q announced "$2/err" && break; sleep 0.01; done
+sleep 1.5 # three of the old one-second polls: no announcement, no reading
+idle=$(grep -c "reading the host" "$2/err")
+t0=${EPOCHREALTIME/./}
+ip link add va type veth peer name vb
+for _ in $(seq 500); do grep -q "reading the host" "$2/err" && break; sleep 0.005; done
+t1=${EPOCHREALTIME/./}
+sleep 0.3
+kill -TERM $pid; wait $pid; rc=$?
+echo "idle=$idle latency_ms=$(( (t1 - t0) / 1000 )) readings=$(grep -c "reading the host" "$2/err") rc=$rc"
+)";
+    std::string cmd = "unshare -nm bash '" + script + "' '" + ibnm::test::cliPath() + "' '" + tmp.path() +
+                      "' 2>&1";
+    std::string out;
+    if (FILE *p = popen(cmd.c_str(), "r")) {
+        char buf[512];
+        while (fgets(buf, sizeof(buf), p))
+            out += buf;
+        int st = pclose(p);
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+            GTEST_SKIP() << "no network namespace with veth here: " << out;
+    }
+    char *err = nullptr;
+    g_file_get_contents((tmp.path() + "/err").c_str(), &err, nullptr, nullptr);
+    std::string debug = err ? err : "";
+    g_free(err);
+    int idle = -1, latency = -1, readings = -1, rc = -1;
+    ASSERT_EQ(sscanf(out.c_str(), "idle=%d latency_ms=%d readings=%d rc=%d", &idle, &latency, &readings, &rc), 4)
+        << out << debug;
+    EXPECT_NE(debug.find("announced: links"), std::string::npos) << debug;
+    EXPECT_EQ(idle, 0) << debug;
+    EXPECT_GE(readings, 1) << debug;
+    // One reading per burst (a veth pair is several messages): at most the
+    // pair's two links and the GID tables' second look, however many
+    // messages announced them.
+    EXPECT_LE(readings, 3) << debug;
+    EXPECT_LT(latency, 400) << debug;
+    std::printf("rtnetlink announcement to reading: %d ms; readings: %d\n", latency, readings);
+    EXPECT_EQ(rc, 0) << debug;
 }
 
 TEST(CliMonitor, AnUnknownDeviceIsNotFound)

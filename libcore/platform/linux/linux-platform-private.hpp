@@ -81,6 +81,8 @@ public:
     Result<model::Host> readHost() override;
     Result<model::Host> readGidTables() override;
     Result<model::Host> readHostWithoutGidTables() override;
+    // linux-watch.cpp: rtnetlink, RDMA netlink and uevent multicast.
+    Result<std::unique_ptr<ChangeWatch>> watchChanges(GMainContext *context, ChangeCallback onChange) override;
 
     Result<std::string> createIpoibChild(const IpoibChildSpec &spec) override;
     Status deleteIpoibChild(const std::string &parent, uint16_t pkey) override;
