@@ -215,21 +215,10 @@ KeyfileIndex KeyfileIndex::load(const std::string &path, const std::string &dir,
     if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid() ||
         (st.st_mode & 077) != 0 || st.st_size < off_t(kHeader) || st.st_size > (off_t(1) << 31))
         return index;
-    // Not zeroed first: read() fills it (2 MB at 10,000 files).
-    size_t size = size_t(st.st_size);
-    std::unique_ptr<char[]> buffer(new (std::nothrow) char[size]);
-    if (!buffer)
+    GMappedFilePtr mapped(g_mapped_file_new_from_fd(fd.get(), FALSE, nullptr));
+    if (!mapped || g_mapped_file_get_length(mapped.get()) != size_t(st.st_size))
         return index;
-    size_t got = 0;
-    while (got < size) {
-        ssize_t n = ::read(fd.get(), buffer.get() + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return index;
-        got += size_t(n);
-    }
-    std::string_view data(buffer.get(), size);
+    std::string_view data(g_mapped_file_get_contents(mapped.get()), g_mapped_file_get_length(mapped.get()));
     uint64_t length = 0, hash = 0;
     std::memcpy(&length, data.data() + sizeof kMagic, 8);
     std::memcpy(&hash, data.data() + sizeof kMagic + 8, 8);
@@ -254,7 +243,7 @@ KeyfileIndex KeyfileIndex::load(const std::string &path, const std::string &dir,
         return index;
     index.sameLocale_ = locale == index.locale_;
     index.writtenNs_ = started;
-    index.data_ = std::move(buffer); // the views point into it
+    index.data_ = std::move(mapped); // the views point into it
     index.entries = std::move(entries);
     return index;
 }

@@ -11,6 +11,7 @@
 // cannot be read, written or trusted only means that every file is read.
 #pragma once
 
+#include "libcore/support/raii.hpp"
 #include "libcore/support/result.hpp"
 
 #include <NetworkManager.h>
@@ -96,7 +97,12 @@ private:
     // entry was made, within one tick of the clock.
     int64_t writtenNs_ = 0;
     int64_t startedNs_ = 0; // when this scan began
-    std::unique_ptr<char[]> data_; // the file read, which loaded views point into
+    // The index file, mapped: loaded views point into it. Mapped rather than
+    // read, so that its pages are the page cache's (no copy, and one fault
+    // maps many of them) instead of 2 MB of fresh memory at 10,000 files.
+    // save() never writes into it but renames a new file over it, so the
+    // mapping stays as it was (git maps its index the same way).
+    GMappedFilePtr data_;
     std::deque<std::string> kept_;
 };
 

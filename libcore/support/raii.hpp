@@ -72,6 +72,7 @@ using GBytesPtr = CPtr<GBytes, g_bytes_unref>;
 using GHashTablePtr = CPtr<GHashTable, g_hash_table_unref>;
 using GPtrArrayPtr = CPtr<GPtrArray, g_ptr_array_unref>;
 using GKeyFilePtr = CPtr<GKeyFile, g_key_file_unref>;
+using GMappedFilePtr = CPtr<GMappedFile, g_mapped_file_unref>;
 using GVariantPtr = CPtr<GVariant, g_variant_unref>;
 using GDirPtr = CPtr<GDir, g_dir_close>;
 using GMainLoopPtr = CPtr<GMainLoop, g_main_loop_unref>;
