@@ -9,9 +9,7 @@
  * usage: stat-floor DIR
  * Prints "files=N". */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
 int main(int argc, char **argv)
