@@ -13,7 +13,6 @@
 #include <glib/gstdio.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <clocale>
 #include <cstring>
 #include <ctime>
