@@ -56,10 +56,21 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory, Ib
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
         auto findings = ibnm::activation::checkProfiles(connections, host, nullptr, (flags & IBNM_CHECK_FLAGS_STANDALONE) != 0);
-        // Each finding's text moves into its object: the two forms of
-        // 50,000 findings are not held at once.
-        for (auto &f : findings)
-            g_ptr_array_add(result, ibnm::rules::newFinding(std::move(f)));
+        // Each finding's text moves into its object, and the vector gives
+        // back its room as it empties: the objects are made from the last
+        // finding to the first, and the vector is shrunk each time half of
+        // it is done. The two forms of 10,000 findings are not held at
+        // once (the vector alone is 1.7 MB at 10,000 profiles, the peak of
+        // `ibnm check`).
+        g_ptr_array_set_size(result, static_cast<gint>(findings.size()));
+        size_t next = findings.size();
+        while (next > 0) {
+            g_ptr_array_index(result, next - 1) = ibnm::rules::newFinding(std::move(findings.back()));
+            findings.pop_back();
+            next--;
+            if (next >= 64 && next <= findings.capacity() / 2)
+                findings.shrink_to_fit();
+        }
     } catch (const std::bad_alloc &) {
         g_error("libibnm: out of memory");
     } catch (const std::exception &e) {

@@ -29,14 +29,33 @@ struct _IbnmFinding {
     GObject parent_instance;
 };
 
+// The profile, the property and the hint are interned: a check of 10,000
+// profiles makes thousands of findings that share a few of each (one copy
+// of every hint was 0.9 MB of `ibnm check`'s peak). The message, each
+// finding's own, is held at its length.
 struct IbnmFindingPrivate {
-    std::string profileId_;
-    std::string property_;
+    ibnm::GRefStringPtr profileId_; // NULL: none
+    ibnm::GRefStringPtr property_;  // NULL: none
     IbnmSeverity severity_ = IBNM_SEVERITY_INFO;
-    std::string message_;
-    std::string hint_;
-    ibnm::GStrvPtr related_; // NULL: none
+    ibnm::GCharPtr message_;        // NULL: none
+    ibnm::GRefStringPtr hint_;      // NULL: none
+    ibnm::GStrvPtr related_;        // NULL: none
 };
+
+namespace {
+
+// `text` interned; NULL when empty.
+char *intern(const char *text)
+{
+    return text && *text ? g_ref_string_new_intern(text) : nullptr;
+}
+
+const char *textOf(const ibnm::GRefStringPtr &s)
+{
+    return s ? s.get() : "";
+}
+
+} // namespace
 
 enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, PROP_RELATED_PROFILES, N_PROPS };
 static GParamSpec *props[N_PROPS];
@@ -46,22 +65,21 @@ IBNM_DEFINE_FINAL_TYPE(IbnmFinding, ibnm_finding, G_TYPE_OBJECT)
 static void ibnm_finding_set_property(GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
 {
     auto *priv = ibnm_finding_priv(object);
-    auto str = [&]() { const char *s = g_value_get_string(value); return std::string(s ? s : ""); };
     switch (prop_id) {
     case PROP_PROFILE_ID:
-        priv->profileId_ = str();
+        priv->profileId_.reset(intern(g_value_get_string(value)));
         break;
     case PROP_PROPERTY:
-        priv->property_ = str();
+        priv->property_.reset(intern(g_value_get_string(value)));
         break;
     case PROP_SEVERITY:
         priv->severity_ = IbnmSeverity(g_value_get_enum(value));
         break;
     case PROP_MESSAGE:
-        priv->message_ = str();
+        priv->message_.reset(g_strdup(g_value_get_string(value)));
         break;
     case PROP_HINT:
-        priv->hint_ = str();
+        priv->hint_.reset(intern(g_value_get_string(value)));
         break;
     case PROP_RELATED_PROFILES: {
         auto *v = static_cast<char **>(g_value_get_boxed(value));
@@ -147,11 +165,11 @@ IbnmFinding *ibnm::rules::newFinding(Finding &&f)
 {
     auto *finding = IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, nullptr));
     auto *priv = ibnm_finding_priv(finding);
-    priv->profileId_ = std::move(f.profileId);
-    priv->property_ = std::move(f.property);
+    priv->profileId_.reset(intern(f.profileId.c_str()));
+    priv->property_.reset(intern(f.property.c_str()));
     priv->severity_ = f.severity;
-    priv->message_ = std::move(f.message);
-    priv->hint_ = std::move(f.hint);
+    priv->message_.reset(g_strdup(f.message.c_str()));
+    priv->hint_.reset(intern(f.hint.c_str()));
     if (!f.related.empty()) {
         char **related = g_new(char *, f.related.size() + 1);
         for (size_t i = 0; i < f.related.size(); i++)
@@ -182,7 +200,7 @@ IbnmFinding *ibnm::rules::newFinding(Finding &&f)
 const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return ibnm_finding_priv(self)->profileId_.c_str();
+    return textOf(ibnm_finding_priv(self)->profileId_);
 }
 
 /**
@@ -205,7 +223,7 @@ const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 const char *ibnm_finding_get_property(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return ibnm_finding_priv(self)->property_.c_str();
+    return textOf(ibnm_finding_priv(self)->property_);
 }
 
 /**
@@ -251,7 +269,8 @@ IbnmSeverity ibnm_finding_get_severity(IbnmFinding *self)
 const char *ibnm_finding_get_message(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return ibnm_finding_priv(self)->message_.c_str();
+    const auto &m = ibnm_finding_priv(self)->message_;
+    return m ? m.get() : "";
 }
 
 /**
@@ -275,7 +294,7 @@ const char *ibnm_finding_get_hint(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
     auto *priv = ibnm_finding_priv(self);
-    return priv->hint_.empty() ? nullptr : priv->hint_.c_str();
+    return priv->hint_ ? priv->hint_.get() : nullptr;
 }
 
 /**
@@ -328,5 +347,6 @@ gboolean ibnm_finding_involves(IbnmFinding *self, const char *profile_id)
     g_return_val_if_fail(IBNM_IS_FINDING(self), FALSE);
     g_return_val_if_fail(profile_id != nullptr, FALSE);
     auto *priv = ibnm_finding_priv(self);
-    return priv->profileId_ == profile_id || (priv->related_ && g_strv_contains(priv->related_.get(), profile_id));
+    return g_strcmp0(textOf(priv->profileId_), profile_id) == 0 ||
+           (priv->related_ && g_strv_contains(priv->related_.get(), profile_id));
 }

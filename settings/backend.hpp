@@ -18,22 +18,29 @@
 
 namespace ibnm::settings {
 
+// Where NetworkManager has a profile active (NetworkManager's backend only).
+struct ActiveInfo {
+    // Its active connection's devices, comma-separated as nmcli shows them;
+    // empty when active without a device yet.
+    std::string device;
+    // Its active connection's D-Bus path and state.
+    std::string path;
+    NMActiveConnectionState state = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
+    // Its place among the active profiles in nmcli's `connection show`
+    // (0 first).
+    int rank = -1;
+};
+
 struct StoredProfile {
     GObjectPtr<NMConnection> connection;
     // The keyfile it was read from (keyfile store) or NetworkManager's
     // filename for it (may be empty for in-memory profiles).
     std::string filename;
-    // The interfaces NetworkManager has the profile active on (its active
-    // connection's devices, comma-separated as nmcli shows them); empty when
-    // not active, not known, or active without a device yet.
-    std::string activeDevice;
-    // Its active connection's D-Bus path and state (NetworkManager only;
-    // empty and UNKNOWN when not active).
-    std::string activePath;
-    NMActiveConnectionState activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
-    // Its place among the active profiles in nmcli's `connection show`
-    // (0 first), -1 when not active.
-    int activeRank = -1;
+    // Where NetworkManager has it active; null when not active or not known
+    // (always, in the keyfile store). Held apart, shared by the copies: the
+    // four fields in every profile were 0.6 MB of `ibnm check` at 10,000
+    // profiles.
+    std::shared_ptr<const ActiveInfo> active;
 };
 
 // What NetworkManager reports when asked to activate a profile

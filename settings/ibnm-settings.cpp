@@ -659,7 +659,7 @@ NMConnection *ibnm_settings_find_by(IbnmSettings *self, IbnmSettingsMatch match,
                 return p.connection.get();
     if (match == IBNM_SETTINGS_MATCH_ACTIVE_PATH)
         for (const auto &p : profiles)
-            if (matchesDbusPath(p.activePath.c_str(), value, true))
+            if (p.active && matchesDbusPath(p.active->path.c_str(), value, true))
                 return p.connection.get();
     if (any || match == IBNM_SETTINGS_MATCH_FILENAME)
         for (const auto &p : profiles)
@@ -709,7 +709,7 @@ const char *ibnm_settings_get_active_device(IbnmSettings *self, const char *uuid
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(uuid != nullptr, nullptr);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
-    return p == nullptr || p->activeDevice.empty() ? nullptr : p->activeDevice.c_str();
+    return p == nullptr || !p->active || p->active->device.empty() ? nullptr : p->active->device.c_str();
 }
 
 /**
@@ -730,7 +730,7 @@ NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), NM_ACTIVE_CONNECTION_STATE_UNKNOWN);
     g_return_val_if_fail(uuid != nullptr, NM_ACTIVE_CONNECTION_STATE_UNKNOWN);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
-    return p == nullptr ? NM_ACTIVE_CONNECTION_STATE_UNKNOWN : p->activeState;
+    return p == nullptr || !p->active ? NM_ACTIVE_CONNECTION_STATE_UNKNOWN : p->active->state;
 }
 
 /**
@@ -751,7 +751,7 @@ const char *ibnm_settings_get_active_path(IbnmSettings *self, const char *uuid)
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), nullptr);
     g_return_val_if_fail(uuid != nullptr, nullptr);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
-    return p == nullptr || p->activePath.empty() ? nullptr : p->activePath.c_str();
+    return p == nullptr || !p->active || p->active->path.empty() ? nullptr : p->active->path.c_str();
 }
 
 /**
@@ -774,7 +774,7 @@ int ibnm_settings_get_active_rank(IbnmSettings *self, const char *uuid)
     g_return_val_if_fail(IBNM_IS_SETTINGS(self), -1);
     g_return_val_if_fail(uuid != nullptr, -1);
     const auto *p = findByUuid(ibnm_settings_priv(self), uuid);
-    return p == nullptr ? -1 : p->activeRank;
+    return p == nullptr || !p->active ? -1 : p->active->rank;
 }
 
 /**

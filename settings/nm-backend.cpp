@@ -281,12 +281,8 @@ Status NetworkManagerBackend::load()
 // con_show_get_items_cmp()).
 void NetworkManagerBackend::noteActive()
 {
-    for (auto &p : profiles_) {
-        p.activeDevice.clear();
-        p.activePath.clear();
-        p.activeState = NM_ACTIVE_CONNECTION_STATE_UNKNOWN;
-        p.activeRank = -1;
-    }
+    for (auto &p : profiles_)
+        p.active.reset();
     std::vector<NMActiveConnection *> ranked;
     const GPtrArray *active = nm_client_get_active_connections(client_.get());
     for (guint i = 0; active && i < active->len; i++)
@@ -302,13 +298,12 @@ void NetworkManagerBackend::noteActive()
                 devices += (devices.empty() ? "" : ",") + std::string(iface);
         for (auto &p : profiles_) {
             // The first active connection of a profile active more than once.
-            if (uuid == nullptr || !p.activePath.empty() ||
+            if (uuid == nullptr || p.active ||
                 g_strcmp0(nm_connection_get_uuid(p.connection.get()), uuid) != 0)
                 continue;
-            p.activeDevice = devices;
-            p.activePath = nm_object_get_path(NM_OBJECT(ac));
-            p.activeState = nm_active_connection_get_state(ac);
-            p.activeRank = int(i);
+            const char *path = nm_object_get_path(NM_OBJECT(ac));
+            p.active = std::make_shared<const ActiveInfo>(
+                ActiveInfo{devices, path ? path : "", nm_active_connection_get_state(ac), int(i)});
         }
     }
 }

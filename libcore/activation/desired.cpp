@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace ibnm::activation {
@@ -182,14 +184,46 @@ bool DesiredIp::manages(const std::string &cidr) const
     return manage6 && g_ascii_strncasecmp(cidr.c_str(), "fe80:", 5) != 0;
 }
 
+const char *ProfileIndex::refOf(uint32_t slot) const
+{
+    NMConnection *o = all_[slot / 3];
+    switch (slot % 3) {
+    case 0:
+        return nm_connection_get_uuid(o);
+    case 1:
+        return nm_connection_get_id(o);
+    default:
+        return nm_connection_get_interface_name(o);
+    }
+}
+
 ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
 {
-    byRef_.reserve(all.size() * 3);
+    if (all.size() > (UINT32_MAX - 1) / 3)
+        throw std::length_error("too many profiles");
+    size_t size = 16;
+    while (size < all.size() * 3 * 2)
+        size *= 2;
+    slots_.assign(size, 0);
+    const size_t mask = size - 1;
     for (size_t i = 0; i < all.size(); i++) {
         NMConnection *o = all[i];
-        for (const char *ref : {nm_connection_get_uuid(o), nm_connection_get_id(o), nm_connection_get_interface_name(o)})
-            if (ref)
-                byRef_.emplace(ref, i); // keeps the first
+        for (uint32_t which = 0; which < 3; which++) {
+            uint32_t slot = uint32_t(i * 3 + which);
+            const char *ref = refOf(slot);
+            if (ref == nullptr)
+                continue;
+            // Linear probing; a string already there keeps its first
+            // profile.
+            for (size_t at = g_str_hash(ref) & mask;; at = (at + 1) & mask) {
+                if (slots_[at] == 0) {
+                    slots_[at] = slot + 1;
+                    break;
+                }
+                if (std::strcmp(refOf(slots_[at] - 1), ref) == 0)
+                    break;
+            }
+        }
         NMSettingConnection *sc = nm_connection_get_setting_connection(o);
         const char *master = sc ? nm_setting_connection_get_master(sc) : nullptr;
         if (master != nullptr && g_strcmp0(nm_connection_get_connection_type(o), NM_SETTING_WIRED_SETTING_NAME) == 0 &&
@@ -200,8 +234,11 @@ ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
 
 NMConnection *ProfileIndex::findMaster(const std::string &ref) const
 {
-    auto it = byRef_.find(ref);
-    return it == byRef_.end() ? nullptr : all_[it->second];
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = g_str_hash(ref.c_str()) & mask; slots_[at] != 0; at = (at + 1) & mask)
+        if (ref == refOf(slots_[at] - 1))
+            return all_[(slots_[at] - 1) / 3];
+    return nullptr;
 }
 
 std::vector<NMConnection *> ProfileIndex::ethernetPorts(NMConnection *bond) const
@@ -317,19 +354,37 @@ std::vector<NMConnection *> withRoceLagPorts(const std::vector<NMConnection *> &
 
 // Each list sized once: a plan of every profile of a large store grew
 // them step by step, copying and faulting in megabytes.
+// Whether the profile's [user] setting has an rdma.* key.
+bool hasRdmaKey(NMConnection *c)
+{
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
+    for (guint i = 0; i < n; i++)
+        if (g_str_has_prefix(keys[i], "rdma."))
+            return true;
+    return false;
+}
+
 void reserveLists(Desired &d, const std::vector<NMConnection *> &expanded, bool withIp)
 {
-    size_t ipoibs = 0, bonds = 0, ethernets = 0;
+    size_t ipoibs = 0, bonds = 0, ethernets = 0, rdmas = 0;
     for (NMConnection *c : expanded) {
         const char *type = nm_connection_get_connection_type(c);
         ipoibs += g_strcmp0(type, NM_SETTING_INFINIBAND_SETTING_NAME) == 0;
         bonds += g_strcmp0(type, NM_SETTING_BOND_SETTING_NAME) == 0;
         ethernets += g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0;
+        // At most one DesiredRdma each: an RDMA secondary, or a profile
+        // with an rdma.* key (the keys themselves are parsed below).
+        rdmas += userkeys::isSecondary(c) || hasRdmaKey(c);
     }
     d.ipoib.reserve(ipoibs);
     d.bonds.reserve(bonds);
     if (withIp)
         d.ethernet.reserve(ethernets);
+    // Sized once too: grown by doubling, the old and the new room of 2,000
+    // RDMA profiles were 1.4 MB at once (`ibnm check`'s plan of 10,000).
+    d.rdma.reserve(rdmas);
 }
 
 // What the stages of one profile share.

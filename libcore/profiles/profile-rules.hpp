@@ -16,6 +16,7 @@
 #include "libcore/ibnm-error.h"
 #include "libcore/ibnm-finding.h"
 #include "libcore/model/host.hpp"
+#include "libcore/support/shared-text.hpp"
 
 #include <NetworkManager.h>
 
@@ -30,7 +31,8 @@ struct Finding {
     std::string property; // "infiniband.mtu"
     IbnmSeverity severity = IBNM_SEVERITY_INFO;
     std::string message;  // translated, prefixed with the property by make()
-    std::string hint;     // translated, may be empty
+    // Translated, may be empty; shared: thousands of findings repeat a few.
+    SharedText hint;
     // Of an error: what up would fail with. IBNM_ERROR_NOT_FOUND on a
     // warning: the profile's interface is not there yet (rule 7), and `up`
     // fails until it is.

@@ -838,3 +838,36 @@ TEST(Activation, PortMasterResolvesByUuidIdOrInterfaceNameFirstProfileFirst)
     EXPECT_EQ(shared.findMaster("bond2"), everything[1]);
     EXPECT_EQ(shared.findMaster("bond9"), nullptr);
 }
+
+// The index is a table of the profiles' own strings: with thousands of
+// profiles whose names collide across kinds (one's id is another's
+// interface name), each lookup answers what a scan of the profiles in
+// order finds, and a name no profile has finds none.
+TEST(Activation, ProfileIndexAnswersAsAScanOfManyProfiles)
+{
+    std::vector<ConnPtr> all;
+    const int n = 3000;
+    for (int i = 0; i < n; i++) {
+        // Profile i's id is profile i+1's interface name, and every tenth
+        // repeats an earlier id.
+        std::string id = i % 10 == 9 ? "bond" + std::to_string(i / 2) : "bond" + std::to_string(i + 1);
+        all.push_back(bond(id.c_str(), ("bond" + std::to_string(i)).c_str(), nullptr));
+    }
+    auto everything = raw(all);
+    ProfileIndex index(everything);
+    auto scan = [&](const std::string &ref) -> NMConnection * {
+        for (NMConnection *c : everything)
+            for (const char *r : {nm_connection_get_uuid(c), nm_connection_get_id(c), nm_connection_get_interface_name(c)})
+                if (r && ref == r)
+                    return c;
+        return nullptr;
+    };
+    for (int i = 0; i <= n + 1; i++) {
+        std::string ref = "bond" + std::to_string(i);
+        EXPECT_EQ(index.findMaster(ref), scan(ref)) << ref;
+    }
+    for (int i = 0; i < n; i += 97)
+        EXPECT_EQ(index.findMaster(nm_connection_get_uuid(everything[i])), everything[i]);
+    EXPECT_EQ(index.findMaster("bond" + std::to_string(n + 5)), nullptr);
+    EXPECT_EQ(index.findMaster(""), nullptr);
+}

@@ -34,7 +34,7 @@ TEST(Finding, FromTheRulesIsTheConstructedObject)
 {
     for (bool withHintAndRelated : {true, false}) {
         ibnm::rules::Finding rule{"ib0.8002", "infiniband.p-key", IBNM_SEVERITY_WARNING,
-            "infiniband.p-key: not in the table", withHintAndRelated ? "ask the subnet manager" : ""};
+            "infiniband.p-key: not in the table", ibnm::SharedText(withHintAndRelated ? "ask the subnet manager" : "")};
         if (withHintAndRelated)
             rule.related = {"ib0", "bond0"};
         const char *related[] = {"ib0", "bond0", nullptr};
@@ -64,6 +64,28 @@ TEST(Finding, FromTheRulesIsTheConstructedObject)
         GCharPtr owned(hint);
         EXPECT_STREQ(hint, ibnm_finding_get_hint(built.get()));
     }
+}
+
+// Findings share one copy of each profile id, property and hint (thousands
+// of findings of a large check repeat a few); each keeps its own message.
+TEST(Finding, SharesRepeatedTextsAndKeepsItsMessage)
+{
+    auto make = [](const char *message) {
+        return GObjectPtr<IbnmFinding>::adopt(ibnm::rules::newFinding(ibnm::rules::Finding{
+            "ib0.8002", "infiniband.p-key", IBNM_SEVERITY_WARNING, message, ibnm::SharedText("ask the subnet manager")}));
+    };
+    auto a = make("infiniband.p-key: one");
+    auto b = make("infiniband.p-key: two");
+    EXPECT_EQ(ibnm_finding_get_hint(a.get()), ibnm_finding_get_hint(b.get()));
+    EXPECT_EQ(ibnm_finding_get_property(a.get()), ibnm_finding_get_property(b.get()));
+    EXPECT_EQ(ibnm_finding_get_profile_id(a.get()), ibnm_finding_get_profile_id(b.get()));
+    EXPECT_STREQ(ibnm_finding_get_hint(b.get()), "ask the subnet manager");
+    EXPECT_STREQ(ibnm_finding_get_message(a.get()), "infiniband.p-key: one");
+    EXPECT_STREQ(ibnm_finding_get_message(b.get()), "infiniband.p-key: two");
+    // A shared text outlives the finding that made it.
+    a.reset();
+    EXPECT_STREQ(ibnm_finding_get_hint(b.get()), "ask the subnet manager");
+    EXPECT_STREQ(ibnm_finding_get_profile_id(b.get()), "ib0.8002");
 }
 
 TEST(Finding, NoHintIsNull)

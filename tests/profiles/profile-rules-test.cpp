@@ -36,7 +36,7 @@ std::string dump(const std::vector<Finding> &fs)
 {
     std::string s;
     for (const auto &f : fs)
-        s += "  [" + std::to_string(f.severity) + "] " + f.property + " | " + f.message + " | " + f.hint + "\n";
+        s += "  [" + std::to_string(f.severity) + "] " + f.property + " | " + f.message + " | " + f.hint.str() + "\n";
     return s.empty() ? "  (none)\n" : s;
 }
 
@@ -245,11 +245,11 @@ TEST(ProfileRules, DatagramMtuHintOffersConnectedModeOnlyWhereItExists)
     auto onMlx4 = mustProfile({"type", "infiniband", "ifname", "ib0", "mtu", "4093"});
     auto f = ibnm::rules::checkHost(connectionOf(onMlx4.get()), &host);
     ASSERT_NE(find(f, "infiniband.mtu"), nullptr);
-    EXPECT_NE(find(f, "infiniband.mtu")->hint.find("connected"), std::string::npos);
+    EXPECT_NE(find(f, "infiniband.mtu")->hint.view().find("connected"), std::string::npos);
     auto onNoCm = mustProfile({"type", "infiniband", "ifname", "ib3", "mtu", "4093"});
     f = ibnm::rules::checkHost(connectionOf(onNoCm.get()), &host);
     ASSERT_NE(find(f, "infiniband.mtu"), nullptr) << dump(f);
-    EXPECT_NE(find(f, "infiniband.mtu")->hint.find("no connected mode"), std::string::npos);
+    EXPECT_NE(find(f, "infiniband.mtu")->hint.view().find("no connected mode"), std::string::npos);
 }
 
 TEST(ProfileRules, ProfileWithOnlyAMacIsFoundByItsPortGuid)
