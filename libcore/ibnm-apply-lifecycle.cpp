@@ -275,7 +275,7 @@ Result<Report> activateProfiles(platform::Platform &platform, ActiveStore &store
     // (check asks the same planner), before anything changes.
     for (const auto &f : activation::checkProfiles(plan.selected, &after, &everything, withIp))
         if (f.severity == IBNM_SEVERITY_ERROR)
-            return refusedReport(Error(f.code, f.message).withProfile(f.profileId));
+            return refusedReport(Error(f.code, f.message).withProfile(f.profileId.str()));
     // Each activation's record before its first step: what it may create or
     // change, with the values to restore (those of an earlier activation
     // of the profile win: they are from before it).

@@ -165,11 +165,11 @@ IbnmFinding *ibnm::rules::newFinding(Finding &&f)
 {
     auto *finding = IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, nullptr));
     auto *priv = ibnm_finding_priv(finding);
-    priv->profileId_.reset(intern(f.profileId.c_str()));
-    priv->property_.reset(intern(f.property.c_str()));
+    priv->profileId_.reset(f.profileId.ref());
+    priv->property_.reset(f.property.ref());
     priv->severity_ = f.severity;
     priv->message_.reset(g_strdup(f.message.c_str()));
-    priv->hint_.reset(intern(f.hint.c_str()));
+    priv->hint_.reset(f.hint.ref());
     if (!f.related.empty()) {
         char **related = g_new(char *, f.related.size() + 1);
         for (size_t i = 0; i < f.related.size(); i++)

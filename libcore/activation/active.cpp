@@ -214,14 +214,14 @@ ActiveRecord footprint(const Desired &desired, const std::string &uuid, const mo
         if (x.umcast)
             c.umcast = ib->umcast;
         addedIp(c, *nd, x.ip);
-        dnsFootprint(r, nd->name, x.ip.dns, before);
+        dnsFootprint(r, nd->name, x.ip->dns, before);
     }
     for (const auto &x : desired.ethernet) {
         if (!mine(x.origin))
             continue;
         if (const model::Netdev *nd = before.findNetdev(x.ifname)) {
             addedIp(interfaceEntry(r, *nd), *nd, x.ip);
-            dnsFootprint(r, nd->name, x.ip.dns, before);
+            dnsFootprint(r, nd->name, x.ip->dns, before);
         }
     }
     for (const auto &x : desired.bonds) {
@@ -238,7 +238,7 @@ ActiveRecord footprint(const Desired &desired, const std::string &uuid, const mo
         }
         r.bonds.push_back({b->name, b->miimon, b->primary});
         addedIp(interfaceEntry(r, *nd), *nd, x.ip);
-        dnsFootprint(r, nd->name, x.ip.dns, before);
+        dnsFootprint(r, nd->name, x.ip->dns, before);
     }
     for (const auto &x : desired.rdma) {
         if (!mine(x.origin))

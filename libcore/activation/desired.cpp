@@ -105,13 +105,13 @@ std::vector<model::Route> routesOf(NMConnection *c)
 bool needsResolver(const Desired &d)
 {
     for (const auto &x : d.ipoib)
-        if (!x.ip.dns.empty())
+        if (!x.ip->dns.empty())
             return true;
     for (const auto &x : d.bonds)
-        if (!x.ip.dns.empty())
+        if (!x.ip->dns.empty())
             return true;
     for (const auto &x : d.ethernet)
-        if (!x.ip.dns.empty())
+        if (!x.ip->dns.empty())
             return true;
     return false;
 }
@@ -182,6 +182,37 @@ bool DesiredIp::manages(const std::string &cidr) const
         return manage4;
     // The kernel's own link-local address stays.
     return manage6 && g_ascii_strncasecmp(cidr.c_str(), "fe80:", 5) != 0;
+}
+
+CompactIp &CompactIp::operator=(DesiredIp ip)
+{
+    manage4_ = ip.manage4;
+    manage6_ = ip.manage6;
+    if (ip.addresses.empty() && ip.routes.empty() && ip.dns.empty())
+        full_.reset();
+    else
+        full_ = std::make_unique<DesiredIp>(std::move(ip));
+    return *this;
+}
+
+const DesiredIp &CompactIp::get() const
+{
+    if (full_)
+        return *full_;
+    static const DesiredIp empty[4] = {
+        [] { DesiredIp e; return e; }(),
+        [] { DesiredIp e; e.manage6 = true; return e; }(),
+        [] { DesiredIp e; e.manage4 = true; return e; }(),
+        [] { DesiredIp e; e.manage4 = e.manage6 = true; return e; }(),
+    };
+    return empty[(manage4_ ? 2 : 0) + (manage6_ ? 1 : 0)];
+}
+
+DesiredIp &CompactIp::edit()
+{
+    if (!full_)
+        full_ = std::make_unique<DesiredIp>(get());
+    return *full_;
 }
 
 const char *ProfileIndex::refOf(uint32_t slot) const

@@ -12,6 +12,7 @@
 #include <NetworkManager.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,40 @@ struct DesiredIp {
     bool manages(const std::string &cidr) const;
 };
 
+// A DesiredIp held by value, in 16 bytes when it has no address, route or
+// DNS (most IPoIB children and bond ports): the lists then live in one of
+// four shared empty values, one per pair of managed families. A plan of
+// 10,000 such profiles held 1 MB of empty lists.
+class CompactIp {
+public:
+    CompactIp() = default;
+    CompactIp(DesiredIp ip) { *this = std::move(ip); }
+    CompactIp(const CompactIp &o)
+        : full_(o.full_ ? std::make_unique<DesiredIp>(*o.full_) : nullptr), manage4_(o.manage4_), manage6_(o.manage6_)
+    {
+    }
+    CompactIp(CompactIp &&) noexcept = default;
+    CompactIp &operator=(const CompactIp &o)
+    {
+        if (this != &o)
+            *this = CompactIp(o);
+        return *this;
+    }
+    CompactIp &operator=(CompactIp &&) noexcept = default;
+    CompactIp &operator=(DesiredIp ip);
+
+    const DesiredIp &get() const;
+    operator const DesiredIp &() const { return get(); }
+    const DesiredIp *operator->() const { return &get(); }
+    // To change it: the whole value, held apart from then on.
+    DesiredIp &edit();
+
+private:
+    std::unique_ptr<DesiredIp> full_; // null: no list has anything
+    bool manage4_ = false;
+    bool manage6_ = false;
+};
+
 struct DesiredIpoib {
     Origin origin;
     std::string ifname;             // base: the netdev; child: NM's <parent>.%04x
@@ -50,7 +85,7 @@ struct DesiredIpoib {
     unsigned mtu = 0;               // 0: leave as is
     std::optional<bool> umcast;
     std::string master;             // bond interface when a port
-    DesiredIp ip;
+    CompactIp ip;
 };
 
 struct DesiredBond {
@@ -64,7 +99,7 @@ struct DesiredBond {
     // The property that holds the bond's MTU: the bond profile's
     // [ethernet] or [infiniband] setting (NetworkManager has no bond.mtu).
     const char *mtuProperty = "802-3-ethernet.mtu";
-    DesiredIp ip;
+    CompactIp ip;
 };
 
 // An Ethernet profile's interface (standalone mode): its MTU, bond and IP,
@@ -74,7 +109,7 @@ struct DesiredEthernet {
     std::string ifname;
     unsigned mtu = 0;
     std::string master;
-    DesiredIp ip;
+    CompactIp ip;
 };
 
 // What the planner's errors call each value of a DesiredRdma: a profile's

@@ -579,18 +579,18 @@ void Planner::planIpoibChild(const DesiredIpoib &x)
         add(
             IBNM_STEP_ACTION_ENSLAVE, guess, [&] { return strprintf(_("add to bond %s"), x.master.c_str()); }, origin,
             [name, bond = x.master](Platform &p) { return p.enslave(*name, bond); }, {});
-    for (const auto &a : x.ip.addresses)
+    for (const auto &a : x.ip->addresses)
         add(
             IBNM_STEP_ACTION_ADD_ADDRESS, guess, [&] { return strprintf(_("add address %s"), a.c_str()); }, origin,
             [name, a](Platform &p) { return p.addAddress(*name, a); }, {});
-    for (const auto &r : x.ip.routes)
+    for (const auto &r : x.ip->routes)
         add(
             IBNM_STEP_ACTION_ADD_ROUTE, guess, [&] { return strprintf(_("add route %s"), model::formatRoute(r).c_str()); }, origin,
             [name, r](Platform &p) { return p.addRoute(*name, r); }, {});
-    if (dnsApplies(origin, guess, x.ip.dns))
+    if (dnsApplies(origin, guess, x.ip->dns))
         add(
-            IBNM_STEP_ACTION_SET_DNS, guess, [&] { return dnsDetail(x.ip.dns); }, origin,
-            [name, dns = x.ip.dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
+            IBNM_STEP_ACTION_SET_DNS, guess, [&] { return dnsDetail(x.ip->dns); }, origin,
+            [name, dns = x.ip->dns](Platform &p) { return p.setLinkDns(*name, dns); }, {});
     // The steps of the new child report the name the kernel gave; its
     // deletion undoes them all.
     coverFrom(first);

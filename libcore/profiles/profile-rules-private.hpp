@@ -62,7 +62,7 @@ inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity
                     std::string hint = {})
 {
     std::string text = property.empty() ? message : property + ": " + message;
-    return Finding{idOf(c), std::move(property), severity, std::move(text), SharedText(hint)};
+    return Finding{SharedText(idOf(c)), SharedText(property), severity, std::move(text), SharedText(hint)};
 }
 
 // make() for a text that is already whole: an Error::toString() whose
@@ -71,7 +71,7 @@ inline Finding make(NMConnection *c, std::string property, IbnmSeverity severity
 inline Finding makeWhole(NMConnection *c, std::string property, IbnmSeverity severity, std::string text,
                          std::string hint = {})
 {
-    return Finding{idOf(c), std::move(property), severity, std::move(text), SharedText(hint)};
+    return Finding{SharedText(idOf(c)), SharedText(property), severity, std::move(text), SharedText(hint)};
 }
 
 // `f`, involving the profiles `others`: the rule looked at them to find it.

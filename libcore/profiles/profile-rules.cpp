@@ -69,7 +69,7 @@ std::vector<Finding> checkAcrossIn(const std::vector<NMConnection *> &profiles, 
     // (planUp(); NetworkManager lab).
     std::vector<Finding> out = checkAcross(profiles, host);
     for (auto &f : checkAcross(all, host))
-        if (ids.count(f.profileId) && f.property == "infiniband.p-key" &&
+        if (ids.count(f.profileId.str()) && f.property == "infiniband.p-key" &&
             std::find(out.begin(), out.end(), f) == out.end())
             out.push_back(std::move(f));
     return out;

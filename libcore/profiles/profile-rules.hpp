@@ -27,11 +27,13 @@
 namespace ibnm::rules {
 
 struct Finding {
-    std::string profileId;
-    std::string property; // "infiniband.mtu"
+    // The profile, the property ("infiniband.mtu") and the hint (translated,
+    // may be empty) are shared: the thousands of findings of a large check
+    // repeat a few of each.
+    SharedText profileId;
+    SharedText property;
     IbnmSeverity severity = IBNM_SEVERITY_INFO;
     std::string message;  // translated, prefixed with the property by make()
-    // Translated, may be empty; shared: thousands of findings repeat a few.
     SharedText hint;
     // Of an error: what up would fail with. IBNM_ERROR_NOT_FOUND on a
     // warning: the profile's interface is not there yet (rule 7), and `up`

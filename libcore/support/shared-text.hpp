@@ -36,6 +36,9 @@ public:
     const char *c_str() const { return s_ ? s_ : ""; }
     std::string str() const { return c_str(); }
     std::string_view view() const { return c_str(); }
+    // A new reference for a holder of GLib reference-counted strings
+    // (g_ref_string_release()); NULL when empty.
+    char *ref() const { return s_ ? g_ref_string_acquire(s_) : nullptr; }
 
     friend bool operator==(const SharedText &a, const SharedText &b)
     {
@@ -45,6 +48,8 @@ public:
     friend bool operator!=(const SharedText &a, const SharedText &b) { return !(a == b); }
     friend bool operator==(const SharedText &a, std::string_view b) { return a.view() == b; }
     friend bool operator==(std::string_view a, const SharedText &b) { return a == b.view(); }
+    friend bool operator!=(const SharedText &a, std::string_view b) { return !(a == b); }
+    friend bool operator!=(std::string_view a, const SharedText &b) { return !(a == b); }
     friend std::ostream &operator<<(std::ostream &os, const SharedText &t) { return os << t.view(); }
 
 private:

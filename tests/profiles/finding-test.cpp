@@ -33,7 +33,7 @@ TEST(Finding, CarriesItsFieldsAsGettersAndProperties)
 TEST(Finding, FromTheRulesIsTheConstructedObject)
 {
     for (bool withHintAndRelated : {true, false}) {
-        ibnm::rules::Finding rule{"ib0.8002", "infiniband.p-key", IBNM_SEVERITY_WARNING,
+        ibnm::rules::Finding rule{ibnm::SharedText("ib0.8002"), ibnm::SharedText("infiniband.p-key"), IBNM_SEVERITY_WARNING,
             "infiniband.p-key: not in the table", ibnm::SharedText(withHintAndRelated ? "ask the subnet manager" : "")};
         if (withHintAndRelated)
             rule.related = {"ib0", "bond0"};
@@ -72,7 +72,8 @@ TEST(Finding, SharesRepeatedTextsAndKeepsItsMessage)
 {
     auto make = [](const char *message) {
         return GObjectPtr<IbnmFinding>::adopt(ibnm::rules::newFinding(ibnm::rules::Finding{
-            "ib0.8002", "infiniband.p-key", IBNM_SEVERITY_WARNING, message, ibnm::SharedText("ask the subnet manager")}));
+            ibnm::SharedText("ib0.8002"), ibnm::SharedText("infiniband.p-key"), IBNM_SEVERITY_WARNING, message,
+            ibnm::SharedText("ask the subnet manager")}));
     };
     auto a = make("infiniband.p-key: one");
     auto b = make("infiniband.p-key: two");

@@ -36,7 +36,7 @@ std::string dump(const std::vector<Finding> &fs)
 {
     std::string s;
     for (const auto &f : fs)
-        s += "  [" + std::to_string(f.severity) + "] " + f.property + " | " + f.message + " | " + f.hint.str() + "\n";
+        s += "  [" + std::to_string(f.severity) + "] " + f.property.str() + " | " + f.message + " | " + f.hint.str() + "\n";
     return s.empty() ? "  (none)\n" : s;
 }
 
