@@ -215,6 +215,21 @@ DesiredIp &CompactIp::edit()
     return *full_;
 }
 
+namespace {
+
+// Where `ref` starts probing: g_str_hash() mixed (its low bits alone
+// cluster names that differ in their last characters, ib0.8002, ib0.8003).
+size_t firstSlot(const char *ref, size_t mask)
+{
+    uint32_t h = g_str_hash(ref);
+    h ^= h >> 16;
+    h *= 0x45d9f3bu;
+    h ^= h >> 16;
+    return h & mask;
+}
+
+} // namespace
+
 const char *ProfileIndex::refOf(uint32_t slot) const
 {
     NMConnection *o = all_[slot / 3];
@@ -246,7 +261,7 @@ ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
                 continue;
             // Linear probing; a string already there keeps its first
             // profile.
-            for (size_t at = g_str_hash(ref) & mask;; at = (at + 1) & mask) {
+            for (size_t at = firstSlot(ref, mask);; at = (at + 1) & mask) {
                 if (slots_[at] == 0) {
                     slots_[at] = slot + 1;
                     break;
@@ -266,7 +281,7 @@ ProfileIndex::ProfileIndex(const std::vector<NMConnection *> &all) : all_(all)
 NMConnection *ProfileIndex::findMaster(const std::string &ref) const
 {
     const size_t mask = slots_.size() - 1;
-    for (size_t at = g_str_hash(ref.c_str()) & mask; slots_[at] != 0; at = (at + 1) & mask)
+    for (size_t at = firstSlot(ref.c_str(), mask); slots_[at] != 0; at = (at + 1) & mask)
         if (ref == refOf(slots_[at] - 1))
             return all_[(slots_[at] - 1) / 3];
     return nullptr;

@@ -257,3 +257,31 @@ TEST(UserKeysSecondary, SetWritesTheProfilesOwnStore)
     ASSERT_NE(user, nullptr);
     EXPECT_STREQ(nm_setting_user_get_data(user, "rdma.roce-tos"), "106");
 }
+
+// A profile's [user] keys are read in place, in the order of data()'s map
+// (sorted), whatever order they were set in: the first bad one is the
+// error, as parse() of the map gives, and every good one is read.
+TEST(UserKeysSecondary, AProfileParsesAsItsDataMap)
+{
+    auto c = profileWith(false, {});
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(c.get(), NM_TYPE_SETTING_USER));
+    ASSERT_NE(user, nullptr);
+    for (const char *kv : {"rdma.ttl=300", "rdma.roce-mode=v9", "ipoib.umcast=yes", "rdma.link-type=rxe"}) {
+        std::string k(kv);
+        size_t eq = k.find('=');
+        ASSERT_TRUE(nm_setting_user_set_data(user, k.substr(0, eq).c_str(), k.c_str() + eq + 1, nullptr));
+    }
+    auto fromProfile = parse(c.get());
+    auto fromMap = parse(data(c.get()));
+    ASSERT_FALSE(fromProfile.ok());
+    ASSERT_FALSE(fromMap.ok());
+    EXPECT_EQ(fromProfile.error().context(), "rdma.roce-mode");
+    EXPECT_EQ(fromProfile.error().toString(), fromMap.error().toString());
+    auto good = profileWith(false, {{"rdma.ttl", "64"}, {"ipoib.umcast", "yes"}, {"rdma.link-type", "siw"}});
+    auto r = parse(good.get());
+    ASSERT_TRUE(r.ok()) << r.error().toString();
+    EXPECT_EQ(format(*r), format(*parse(data(good.get()))));
+    EXPECT_EQ(r->ttl, 64u);
+    EXPECT_EQ(r->umcast, true);
+    EXPECT_EQ(r->linkType, ibnm::model::SoftLinkType::Siw);
+}
