@@ -56,12 +56,12 @@ GPtrArray *ibnm_check_profiles(GPtrArray *profiles, IbnmInventory *inventory, Ib
         }
         const ibnm::model::Host *host = inventory ? &ibnm::inventoryHost(inventory) : nullptr;
         auto findings = ibnm::activation::checkProfiles(connections, host, nullptr, (flags & IBNM_CHECK_FLAGS_STANDALONE) != 0);
-        // Each finding's text moves into its object, and the vector gives
-        // back its room as it empties: the objects are made from the last
-        // finding to the first, and the vector is shrunk each time half of
-        // it is done. The two forms of 10,000 findings are not held at
-        // once (the vector alone is 1.7 MB at 10,000 profiles, the peak of
-        // `ibnm check`).
+        // Each finding goes into its object (its shared texts moved, its
+        // message copied at its length), and the vector gives back its
+        // room as it empties: the objects are made from the last finding
+        // to the first, and the vector is shrunk each time half of it is
+        // done. The two forms of 10,000 findings are not held at once (the
+        // vector alone was 1.7 MB at 10,000 profiles).
         g_ptr_array_set_size(result, static_cast<gint>(findings.size()));
         size_t next = findings.size();
         while (next > 0) {

@@ -7,6 +7,7 @@
 #include "libcore/support/gobject.hpp"
 
 #include "libcore/support/raii.hpp"
+#include "libcore/support/shared-text.hpp"
 
 #include <string>
 
@@ -34,28 +35,13 @@ struct _IbnmFinding {
 // of every hint was 0.9 MB of `ibnm check`'s peak). The message, each
 // finding's own, is held at its length.
 struct IbnmFindingPrivate {
-    ibnm::GRefStringPtr profileId_; // NULL: none
-    ibnm::GRefStringPtr property_;  // NULL: none
+    ibnm::SharedText profileId_;
+    ibnm::SharedText property_;
     IbnmSeverity severity_ = IBNM_SEVERITY_INFO;
-    ibnm::GCharPtr message_;        // NULL: none
-    ibnm::GRefStringPtr hint_;      // NULL: none
-    ibnm::GStrvPtr related_;        // NULL: none
+    ibnm::GCharPtr message_; // NULL: none
+    ibnm::SharedText hint_;
+    ibnm::GStrvPtr related_; // NULL: none
 };
-
-namespace {
-
-// `text` interned; NULL when empty.
-char *intern(const char *text)
-{
-    return text && *text ? g_ref_string_new_intern(text) : nullptr;
-}
-
-const char *textOf(const ibnm::GRefStringPtr &s)
-{
-    return s ? s.get() : "";
-}
-
-} // namespace
 
 enum { PROP_0, PROP_PROFILE_ID, PROP_PROPERTY, PROP_SEVERITY, PROP_MESSAGE, PROP_HINT, PROP_RELATED_PROFILES, N_PROPS };
 static GParamSpec *props[N_PROPS];
@@ -67,10 +53,10 @@ static void ibnm_finding_set_property(GObject *object, guint prop_id, const GVal
     auto *priv = ibnm_finding_priv(object);
     switch (prop_id) {
     case PROP_PROFILE_ID:
-        priv->profileId_.reset(intern(g_value_get_string(value)));
+        priv->profileId_ = ibnm::SharedText(g_value_get_string(value));
         break;
     case PROP_PROPERTY:
-        priv->property_.reset(intern(g_value_get_string(value)));
+        priv->property_ = ibnm::SharedText(g_value_get_string(value));
         break;
     case PROP_SEVERITY:
         priv->severity_ = IbnmSeverity(g_value_get_enum(value));
@@ -79,7 +65,7 @@ static void ibnm_finding_set_property(GObject *object, guint prop_id, const GVal
         priv->message_.reset(g_strdup(g_value_get_string(value)));
         break;
     case PROP_HINT:
-        priv->hint_.reset(intern(g_value_get_string(value)));
+        priv->hint_ = ibnm::SharedText(g_value_get_string(value));
         break;
     case PROP_RELATED_PROFILES: {
         auto *v = static_cast<char **>(g_value_get_boxed(value));
@@ -165,11 +151,11 @@ IbnmFinding *ibnm::rules::newFinding(Finding &&f)
 {
     auto *finding = IBNM_FINDING(g_object_new(IBNM_TYPE_FINDING, nullptr));
     auto *priv = ibnm_finding_priv(finding);
-    priv->profileId_.reset(f.profileId.ref());
-    priv->property_.reset(f.property.ref());
+    priv->profileId_ = std::move(f.profileId);
+    priv->property_ = std::move(f.property);
     priv->severity_ = f.severity;
     priv->message_.reset(g_strdup(f.message.c_str()));
-    priv->hint_.reset(f.hint.ref());
+    priv->hint_ = std::move(f.hint);
     if (!f.related.empty()) {
         char **related = g_new(char *, f.related.size() + 1);
         for (size_t i = 0; i < f.related.size(); i++)
@@ -200,7 +186,7 @@ IbnmFinding *ibnm::rules::newFinding(Finding &&f)
 const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return textOf(ibnm_finding_priv(self)->profileId_);
+    return ibnm_finding_priv(self)->profileId_.c_str();
 }
 
 /**
@@ -223,7 +209,7 @@ const char *ibnm_finding_get_profile_id(IbnmFinding *self)
 const char *ibnm_finding_get_property(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
-    return textOf(ibnm_finding_priv(self)->property_);
+    return ibnm_finding_priv(self)->property_.c_str();
 }
 
 /**
@@ -294,7 +280,7 @@ const char *ibnm_finding_get_hint(IbnmFinding *self)
 {
     g_return_val_if_fail(IBNM_IS_FINDING(self), nullptr);
     auto *priv = ibnm_finding_priv(self);
-    return priv->hint_ ? priv->hint_.get() : nullptr;
+    return priv->hint_.empty() ? nullptr : priv->hint_.c_str();
 }
 
 /**
@@ -347,6 +333,6 @@ gboolean ibnm_finding_involves(IbnmFinding *self, const char *profile_id)
     g_return_val_if_fail(IBNM_IS_FINDING(self), FALSE);
     g_return_val_if_fail(profile_id != nullptr, FALSE);
     auto *priv = ibnm_finding_priv(self);
-    return g_strcmp0(textOf(priv->profileId_), profile_id) == 0 ||
+    return priv->profileId_ == profile_id ||
            (priv->related_ && g_strv_contains(priv->related_.get(), profile_id));
 }

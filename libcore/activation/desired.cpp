@@ -208,13 +208,6 @@ const DesiredIp &CompactIp::get() const
     return empty[(manage4_ ? 2 : 0) + (manage6_ ? 1 : 0)];
 }
 
-DesiredIp &CompactIp::edit()
-{
-    if (!full_)
-        full_ = std::make_unique<DesiredIp>(get());
-    return *full_;
-}
-
 namespace {
 
 // Where `ref` starts probing: g_str_hash() mixed (its low bits alone

@@ -44,7 +44,8 @@ struct DesiredIp {
 // A DesiredIp held by value, in 16 bytes when it has no address, route or
 // DNS (most IPoIB children and bond ports): the lists then live in one of
 // four shared empty values, one per pair of managed families. A plan of
-// 10,000 such profiles held 1 MB of empty lists.
+// 10,000 such profiles held 1 MB of empty lists. Read-only but for
+// assigning a whole DesiredIp.
 class CompactIp {
 public:
     CompactIp() = default;
@@ -66,8 +67,6 @@ public:
     const DesiredIp &get() const;
     operator const DesiredIp &() const { return get(); }
     const DesiredIp *operator->() const { return &get(); }
-    // To change it: the whole value, held apart from then on.
-    DesiredIp &edit();
 
 private:
     std::unique_ptr<DesiredIp> full_; // null: no list has anything

@@ -73,9 +73,6 @@ using GHashTablePtr = CPtr<GHashTable, g_hash_table_unref>;
 using GPtrArrayPtr = CPtr<GPtrArray, g_ptr_array_unref>;
 using GKeyFilePtr = CPtr<GKeyFile, g_key_file_unref>;
 using GMappedFilePtr = CPtr<GMappedFile, g_mapped_file_unref>;
-// A GLib reference-counted string (g_ref_string_new_intern(): one copy of
-// each text, shared by every holder).
-using GRefStringPtr = CPtr<char, g_ref_string_release>;
 using GVariantPtr = CPtr<GVariant, g_variant_unref>;
 using GDirPtr = CPtr<GDir, g_dir_close>;
 using GMainLoopPtr = CPtr<GMainLoop, g_main_loop_unref>;

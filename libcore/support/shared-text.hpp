@@ -36,9 +36,6 @@ public:
     const char *c_str() const { return s_ ? s_ : ""; }
     std::string str() const { return c_str(); }
     std::string_view view() const { return c_str(); }
-    // A new reference for a holder of GLib reference-counted strings
-    // (g_ref_string_release()); NULL when empty.
-    char *ref() const { return s_ ? g_ref_string_acquire(s_) : nullptr; }
 
     friend bool operator==(const SharedText &a, const SharedText &b)
     {

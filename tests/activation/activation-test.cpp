@@ -839,6 +839,44 @@ TEST(Activation, PortMasterResolvesByUuidIdOrInterfaceNameFirstProfileFirst)
     EXPECT_EQ(shared.findMaster("bond9"), nullptr);
 }
 
+// A profile's IP settings read back as they were given, whether they have
+// lists (held apart) or only which families ibnm manages (held in place),
+// through copies and reassignment.
+TEST(Activation, CompactIpReadsBackWhatItWasGiven)
+{
+    for (bool four : {false, true})
+        for (bool six : {false, true}) {
+            DesiredIp flags;
+            flags.manage4 = four;
+            flags.manage6 = six;
+            CompactIp ip(flags);
+            CompactIp copy(ip);
+            for (const CompactIp *c : {&ip, &copy}) {
+                EXPECT_EQ((*c)->manage4, four);
+                EXPECT_EQ((*c)->manage6, six);
+                EXPECT_TRUE((*c)->addresses.empty());
+                EXPECT_TRUE((*c)->routes.empty());
+                EXPECT_TRUE((*c)->dns.empty());
+            }
+        }
+    DesiredIp full;
+    full.manage4 = true;
+    full.addresses = {"192.0.2.1/24"};
+    full.dns.servers = {"192.0.2.53"};
+    CompactIp ip(full);
+    CompactIp copy = ip;
+    ip = DesiredIp{}; // the copy keeps its own lists
+    EXPECT_TRUE(ip->addresses.empty());
+    EXPECT_FALSE(ip->manage4);
+    const DesiredIp &read = copy;
+    EXPECT_EQ(read.addresses, std::vector<std::string>{"192.0.2.1/24"});
+    EXPECT_EQ(read.dns.servers, std::vector<std::string>{"192.0.2.53"});
+    EXPECT_TRUE(read.manage4);
+    EXPECT_FALSE(read.manage6);
+    EXPECT_TRUE(read.manages("198.51.100.7/24"));
+    EXPECT_FALSE(read.manages("2001:db8::1/64"));
+}
+
 // The index is a table of the profiles' own strings: with thousands of
 // profiles whose names collide across kinds (one's id is another's
 // interface name), each lookup answers what a scan of the profiles in
