@@ -76,6 +76,10 @@ std::map<std::string, ActiveRecord> ActiveStore::read() const
 
 std::map<std::string, ActiveRecord> ActiveStore::current(const model::Host &host, bool tidy)
 {
+    // A killed writer's temporary file (save() names its writer) goes with
+    // the records it outlived.
+    if (tidy && !dir_.empty())
+        removeDeadWritersFiles(dir_);
     std::map<std::string, ActiveRecord> out;
     for (auto &[uuid, r] : read()) {
         if (r.state == ActiveRecord::State::Activated) {
@@ -120,6 +124,7 @@ Status ActiveStore::save(const ActiveRecord &record)
     AtomicWriteOptions options;
     options.mode = 0644;
     options.durable = false;
+    options.tagWriter = true; // current() removes a killed writer's
     return atomicWriteFile(dir_ + "/" + record.uuid, text, options);
 }
 
@@ -143,9 +148,12 @@ std::optional<std::string> activeRecordsDigest(IbnmHost *host)
     if (d == nullptr)
         return g_error_matches(err.get(), G_FILE_ERROR, G_FILE_ERROR_NOENT) ? std::optional<std::string>("absent")
                                                                              : std::nullopt;
+    // The records only: a writer's temporary file (renamed into place at
+    // any moment, or left by a writer that was killed) is none.
     std::vector<std::string> names;
     while (const char *n = g_dir_read_name(d))
-        names.emplace_back(n);
+        if (recordName(n))
+            names.emplace_back(n);
     g_dir_close(d);
     std::sort(names.begin(), names.end());
     GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);

@@ -195,16 +195,19 @@ CompactIp &CompactIp::operator=(DesiredIp ip)
     return *this;
 }
 
-const DesiredIp &CompactIp::get() const
+const DesiredIp &CompactIp::get() const &
 {
     if (full_)
         return *full_;
-    static const DesiredIp empty[4] = {
-        [] { DesiredIp e; return e; }(),
-        [] { DesiredIp e; e.manage6 = true; return e; }(),
-        [] { DesiredIp e; e.manage4 = true; return e; }(),
-        [] { DesiredIp e; e.manage4 = e.manage6 = true; return e; }(),
-    };
+    // Never destroyed: a plan may still be read on another thread (an
+    // asynchronous apply) while the process exits.
+    static const DesiredIp *const empty = [] {
+        auto *e = new DesiredIp[4];
+        e[1].manage6 = true;
+        e[2].manage4 = true;
+        e[3].manage4 = e[3].manage6 = true;
+        return e;
+    }();
     return empty[(manage4_ ? 2 : 0) + (manage6_ ? 1 : 0)];
 }
 

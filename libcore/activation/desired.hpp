@@ -64,8 +64,11 @@ public:
     CompactIp &operator=(CompactIp &&) noexcept = default;
     CompactIp &operator=(DesiredIp ip);
 
-    const DesiredIp &get() const;
-    operator const DesiredIp &() const { return get(); }
+    // Of a CompactIp that outlives the reference (none of a temporary).
+    const DesiredIp &get() const &;
+    const DesiredIp &get() const && = delete;
+    operator const DesiredIp &() const & { return get(); }
+    operator const DesiredIp &() const && = delete;
     const DesiredIp *operator->() const { return &get(); }
 
 private:
