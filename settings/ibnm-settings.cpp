@@ -700,7 +700,8 @@ const char *ibnm_settings_get_filename(IbnmSettings *self, const char *uuid)
  *   on (its interfaces, comma-separated as nmcli shows them), as it was at
  *   the last load, activation or deactivation; NULL when it is not active or
  *   has no device yet, or for a store that does not know (keyfiles: ask
- *   ibnm_apply_get_active_devices())
+ *   ibnm_apply_get_active_devices()); valid until the next load, activation
+ *   or deactivation
  *
  * Since: 0.1
  */
@@ -742,7 +743,8 @@ NMActiveConnectionState ibnm_settings_get_active_state(IbnmSettings *self, const
  *
  * Returns: (transfer none) (nullable): the path of the profile's active
  *   connection, as it was at the last load, activation or deactivation;
- *   %NULL when it is not active, or for a store that does not know (keyfiles)
+ *   %NULL when it is not active, or for a store that does not know
+ *   (keyfiles); valid until the next load, activation or deactivation
  *
  * Since: 0.1
  */
