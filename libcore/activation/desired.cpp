@@ -396,18 +396,6 @@ std::vector<NMConnection *> withRoceLagPorts(const std::vector<NMConnection *> &
 
 // Each list sized once: a plan of every profile of a large store grew
 // them step by step, copying and faulting in megabytes.
-// Whether the profile's [user] setting has an rdma.* key.
-bool hasRdmaKey(NMConnection *c)
-{
-    auto *user = NM_SETTING_USER(nm_connection_get_setting(c, NM_TYPE_SETTING_USER));
-    guint n = 0;
-    const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
-    for (guint i = 0; i < n; i++)
-        if (g_str_has_prefix(keys[i], "rdma."))
-            return true;
-    return false;
-}
-
 void reserveLists(Desired &d, const std::vector<NMConnection *> &expanded, bool withIp)
 {
     size_t ipoibs = 0, bonds = 0, ethernets = 0, rdmas = 0;
@@ -418,7 +406,7 @@ void reserveLists(Desired &d, const std::vector<NMConnection *> &expanded, bool 
         ethernets += g_strcmp0(type, NM_SETTING_WIRED_SETTING_NAME) == 0;
         // At most one DesiredRdma each: an RDMA secondary, or a profile
         // with an rdma.* key (the keys themselves are parsed below).
-        rdmas += userkeys::isSecondary(c) || hasRdmaKey(c);
+        rdmas += userkeys::isSecondary(c) || userkeys::hasRdmaKey(c);
     }
     d.ipoib.reserve(ipoibs);
     d.bonds.reserve(bonds);

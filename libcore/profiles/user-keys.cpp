@@ -212,9 +212,26 @@ const KeyInfo *find(std::string_view key)
     return nullptr;
 }
 
+namespace {
+
+constexpr std::string_view kRdmaPrefix = "rdma.";
+
+} // namespace
+
 bool isIbnmKey(std::string_view key)
 {
-    return key.substr(0, 5) == "rdma." || key.substr(0, 6) == "ipoib.";
+    return key.substr(0, kRdmaPrefix.size()) == kRdmaPrefix || key.substr(0, 6) == "ipoib.";
+}
+
+bool hasRdmaKey(NMConnection *connection)
+{
+    auto *user = NM_SETTING_USER(nm_connection_get_setting(connection, NM_TYPE_SETTING_USER));
+    guint n = 0;
+    const char *const *keys = user ? nm_setting_user_get_keys(user, &n) : nullptr;
+    for (guint i = 0; i < n; i++)
+        if (std::string_view(keys[i]).substr(0, kRdmaPrefix.size()) == kRdmaPrefix)
+            return true;
+    return false;
 }
 
 Status validate(std::string_view key, std::string_view value)

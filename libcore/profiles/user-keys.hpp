@@ -55,6 +55,9 @@ const KeyInfo *find(std::string_view key);
 
 // True for keys in ibnm's namespaces ("rdma." and "ipoib.").
 bool isIbnmKey(std::string_view key);
+// Whether a profile's [user] setting has an rdma.* key (not whether it is
+// valid: parse() says that).
+bool hasRdmaKey(NMConnection *connection);
 
 // Checks one key=value: an unknown key in ibnm's namespaces is an error
 // naming it (a typo must not be silently ignored; IBNM_ERROR_INVALID_ARGUMENT,

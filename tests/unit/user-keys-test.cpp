@@ -285,3 +285,14 @@ TEST(UserKeysSecondary, AProfileParsesAsItsDataMap)
     EXPECT_EQ(r->umcast, true);
     EXPECT_EQ(r->linkType, ibnm::model::SoftLinkType::Siw);
 }
+
+// hasRdmaKey() (what resolve() sizes its RDMA list by): an rdma.* key of
+// [user], valid or not; ipoib.* keys and other namespaces are none.
+TEST(UserKeysSecondary, HasRdmaKeyLooksAtTheRdmaNamespaceOnly)
+{
+    EXPECT_TRUE(hasRdmaKey(profileWith(false, {{"rdma.roce-mode", "v2"}}).get()));
+    EXPECT_TRUE(hasRdmaKey(profileWith(false, {{"ipoib.umcast", "yes"}, {"rdma.ttl", "300"}}).get()));
+    EXPECT_FALSE(hasRdmaKey(profileWith(false, {{"ipoib.umcast", "yes"}}).get()));
+    EXPECT_FALSE(hasRdmaKey(profileWith(false, {{"rdmax.ttl", "1"}}).get()));
+    EXPECT_FALSE(hasRdmaKey(profileWith(false, {}).get()));
+}
